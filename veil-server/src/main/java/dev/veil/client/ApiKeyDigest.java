@@ -1,0 +1,7 @@
+package dev.veil.client;
+
+/**
+ * What the server keeps of an API key: its public key id, a random salt and SHA-256(salt ||
+ * secret). The key itself is never stored.
+ */
+public record ApiKeyDigest(String keyId, byte[] salt, byte[] hash) {}

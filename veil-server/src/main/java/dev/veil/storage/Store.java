@@ -1,0 +1,37 @@
+package dev.veil.storage;
+
+import dev.veil.client.ClientStore;
+import dev.veil.common.JobLock;
+import dev.veil.common.MetaStore;
+import dev.veil.key.KeyStore;
+import dev.veil.optout.OptOutStore;
+import dev.veil.salt.SaltStore;
+
+/**
+ * One database holding everything Veil persists. Opened by {@link Stores#open}, which runs the
+ * numbered migrations first. Every feature store it hands out is thread-safe and durable on return
+ * from a write; a database that cannot be reached surfaces as {@link
+ * dev.veil.common.StoreUnavailableException}.
+ */
+public interface Store extends AutoCloseable {
+  KeyStore keys();
+
+  SaltStore salts();
+
+  OptOutStore optOuts();
+
+  ClientStore clients();
+
+  MetaStore meta();
+
+  JobLock jobLock();
+
+  /** A description safe to log: kind and location, never a password. */
+  String describe();
+
+  /** Whether the database answers a trivial query now. */
+  boolean isReachable();
+
+  @Override
+  void close();
+}
