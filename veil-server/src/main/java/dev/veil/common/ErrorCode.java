@@ -15,6 +15,8 @@ public enum ErrorCode {
   EXPIRED_TOKEN,
   /** Invalid or expired refresh token, unauthenticated caller: 400 {@code error}. */
   REFRESH_ERROR,
+  /** An administered object (client, bucket, record) does not exist: gRPC NOT_FOUND, HTTP 404. */
+  NOT_FOUND,
   /** Request body over the limit: 413. */
   PAYLOAD_TOO_LARGE,
   /** Rate limit exceeded: 429. */

@@ -1,0 +1,117 @@
+package dev.veil.client;
+
+import dev.veil.common.ErrorCode;
+import dev.veil.common.VeilException;
+import dev.veil.common.Versioned;
+import dev.veil.key.KeyService;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * API clients: creation (the key is returned once and only its digest is stored), enabling and
+ * disabling, key rotation, and the {@link ClientRegistry} snapshot that authentication reads.
+ * Writes are serialized by this object's monitor and durable before they are published.
+ */
+public final class ClientService {
+  static final int MAX_NAME_LENGTH = 128;
+
+  private final ClientStore store;
+  private final KeyService keys;
+  private final Clock clock;
+  private final SecureRandom random;
+  private final AtomicReference<ClientRegistry> registry = new AtomicReference<>(ClientRegistry.empty());
+  private long lastSeq;
+
+  public ClientService(ClientStore store, KeyService keys, Clock clock, SecureRandom random) {
+    this.store = store;
+    this.keys = keys;
+    this.clock = clock;
+    this.random = random;
+  }
+
+  public ClientRegistry registry() {
+    return registry.get();
+  }
+
+  /** A new client and its API key, which is shown only now. */
+  public record CreatedClient(ApiClient client, ApiKey key) {}
+
+  /**
+   * Creates an enabled client. A {@code siteId} of 0 gives the client a site id of its own (its id);
+   * the site's keyset exists before this returns.
+   */
+  public synchronized CreatedClient create(String name, int siteId, Set<Role> roles) {
+    String trimmed = name == null ? "" : name.strip();
+    if (trimmed.isEmpty() || trimmed.length() > MAX_NAME_LENGTH) {
+      throw VeilException.clientError("name must be 1 to " + MAX_NAME_LENGTH + " characters");
+    }
+    if (siteId < 0) {
+      throw VeilException.clientError("site id must be positive, or 0 to assign one");
+    }
+    if (roles.isEmpty()) {
+      throw VeilException.clientError("at least one role is required");
+    }
+    ApiKey key = ApiKey.generate(random);
+    Versioned<ApiClient> stored = store.insert(trimmed, siteId, roles, true, clock.instant(), key.digest(random));
+    keys.ensureKeysets(List.of(stored.value().siteId()));
+    publish(stored.value());
+    return new CreatedClient(stored.value(), key);
+  }
+
+  /** Enables or disables a client; disabled keys are refused at once on this node. */
+  public synchronized ApiClient setEnabled(long clientId, boolean enabled) {
+    ApiClient current = existing(clientId);
+    ApiClient next = new ApiClient(current.id(), current.name(), current.siteId(), current.roles(), enabled,
+        current.created(), current.key());
+    return save(next);
+  }
+
+  /** Replaces a client's key; the old key stops working at once on this node. */
+  public synchronized CreatedClient rotateKey(long clientId) {
+    ApiClient current = existing(clientId);
+    ApiKey key = ApiKey.generate(random);
+    ApiClient next = new ApiClient(current.id(), current.name(), current.siteId(), current.roles(),
+        current.enabled(), current.created(), key.digest(random));
+    return new CreatedClient(save(next), key);
+  }
+
+  public List<ApiClient> list() {
+    return registry.get().all();
+  }
+
+  /** Loads clients written since the last call (by this or another node). */
+  public synchronized void catchUp() {
+    List<Versioned<ApiClient>> changes = store.clientsAfter(lastSeq);
+    List<ApiClient> clients = new ArrayList<>(changes.size());
+    for (Versioned<ApiClient> v : changes) {
+      clients.add(v.value());
+      lastSeq = Math.max(lastSeq, v.seq());
+    }
+    registry.set(registry.get().with(clients));
+  }
+
+  private ApiClient existing(long clientId) {
+    catchUp();
+    ApiClient c = registry.get().byId(clientId);
+    if (c == null) {
+      throw new VeilException(ErrorCode.NOT_FOUND, "no client with id " + clientId);
+    }
+    return c;
+  }
+
+  private ApiClient save(ApiClient next) {
+    ApiClient stored = store.update(next)
+        .orElseThrow(() -> new VeilException(ErrorCode.NOT_FOUND, "no client with id " + next.id()))
+        .value();
+    publish(stored);
+    return stored;
+  }
+
+  private void publish(ApiClient client) {
+    registry.set(registry.get().with(List.of(client)));
+  }
+}

@@ -1,0 +1,252 @@
+package dev.veil.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.veil.common.ApiProfile;
+import dev.veil.key.KeyPolicy;
+import dev.veil.token.TokenLifetimes;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Builds a {@link VeilConfig} from four layers, each overriding the one before: built-in defaults,
+ * a file (YAML, nested or flat keys, or {@code .properties}), environment variables ({@code
+ * VEIL_HTTP_PORT} for {@code http.port}: upper case, dots and dashes as underscores) and flags
+ * ({@code --set key=value} and the shortcuts of {@code veil serve}). Unknown keys and bad values
+ * fail with the key's name.
+ */
+public final class ConfigLoader {
+  /** Every setting with its default, in documentation order. */
+  public static final Map<String, String> DEFAULTS = defaults();
+
+  private ConfigLoader() {}
+
+  private static Map<String, String> defaults() {
+    Map<String, String> d = new LinkedHashMap<>();
+    d.put("http.host", "127.0.0.1");
+    d.put("http.port", "8080");
+    d.put("http.header-timeout", "10s");
+    d.put("http.idle-timeout", "60s");
+    d.put("grpc.host", "127.0.0.1");
+    d.put("grpc.port", "9090");
+    d.put("grpc.max-message-bytes", "4194304");
+    d.put("data.dir", "./data");
+    d.put("db", "");
+    d.put("api.profile", "veil");
+    d.put("salt.buckets", "1048576");
+    d.put("salt.daily-rotation-fraction", "1/365");
+    d.put("jobs.interval", "1m");
+    d.put("sync.interval", "1s");
+    d.put("token.advertising-lifetime", "72h");
+    d.put("token.refresh-from", "1h");
+    d.put("token.refresh-lifetime", "30d");
+    d.put("keys.rotation-period", "1d");
+    d.put("keys.activation-delay", "1h");
+    d.put("test.email", "validate@example.com");
+    d.put("limits.max-body-bytes", "1048576");
+    d.put("limits.max-header-bytes", "16384");
+    d.put("limits.max-batch-size", "5000");
+    d.put("limits.rate-limit-per-second", "0");
+    d.put("cors.allowed-origins", "*");
+    d.put("log.access", "false");
+    d.put("demo", "false");
+    return java.util.Collections.unmodifiableMap(d);
+  }
+
+  /** Loads and validates; {@code file} may be null. */
+  public static VeilConfig load(Path file, Map<String, String> env, Map<String, String> flags) {
+    Map<String, String> values = new LinkedHashMap<>(DEFAULTS);
+    if (file != null) {
+      values.putAll(checked(readFile(file), "in " + file));
+    }
+    for (String key : DEFAULTS.keySet()) {
+      String envName = "VEIL_" + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+      if (env.containsKey(envName)) {
+        values.put(key, env.get(envName));
+      }
+    }
+    values.putAll(checked(flags, "given as a flag"));
+    return build(values);
+  }
+
+  /** The settings as a map, safe to log: a password in the database URL is replaced. */
+  public static Map<String, String> redacted(Map<String, String> values) {
+    Map<String, String> out = new LinkedHashMap<>(values);
+    out.computeIfPresent("db", (k, v) -> v.replaceAll("(?i)(password=)[^&]*", "$1***").replaceAll("//([^:/@]+):[^@]*@", "//$1:***@"));
+    return out;
+  }
+
+  private static Map<String, String> checked(Map<String, String> values, String where) {
+    for (String key : values.keySet()) {
+      if (!DEFAULTS.containsKey(key)) {
+        throw new ConfigException("unknown setting '" + key + "' " + where);
+      }
+    }
+    return values;
+  }
+
+  private static Map<String, String> readFile(Path file) {
+    try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      Map<String, String> out = new LinkedHashMap<>();
+      if (file.toString().endsWith(".properties")) {
+        Properties p = new Properties();
+        p.load(reader);
+        p.forEach((k, v) -> out.put(k.toString(), v.toString()));
+      } else {
+        JsonNode root = new ObjectMapper(new YAMLFactory()).readTree(reader);
+        if (root != null && !root.isMissingNode() && !root.isNull()) {
+          if (!root.isObject()) {
+            throw new ConfigException("configuration file " + file + " must hold a mapping of settings");
+          }
+          flatten("", root, out);
+        }
+      }
+      return out;
+    } catch (IOException e) {
+      throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage());
+    }
+  }
+
+  private static void flatten(String prefix, JsonNode node, Map<String, String> out) {
+    if (node.isObject()) {
+      Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+      while (fields.hasNext()) {
+        Map.Entry<String, JsonNode> f = fields.next();
+        flatten(prefix.isEmpty() ? f.getKey() : prefix + "." + f.getKey(), f.getValue(), out);
+      }
+    } else if (node.isArray()) {
+      StringBuilder sb = new StringBuilder();
+      node.forEach(n -> sb.append(sb.length() == 0 ? "" : ",").append(n.asText()));
+      out.put(prefix, sb.toString());
+    } else {
+      out.put(prefix, node.isNull() ? "" : node.asText());
+    }
+  }
+
+  private static VeilConfig build(Map<String, String> v) {
+    Settings s = new Settings(v);
+    Duration adLifetime = s.duration("token.advertising-lifetime");
+    Duration refreshFrom = s.duration("token.refresh-from");
+    Duration refreshLifetime = s.duration("token.refresh-lifetime");
+    TokenLifetimes tokens;
+    try {
+      tokens = new TokenLifetimes(adLifetime, refreshFrom, refreshLifetime);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("token.refresh-from, token.advertising-lifetime, token.refresh-lifetime: " + e.getMessage());
+    }
+    KeyPolicy keys;
+    try {
+      keys = new KeyPolicy(s.duration("keys.rotation-period"), s.duration("keys.activation-delay"), adLifetime,
+          refreshLifetime);
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException("keys.rotation-period: " + e.getMessage());
+    }
+    Path dataDir = Path.of(s.text("data.dir", false));
+    String db = s.text("db", true);
+    return new VeilConfig(
+        new VeilConfig.Http(s.text("http.host", false), s.port("http.port"), s.duration("http.header-timeout"),
+            s.duration("http.idle-timeout")),
+        new VeilConfig.Grpc(s.text("grpc.host", false), s.port("grpc.port"),
+            s.intIn("grpc.max-message-bytes", 1024, Integer.MAX_VALUE)),
+        dataDir,
+        db.isEmpty() ? dataDir.resolve("veil.db").toString() : db,
+        s.profile("api.profile"),
+        s.intIn("salt.buckets", 1, 1 << 24),
+        s.fraction("salt.daily-rotation-fraction"),
+        s.duration("jobs.interval"),
+        s.duration("sync.interval"),
+        tokens,
+        keys,
+        s.text("test.email", false),
+        new VeilConfig.Limits(s.intIn("limits.max-body-bytes", 1024, 256 << 20),
+            s.intIn("limits.max-header-bytes", 1024, 1 << 20), s.intIn("limits.max-batch-size", 1, 1_000_000),
+            s.intIn("limits.rate-limit-per-second", 0, Integer.MAX_VALUE)),
+        Arrays.stream(s.text("cors.allowed-origins", true).split(",")).map(String::strip)
+            .filter(o -> !o.isEmpty()).toList(),
+        s.bool("log.access"),
+        s.bool("demo"));
+  }
+
+  /** Typed access to raw values; every error names the key. */
+  private record Settings(Map<String, String> values) {
+    String text(String key, boolean mayBeEmpty) {
+      String v = values.get(key).strip();
+      if (v.isEmpty() && !mayBeEmpty) {
+        throw new ConfigException(key + " must not be empty");
+      }
+      return v;
+    }
+
+    int intIn(String key, int min, int max) {
+      try {
+        int v = Integer.parseInt(text(key, false));
+        if (v < min || v > max) {
+          throw new ConfigException(key + " must be between " + min + " and " + max + ", got " + v);
+        }
+        return v;
+      } catch (NumberFormatException e) {
+        throw new ConfigException(key + " must be an integer, got '" + values.get(key) + "'");
+      }
+    }
+
+    int port(String key) {
+      return intIn(key, 0, 65535);
+    }
+
+    boolean bool(String key) {
+      String v = text(key, false).toLowerCase(Locale.ROOT);
+      if (!List.of("true", "false").contains(v)) {
+        throw new ConfigException(key + " must be true or false, got '" + values.get(key) + "'");
+      }
+      return v.equals("true");
+    }
+
+    ApiProfile profile(String key) {
+      try {
+        return ApiProfile.valueOf(text(key, false).toUpperCase(Locale.ROOT));
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(key + " must be veil or uid2, got '" + values.get(key) + "'");
+      }
+    }
+
+    double fraction(String key) {
+      String v = text(key, false);
+      try {
+        int slash = v.indexOf('/');
+        double f = slash < 0 ? Double.parseDouble(v)
+            : Double.parseDouble(v.substring(0, slash).strip()) / Double.parseDouble(v.substring(slash + 1).strip());
+        if (!(f > 0 && f <= 1)) {
+          throw new ConfigException(key + " must be in (0, 1], got '" + v + "'");
+        }
+        return f;
+      } catch (NumberFormatException e) {
+        throw new ConfigException(key + " must be a fraction like 1/365 or 0.01, got '" + v + "'");
+      }
+    }
+
+    Duration duration(String key) {
+      String v = text(key, false);
+      try {
+        Duration d = DurationFormat.parse(v);
+        if (d.isNegative()) {
+          throw new ConfigException(key + " must not be negative");
+        }
+        return d;
+      } catch (IllegalArgumentException e) {
+        throw new ConfigException(key + " must be a duration like 500ms, 10s, 5m, 72h, 30d or PT1H, got '" + v + "'");
+      }
+    }
+  }
+}

@@ -1,0 +1,38 @@
+package dev.veil.identity;
+
+import dev.veil.core.crypto.Sha256;
+import dev.veil.core.identity.IdentityHash;
+import dev.veil.salt.SaltService;
+import dev.veil.salt.SaltSnapshot;
+
+/**
+ * Derives advertising ids (SPEC section 2). From the 32-byte identity hash: first-level hash =
+ * SHA-256(identity hash || first-level salt); bucket = chosen from the first-level hash, so fixed for
+ * ever; advertising id = SHA-256(first-level hash || current salt of the bucket). Pure computation
+ * on the current salt snapshot: no I/O, thread-safe.
+ */
+public final class IdentityMapper {
+  private final SaltService salts;
+  private final byte[] firstLevelSalt;
+
+  public IdentityMapper(SaltService salts) {
+    this.salts = salts;
+    this.firstLevelSalt = salts.current().system().firstLevelSalt();
+  }
+
+  public MappedIdentity map(IdentityHash identity) {
+    return mapFirstLevel(firstLevelHash(identity));
+  }
+
+  public byte[] firstLevelHash(IdentityHash identity) {
+    return Sha256.digest(identity.toBytes(), firstLevelSalt);
+  }
+
+  /** Maps from a first-level hash (as carried in a refresh token) with the current salts. */
+  public MappedIdentity mapFirstLevel(byte[] firstLevelHash) {
+    SaltSnapshot snapshot = salts.current();
+    int bucket = snapshot.bucketOf(firstLevelHash);
+    byte[] advertisingId = Sha256.digest(firstLevelHash, snapshot.salt(bucket));
+    return new MappedIdentity(firstLevelHash, bucket, snapshot.bucketId(bucket), advertisingId);
+  }
+}

@@ -1,0 +1,140 @@
+package dev.veil.token;
+
+import dev.veil.common.ApiProfile;
+import dev.veil.common.ErrorCode;
+import dev.veil.common.VeilException;
+import dev.veil.core.identity.IdentityHash;
+import dev.veil.core.identity.IdentityType;
+import dev.veil.core.token.AdvertisingTokenCodec;
+import dev.veil.core.token.AdvertisingTokenPayload;
+import dev.veil.core.token.EncryptionKey;
+import dev.veil.core.token.InvalidTokenException;
+import dev.veil.core.token.OperatorInfo;
+import dev.veil.core.token.PublisherInfo;
+import dev.veil.core.token.RefreshTokenCodec;
+import dev.veil.core.token.RefreshTokenPayload;
+import dev.veil.identity.IdentityMapper;
+import dev.veil.identity.MappedIdentity;
+import dev.veil.key.KeyRing;
+import dev.veil.key.KeyService;
+import dev.veil.optout.OptOutService;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * Issues, refreshes and validates tokens (SPEC 1.3 to 1.5). Pure computation over in-memory
+ * snapshots (keys, salts, opt-outs): no I/O, safe on an event loop, thread-safe.
+ */
+public final class TokenService {
+  /** Operator info written into tokens: this is a public operator of version 1. */
+  static final OperatorInfo OPERATOR = new OperatorInfo(0, (byte) 'P', 1, 0);
+
+  private final IdentityMapper mapper;
+  private final OptOutService optOuts;
+  private final KeyService keys;
+  private final TestIdentities tests;
+  private final TokenLifetimes lifetimes;
+  private final ApiProfile profile;
+  private final AdvertisingTokenCodec advertisingCodec;
+  private final RefreshTokenCodec refreshCodec;
+  private final Clock clock;
+
+  public TokenService(IdentityMapper mapper, OptOutService optOuts, KeyService keys, TestIdentities tests,
+      TokenLifetimes lifetimes, ApiProfile profile, AdvertisingTokenCodec advertisingCodec,
+      RefreshTokenCodec refreshCodec, Clock clock) {
+    this.mapper = mapper;
+    this.optOuts = optOuts;
+    this.keys = keys;
+    this.tests = tests;
+    this.lifetimes = lifetimes;
+    this.profile = profile;
+    this.advertisingCodec = advertisingCodec;
+    this.refreshCodec = refreshCodec;
+    this.clock = clock;
+  }
+
+  /** Generates a token pair for {@code identity} on behalf of a client of {@code siteId}. */
+  public GenerateOutcome generate(IdentityHash identity, int siteId, long clientId) {
+    MappedIdentity mapped = mapper.map(identity);
+    if (isOptedOut(mapped.firstLevelHash()) && !profile.issuesTokensWhenOptedOut()) {
+      return new GenerateOutcome.OptedOut();
+    }
+    Instant now = now();
+    PublisherInfo publisher = new PublisherInfo(siteId, 0L, (int) clientId);
+    return new GenerateOutcome.Generated(issue(identity.type(), mapped, publisher, 0, now, now));
+  }
+
+  /** Refreshes a token pair; checks in the order Invalid, Expired, OptedOut (SPEC 1.4). */
+  public RefreshOutcome refresh(String refreshToken) {
+    KeyRing ring = keys.ring();
+    RefreshTokenPayload payload;
+    try {
+      payload = refreshCodec.decode(refreshToken, ring);
+    } catch (InvalidTokenException e) {
+      return new RefreshOutcome.Invalid();
+    }
+    Instant now = now();
+    if (!now.isBefore(payload.expires())) {
+      return new RefreshOutcome.Expired();
+    }
+    byte[] flh = payload.firstLevelHash();
+    if (optOuts.isOptedOut(flh) || tests.endsChainOnRefresh(flh)) {
+      return new RefreshOutcome.OptedOut();
+    }
+    MappedIdentity mapped = mapper.mapFirstLevel(flh);
+    return new RefreshOutcome.Refreshed(
+        issue(payload.identityType(), mapped, payload.publisher(), payload.privacyBits(), payload.established(), now));
+  }
+
+  /**
+   * True only when {@code identity} is a test identity and the advertising token decrypts to the
+   * advertising id it maps to now; false for anything else, including a token that does not decode.
+   */
+  public boolean validate(String advertisingToken, IdentityHash identity) {
+    if (advertisingToken == null || !tests.validates(identity)) {
+      return false;
+    }
+    AdvertisingTokenPayload payload;
+    try {
+      payload = advertisingCodec.decode(advertisingToken, keys.ring());
+    } catch (InvalidTokenException e) {
+      return false;
+    }
+    return payload.identityType() == identity.type()
+        && MessageDigest.isEqual(payload.advertisingId(), mapper.map(identity).advertisingId());
+  }
+
+  private boolean isOptedOut(byte[] flh) {
+    return optOuts.isOptedOut(flh) || tests.isAlwaysOptedOut(flh);
+  }
+
+  private IdentityTokens issue(IdentityType type, MappedIdentity mapped, PublisherInfo publisher, int privacyBits,
+      Instant established, Instant now) {
+    KeyRing ring = keys.ring();
+    EncryptionKey master = active(ring, EncryptionKey.MASTER_SITE_ID, now);
+    EncryptionKey site = active(ring, publisher.siteId(), now);
+    EncryptionKey refreshKey = active(ring, EncryptionKey.REFRESH_SITE_ID, now);
+    Instant identityExpires = now.plus(lifetimes.advertising());
+    Instant refreshExpires = now.plus(lifetimes.refresh());
+    String advertising = advertisingCodec.encode(
+        new AdvertisingTokenPayload(type, identityExpires, now, OPERATOR, publisher, privacyBits, established, now,
+            mapped.advertisingId()),
+        master, site);
+    String refresh = refreshCodec.encode(
+        new RefreshTokenPayload(type, refreshExpires, now, OPERATOR, publisher, privacyBits, established,
+            mapped.firstLevelHash()),
+        refreshKey);
+    return new IdentityTokens(advertising, refresh, identityExpires, now.plus(lifetimes.refreshFrom()), refreshExpires);
+  }
+
+  private static EncryptionKey active(KeyRing ring, int siteId, Instant now) {
+    return ring.activeKey(siteId, now)
+        .orElseThrow(() -> new VeilException(ErrorCode.UNAVAILABLE, "no active encryption key for keyset " + siteId));
+  }
+
+  private Instant now() {
+    return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+  }
+}
