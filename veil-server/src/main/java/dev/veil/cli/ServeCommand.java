@@ -1,0 +1,147 @@
+package dev.veil.cli;
+
+import dev.veil.config.ConfigException;
+import dev.veil.config.ConfigLoader;
+import dev.veil.config.VeilConfig;
+import dev.veil.server.VeilServer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code veil serve}: runs a node until SIGTERM or SIGINT. */
+@Command(name = "serve", mixinStandardHelpOptions = true,
+    description = "Run the Veil service (public HTTP API and admin gRPC API).")
+public final class ServeCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--config", description = "Configuration file (.yaml, .yml or .properties).")
+  Path configFile;
+
+  @Option(names = "--set", description = "Override a setting, e.g. --set http.port=8081 (repeatable).")
+  Map<String, String> settings = new LinkedHashMap<>();
+
+  @Option(names = "--host", description = "HTTP listen address (http.host).")
+  String host;
+
+  @Option(names = "--port", description = "HTTP port (http.port).")
+  Integer port;
+
+  @Option(names = "--grpc-port", description = "Admin gRPC port (grpc.port).")
+  Integer grpcPort;
+
+  @Option(names = "--db", description = "Store: a SQLite file path or a postgresql:// URL (db).")
+  String db;
+
+  @Option(names = "--data-dir", description = "Directory for the embedded store and admin.key (data.dir).")
+  String dataDir;
+
+  @Option(names = "--profile", description = "API profile: veil or uid2 (api.profile).")
+  String profile;
+
+  @Option(names = "--demo", description = "Also serve the demo publisher page (demo).")
+  boolean demo;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    VeilConfig config;
+    try {
+      config = ConfigLoader.load(configFile, System.getenv(), flags());
+    } catch (ConfigException e) {
+      err.println("veil: configuration error: " + e.getMessage());
+      return 2;
+    }
+    VeilServer server;
+    try {
+      server = VeilServer.start(config, Clock.systemUTC());
+    } catch (RuntimeException e) {
+      err.println("veil: cannot start: " + e.getMessage());
+      return 1;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      server.close();
+      stopped.countDown();
+    }, "veil-shutdown"));
+    printNextSteps(out, config, server);
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return 0;
+  }
+
+  private Map<String, String> flags() {
+    Map<String, String> flags = new LinkedHashMap<>(settings);
+    putIf(flags, "http.host", host);
+    putIf(flags, "http.port", port);
+    putIf(flags, "grpc.port", grpcPort);
+    putIf(flags, "db", db);
+    putIf(flags, "data.dir", dataDir);
+    putIf(flags, "api.profile", profile);
+    if (demo) {
+      flags.put("demo", "true");
+    }
+    return flags;
+  }
+
+  private static void putIf(Map<String, String> flags, String key, Object value) {
+    if (value != null) {
+      flags.put(key, value.toString());
+    }
+  }
+
+  private static void printNextSteps(PrintWriter out, VeilConfig config, VeilServer server) {
+    String base = "http://" + config.http().host() + ":" + server.httpPort();
+    out.println();
+    out.println("Veil is running.");
+    out.println("  public API  " + base + "/v1/...   (health: " + base + "/ops/healthz)");
+    out.println("  admin gRPC  " + config.grpc().host() + ":" + server.grpcPort());
+    server.bootstrapAdminKey().ifPresent(key -> {
+      Path keyFile = config.dataDir().resolve("admin.key");
+      out.println();
+      out.println("First start: an admin key was created. It is shown only now:");
+      out.println("  " + key);
+      try {
+        writeSecret(keyFile, key);
+        out.println("  (also saved to " + keyFile + ", readable only by you)");
+      } catch (IOException e) {
+        out.println("  (could not save it to " + keyFile + ": " + e.getMessage() + "; copy it now)");
+      }
+    });
+    out.println();
+    out.println("Next steps:");
+    out.println("  1. Create an API key for your site (uses data/admin.key):");
+    out.println("       ./veil admin client create --name my-site --roles GENERATOR,MAPPER --port " + server.grpcPort());
+    out.println("  2. Generate a token with it:");
+    out.println("       curl -H \"Authorization: Bearer $KEY\" '" + base + "/v1/token/generate?email=user@example.com'");
+    out.println("  3. Read the README for every endpoint, the browser SDK and running several nodes.");
+    out.println("Stop with Ctrl-C (or SIGTERM): in-flight requests finish first.");
+    out.flush();
+  }
+
+  static void writeSecret(Path file, String secret) throws IOException {
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    Files.deleteIfExists(file);
+    try {
+      Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    } catch (UnsupportedOperationException e) {
+      Files.createFile(file);
+    }
+    Files.writeString(file, secret + System.lineSeparator());
+  }
+}
