@@ -1,29 +1,13 @@
 package dev.veil.server;
 
-import dev.veil.client.ApiClient;
-import dev.veil.client.ApiKeyAuthenticator;
-import dev.veil.client.ClientService;
-import dev.veil.client.Role;
 import dev.veil.config.VeilConfig;
-import dev.veil.core.crypto.NonceSource;
-import dev.veil.core.token.AdvertisingTokenCodec;
-import dev.veil.core.token.RefreshTokenCodec;
 import dev.veil.grpc.AdminGrpcServer;
 import dev.veil.http.PublicHttpServer;
-import dev.veil.identity.IdentityMapService;
-import dev.veil.identity.IdentityMapper;
-import dev.veil.key.KeyService;
 import dev.veil.observability.Metrics;
-import dev.veil.optout.OptOutService;
-import dev.veil.salt.SaltService;
-import dev.veil.salt.SaltSystem;
 import dev.veil.storage.Store;
 import dev.veil.storage.Stores;
-import dev.veil.token.TestIdentities;
-import dev.veil.token.TokenService;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -56,32 +40,12 @@ public final class VeilServer implements AutoCloseable {
   private final String bootstrapAdminKey;
   private boolean closed;
 
-  private VeilServer(VeilConfig config, Clock clock) {
-    SecureRandom random = new SecureRandom();
-    this.store = Stores.open(config.db());
+  private VeilServer(VeilConfig config, Clock clock, Store store) {
+    this.store = store;
     try {
-      KeyService keys = new KeyService(store.keys(), config.keys(), clock, random);
-      SaltSystem system = SaltSystem.loadOrCreate(store.meta(), config.bucketCount(), clock, random);
-      SaltService salts = new SaltService(system, store.salts(), store.meta(), clock);
-      OptOutService optOuts = new OptOutService(store.optOuts(), clock);
-      ClientService clients = new ClientService(store.clients(), keys, clock, random);
-      keys.catchUp();
-      salts.catchUp();
-      optOuts.catchUp();
-      clients.catchUp();
-      keys.ensureKeysets(clients.list().stream().map(ApiClient::siteId).distinct().toList());
-      this.bootstrapAdminKey = bootstrapAdmin(clients).orElse(null);
-
-      IdentityMapper mapper = new IdentityMapper(salts);
-      TestIdentities tests = new TestIdentities(config.profile(), config.testEmail(), mapper);
-      NonceSource nonces = NonceSource.secure();
-      TokenService tokens = new TokenService(mapper, optOuts, keys, tests, config.tokens(), config.profile(),
-          new AdvertisingTokenCodec(nonces), new RefreshTokenCodec(nonces), clock);
-      IdentityMapService mapping = new IdentityMapService(mapper, optOuts, tests::isAlwaysOptedOut);
-      Readiness readiness = new Readiness(keys, clock);
-      this.services = new Services(config, clock, keys, salts, optOuts, clients,
-          new ApiKeyAuthenticator(clients::registry), mapper, mapping, tokens, tests, readiness);
-
+      ServiceGraph.Built built = ServiceGraph.build(config, clock, store);
+      this.services = built.services();
+      this.bootstrapAdminKey = built.bootstrapAdminKey().orElse(null);
       this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Runtime.getRuntime().availableProcessors()));
       this.http = new PublicHttpServer(vertx, services, new Metrics());
       this.httpPort = await(http.start().toCompletionStage().toCompletableFuture());
@@ -92,30 +56,25 @@ public final class VeilServer implements AutoCloseable {
       });
       this.grpc = new AdminGrpcServer(config.grpc(), services, grpcExecutor);
       this.grpcPort = grpc.start();
-      readiness.markLoaded();
+      services.readiness().markLoaded();
       this.jobs = new BackgroundJobs(services, store.jobLock(), clock);
       jobs.start();
       LOG.info("event=started http_port={} grpc_port={} store=\"{}\" buckets={} profile={}", httpPort, grpcPort,
-          store.describe(), system.bucketCount(), config.profile());
+          store.describe(), config.bucketCount(), config.profile());
     } catch (RuntimeException e) {
       store.close();
       throw e;
     }
   }
 
-  /** Builds and starts a node; returns once it is ready to serve. */
+  /** Opens the configured store, builds and starts a node; returns once it is ready to serve. */
   public static VeilServer start(VeilConfig config, Clock clock) {
-    return new VeilServer(config, clock);
+    return new VeilServer(config, clock, Stores.open(config.db()));
   }
 
-  private static Optional<String> bootstrapAdmin(ClientService clients) {
-    boolean hasAdmin = clients.list().stream().anyMatch(c -> c.roles().contains(Role.ADMIN));
-    if (hasAdmin) {
-      return Optional.empty();
-    }
-    ClientService.CreatedClient admin = clients.create("admin", 0, java.util.Set.of(Role.ADMIN));
-    LOG.info("event=admin_bootstrapped client_id={}", admin.client().id());
-    return Optional.of(admin.key().reveal());
+  /** Starts a node on a store the caller opened (tests; the node closes it on {@link #close()}). */
+  public static VeilServer start(VeilConfig config, Clock clock, Store store) {
+    return new VeilServer(config, clock, store);
   }
 
   private static <T> T await(java.util.concurrent.CompletableFuture<T> future) {

@@ -1,0 +1,77 @@
+package dev.veil.server;
+
+import dev.veil.client.ApiClient;
+import dev.veil.client.ApiKeyAuthenticator;
+import dev.veil.client.ClientService;
+import dev.veil.client.Role;
+import dev.veil.config.VeilConfig;
+import dev.veil.core.crypto.NonceSource;
+import dev.veil.core.token.AdvertisingTokenCodec;
+import dev.veil.core.token.RefreshTokenCodec;
+import dev.veil.identity.IdentityMapService;
+import dev.veil.identity.IdentityMapper;
+import dev.veil.key.KeyService;
+import dev.veil.optout.OptOutService;
+import dev.veil.salt.SaltService;
+import dev.veil.salt.SaltSystem;
+import dev.veil.storage.Store;
+import dev.veil.token.TestIdentities;
+import dev.veil.token.TokenService;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds the domain services of one node on an open store and loads their state into memory:
+ * salt system → keys, salts, opt-outs, clients caught up → keysets ensured → admin client
+ * bootstrapped on an empty store. No listeners; {@link VeilServer} adds those.
+ */
+public final class ServiceGraph {
+  private static final Logger LOG = LoggerFactory.getLogger(ServiceGraph.class);
+
+  private ServiceGraph() {}
+
+  /** The services and, on the first start of an empty store, the admin key to show once. */
+  public record Built(Services services, Optional<String> bootstrapAdminKey) {}
+
+  public static Built build(VeilConfig config, Clock clock, Store store) {
+    SecureRandom random = new SecureRandom();
+    KeyService keys = new KeyService(store.keys(), config.keys(), clock, random);
+    SaltSystem system = SaltSystem.loadOrCreate(store.meta(), config.bucketCount(), clock, random);
+    SaltService salts = new SaltService(system, store.salts(), store.meta(), clock);
+    OptOutService optOuts = new OptOutService(store.optOuts(), clock);
+    ClientService clients = new ClientService(store.clients(), keys, clock, random);
+    keys.catchUp();
+    salts.catchUp();
+    optOuts.catchUp();
+    clients.catchUp();
+    keys.ensureKeysets(clients.list().stream().map(ApiClient::siteId).distinct().toList());
+    Optional<String> adminKey = store.jobLock().runExclusive("bootstrap-admin", () -> bootstrapAdmin(clients))
+        .flatMap(o -> o);
+
+    IdentityMapper mapper = new IdentityMapper(salts);
+    TestIdentities tests = new TestIdentities(config.profile(), config.testEmail(), mapper);
+    NonceSource nonces = NonceSource.secure();
+    TokenService tokens = new TokenService(mapper, optOuts, keys, tests, config.tokens(), config.profile(),
+        new AdvertisingTokenCodec(nonces), new RefreshTokenCodec(nonces), clock);
+    IdentityMapService mapping = new IdentityMapService(mapper, optOuts, tests::isAlwaysOptedOut);
+    Readiness readiness = new Readiness(keys, clock);
+    Services services = new Services(config, clock, keys, salts, optOuts, clients,
+        new ApiKeyAuthenticator(clients::registry), mapper, mapping, tokens, tests, readiness);
+    return new Built(services, adminKey);
+  }
+
+  private static Optional<String> bootstrapAdmin(ClientService clients) {
+    clients.catchUp();
+    boolean hasAdmin = clients.list().stream().anyMatch(c -> c.roles().contains(Role.ADMIN));
+    if (hasAdmin) {
+      return Optional.empty();
+    }
+    ClientService.CreatedClient admin = clients.create("admin", 0, Set.of(Role.ADMIN));
+    LOG.info("event=admin_bootstrapped client_id={}", admin.client().id());
+    return Optional.of(admin.key().reveal());
+  }
+}
