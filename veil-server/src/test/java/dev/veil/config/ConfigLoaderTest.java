@@ -1,0 +1,73 @@
+package dev.veil.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.veil.common.ApiProfile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+  @TempDir Path dir;
+
+  @Test
+  void defaults_matchTheSpec() {
+    VeilConfig c = ConfigLoader.load(null, Map.of(), Map.of());
+    assertThat(c.http().port()).isEqualTo(8080);
+    assertThat(c.grpc().port()).isEqualTo(9090);
+    assertThat(c.bucketCount()).isEqualTo(1_048_576);
+    assertThat(c.tokens().advertising()).isEqualTo(Duration.ofHours(72));
+    assertThat(c.tokens().refreshFrom()).isEqualTo(Duration.ofHours(1));
+    assertThat(c.tokens().refresh()).isEqualTo(Duration.ofDays(30));
+    assertThat(c.limits().maxBatchSize()).isEqualTo(5000);
+    assertThat(c.limits().maxBodyBytes()).isEqualTo(1 << 20);
+    assertThat(c.profile()).isEqualTo(ApiProfile.VEIL);
+    assertThat(c.dailyRotationFraction()).isEqualTo(1.0 / 365);
+    assertThat(c.db()).endsWith("veil.db");
+  }
+
+  @Test
+  void layers_fileThenEnvThenFlags() throws IOException {
+    Path file = dir.resolve("veil.yaml");
+    Files.writeString(file, "http:\n  port: 8001\ngrpc:\n  port: 9001\napi:\n  profile: uid2\n");
+    VeilConfig c = ConfigLoader.load(file, Map.of("VEIL_GRPC_PORT", "9002", "VEIL_SALT_BUCKETS", "128"),
+        Map.of("salt.buckets", "256"));
+    assertThat(c.http().port()).isEqualTo(8001);
+    assertThat(c.grpc().port()).isEqualTo(9002);
+    assertThat(c.bucketCount()).isEqualTo(256);
+    assertThat(c.profile()).isEqualTo(ApiProfile.UID2);
+  }
+
+  @Test
+  void propertiesFile_isAccepted() throws IOException {
+    Path file = dir.resolve("veil.properties");
+    Files.writeString(file, "token.refresh-from=5s\ntoken.advertising-lifetime=10s\ntoken.refresh-lifetime=1m\n");
+    VeilConfig c = ConfigLoader.load(file, Map.of(), Map.of());
+    assertThat(c.tokens().refreshFrom()).isEqualTo(Duration.ofSeconds(5));
+  }
+
+  @Test
+  void badValues_failNamingTheSetting() {
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("http.port", "eighty")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("http.port");
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("http.prot", "1")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("http.prot");
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("api.profile", "x")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("api.profile");
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("token.refresh-from", "100h")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("token.refresh-from");
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("salt.daily-rotation-fraction", "2")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("salt.daily-rotation-fraction");
+  }
+
+  @Test
+  void redacted_hidesDatabasePasswords() {
+    Map<String, String> r = ConfigLoader.redacted(Map.of("db", "postgresql://veil:s3cret@db:5432/veil?password=x"));
+    assertThat(r.get("db")).doesNotContain("s3cret").doesNotContain("=x");
+  }
+}
