@@ -1,0 +1,114 @@
+package dev.veil.testing;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A real {@code veil serve} in a child JVM (the test's own class path), for tests that must kill it
+ * (SIGKILL, SIGTERM) or read every line it prints. Output lines are kept for inspection.
+ */
+public final class ServerProcess implements AutoCloseable {
+  private static final Pattern HTTP = Pattern.compile("public API\\s+http://[^:]+:(\\d+)/");
+  private static final Pattern GRPC = Pattern.compile("admin gRPC\\s+[^:]+:(\\d+)");
+
+  private final Process process;
+  private final List<String> lines = new CopyOnWriteArrayList<>();
+  private final CountDownLatch ready = new CountDownLatch(1);
+  private volatile int httpPort;
+  private volatile int grpcPort;
+
+  private ServerProcess(Process process) {
+    this.process = process;
+    Thread reader = new Thread(this::pump, "server-output");
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  /** Starts {@code veil serve} with the data directory and extra arguments; waits until it prints its ports. */
+  public static ServerProcess start(Path dataDir, String... args) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx512m", "-cp", System.getProperty("java.class.path"), "dev.veil.cli.Main", "serve",
+        "--data-dir", dataDir.toString(), "--port", "0", "--grpc-port", "0"));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    ServerProcess server = new ServerProcess(pb.start());
+    if (!server.ready.await(60, TimeUnit.SECONDS)) {
+      server.close();
+      throw new IllegalStateException("server did not start; output:\n" + String.join("\n", server.lines));
+    }
+    return server;
+  }
+
+  private void pump() {
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = r.readLine()) != null) {
+        lines.add(line);
+        Matcher h = HTTP.matcher(line);
+        if (h.find()) {
+          httpPort = Integer.parseInt(h.group(1));
+        }
+        Matcher g = GRPC.matcher(line);
+        if (g.find()) {
+          grpcPort = Integer.parseInt(g.group(1));
+          ready.countDown();
+        }
+      }
+    } catch (IOException e) {
+      lines.add("<output closed: " + e.getMessage() + ">");
+    }
+    ready.countDown();
+  }
+
+  public int httpPort() {
+    return httpPort;
+  }
+
+  public int grpcPort() {
+    return grpcPort;
+  }
+
+  /** Every line printed so far (stdout and stderr). */
+  public List<String> output() {
+    return List.copyOf(lines);
+  }
+
+  public String baseUrl() {
+    return "http://127.0.0.1:" + httpPort;
+  }
+
+  /** SIGKILL: no shutdown hook runs. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(30, TimeUnit.SECONDS);
+  }
+
+  /** SIGTERM, then waits for the exit code. */
+  public int terminate(Duration timeout) throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      process.destroyForcibly();
+      return -1;
+    }
+    return process.exitValue();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (process.isAlive()) {
+      kill();
+    }
+  }
+}
