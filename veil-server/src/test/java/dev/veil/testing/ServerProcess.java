@@ -44,7 +44,7 @@ public final class ServerProcess implements AutoCloseable {
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
     ServerProcess server = new ServerProcess(pb.start());
-    if (!server.ready.await(60, TimeUnit.SECONDS)) {
+    if (!server.ready.await(60, TimeUnit.SECONDS) || server.grpcPort == 0) {
       server.close();
       throw new IllegalStateException("server did not start; output:\n" + String.join("\n", server.lines));
     }
