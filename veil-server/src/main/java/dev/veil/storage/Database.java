@@ -1,0 +1,64 @@
+package dev.veil.storage;
+
+import dev.veil.common.JobLock;
+import dev.veil.common.StoreUnavailableException;
+import java.sql.Connection;
+import java.sql.SQLException;
+
+/**
+ * What differs between the two engines: how connections are handed out, how a write transaction is
+ * opened and committed, and where change sequence numbers come from. Everything above this (the SQL
+ * of the feature stores, the migrations runner) is shared.
+ *
+ * <p>{@link #write} and {@link #read} translate every {@link SQLException} into a {@link
+ * StoreUnavailableException} whose message names the operation and the store, never a value.
+ * Runtime exceptions thrown by the work itself (for example by a caller's sink) pass through
+ * unchanged after the transaction is rolled back.
+ */
+interface Database extends AutoCloseable {
+
+  /**
+   * The folder of this engine's migrations under {@code db/}: {@code sqlite} or {@code postgresql}.
+   */
+  String engine();
+
+  /** Kind and location, safe to log (no password). */
+  String describe();
+
+  /** Runs {@code work} in one transaction, committed before this returns (durable on return). */
+  <T> T write(String operation, SqlWork<T> work);
+
+  /**
+   * Runs {@code work} on a connection that can stream large results (a server-side cursor on
+   * PostgreSQL), without writing.
+   */
+  <T> T read(String operation, SqlWork<T> work);
+
+  /**
+   * Allocates {@code count} change sequence numbers, ascending, inside the current write
+   * transaction of {@code connection}.
+   */
+  long[] nextSeqs(Connection connection, int count) throws SQLException;
+
+  default long nextSeq(Connection connection) throws SQLException {
+    return nextSeqs(connection, 1)[0];
+  }
+
+  /**
+   * Serializes schema migrations between processes for the rest of the current write transaction.
+   */
+  void lockForMigration(Connection connection) throws SQLException;
+
+  JobLock jobLock();
+
+  boolean isReachable();
+
+  @Override
+  void close();
+
+  /** The exception for a failed operation: names the operation, the store and the SQL state. */
+  default StoreUnavailableException unavailable(String operation, SQLException e) {
+    String state = e.getSQLState() == null ? "" : " (SQL state " + e.getSQLState() + ")";
+    return new StoreUnavailableException(operation + " failed on " + describe() + state, e);
+  }
+}

@@ -1,0 +1,77 @@
+package dev.veil.storage;
+
+import dev.veil.client.ClientStore;
+import dev.veil.common.JobLock;
+import dev.veil.common.MetaStore;
+import dev.veil.key.KeyStore;
+import dev.veil.optout.OptOutStore;
+import dev.veil.salt.SaltStore;
+
+/** The {@link Store} of either engine: the shared JDBC feature stores over one {@link Database}. */
+final class JdbcStore implements Store {
+  private final Database db;
+  private final JdbcKeyStore keys;
+  private final JdbcSaltStore salts;
+  private final JdbcOptOutStore optOuts;
+  private final JdbcClientStore clients;
+  private final JdbcMetaStore meta;
+
+  JdbcStore(Database db) {
+    this.db = db;
+    this.keys = new JdbcKeyStore(db);
+    this.salts = new JdbcSaltStore(db);
+    this.optOuts = new JdbcOptOutStore(db);
+    this.clients = new JdbcClientStore(db);
+    this.meta = new JdbcMetaStore(db);
+  }
+
+  @Override
+  public KeyStore keys() {
+    return keys;
+  }
+
+  @Override
+  public SaltStore salts() {
+    return salts;
+  }
+
+  @Override
+  public OptOutStore optOuts() {
+    return optOuts;
+  }
+
+  @Override
+  public ClientStore clients() {
+    return clients;
+  }
+
+  @Override
+  public MetaStore meta() {
+    return meta;
+  }
+
+  @Override
+  public JobLock jobLock() {
+    return db.jobLock();
+  }
+
+  @Override
+  public String describe() {
+    return db.describe();
+  }
+
+  @Override
+  public boolean isReachable() {
+    return db.isReachable();
+  }
+
+  @Override
+  public void close() {
+    db.close();
+  }
+
+  /** The engine underneath, for tests of engine settings. */
+  Database database() {
+    return db;
+  }
+}

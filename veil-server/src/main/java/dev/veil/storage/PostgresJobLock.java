@@ -1,0 +1,63 @@
+package dev.veil.storage;
+
+import dev.veil.common.JobLock;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The PostgreSQL job lock: a session-level {@code pg_try_advisory_lock} on a connection of its own
+ * (outside the pool, so a job can still use every pooled connection), held while the job runs and
+ * released after. If the node dies or loses the connection mid-job, the server drops the lock with
+ * the session. The lock key is derived from the schema and the job name, so stores in different
+ * schemas of one database do not exclude each other. A job returning {@code null} yields empty.
+ */
+final class PostgresJobLock implements JobLock {
+  private static final Logger log = LoggerFactory.getLogger(PostgresJobLock.class);
+
+  private final PostgresDatabase db;
+
+  PostgresJobLock(PostgresDatabase db) {
+    this.db = db;
+  }
+
+  @Override
+  public <T> Optional<T> runExclusive(String jobName, Supplier<T> job) {
+    long key = db.advisoryKey("job:" + jobName);
+    try (Connection c = db.openDedicatedConnection()) {
+      if (!call(c, "SELECT pg_try_advisory_lock(?)", key)) {
+        return Optional.empty();
+      }
+      try {
+        return Optional.ofNullable(job.get());
+      } finally {
+        unlock(c, key, jobName);
+      }
+    } catch (SQLException e) {
+      throw db.unavailable("job lock '" + jobName + "'", e);
+    }
+  }
+
+  private static void unlock(Connection c, long key, String jobName) {
+    try {
+      call(c, "SELECT pg_advisory_unlock(?)", key);
+    } catch (SQLException e) {
+      // Closing the session right after releases the lock anyway.
+      log.warn("event=job_unlock_failed job={} sqlState={}", jobName, e.getSQLState());
+    }
+  }
+
+  private static boolean call(Connection c, String sql, long key) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setLong(1, key);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() && rs.getBoolean(1);
+      }
+    }
+  }
+}

@@ -1,0 +1,256 @@
+package dev.veil.storage;
+
+import dev.veil.common.JobLock;
+import dev.veil.common.StoreUnavailableException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteOpenMode;
+
+/**
+ * The embedded engine: one SQLite file in WAL mode with {@code synchronous=FULL}, so a commit is on
+ * disk (WAL fsynced) before {@link #write} returns and survives a SIGKILL or a power cut.
+ *
+ * <p>Design: exactly one writer connection, used only under {@link #writeLock}; each write is an
+ * explicit {@code BEGIN IMMEDIATE … COMMIT} (IMMEDIATE takes SQLite's write lock up front, so
+ * another process on the same file waits up to {@code busy_timeout} instead of failing half-way).
+ * Reads go to a fixed pool of read-only connections; in WAL mode they never block the writer and
+ * see every committed write. The change counter is the single row of {@code change_counter}, bumped
+ * inside the write transaction, so sequence numbers are gap-free and commit in order.
+ */
+final class SqliteDatabase implements Database {
+  private final String location;
+  private final ReentrantLock writeLock = new ReentrantLock();
+  private final Connection writer;
+  private final List<Connection> readers;
+  private final BlockingQueue<Connection> idleReaders;
+  private final long readerWaitMillis;
+  private final LocalJobLock jobLock = new LocalJobLock();
+  private volatile boolean closed;
+
+  private SqliteDatabase(
+      String location, Connection writer, List<Connection> readers, long waitMillis) {
+    this.location = location;
+    this.writer = writer;
+    this.readers = readers;
+    this.idleReaders = new ArrayBlockingQueue<>(readers.size(), false, readers);
+    this.readerWaitMillis = waitMillis;
+  }
+
+  /** Opens (creating the file and its directory if needed) the database in {@code file}. */
+  static SqliteDatabase open(StoreUrl.Sqlite url, StoreSettings settings) {
+    Path file = url.file().toAbsolutePath().normalize();
+    String jdbcUrl = "jdbc:sqlite:" + file;
+    List<Connection> opened = new ArrayList<>();
+    try {
+      Path dir = file.getParent();
+      if (dir != null) {
+        Files.createDirectories(dir);
+      }
+      Connection writer = config(settings, false).createConnection(jdbcUrl);
+      opened.add(writer);
+      List<Connection> readers = new ArrayList<>();
+      for (int i = 0; i < settings.poolSize(); i++) {
+        Connection reader = config(settings, true).createConnection(jdbcUrl);
+        opened.add(reader);
+        readers.add(reader);
+      }
+      return new SqliteDatabase(
+          url.describe(), writer, readers, settings.connectTimeout().toMillis());
+    } catch (SQLException | IOException e) {
+      opened.forEach(SqliteDatabase::closeQuietly);
+      throw new StoreUnavailableException(
+          "cannot open embedded store " + url.describe() + ": " + e, e);
+    }
+  }
+
+  private static SQLiteConfig config(StoreSettings settings, boolean readOnly) {
+    SQLiteConfig config = new SQLiteConfig();
+    if (readOnly) {
+      config.setOpenMode(SQLiteOpenMode.READONLY);
+      config.resetOpenMode(SQLiteOpenMode.READWRITE);
+      config.resetOpenMode(SQLiteOpenMode.CREATE);
+    } else {
+      // journal_mode is stored in the file; setting it on the writer is enough and must come first.
+      config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+    }
+    config.setSynchronous(SQLiteConfig.SynchronousMode.FULL);
+    config.setBusyTimeout(
+        Math.toIntExact(Math.min(Integer.MAX_VALUE, settings.busyTimeout().toMillis())));
+    config.enforceForeignKeys(true);
+    return config;
+  }
+
+  @Override
+  public String engine() {
+    return "sqlite";
+  }
+
+  @Override
+  public String describe() {
+    return location;
+  }
+
+  @Override
+  public <T> T write(String operation, SqlWork<T> work) {
+    writeLock.lock();
+    try {
+      ensureOpen(operation);
+      execute("BEGIN IMMEDIATE");
+      boolean committed = false;
+      try {
+        T result = work.apply(writer);
+        execute("COMMIT");
+        committed = true;
+        return result;
+      } finally {
+        if (!committed) {
+          rollbackQuietly();
+        }
+      }
+    } catch (SQLException e) {
+      throw unavailable(operation, e);
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  @Override
+  public <T> T read(String operation, SqlWork<T> work) {
+    ensureOpen(operation);
+    Connection reader = borrowReader(operation);
+    try {
+      return work.apply(reader);
+    } catch (SQLException e) {
+      throw unavailable(operation, e);
+    } finally {
+      idleReaders.add(reader);
+    }
+  }
+
+  private Connection borrowReader(String operation) {
+    try {
+      Connection c = idleReaders.poll(readerWaitMillis, TimeUnit.MILLISECONDS);
+      if (c == null) {
+        throw new StoreUnavailableException(
+            operation
+                + " failed on "
+                + location
+                + ": no reader connection free after "
+                + readerWaitMillis
+                + " ms",
+            null);
+      }
+      return c;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreUnavailableException(operation + " interrupted on " + location, e);
+    }
+  }
+
+  @Override
+  public long[] nextSeqs(Connection connection, int count) throws SQLException {
+    try (PreparedStatement ps =
+        connection.prepareStatement(
+            "UPDATE change_counter SET value = value + ? WHERE id = 1 RETURNING value")) {
+      ps.setInt(1, count);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new SQLException("change_counter row is missing");
+        }
+        long last = rs.getLong(1);
+        long[] seqs = new long[count];
+        for (int i = 0; i < count; i++) {
+          seqs[i] = last - count + 1 + i;
+        }
+        return seqs;
+      }
+    }
+  }
+
+  @Override
+  public void lockForMigration(Connection connection) {
+    // BEGIN IMMEDIATE already holds the file's write lock for the whole transaction.
+  }
+
+  @Override
+  public JobLock jobLock() {
+    return jobLock;
+  }
+
+  @Override
+  public boolean isReachable() {
+    if (closed) {
+      return false;
+    }
+    try {
+      return read(
+          "reachability check",
+          c -> {
+            try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT 1")) {
+              return rs.next();
+            }
+          });
+    } catch (StoreUnavailableException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public void close() {
+    writeLock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      // Readers still borrowed are closed too; their callers then fail with a clear exception.
+      readers.forEach(SqliteDatabase::closeQuietly);
+      closeQuietly(writer); // last connection: SQLite checkpoints the WAL into the main file
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  private void ensureOpen(String operation) {
+    if (closed) {
+      throw new StoreUnavailableException(
+          operation + " failed: store " + location + " is closed", null);
+    }
+  }
+
+  private void execute(String sql) throws SQLException {
+    try (Statement s = writer.createStatement()) {
+      s.execute(sql);
+    }
+  }
+
+  private void rollbackQuietly() {
+    try {
+      execute("ROLLBACK");
+    } catch (SQLException ignored) {
+      // No transaction left to roll back (SQLite may have ended it on the error already).
+    }
+  }
+
+  private static void closeQuietly(Connection c) {
+    try {
+      c.close();
+    } catch (SQLException ignored) {
+      // Closing on shutdown or after a failed open; nothing more to do.
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package dev.veil.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The store contract on the embedded engine, plus its SQLite settings. */
+class SqliteStoreTest extends StoreContractTest {
+  @TempDir Path dir;
+
+  private Path file() {
+    return dir.resolve("nested").resolve("veil.db");
+  }
+
+  @Override
+  protected Store openStore() {
+    return Stores.open("sqlite:" + file());
+  }
+
+  @Override
+  protected Connection connectDirectly() throws SQLException {
+    return DriverManager.getConnection("jdbc:sqlite:" + file());
+  }
+
+  @Test
+  void open_createsTheDirectory_andDescribesTheFile() {
+    Store store = open();
+    assertThat(Files.isRegularFile(file())).isTrue();
+    assertThat(store.describe()).isEqualTo("sqlite:" + file().toAbsolutePath().normalize());
+  }
+
+  @Test
+  void open_acceptsEveryEmbeddedUrlForm() {
+    for (String url :
+        new String[] {file().toString(), "jdbc:sqlite:" + file(), "sqlite://" + file()}) {
+      try (Store store = Stores.open(url)) {
+        assertThat(store.describe()).isEqualTo("sqlite:" + file().toAbsolutePath().normalize());
+      }
+    }
+  }
+
+  @Test
+  void writer_usesWalWithFullSync_andForeignKeys() {
+    JdbcStore store = (JdbcStore) open();
+    String settings =
+        store
+            .database()
+            .write(
+                "read pragmas",
+                c ->
+                    pragma(c, "journal_mode")
+                        + ","
+                        + pragma(c, "synchronous")
+                        + ","
+                        + pragma(c, "foreign_keys")
+                        + ","
+                        + pragma(c, "busy_timeout"));
+    assertThat(settings).isEqualTo("wal,2,1,5000"); // synchronous 2 = FULL
+  }
+
+  @Test
+  void readers_useFullSync_andForeignKeys() {
+    JdbcStore store = (JdbcStore) open();
+    String settings =
+        store
+            .database()
+            .read(
+                "read pragmas",
+                c ->
+                    pragma(c, "journal_mode")
+                        + ","
+                        + pragma(c, "synchronous")
+                        + ","
+                        + pragma(c, "foreign_keys"));
+    assertThat(settings).isEqualTo("wal,2,1");
+  }
+
+  private static String pragma(Connection c, String name) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("PRAGMA " + name)) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+}

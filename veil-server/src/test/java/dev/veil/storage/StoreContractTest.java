@@ -1,0 +1,708 @@
+package dev.veil.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.veil.client.ApiClient;
+import dev.veil.client.ApiKeyDigest;
+import dev.veil.client.Role;
+import dev.veil.common.StoreUnavailableException;
+import dev.veil.common.Versioned;
+import dev.veil.core.token.EncryptionKey;
+import dev.veil.optout.OptOut;
+import dev.veil.salt.BucketSalt;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The behaviour every {@link Store} must have, whatever the engine. A subclass supplies a fresh,
+ * empty database per test through {@link #openStore()}; every call opens the same database again.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+abstract class StoreContractTest {
+  static final Instant T0 = Instant.parse("2025-01-01T00:00:00Z");
+
+  private final List<Store> opened = new ArrayList<>();
+
+  /** Opens the database of the current test (migrating it on first use). */
+  protected abstract Store openStore();
+
+  /** A plain JDBC connection to the database of the current test. */
+  protected abstract Connection connectDirectly() throws SQLException;
+
+  /**
+   * The most {@code saveRotations} of 10,000 rows may take. The embedded store needs a small
+   * fraction of this; a networked database gets more room in its subclass.
+   */
+  protected Duration saveRotationsBudget() {
+    return Duration.ofSeconds(1);
+  }
+
+  /** Runs after every store opened by the test is closed. */
+  protected void afterStoresClosed() {}
+
+  protected final Store open() {
+    Store store = openStore();
+    opened.add(store);
+    return store;
+  }
+
+  @AfterEach
+  final void closeStores() {
+    try {
+      opened.forEach(Store::close);
+    } finally {
+      afterStoresClosed();
+    }
+  }
+
+  // ---- keys ---------------------------------------------------------------------------------
+
+  @Test
+  void keys_insert_assignsDistinctPositiveIdsAndStoresEveryField() {
+    Store store = open();
+    byte[] secret = secret(1);
+    Versioned<EncryptionKey> a =
+        store
+            .keys()
+            .insert(
+                EncryptionKey.MASTER_SITE_ID,
+                T0,
+                T0.plusSeconds(60),
+                T0.plusSeconds(86_400),
+                secret);
+    Versioned<EncryptionKey> b = store.keys().insert(17, T0, T0, T0.plusSeconds(10), secret(2));
+
+    assertThat(a.value().id()).isPositive();
+    assertThat(b.value().id()).isPositive().isNotEqualTo(a.value().id());
+    assertThat(b.seq()).isGreaterThan(a.seq());
+    List<Versioned<EncryptionKey>> all = store.keys().keysAfter(0);
+    assertThat(all)
+        .containsExactly(a, b); // EncryptionKey.equals compares every field and the secret
+    EncryptionKey stored = all.get(0).value();
+    assertThat(stored.siteId()).isEqualTo(EncryptionKey.MASTER_SITE_ID);
+    assertThat(stored.activates()).isEqualTo(T0.plusSeconds(60));
+    assertThat(stored.expires()).isEqualTo(T0.plusSeconds(86_400));
+    assertThat(stored.secret()).isEqualTo(secret);
+  }
+
+  @Test
+  void keys_insert_truncatesTimesToMillis() {
+    Store store = open();
+    Instant precise = T0.plusNanos(1_234_567);
+    EncryptionKey key =
+        store.keys().insert(1, precise, precise, precise.plusSeconds(1), secret(1)).value();
+    assertThat(key.created()).isEqualTo(T0.plusMillis(1));
+    assertThat(store.keys().keysAfter(0).get(0).value()).isEqualTo(key);
+  }
+
+  @Test
+  void keys_insert_wrongSecretLength_isRejectedAndWritesNothing() {
+    Store store = open();
+    assertThatThrownBy(() -> store.keys().insert(1, T0, T0, T0, new byte[16]))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(store.keys().keysAfter(0)).isEmpty();
+  }
+
+  @Test
+  void keys_after_returnsExactlyTheLaterRowsInSeqOrder() {
+    Store store = open();
+    Versioned<EncryptionKey> k1 = store.keys().insert(1, T0, T0, T0.plusSeconds(1), secret(1));
+    Versioned<EncryptionKey> k2 = store.keys().insert(2, T0, T0, T0.plusSeconds(1), secret(2));
+    Versioned<EncryptionKey> k3 = store.keys().insert(3, T0, T0, T0.plusSeconds(1), secret(3));
+
+    assertThat(store.keys().keysAfter(k1.seq())).containsExactly(k2, k3);
+    assertThat(store.keys().keysAfter(k2.seq())).containsExactly(k3);
+    assertThat(store.keys().keysAfter(k3.seq())).isEmpty();
+    assertThat(store.keys().keysAfter(-1)).containsExactly(k1, k2, k3);
+  }
+
+  // ---- salts --------------------------------------------------------------------------------
+
+  @Test
+  void salts_saveRotations_insertsThenReplacesTheBucketWithANewSeq() {
+    Store store = open();
+    store.salts().saveRotations(List.of(new BucketSalt(0, 1, T0), new BucketSalt(5, 1, T0)));
+    List<Versioned<BucketSalt>> first = salts(store, 0);
+    assertThat(first)
+        .extracting(Versioned::value)
+        .containsExactly(new BucketSalt(0, 1, T0), new BucketSalt(5, 1, T0));
+    long mark = first.get(1).seq();
+
+    BucketSalt rotated = new BucketSalt(5, 2, T0.plusSeconds(86_400));
+    store.salts().saveRotations(List.of(rotated));
+
+    List<Versioned<BucketSalt>> later = salts(store, mark);
+    assertThat(later).extracting(Versioned::value).containsExactly(rotated);
+    assertThat(later.get(0).seq()).isGreaterThan(mark);
+    assertThat(salts(store, 0))
+        .extracting(Versioned::value)
+        .containsExactly(new BucketSalt(0, 1, T0), rotated); // one row per bucket, latest state
+  }
+
+  @Test
+  void salts_forEachAfter_returnsTheHighestSeqSeen_orTheArgumentWhenNone() {
+    Store store = open();
+    assertThat(store.salts().forEachAfter(42, s -> {})).isEqualTo(42);
+    store.salts().saveRotations(List.of(new BucketSalt(1, 1, T0), new BucketSalt(2, 1, T0)));
+    List<Versioned<BucketSalt>> rows = new ArrayList<>();
+    long last = store.salts().forEachAfter(0, rows::add);
+    assertThat(last).isEqualTo(rows.get(1).seq()).isGreaterThan(rows.get(0).seq());
+    assertThat(store.salts().forEachAfter(last, s -> {})).isEqualTo(last);
+  }
+
+  @Test
+  void salts_saveRotations_tenThousandRows_inOneQuickTransaction() {
+    Store store = open();
+    store.salts().saveRotations(List.of(new BucketSalt(0, 1, T0))); // warm up connections
+    List<BucketSalt> rows = new ArrayList<>();
+    for (int i = 0; i < 10_000; i++) {
+      rows.add(new BucketSalt(i, 2, T0.plusSeconds(i)));
+    }
+    long start = System.nanoTime();
+    store.salts().saveRotations(rows);
+    Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+    System.out.println(
+        getClass().getSimpleName() + ": saveRotations(10,000) took " + took.toMillis() + " ms");
+    assertThat(took).isLessThan(saveRotationsBudget());
+    List<Versioned<BucketSalt>> stored = salts(store, 0);
+    assertThat(stored).hasSize(10_000);
+    assertThat(stored).extracting(Versioned::value).containsExactlyElementsOf(rows);
+  }
+
+  @Test
+  void salts_saveRotations_emptyList_writesNothing() {
+    Store store = open();
+    store.salts().saveRotations(List.of());
+    assertThat(salts(store, 0)).isEmpty();
+  }
+
+  // ---- opt-outs -----------------------------------------------------------------------------
+
+  @Test
+  void optOuts_record_isDurableAndFound() {
+    Store store = open();
+    byte[] hash = hash(1);
+    Versioned<OptOut> recorded = store.optOuts().record(hash, T0);
+    hash[0] ^= 1; // the store keeps its own copy
+
+    Optional<OptOut> found = store.optOuts().find(hash(1));
+    assertThat(found).isPresent();
+    assertThat(found.get().firstLevelHash()).isEqualTo(hash(1));
+    assertThat(found.get().optedOutAt()).isEqualTo(T0);
+    assertThat(recorded.value().firstLevelHash()).isEqualTo(hash(1));
+    assertThat(store.optOuts().find(hash(2))).isEmpty();
+  }
+
+  @Test
+  void optOuts_record_twice_keepsTheFirstTimeAndSeq() {
+    Store store = open();
+    Versioned<OptOut> first = store.optOuts().record(hash(1), T0);
+    Versioned<OptOut> again = store.optOuts().record(hash(1), T0.plusSeconds(3_600));
+
+    assertThat(again.seq()).isEqualTo(first.seq());
+    assertThat(again.value().optedOutAt()).isEqualTo(T0);
+    assertThat(store.optOuts().find(hash(1))).get().extracting(OptOut::optedOutAt).isEqualTo(T0);
+    assertThat(optOuts(store, 0)).hasSize(1);
+  }
+
+  @Test
+  void optOuts_record_concurrentlyForOneHash_storesOneRecord() throws Exception {
+    Store store = open();
+    List<Versioned<OptOut>> results =
+        concurrently(8, i -> () -> store.optOuts().record(hash(7), T0.plusSeconds(i)));
+
+    assertThat(results).extracting(Versioned::seq).containsOnly(results.get(0).seq());
+    Instant winner = results.get(0).value().optedOutAt();
+    assertThat(results).extracting(v -> v.value().optedOutAt()).containsOnly(winner);
+    assertThat(optOuts(store, 0)).hasSize(1);
+  }
+
+  @Test
+  void optOuts_forEachAfter_streamsTwoHundredThousandInSeqOrder() {
+    Store store = open();
+    int total = 200_000;
+    long start = System.nanoTime();
+    bulkRecord(store, total);
+    long inserted = System.nanoTime();
+
+    long[] count = {0};
+    long[] previous = {Long.MIN_VALUE};
+    long[] middle = {0};
+    long[] outOfOrder = {0};
+    long last =
+        store
+            .optOuts()
+            .forEachAfter(
+                0,
+                v -> {
+                  if (v.seq() <= previous[0] || v.value().firstLevelHash().length != 32) {
+                    outOfOrder[0]++;
+                  }
+                  previous[0] = v.seq();
+                  if (++count[0] == total / 2) {
+                    middle[0] = v.seq();
+                  }
+                });
+    long streamed = System.nanoTime();
+    System.out.printf(
+        "%s: 200,000 opt-outs inserted in %d ms, streamed in %d ms%n",
+        getClass().getSimpleName(),
+        (inserted - start) / 1_000_000,
+        (streamed - inserted) / 1_000_000);
+
+    assertThat(count[0]).isEqualTo(total);
+    assertThat(outOfOrder[0]).isZero();
+    assertThat(last).isEqualTo(previous[0]);
+    long[] rest = {0};
+    assertThat(store.optOuts().forEachAfter(middle[0], v -> rest[0]++)).isEqualTo(last);
+    assertThat(rest[0]).isEqualTo(total / 2);
+    assertThat(store.optOuts().find(hash(123_456)))
+        .get()
+        .extracting(OptOut::optedOutAt)
+        .isEqualTo(T0.plusMillis(123_456));
+  }
+
+  /** Loads opt-outs {@code 0..total-1} through the store's batched bulk path. */
+  static void bulkRecord(Store store, int total) {
+    JdbcOptOutStore bulk = (JdbcOptOutStore) store.optOuts();
+    int chunkSize = 20_000;
+    for (int from = 0; from < total; from += chunkSize) {
+      List<OptOut> chunk = new ArrayList<>();
+      for (int i = from; i < Math.min(total, from + chunkSize); i++) {
+        chunk.add(new OptOut(hash(i), T0.plusMillis(i)));
+      }
+      assertThat(bulk.recordAll(chunk)).isEqualTo(chunk.size());
+    }
+  }
+
+  @Test
+  void optOuts_forEachAfter_sinkFailure_propagatesAndTheStoreStaysUsable() {
+    Store store = open();
+    store.optOuts().record(hash(1), T0);
+    store.optOuts().record(hash(2), T0);
+    IllegalStateException boom = new IllegalStateException("sink failed");
+
+    for (int i = 0; i < 10; i++) { // more often than there are connections: none may leak
+      assertThatThrownBy(
+              () ->
+                  store
+                      .optOuts()
+                      .forEachAfter(
+                          0,
+                          v -> {
+                            throw boom;
+                          }))
+          .isSameAs(boom);
+    }
+    store.optOuts().record(hash(3), T0);
+    assertThat(optOuts(store, 0)).hasSize(3);
+  }
+
+  // ---- clients ------------------------------------------------------------------------------
+
+  @Test
+  void clients_insert_siteIdZero_takesTheNewClientsId() {
+    Store store = open();
+    ApiClient a =
+        store.clients().insert("a", 0, Set.of(Role.GENERATOR), true, T0, digest("a")).value();
+    ApiClient b =
+        store.clients().insert("b", 0, Set.of(Role.MAPPER), true, T0, digest("b")).value();
+
+    assertThat(a.siteId()).isEqualTo((int) a.id());
+    assertThat(b.siteId()).isEqualTo((int) b.id()).isNotEqualTo(a.siteId());
+    assertThat(store.clients().clientsAfter(0))
+        .extracting(v -> v.value().siteId())
+        .containsExactly(a.siteId(), b.siteId());
+  }
+
+  @Test
+  void clients_insert_storesEveryField() {
+    Store store = open();
+    ApiKeyDigest key = digest("k1");
+    Versioned<ApiClient> inserted =
+        store
+            .clients()
+            .insert(
+                "Publisher One",
+                1234,
+                EnumSet.of(Role.GENERATOR, Role.ID_READER, Role.ADMIN),
+                false,
+                T0,
+                key);
+    Versioned<ApiClient> noRoles =
+        store.clients().insert("empty", 99, Set.of(), true, T0, digest("k2"));
+
+    List<Versioned<ApiClient>> all = store.clients().clientsAfter(0);
+    assertThat(all).hasSize(2);
+    assertSameClient(all.get(0), inserted);
+    assertSameClient(all.get(1), noRoles);
+    ApiClient stored = all.get(0).value();
+    assertThat(stored.name()).isEqualTo("Publisher One");
+    assertThat(stored.siteId()).isEqualTo(1234);
+    assertThat(stored.roles())
+        .containsExactlyInAnyOrder(Role.GENERATOR, Role.ID_READER, Role.ADMIN);
+    assertThat(stored.enabled()).isFalse();
+    assertThat(stored.created()).isEqualTo(T0);
+    assertThat(stored.key().keyId()).isEqualTo(key.keyId());
+    assertThat(stored.key().salt()).isEqualTo(key.salt());
+    assertThat(stored.key().hash()).isEqualTo(key.hash());
+    assertThat(all.get(1).value().roles()).isEmpty();
+  }
+
+  @Test
+  void clients_update_replacesTheStateAndGivesANewSeq() {
+    Store store = open();
+    Versioned<ApiClient> v1 =
+        store.clients().insert("c", 0, Set.of(Role.MAPPER), true, T0, digest("old"));
+    ApiClient changed =
+        new ApiClient(
+            v1.value().id(),
+            "c renamed",
+            77,
+            Set.of(Role.OPTOUT),
+            false,
+            T0.plusSeconds(5),
+            digest("new"));
+
+    Optional<Versioned<ApiClient>> v2 = store.clients().update(changed);
+
+    assertThat(v2).isPresent();
+    assertThat(v2.get().seq()).isGreaterThan(v1.seq());
+    List<Versioned<ApiClient>> all = store.clients().clientsAfter(0);
+    assertThat(all).hasSize(1); // latest state only
+    assertSameClient(all.get(0), v2.get());
+    assertThat(all.get(0).value().siteId()).isEqualTo(77);
+    assertThat(all.get(0).value().key().keyId()).isEqualTo("new");
+    assertThat(store.clients().clientsAfter(v1.seq())).hasSize(1);
+    assertThat(store.clients().clientsAfter(v2.get().seq())).isEmpty();
+  }
+
+  @Test
+  void clients_update_unknownId_isEmptyAndWritesNothing() {
+    Store store = open();
+    ApiClient ghost = new ApiClient(9_999, "ghost", 1, Set.of(), true, T0, digest("g"));
+    assertThat(store.clients().update(ghost)).isEmpty();
+    assertThat(store.clients().clientsAfter(0)).isEmpty();
+  }
+
+  // ---- meta ---------------------------------------------------------------------------------
+
+  @Test
+  void meta_putIfAbsent_keepsTheFirstValue() {
+    Store store = open();
+    assertThat(store.meta().get("salt")).isEmpty();
+    assertThat(store.meta().putIfAbsent("salt", bytes("one"))).isEqualTo(bytes("one"));
+    assertThat(store.meta().putIfAbsent("salt", bytes("two"))).isEqualTo(bytes("one"));
+    assertThat(store.meta().get("salt")).get().isEqualTo(bytes("one"));
+  }
+
+  @Test
+  void meta_putIfAbsent_concurrently_everyCallerGetsTheSameWinner() throws Exception {
+    Store store = open();
+    List<byte[]> results =
+        concurrently(8, i -> () -> store.meta().putIfAbsent("seed", bytes("v" + i)));
+    byte[] stored = store.meta().get("seed").orElseThrow();
+    assertThat(results).allSatisfy(r -> assertThat(r).isEqualTo(stored));
+  }
+
+  @Test
+  void meta_compareAndSet_nullExpectedMeansAbsent() {
+    Store store = open();
+    assertThat(store.meta().compareAndSet("day", null, bytes("d1"))).isTrue();
+    assertThat(store.meta().compareAndSet("day", null, bytes("d2"))).isFalse();
+    assertThat(store.meta().get("day")).get().isEqualTo(bytes("d1"));
+  }
+
+  @Test
+  void meta_compareAndSet_replacesOnlyTheExpectedValue() {
+    Store store = open();
+    store.meta().putIfAbsent("day", bytes("d1"));
+    assertThat(store.meta().compareAndSet("day", bytes("other"), bytes("d2"))).isFalse();
+    assertThat(store.meta().get("day")).get().isEqualTo(bytes("d1"));
+    assertThat(store.meta().compareAndSet("day", bytes("d1"), bytes("d2"))).isTrue();
+    assertThat(store.meta().get("day")).get().isEqualTo(bytes("d2"));
+    assertThat(store.meta().compareAndSet("missing", bytes("d1"), bytes("d2"))).isFalse();
+    assertThat(store.meta().get("missing")).isEmpty();
+  }
+
+  @Test
+  void meta_compareAndSet_concurrently_exactlyOneWins() throws Exception {
+    Store store = open();
+    store.meta().putIfAbsent("day", bytes("d0"));
+    List<Boolean> won =
+        concurrently(8, i -> () -> store.meta().compareAndSet("day", bytes("d0"), bytes("n" + i)));
+    assertThat(won).filteredOn(Boolean::booleanValue).hasSize(1);
+    int winner = won.indexOf(true);
+    assertThat(store.meta().get("day")).get().isEqualTo(bytes("n" + winner));
+  }
+
+  // ---- across tables ------------------------------------------------------------------------
+
+  @Test
+  void seq_increasesWithEveryWriteAcrossAllTables() {
+    Store store = open();
+    long s1 = store.keys().insert(1, T0, T0, T0.plusSeconds(1), secret(1)).seq();
+    Versioned<ApiClient> client = store.clients().insert("c", 0, Set.of(), true, T0, digest("c"));
+    long s3 = store.optOuts().record(hash(1), T0).seq();
+    store.salts().saveRotations(List.of(new BucketSalt(3, 1, T0)));
+    long s4 = salts(store, 0).get(0).seq();
+    long s5 = store.clients().update(client.value()).orElseThrow().seq();
+    long s6 = store.keys().insert(1, T0, T0, T0.plusSeconds(1), secret(2)).seq();
+
+    assertThat(List.of(s1, client.seq(), s3, s4, s5, s6)).isSorted().doesNotHaveDuplicates();
+    assertThat(s1).isPositive();
+  }
+
+  @Test
+  void reopen_seesEverythingWrittenBefore_andSeqKeepsGrowing() {
+    Store first = open();
+    Versioned<EncryptionKey> key = first.keys().insert(1, T0, T0, T0.plusSeconds(1), secret(1));
+    first.salts().saveRotations(List.of(new BucketSalt(9, 4, T0)));
+    Versioned<OptOut> optOut = first.optOuts().record(hash(1), T0);
+    Versioned<ApiClient> client =
+        first.clients().insert("c", 0, Set.of(Role.ADMIN), true, T0, digest("c"));
+    first.meta().putIfAbsent("created", bytes("x"));
+    first.close();
+
+    Store second = open();
+    assertThat(second.keys().keysAfter(0)).containsExactly(key);
+    assertThat(salts(second, 0))
+        .extracting(Versioned::value)
+        .containsExactly(new BucketSalt(9, 4, T0));
+    assertThat(second.optOuts().find(hash(1))).get().extracting(OptOut::optedOutAt).isEqualTo(T0);
+    assertSameClient(second.clients().clientsAfter(0).get(0), client);
+    assertThat(second.meta().get("created")).get().isEqualTo(bytes("x"));
+    assertThat(second.optOuts().record(hash(2), T0).seq())
+        .isGreaterThan(client.seq())
+        .isGreaterThan(optOut.seq());
+  }
+
+  // ---- job lock -----------------------------------------------------------------------------
+
+  @Test
+  void jobLock_excludesAConcurrentSecondRunOfTheSameJob() throws Exception {
+    Store store = open();
+    CountDownLatch running = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ExecutorService executor = Executors.newSingleThreadExecutor();
+    try {
+      Future<Optional<String>> first =
+          executor.submit(
+              () ->
+                  store
+                      .jobLock()
+                      .runExclusive(
+                          "rotate",
+                          () -> {
+                            running.countDown();
+                            await(release);
+                            return "first";
+                          }));
+      assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+
+      assertThat(store.jobLock().runExclusive("rotate", () -> "second")).isEmpty();
+      assertThat(store.jobLock().runExclusive("other", () -> "other")).contains("other");
+
+      release.countDown();
+      assertThat(first.get(30, TimeUnit.SECONDS)).contains("first");
+      assertThat(store.jobLock().runExclusive("rotate", () -> "third")).contains("third");
+    } finally {
+      release.countDown();
+      executor.shutdownNow();
+    }
+  }
+
+  @Test
+  void jobLock_isNotReentrant_andIsReleasedWhenTheJobThrows() {
+    Store store = open();
+    Optional<Optional<String>> nested =
+        store
+            .jobLock()
+            .runExclusive("rotate", () -> store.jobLock().runExclusive("rotate", () -> "inner"));
+    assertThat(nested).contains(Optional.empty());
+
+    IllegalStateException boom = new IllegalStateException("job failed");
+    assertThatThrownBy(
+            () ->
+                store
+                    .jobLock()
+                    .runExclusive(
+                        "rotate",
+                        () -> {
+                          throw boom;
+                        }))
+        .isSameAs(boom);
+    assertThat(store.jobLock().runExclusive("rotate", () -> "after")).contains("after");
+  }
+
+  // ---- schema and lifecycle -----------------------------------------------------------------
+
+  @Test
+  void schema_hasTheSameTablesAndColumnsOnEveryEngine() throws SQLException {
+    open();
+    Map<String, Set<String>> expected = new LinkedHashMap<>();
+    expected.put("schema_version", Set.of("version", "name", "applied_ms"));
+    expected.put("meta", Set.of("name", "value"));
+    expected.put(
+        "encryption_key",
+        Set.of("id", "site_id", "created_ms", "activates_ms", "expires_ms", "secret", "seq"));
+    expected.put("bucket_salt", Set.of("bucket_index", "generation", "effective_ms", "seq"));
+    expected.put("opt_out", Set.of("first_level_hash", "opted_out_ms", "seq"));
+    expected.put(
+        "api_client",
+        Set.of(
+            "id",
+            "name",
+            "site_id",
+            "roles",
+            "enabled",
+            "created_ms",
+            "key_id",
+            "key_salt",
+            "key_hash",
+            "seq"));
+    try (Connection c = connectDirectly();
+        Statement s = c.createStatement()) {
+      for (Map.Entry<String, Set<String>> table : expected.entrySet()) {
+        try (ResultSet rs = s.executeQuery("SELECT * FROM " + table.getKey() + " WHERE 1 = 0")) {
+          ResultSetMetaData md = rs.getMetaData();
+          Set<String> columns = new TreeSet<>();
+          for (int i = 1; i <= md.getColumnCount(); i++) {
+            columns.add(md.getColumnName(i).toLowerCase(Locale.ROOT));
+          }
+          assertThat(columns)
+              .as(table.getKey())
+              .containsExactlyInAnyOrderElementsOf(table.getValue());
+        }
+      }
+      try (ResultSet rs =
+          s.executeQuery("SELECT version, name FROM schema_version ORDER BY version")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getInt(1)).isEqualTo(1);
+        assertThat(rs.getString(2)).isEqualTo("init");
+      }
+    }
+  }
+
+  @Test
+  void closedStore_failsWithStoreUnavailable_andIsNotReachable() {
+    Store store = open();
+    assertThat(store.isReachable()).isTrue();
+    store.close();
+    assertThat(store.isReachable()).isFalse();
+    assertThatThrownBy(() -> store.keys().keysAfter(0))
+        .isInstanceOf(StoreUnavailableException.class);
+    assertThatThrownBy(() -> store.optOuts().record(hash(1), T0))
+        .isInstanceOf(StoreUnavailableException.class)
+        .hasMessageContaining(store.describe());
+    store.close(); // idempotent
+  }
+
+  // ---- helpers ------------------------------------------------------------------------------
+
+  static byte[] hash(int i) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(ByteBuffer.allocate(4).putInt(i).array());
+    } catch (NoSuchAlgorithmException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  static byte[] secret(int i) {
+    byte[] secret = hash(-i);
+    secret[31] ^= 0x5a;
+    return secret;
+  }
+
+  static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  static ApiKeyDigest digest(String keyId) {
+    return new ApiKeyDigest(keyId, bytes("salt-" + keyId), hash(keyId.hashCode()));
+  }
+
+  static void assertSameClient(Versioned<ApiClient> actual, Versioned<ApiClient> expected) {
+    assertThat(actual.seq()).isEqualTo(expected.seq());
+    assertThat(actual.value()).usingRecursiveComparison().isEqualTo(expected.value());
+  }
+
+  static List<Versioned<BucketSalt>> salts(Store store, long after) {
+    List<Versioned<BucketSalt>> rows = new ArrayList<>();
+    store.salts().forEachAfter(after, rows::add);
+    return rows;
+  }
+
+  static List<Versioned<OptOut>> optOuts(Store store, long after) {
+    List<Versioned<OptOut>> rows = new ArrayList<>();
+    store.optOuts().forEachAfter(after, rows::add);
+    return rows;
+  }
+
+  /** Runs {@code n} tasks released at the same moment and returns their results in task order. */
+  static <T> List<T> concurrently(int n, IntFunction<Callable<T>> task) throws Exception {
+    ExecutorService executor = Executors.newFixedThreadPool(n);
+    CountDownLatch start = new CountDownLatch(1);
+    try {
+      List<Future<T>> futures = new ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        Callable<T> work = task.apply(i);
+        futures.add(
+            executor.submit(
+                () -> {
+                  start.await();
+                  return work.call();
+                }));
+      }
+      start.countDown();
+      List<T> results = new ArrayList<>();
+      for (Future<T> f : futures) {
+        results.add(f.get(60, TimeUnit.SECONDS));
+      }
+      return results;
+    } finally {
+      executor.shutdownNow();
+    }
+  }
+
+  static void await(CountDownLatch latch) {
+    try {
+      if (!latch.await(60, TimeUnit.SECONDS)) {
+        throw new AssertionError("latch not released");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+}
