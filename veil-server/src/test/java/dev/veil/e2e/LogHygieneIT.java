@@ -1,0 +1,102 @@
+package dev.veil.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veil.core.identity.IdentityHash;
+import dev.veil.core.identity.IdentityInput;
+import dev.veil.testing.AdminCli;
+import dev.veil.testing.Http;
+import dev.veil.testing.ServerProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SPEC 9: no email, phone, hash, token, key or salt in any log line. Runs a full scenario against
+ * a real process with the access log on, captures everything it prints, and searches it for every
+ * sensitive value the scenario used or received. The admin key printed once in the start banner is
+ * the one deliberate exception (SPEC 0) and is not part of the search.
+ */
+class LogHygieneIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir Path dataDir;
+
+  @Test
+  void fullScenario_leavesNoSensitiveValueInTheOutput() throws Exception {
+    List<String> secrets = new ArrayList<>();
+    List<String> output;
+    try (ServerProcess server = ServerProcess.start(dataDir, "--set", "salt.buckets=1024", "--set", "log.access=true",
+        "--set", "jobs.interval=1s")) {
+      String adminKey = Files.readString(dataDir.resolve("admin.key")).strip();
+      String key = AdminCli.createClient(server.grpcPort(), adminKey, "everything",
+          "GENERATOR,MAPPER,OPTOUT,ID_READER");
+      secrets.add(key);
+      secrets.add(key.substring(17));
+      Http http = new Http(server.baseUrl());
+
+      String email = "Secret.Person+tag@Example.com";
+      String normalized = "secret.person+tag@example.com";
+      String phone = "+15551234567";
+      String emailHash = IdentityHash.parse(IdentityInput.EMAIL, email).toBase64();
+      secrets.addAll(List.of(email, normalized, "secret.person", phone, emailHash, Http.q(emailHash),
+          HexFormat.of().formatHex(IdentityHash.parse(IdentityInput.EMAIL, email).toBytes())));
+
+      JsonNode gen = body(http.get("/v1/token/generate?email=" + Http.q(email), key));
+      String adToken = gen.get("advertising_token").asText();
+      String refreshToken = gen.get("refresh_token").asText();
+      secrets.addAll(List.of(adToken, refreshToken, Http.q(refreshToken)));
+      JsonNode genPhone = body(http.post("/v1/token/generate", "{\"phone\":\"" + phone + "\"}", key));
+      secrets.add(genPhone.get("advertising_token").asText());
+
+      JsonNode refreshed = body(http.get("/v1/token/refresh?refresh_token=" + Http.q(refreshToken), null));
+      secrets.add(refreshed.get("advertising_token").asText());
+      secrets.add(refreshed.get("refresh_token").asText());
+      http.get("/v1/token/refresh?refresh_token=" + Http.q(refreshToken.substring(0, 40) + "AAAA"), key);
+      http.get("/v1/token/validate?token=" + Http.q(adToken) + "&email_hash=" + Http.q(emailHash), key);
+
+      JsonNode mapped = body(http.get("/v1/identity/map?email=" + Http.q(email), key));
+      secrets.add(mapped.get("advertising_id").asText());
+      JsonNode batch = body(http.post("/v1/identity/map",
+          "{\"email_hash\":[\"" + emailHash + "\",\"not-a-hash\"]}", key));
+      secrets.add(batch.get("mapped").get(0).get("advertising_id").asText());
+      http.get("/v1/identity/map?email=not-an-email-" + "hidden", key);
+      secrets.add("not-an-email-hidden");
+      http.get("/v1/identity/buckets?since_timestamp=2020-01-01T00:00:00", key);
+
+      for (JsonNode k : body(http.get("/v1/key/latest", key))) {
+        secrets.add(k.get("secret").asText());
+      }
+      http.post("/v1/optout", "{\"phone\":\"" + phone + "\"}", key);
+      AdminCli.run(server.grpcPort(), adminKey, "optout", "record", "--email", "admin.side@example.com");
+      AdminCli.run(server.grpcPort(), adminKey, "optout", "lookup", "--email", "admin.side@example.com");
+      secrets.add("admin.side@example.com");
+      AdminCli.run(server.grpcPort(), adminKey, "salts", "rotate", "--fraction", "0.5");
+      AdminCli.run(server.grpcPort(), adminKey, "keys", "rotate");
+
+      assertThat(server.terminate(Duration.ofSeconds(30))).isNotEqualTo(-1);
+      output = server.output();
+    }
+    assertThat(output).anyMatch(l -> l.contains("event=started"));
+    assertThat(output).anyMatch(l -> l.contains("event=stopped"));
+    for (String line : output) {
+      for (String secret : secrets) {
+        assertThat(line).as("a log line contains a sensitive value").doesNotContain(secret);
+      }
+    }
+  }
+
+  private static JsonNode body(Http.Response r) throws Exception {
+    assertThat(r.status()).as(r.body()).isEqualTo(200);
+    JsonNode node = JSON.readTree(r.body());
+    assertThat(node.get("status").asText()).isEqualTo("success");
+    return node.get("body");
+  }
+}
