@@ -7,10 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.veil.core.identity.EmailNormalizer;
-import dev.veil.core.identity.IdentityHash;
-import dev.veil.core.identity.IdentityInput;
-import dev.veil.core.identity.PhoneNormalizer;
 import dev.veil.core.token.AdvertisingTokenCodec;
 import dev.veil.core.token.EncryptionKey;
 import dev.veil.core.token.InvalidTokenException;
@@ -25,14 +21,14 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Writes src/test/resources/golden/vectors.json. Not a test: run it by hand only for a deliberate
  * change of the formats, review the diff, and tell every consumer (server, Java client, browser
- * SDK), because the file is their contract. The inputs and the expected normal forms below are
- * written by hand; hashes come from plain {@code MessageDigest}; token strings come from the codecs
- * and are accepted only after {@link IndependentTokenReader} has read them back field by field.
+ * SDK), because the file is their contract. Inputs and expected normal forms are written by hand
+ * (identity cases in {@link GoldenIdentityCases}); hashes come from plain {@code MessageDigest};
+ * token strings come from the codecs and are accepted only after {@link IndependentTokenReader} has
+ * read them back field by field; invalid tokens are checked against the decoders.
  *
  * <p>Usage: {@code java -cp <test classpath> dev.veil.core.golden.GoldenVectorsWriter <output path>}
  */
@@ -78,8 +74,8 @@ public final class GoldenVectorsWriter {
     DESCRIPTION.forEach(description::add);
     root.put("formatVersion", 1);
     root.putObject("clock").put("nowMs", NOW_MS).put("now", Instant.ofEpochMilli(NOW_MS).toString());
-    normalizationCases(root.putArray("normalization"));
-    hashParseCases(root.putArray("hashParse"));
+    GoldenIdentityCases.normalization(root.putArray("normalization"));
+    GoldenIdentityCases.hashParse(root.putArray("hashParse"));
     ArrayNode keys = root.putArray("keys");
     key(keys, 1, EncryptionKey.MASTER_SITE_ID, NOW_MS - 10 * DAY_MS);
     key(keys, 2, EncryptionKey.MASTER_SITE_ID, NOW_MS - DAY_MS);
@@ -94,87 +90,6 @@ public final class GoldenVectorsWriter {
     KeyLookup lookup = GoldenJson.keys(keys)::get;
     invalidCases(root.putArray("invalidTokens"), lookup, advertising.get(0), refresh.get(0));
     Files.writeString(Path.of(args[0]), JSON.writer(PRETTY).writeValueAsString(root) + "\n", StandardCharsets.UTF_8);
-  }
-
-  private static void normalizationCases(ArrayNode out) {
-    email(out, "user@example.com", "user@example.com");
-    email(out, "  User.Name+Tag@Example.COM\t", "user.name+tag@example.com");
-    email(out, "Jane.Doe+news@GMAIL.com", "janedoe@gmail.com");
-    email(out, "j.a.n.e@gmail.com", "jane@gmail.com");
-    email(out, "jane+a.b@gmail.com", "jane@gmail.com");
-    email(out, "jane.doe+x@googlemail.com", "jane.doe+x@googlemail.com");
-    email(out, "jane.doe@gmail.com.example.org", "jane.doe@gmail.com.example.org");
-    email(out, "Ünïcode.User@Exämple.COM", "Ünïcode.user@exämple.com");
-    email(out, "validate@example.com", "validate@example.com");
-    email(out, "\r\n x@y \n", "x@y");
-    for (String invalid : List.of("", "   ", "no-at-sign", "two@@example.com", "a@b@example.com", "@example.com",
-        "user@", "us er@example.com", "user\u00A0@example.com", "user\u200B@example.com", "user\u0001@example.com",
-        "+only@gmail.com", "...@gmail.com", "a".repeat(243) + "@example.com")) {
-      email(out, invalid, null);
-    }
-    for (String valid : List.of("+12345678901", "+1234567890", "+123456789012345", "+00000000000")) {
-      phone(out, valid, valid);
-    }
-    for (String invalid : List.of("12345678901", "+1 234 567 8901", "+1-234-567-8901", "+123456789",
-        "+1234567890123456", " +12345678901", "+12345678901 ", "+1234567890a")) {
-      phone(out, invalid, null);
-    }
-  }
-
-  private static void email(ArrayNode out, String raw, String expected) {
-    check(EmailNormalizer.normalize(raw).equals(Optional.ofNullable(expected)), "email rule for " + raw);
-    addNormalization(out, IdentityInput.EMAIL, raw, expected);
-  }
-
-  private static void phone(ArrayNode out, String raw, String expected) {
-    check(PhoneNormalizer.normalize(raw).equals(Optional.ofNullable(expected)), "phone rule for " + raw);
-    addNormalization(out, IdentityInput.PHONE, raw, expected);
-  }
-
-  private static void addNormalization(ArrayNode out, IdentityInput input, String raw, String expected) {
-    ObjectNode c = out.addObject().put("input", input.parameterName()).put("raw", raw);
-    if (expected == null) {
-      c.putNull("normalized").putNull("sha256Base64");
-      return;
-    }
-    String hash = Base64.getEncoder().encodeToString(sha256(expected));
-    check(IdentityHash.parse(input, raw).toBase64().equals(hash), "hash of " + raw);
-    c.put("normalized", expected).put("sha256Base64", hash);
-  }
-
-  private static void hashParseCases(ArrayNode out) {
-    byte[] hash = plusContainingHash();
-    String b64 = Base64.getEncoder().encodeToString(hash);
-    String hex = HEX.formatHex(hash);
-    hashCase(out, "email_hash", "standard base64 with padding", b64, b64);
-    hashCase(out, "email_hash", "standard base64 without padding", b64.substring(0, 43), b64);
-    hashCase(out, "phone_hash", "lowercase hex", hex, b64);
-    hashCase(out, "phone_hash", "uppercase hex", hex.toUpperCase(), b64);
-    hashCase(out, "email_hash", "'+' turned into a space (client forgot to URL-encode)", b64.replace('+', ' '), null);
-    hashCase(out, "email_hash", "base64url alphabet", b64.replace('+', '-').replace('/', '_'), null);
-    hashCase(out, "email_hash", "non-canonical last character", nonCanonical(b64), null);
-    hashCase(out, "email_hash", "31 bytes", Base64.getEncoder().encodeToString(new byte[31]), null);
-    hashCase(out, "email_hash", "33 bytes", Base64.getEncoder().encodeToString(new byte[33]), null);
-    hashCase(out, "phone_hash", "63 hex digits", hex.substring(1), null);
-    hashCase(out, "phone_hash", "non-hex letter", "g" + hex.substring(1), null);
-    hashCase(out, "email_hash", "surrounding space", " " + b64, null);
-    hashCase(out, "email_hash", "empty", "", null);
-  }
-
-  private static void hashCase(ArrayNode out, String input, String note, String value, String expectedBase64) {
-    IdentityInput kind = IdentityInput.fromParameterName(input);
-    boolean parses;
-    try {
-      parses = IdentityHash.parse(kind, value).toBase64().equals(expectedBase64);
-    } catch (RuntimeException invalid) {
-      parses = false;
-    }
-    check(parses == (expectedBase64 != null), "hash parse: " + note);
-    ObjectNode c = out.addObject().put("input", input).put("note", note).put("value", value);
-    c.put("valid", expectedBase64 != null);
-    if (expectedBase64 != null) {
-      c.put("base64", expectedBase64);
-    }
   }
 
   private static void key(ArrayNode keys, int id, int siteId, long activatesMs) {
@@ -192,14 +107,15 @@ public final class GoldenVectorsWriter {
         "ffffffffffffffffffffffff", "0000000000000000000000ff");
     ObjectNode p = payload(extreme, "PHONE", Long.MAX_VALUE, -1L, 0L).put("refreshedMs", Long.MIN_VALUE)
         .put("privacyBits", -1).put("advertisingIdBase64", b64(sha256("golden advertising id 2")));
-    ((ObjectNode) p.get("operator")).put("siteId", -5).put("type", 255).put("version", Integer.MIN_VALUE).put("keyId", -1);
+    ((ObjectNode) p.get("operator"))
+        .put("siteId", -5).put("type", 255).put("version", Integer.MIN_VALUE).put("keyId", -1);
     ((ObjectNode) p.get("publisher")).put("publisherId", Long.MIN_VALUE).put("clientKeyId", Integer.MAX_VALUE);
     Map<Integer, EncryptionKey> byId = GoldenJson.keys(keys);
     for (JsonNode c : out) {
       AdvertisingTokenCodec codec = new AdvertisingTokenCodec(
           GoldenJson.fixedIvs(c.get("outerIvHex").asText(), c.get("innerIvHex").asText()));
-      String token = codec.encode(GoldenJson.advertisingPayload(c.get("payload")), byId.get(c.get("masterKeyId").asInt()),
-          byId.get(c.get("siteKeyId").asInt()));
+      String token = codec.encode(GoldenJson.advertisingPayload(c.get("payload")),
+          byId.get(c.get("masterKeyId").asInt()), byId.get(c.get("siteKeyId").asInt()));
       check(IndependentTokenReader.readAdvertising(token, GoldenJson.secrets(keys))
           .equals(GoldenJson.expectedAdvertisingFields(c)), "independent reading of " + c.get("name"));
       ((ObjectNode) c).put("token", token);
@@ -299,27 +215,11 @@ public final class GoldenVectorsWriter {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
-  private static String b64(byte[] bytes) {
+  static String b64(byte[] bytes) {
     return Base64.getEncoder().encodeToString(bytes);
   }
 
-  /** The first of "golden hash 0", "golden hash 1", ... whose SHA-256 has a '+' in base64. */
-  private static byte[] plusContainingHash() {
-    for (int i = 0; ; i++) {
-      byte[] hash = sha256("golden hash " + i);
-      if (b64(hash).contains("+")) {
-        return hash;
-      }
-    }
-  }
-
-  private static String nonCanonical(String b64) {
-    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    char last = alphabet.charAt(alphabet.indexOf(b64.charAt(42)) | 1);
-    return b64.substring(0, 42) + last + "=";
-  }
-
-  private static byte[] sha256(String text) {
+  static byte[] sha256(String text) {
     try {
       return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
     } catch (Exception e) {
@@ -327,7 +227,7 @@ public final class GoldenVectorsWriter {
     }
   }
 
-  private static void check(boolean condition, String what) {
+  static void check(boolean condition, String what) {
     if (!condition) {
       throw new IllegalStateException("golden vector disagrees with the implementation: " + what);
     }
