@@ -80,9 +80,12 @@ public final class AdvertisingTokenCodec {
     byte[] innerIv = nextIv();
     byte[] token = new byte[TOKEN_BYTES];
     header.writeTo(token);
+    // One work buffer: the outer plaintext [0, 129), then the inner plaintext [129, 197), which is
+    // sealed straight into its place in the outer plaintext.
     byte[] plain = new byte[OUTER_PLAIN + INNER_PLAIN];
     writeInnerPlain(ByteBuffer.wrap(plain, OUTER_PLAIN, INNER_PLAIN), p);
-    GcmSegment.seal(siteKey, innerIv, innerAad(header, siteKey.id()), plain, OUTER_PLAIN, INNER_PLAIN, plain, OUTER_HEAD);
+    byte[] innerAad = innerAad(header, siteKey.id());
+    GcmSegment.seal(siteKey, innerIv, innerAad, plain, OUTER_PLAIN, INNER_PLAIN, plain, OUTER_HEAD);
     writeOuterHead(ByteBuffer.wrap(plain, 0, OUTER_HEAD), p, siteKey.id());
     GcmSegment.seal(masterKey, outerIv, header.toBytes(), plain, 0, OUTER_PLAIN, token, TokenHeader.BYTES);
     return TokenText.URL_UNPADDED.encode(token);

@@ -171,6 +171,35 @@ class AdvertisingTokenCodecTest {
   }
 
   @Test
+  void decode_siteKeyIdIsBoundToTheInnerLayer_evenWhenTwoIdsShareASecret() throws Exception {
+    // Key 202 is made an alias of key 201's secret, so only the inner AAD can tell them apart.
+    EncryptionKey k = TestKeys.SITE_KEY;
+    KeyLookup aliasing = TestKeys.replacing(TestKeys.SITE_KEY_2.id(),
+        new EncryptionKey(TestKeys.SITE_KEY_2.id(), k.siteId(), k.created(), k.activates(), k.expires(), k.secret()));
+    byte[] bytes = decode(codec.encode(payload, TestKeys.MASTER, TestKeys.SITE_KEY));
+    byte[] outerPlain = RawGcm.decrypt(TestKeys.MASTER, bytes, 6, 157, ByteBuffer.wrap(bytes, 0, 6));
+    ByteBuffer.wrap(outerPlain).putInt(29, TestKeys.SITE_KEY_2.id());
+    RawGcm.encryptInto(TestKeys.MASTER, outerPlain, bytes, 6, ByteBuffer.wrap(bytes, 0, 6));
+
+    assertRejected(() -> codec.decode(encode(bytes), aliasing), Reason.TAMPERED);
+  }
+
+  @Test
+  void decode_innerLayerSealedWithTheMasterKey_isTampered() throws Exception {
+    // Bidders hold the master key. Without the keyset check they could forge a whole token by
+    // naming the master key as "site key" and writing the master site id inside.
+    byte[] bytes = decode(codec.encode(payload, TestKeys.MASTER, TestKeys.SITE_KEY));
+    byte[] outerPlain = RawGcm.decrypt(TestKeys.MASTER, bytes, 6, 157, ByteBuffer.wrap(bytes, 0, 6));
+    byte[] innerPlain = RawGcm.decrypt(TestKeys.SITE_KEY, outerPlain, 33, 96, innerAad(bytes, TestKeys.SITE_KEY.id()));
+    ByteBuffer.wrap(innerPlain).putInt(0, EncryptionKey.MASTER_SITE_ID);
+    ByteBuffer.wrap(outerPlain).putInt(29, TestKeys.MASTER.id());
+    RawGcm.encryptInto(TestKeys.MASTER, innerPlain, outerPlain, 33, innerAad(bytes, TestKeys.MASTER.id()));
+    RawGcm.encryptInto(TestKeys.MASTER, outerPlain, bytes, 6, ByteBuffer.wrap(bytes, 0, 6));
+
+    assertRejected(() -> codec.decode(encode(bytes), TestKeys.ALL), Reason.TAMPERED);
+  }
+
+  @Test
   void encode_withKeysFromTheWrongKeysets_isRejected() {
     assertThatThrownBy(() -> codec.encode(payload, TestKeys.SITE_KEY, TestKeys.SITE_KEY))
         .isInstanceOf(IllegalArgumentException.class);
@@ -195,6 +224,10 @@ class AdvertisingTokenCodecTest {
   static void assertRejected(org.assertj.core.api.ThrowableAssert.ThrowingCallable decode, Reason reason) {
     assertThatThrownBy(decode)
         .isInstanceOfSatisfying(InvalidTokenException.class, e -> assertThat(e.reason()).isEqualTo(reason));
+  }
+
+  private static ByteBuffer innerAad(byte[] token, int siteKeyId) {
+    return ByteBuffer.allocate(10).put(token, 0, 6).putInt(siteKeyId).flip();
   }
 
   private static char nonCanonicalLastChar(String token) {
