@@ -102,7 +102,7 @@ public final class DomainErrorInterceptor implements ServerInterceptor {
       Status status = statusOf(error);
       if (status.getCode() == Status.Code.INTERNAL) {
         StackTraceElement origin = error.getStackTrace().length > 0 ? error.getStackTrace()[0] : null;
-        LOG.error("admin rpc failed method={} error={} at={}", method, error.getClass().getName(), origin);
+        LOG.error("event=admin_rpc_failed method={} error={} at={}", method, error.getClass().getName(), origin);
       }
       close(status, new Metadata());
     }

@@ -39,6 +39,9 @@ public abstract class AdminRpc implements Callable<Integer> {
   @Override
   public final Integer call() {
     AdminOptions options = AdminOptions.of(spec);
+    if (options.port() < 1 || options.port() > 65535) {
+      throw new ParameterException(spec.commandLine(), "--port must be between 1 and 65535.");
+    }
     Output out = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), options.json());
     String key = adminKey(options);
     ManagedChannel channel = ManagedChannelBuilder.forAddress(options.host(), options.port()).usePlaintext().build();

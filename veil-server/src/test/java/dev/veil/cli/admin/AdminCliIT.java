@@ -376,6 +376,14 @@ class AdminCliIT {
   }
 
   @Test
+  void portOutOfRange_isAUsageError() {
+    CliRun run = CliRun.of("admin", "keys", "list", "--port", "70000", "--key", server.adminKey());
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("--port must be between 1 and 65535");
+  }
+
+  @Test
   void connectionOptions_mayFollowTheSubcommand() {
     CliRun run = CliRun.of("admin", "client", "list", "--key", server.adminKey(), "--port",
         String.valueOf(server.port()), "--host", "127.0.0.1");
