@@ -1,0 +1,113 @@
+package dev.veil.cli.admin;
+
+import dev.veil.grpc.identity.admin.v1.Client;
+import dev.veil.grpc.identity.admin.v1.CreateClientRequest;
+import dev.veil.grpc.identity.admin.v1.CreateClientResponse;
+import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc.IdentityAdminApiBlockingStub;
+import dev.veil.grpc.identity.admin.v1.ListClientsRequest;
+import dev.veil.grpc.identity.admin.v1.ListClientsResponse;
+import dev.veil.grpc.identity.admin.v1.RotateClientKeyRequest;
+import dev.veil.grpc.identity.admin.v1.RotateClientKeyResponse;
+import dev.veil.grpc.identity.admin.v1.SetClientEnabledRequest;
+import dev.veil.grpc.identity.admin.v1.SetClientEnabledResponse;
+import java.io.PrintWriter;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code veil admin client ...}: API clients and their keys. */
+@Command(name = "client", description = "Manage API clients and their keys.",
+    subcommands = {
+        ClientCommand.Create.class, ClientCommand.ListAll.class, ClientCommand.Disable.class,
+        ClientCommand.Enable.class, ClientCommand.RotateKey.class})
+public final class ClientCommand extends CommandGroup {
+  private static final String KEY_WARNING = "store this API key now: it is shown only once and cannot be recovered";
+
+  @Command(name = "create", description = "Create a client and print its API key (shown once).")
+  static final class Create extends AdminRpc {
+    @Option(names = "--name", required = true, description = "Client name (1 to 128 characters).")
+    String name;
+
+    @Option(names = "--roles", required = true, split = ",", paramLabel = "ROLE",
+        description = "Roles, comma-separated: GENERATOR, MAPPER, OPTOUT, ID_READER, ADMIN.")
+    List<String> roles;
+
+    @Option(names = "--site-id", defaultValue = "0", paramLabel = "N",
+        description = "Site id (default: 0, a new site id equal to the client id).")
+    int siteId;
+
+    @Override
+    protected void execute(IdentityAdminApiBlockingStub api, Output out) {
+      CreateClientResponse created = api.createClient(
+          CreateClientRequest.newBuilder().setName(name).setSiteId(siteId).addAllRoles(roles).build());
+      out.print(created, w -> printWithKey(w, created.getClient(), created.getApiKey()));
+      out.warn(KEY_WARNING);
+    }
+  }
+
+  @Command(name = "list", description = "List every client.")
+  static final class ListAll extends AdminRpc {
+    @Override
+    protected void execute(IdentityAdminApiBlockingStub api, Output out) {
+      ListClientsResponse list = api.listClients(ListClientsRequest.getDefaultInstance());
+      out.print(list, w -> table(list.getClientsList()).print(w));
+    }
+  }
+
+  @Command(name = "disable", description = "Disable a client: its key is refused at once.")
+  static final class Disable extends AdminRpc {
+    @Parameters(paramLabel = "ID", description = "Client id.")
+    long id;
+
+    @Override
+    protected void execute(IdentityAdminApiBlockingStub api, Output out) {
+      setEnabled(api, out, id, false);
+    }
+  }
+
+  @Command(name = "enable", description = "Enable a client again.")
+  static final class Enable extends AdminRpc {
+    @Parameters(paramLabel = "ID", description = "Client id.")
+    long id;
+
+    @Override
+    protected void execute(IdentityAdminApiBlockingStub api, Output out) {
+      setEnabled(api, out, id, true);
+    }
+  }
+
+  @Command(name = "rotate-key", description = "Give a client a new API key (shown once); the old key stops working.")
+  static final class RotateKey extends AdminRpc {
+    @Parameters(paramLabel = "ID", description = "Client id.")
+    long id;
+
+    @Override
+    protected void execute(IdentityAdminApiBlockingStub api, Output out) {
+      RotateClientKeyResponse rotated = api.rotateClientKey(RotateClientKeyRequest.newBuilder().setClientId(id).build());
+      out.print(rotated, w -> printWithKey(w, rotated.getClient(), rotated.getApiKey()));
+      out.warn(KEY_WARNING);
+    }
+  }
+
+  private static void setEnabled(IdentityAdminApiBlockingStub api, Output out, long id, boolean enabled) {
+    SetClientEnabledResponse changed = api.setClientEnabled(
+        SetClientEnabledRequest.newBuilder().setClientId(id).setEnabled(enabled).build());
+    out.print(changed, w -> table(List.of(changed.getClient())).print(w));
+  }
+
+  private static void printWithKey(PrintWriter w, Client client, String apiKey) {
+    table(List.of(client)).print(w);
+    w.println();
+    w.println("API key: " + apiKey);
+  }
+
+  private static Table table(List<Client> clients) {
+    Table table = new Table("ID", "NAME", "SITE", "ROLES", "ENABLED", "CREATED", "KEY ID");
+    for (Client c : clients) {
+      table.row(c.getId(), c.getName(), c.getSiteId(), String.join(",", c.getRolesList()),
+          c.getEnabled() ? "yes" : "no", Output.time(c.getCreatedMs()), c.getKeyId());
+    }
+    return table;
+  }
+}

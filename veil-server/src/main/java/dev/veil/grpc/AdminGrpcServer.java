@@ -1,0 +1,120 @@
+package dev.veil.grpc;
+
+import dev.veil.config.VeilConfig;
+import dev.veil.server.Services;
+import io.grpc.BindableService;
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
+import io.grpc.protobuf.services.ProtoReflectionServiceV1;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The admin gRPC listener (SPEC 6): {@code IdentityAdminApi} plus any further admin services
+ * (such as {@code DeductionAdminApi}), each behind {@link AdminAuthInterceptor} and {@link
+ * DomainErrorInterceptor}; the standard health service and server reflection (v1) without a key.
+ *
+ * <p>Binds only the configured address (loopback by default), caps inbound messages at {@code
+ * maxMessageBytes} (4 MiB when not positive; larger calls fail with RESOURCE_EXHAUSTED) and runs
+ * handlers on the given executor, since some of them block on the store. Start once, stop once;
+ * {@link #start} and {@link #stop} are thread-safe.
+ */
+public final class AdminGrpcServer {
+  /** Inbound message limit when the configuration gives none (SPEC 11). */
+  public static final int DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+  private static final long GRACE_SECONDS = 5;
+
+  private final VeilConfig.Grpc config;
+  private final Executor executor;
+  private final List<ServerServiceDefinition> adminServices = new ArrayList<>();
+  private final HealthStatusManager health = new HealthStatusManager();
+  private Server server;
+
+  /** A server for {@code IdentityAdminApi} only. */
+  public AdminGrpcServer(VeilConfig.Grpc config, Services services, Executor executor) {
+    this(config, services, executor, List.of());
+  }
+
+  /**
+   * A server for {@code IdentityAdminApi} and {@code extraAdminServices}, which get the same admin
+   * key check and error mapping and are reported SERVING by the health service under their names.
+   */
+  public AdminGrpcServer(
+      VeilConfig.Grpc config, Services services, Executor executor, List<BindableService> extraAdminServices) {
+    this.config = config;
+    this.executor = executor;
+    AdminAuthInterceptor auth = new AdminAuthInterceptor(services.authenticator());
+    DomainErrorInterceptor errors = new DomainErrorInterceptor();
+    List<BindableService> all = new ArrayList<>();
+    all.add(new IdentityAdminService(services));
+    all.addAll(extraAdminServices);
+    for (BindableService service : all) {
+      // The last interceptor listed runs first: authenticate, then map errors of the handler.
+      adminServices.add(ServerInterceptors.intercept(service, errors, auth));
+    }
+  }
+
+  /**
+   * Binds and starts serving.
+   *
+   * @return the bound port (useful when the configured port is 0)
+   * @throws UncheckedIOException if the address cannot be bound
+   * @throws IllegalStateException if already started
+   */
+  public synchronized int start() {
+    if (server != null) {
+      throw new IllegalStateException("admin gRPC server already started");
+    }
+    int maxMessageBytes = config.maxMessageBytes() > 0 ? config.maxMessageBytes() : DEFAULT_MAX_MESSAGE_BYTES;
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
+        .executor(executor)
+        .maxInboundMessageSize(maxMessageBytes)
+        .addService(health.getHealthService())
+        .addService(ProtoReflectionServiceV1.newInstance());
+    adminServices.forEach(builder::addService);
+    Server started = builder.build();
+    try {
+      started.start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot bind the admin gRPC port " + config.host() + ":" + config.port() + " (grpc.host, grpc.port)", e);
+    }
+    server = started;
+    health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, ServingStatus.SERVING);
+    for (ServerServiceDefinition service : adminServices) {
+      health.setStatus(service.getServiceDescriptor().getName(), ServingStatus.SERVING);
+    }
+    return started.getPort();
+  }
+
+  /**
+   * Stops gracefully: health turns NOT_SERVING, new calls are refused, calls in flight get up to
+   * {@value #GRACE_SECONDS} seconds to finish, then are cancelled. Does nothing if not started.
+   */
+  public synchronized void stop() {
+    if (server == null) {
+      return;
+    }
+    health.enterTerminalState();
+    server.shutdown();
+    try {
+      if (!server.awaitTermination(GRACE_SECONDS, TimeUnit.SECONDS)) {
+        server.shutdownNow();
+        server.awaitTermination(1, TimeUnit.SECONDS);
+      }
+    } catch (InterruptedException e) {
+      server.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+}

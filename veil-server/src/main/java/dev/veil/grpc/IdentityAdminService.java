@@ -1,0 +1,153 @@
+package dev.veil.grpc;
+
+import dev.veil.client.ClientService.CreatedClient;
+import dev.veil.common.ErrorCode;
+import dev.veil.common.VeilException;
+import dev.veil.core.identity.IdentityHash;
+import dev.veil.grpc.identity.admin.v1.CreateClientRequest;
+import dev.veil.grpc.identity.admin.v1.CreateClientResponse;
+import dev.veil.grpc.identity.admin.v1.GetSaltStatusRequest;
+import dev.veil.grpc.identity.admin.v1.GetSaltStatusResponse;
+import dev.veil.grpc.identity.admin.v1.Identity;
+import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc;
+import dev.veil.grpc.identity.admin.v1.ListClientsRequest;
+import dev.veil.grpc.identity.admin.v1.ListClientsResponse;
+import dev.veil.grpc.identity.admin.v1.ListKeysRequest;
+import dev.veil.grpc.identity.admin.v1.ListKeysResponse;
+import dev.veil.grpc.identity.admin.v1.LookupOptOutRequest;
+import dev.veil.grpc.identity.admin.v1.LookupOptOutResponse;
+import dev.veil.grpc.identity.admin.v1.RecordOptOutRequest;
+import dev.veil.grpc.identity.admin.v1.RecordOptOutResponse;
+import dev.veil.grpc.identity.admin.v1.RotateClientKeyRequest;
+import dev.veil.grpc.identity.admin.v1.RotateClientKeyResponse;
+import dev.veil.grpc.identity.admin.v1.RotateKeysRequest;
+import dev.veil.grpc.identity.admin.v1.RotateKeysResponse;
+import dev.veil.grpc.identity.admin.v1.RotateSaltsRequest;
+import dev.veil.grpc.identity.admin.v1.RotateSaltsResponse;
+import dev.veil.grpc.identity.admin.v1.SetClientEnabledRequest;
+import dev.veil.grpc.identity.admin.v1.SetClientEnabledResponse;
+import dev.veil.key.KeyRing;
+import dev.veil.salt.SaltService.RotationStatus;
+import dev.veil.server.Services;
+import io.grpc.stub.StreamObserver;
+import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * {@code IdentityAdminApi} (SPEC 6.2): translates each request into one domain call and its result
+ * into a response. Decides nothing itself beyond input shape; refusals are thrown and turned into
+ * status codes by {@link DomainErrorInterceptor}. Callers are admins, checked by {@link
+ * AdminAuthInterceptor} before a method runs. Some calls block on the store (opt-outs, client and
+ * key writes), so the server runs them on its executor, never on a network thread.
+ */
+public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdminApiImplBase {
+  private final Services services;
+
+  public IdentityAdminService(Services services) {
+    this.services = services;
+  }
+
+  @Override
+  public void createClient(CreateClientRequest request, StreamObserver<CreateClientResponse> out) {
+    CreatedClient created = services.clients().create(
+        AdminMessages.clientName(request.getName()), request.getSiteId(), AdminMessages.roles(request.getRolesList()));
+    reply(out, CreateClientResponse.newBuilder()
+        .setClient(AdminMessages.client(created.client()))
+        .setApiKey(created.key().reveal())
+        .build());
+  }
+
+  @Override
+  public void listClients(ListClientsRequest request, StreamObserver<ListClientsResponse> out) {
+    ListClientsResponse.Builder response = ListClientsResponse.newBuilder();
+    services.clients().list().forEach(c -> response.addClients(AdminMessages.client(c)));
+    reply(out, response.build());
+  }
+
+  @Override
+  public void setClientEnabled(SetClientEnabledRequest request, StreamObserver<SetClientEnabledResponse> out) {
+    var client = services.clients().setEnabled(request.getClientId(), request.getEnabled());
+    reply(out, SetClientEnabledResponse.newBuilder().setClient(AdminMessages.client(client)).build());
+  }
+
+  @Override
+  public void rotateClientKey(RotateClientKeyRequest request, StreamObserver<RotateClientKeyResponse> out) {
+    CreatedClient rotated = services.clients().rotateKey(request.getClientId());
+    reply(out, RotateClientKeyResponse.newBuilder()
+        .setClient(AdminMessages.client(rotated.client()))
+        .setApiKey(rotated.key().reveal())
+        .build());
+  }
+
+  @Override
+  public void listKeys(ListKeysRequest request, StreamObserver<ListKeysResponse> out) {
+    Instant now = services.clock().instant();
+    ListKeysResponse.Builder response = ListKeysResponse.newBuilder();
+    services.keys().ring().all().forEach(k -> response.addKeys(AdminMessages.keyInfo(k, now)));
+    reply(out, response.build());
+  }
+
+  @Override
+  public void rotateKeys(RotateKeysRequest request, StreamObserver<RotateKeysResponse> out) {
+    Set<Integer> siteIds = new LinkedHashSet<>(request.getSiteIdsList());
+    KeyRing ring = services.keys().ring();
+    for (int siteId : siteIds) {
+      if (ring.newestKey(siteId).isEmpty()) {
+        throw new VeilException(ErrorCode.NOT_FOUND, "no keyset for site id " + siteId);
+      }
+    }
+    Instant now = services.clock().instant();
+    RotateKeysResponse.Builder response = RotateKeysResponse.newBuilder();
+    services.keys().rotateNow(siteIds).forEach(k -> response.addCreated(AdminMessages.keyInfo(k, now)));
+    reply(out, response.build());
+  }
+
+  @Override
+  public void rotateSalts(RotateSaltsRequest request, StreamObserver<RotateSaltsResponse> out) {
+    int rotated = switch (request.getTargetCase()) {
+      case FRACTION -> services.salts().rotateFraction(request.getFraction());
+      case BUCKETS -> services.salts().rotateBuckets(
+          AdminMessages.bucketIds(request.getBuckets().getBucketIdsList()));
+      case TARGET_NOT_SET -> throw VeilException.clientError("set either fraction or buckets");
+    };
+    reply(out, RotateSaltsResponse.newBuilder().setRotatedBuckets(rotated).build());
+  }
+
+  @Override
+  public void getSaltStatus(GetSaltStatusRequest request, StreamObserver<GetSaltStatusResponse> out) {
+    RotationStatus status = services.salts().status();
+    reply(out, GetSaltStatusResponse.newBuilder()
+        .setBucketCount(status.bucketCount())
+        .setRotatedBuckets(status.rotatedBuckets())
+        .setOldestSaltMs(status.oldestSaltAt().toEpochMilli())
+        .setLastDailyRotationDay(status.lastDailyRotationDay())
+        .build());
+  }
+
+  @Override
+  public void recordOptOut(RecordOptOutRequest request, StreamObserver<RecordOptOutResponse> out) {
+    Instant at = services.optOuts().record(firstLevelHash(request.getIdentity()));
+    reply(out, RecordOptOutResponse.newBuilder().setOptedOutMs(at.toEpochMilli()).build());
+  }
+
+  @Override
+  public void lookupOptOut(LookupOptOutRequest request, StreamObserver<LookupOptOutResponse> out) {
+    Optional<Instant> at = services.optOuts().lookup(firstLevelHash(request.getIdentity()));
+    reply(out, LookupOptOutResponse.newBuilder()
+        .setOptedOut(at.isPresent())
+        .setOptedOutMs(at.map(Instant::toEpochMilli).orElse(0L))
+        .build());
+  }
+
+  private byte[] firstLevelHash(Identity identity) {
+    AdminMessages.IdentityValue id = AdminMessages.identity(identity);
+    return services.mapper().firstLevelHash(IdentityHash.parse(id.input(), id.value()));
+  }
+
+  private static <T> void reply(StreamObserver<T> out, T response) {
+    out.onNext(response);
+    out.onCompleted();
+  }
+}

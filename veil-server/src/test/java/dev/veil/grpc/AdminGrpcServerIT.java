@@ -1,0 +1,302 @@
+package dev.veil.grpc;
+
+import static dev.veil.grpc.fakes.Statuses.statusOf;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.veil.client.Role;
+import dev.veil.config.VeilConfig;
+import dev.veil.grpc.fakes.EchoService;
+import dev.veil.grpc.fakes.FakeNode;
+import dev.veil.grpc.fakes.RunningAdminServer;
+import dev.veil.grpc.identity.admin.v1.CreateClientRequest;
+import dev.veil.grpc.identity.admin.v1.Identity;
+import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc;
+import dev.veil.grpc.identity.admin.v1.ListClientsRequest;
+import dev.veil.grpc.identity.admin.v1.ListKeysRequest;
+import dev.veil.grpc.identity.admin.v1.LookupOptOutRequest;
+import dev.veil.grpc.identity.admin.v1.RecordOptOutRequest;
+import dev.veil.grpc.identity.admin.v1.RotateSaltsRequest;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientInterceptors;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.health.v1.HealthCheckRequest;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.health.v1.HealthGrpc;
+import io.grpc.reflection.v1.ServerReflectionGrpc;
+import io.grpc.reflection.v1.ServerReflectionRequest;
+import io.grpc.reflection.v1.ServerReflectionResponse;
+import io.grpc.reflection.v1.ServiceResponse;
+import io.grpc.stub.ClientCalls;
+import io.grpc.stub.MetadataUtils;
+import io.grpc.stub.StreamObserver;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The listener as a whole: authentication, health, reflection, limits, store failures, lifecycle. */
+class AdminGrpcServerIT {
+  private static final String UNKNOWN_KEY = "vk1.AAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+  private static final ListClientsRequest LIST = ListClientsRequest.getDefaultInstance();
+
+  private final EchoService echo = new EchoService();
+  private final RunningAdminServer server = new RunningAdminServer(new FakeNode(), 0, List.of(echo));
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    echo.release();
+    server.close();
+  }
+
+  private static RecordOptOutRequest optOut(String email) {
+    return RecordOptOutRequest.newBuilder().setIdentity(Identity.newBuilder().setEmail(email)).build();
+  }
+
+  // --- authentication ---
+
+  @Test
+  void call_withoutKey_isUnauthenticated() {
+    Status status = statusOf(() -> server.anonymous().listClients(LIST));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+    assertThat(status.getDescription()).contains("authorization: Bearer");
+  }
+
+  @Test
+  void call_withUnknownKey_isUnauthenticated() {
+    Status status = statusOf(() -> server.withAuthorization("Bearer " + UNKNOWN_KEY).listClients(LIST));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+  }
+
+  @Test
+  void call_withMalformedAuthorization_isUnauthenticated() {
+    for (String header : List.of("Basic dXNlcjpwYXNz", "Bearer", "Bearer not-a-key", server.adminKey(),
+        "Bearer " + server.adminKey() + "x")) {
+      Status status = statusOf(() -> server.withAuthorization(header).listClients(LIST));
+
+      assertThat(status.getCode()).as(header).isEqualTo(Status.Code.UNAUTHENTICATED);
+    }
+  }
+
+  @Test
+  void call_withBearerInAnyCase_isAccepted() {
+    assertThat(server.withAuthorization("bEaReR " + server.adminKey()).listClients(LIST).getClientsCount())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void call_withKeyWithoutAdminRole_isPermissionDenied() {
+    String mapperKey = server.node().newClientKey("mapper", Role.MAPPER, Role.GENERATOR, Role.OPTOUT);
+
+    Status list = statusOf(() -> server.withAuthorization("Bearer " + mapperKey).listClients(LIST));
+    Status optOut = statusOf(() -> server.withAuthorization("Bearer " + mapperKey).recordOptOut(optOut("a@b.com")));
+
+    assertThat(list.getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+    assertThat(list.getDescription()).contains("ADMIN");
+    assertThat(optOut.getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
+    assertThat(server.node().services().optOuts().size()).isZero();
+  }
+
+  @Test
+  void call_withoutKey_isRefusedBeforeItsInputIsLookedAt() {
+    Status status = statusOf(() -> server.anonymous().rotateSalts(RotateSaltsRequest.getDefaultInstance()));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+  }
+
+  // --- health and reflection ---
+
+  @Test
+  void health_withoutKey_reportsServing() {
+    HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(server.channel());
+
+    assertThat(health.check(HealthCheckRequest.getDefaultInstance()).getStatus()).isEqualTo(ServingStatus.SERVING);
+    assertThat(health.check(HealthCheckRequest.newBuilder().setService(IdentityAdminApiGrpc.SERVICE_NAME).build())
+        .getStatus()).isEqualTo(ServingStatus.SERVING);
+    assertThat(health.check(HealthCheckRequest.newBuilder().setService(EchoService.SERVICE).build())
+        .getStatus()).isEqualTo(ServingStatus.SERVING);
+  }
+
+  @Test
+  void reflection_withoutKey_listsTheAdminService() throws Exception {
+    CompletableFuture<ServerReflectionResponse> answer = new CompletableFuture<>();
+    StreamObserver<ServerReflectionRequest> requests = ServerReflectionGrpc.newStub(server.channel())
+        .serverReflectionInfo(new StreamObserver<>() {
+          @Override
+          public void onNext(ServerReflectionResponse value) {
+            answer.complete(value);
+          }
+
+          @Override
+          public void onError(Throwable t) {
+            answer.completeExceptionally(t);
+          }
+
+          @Override
+          public void onCompleted() {
+            answer.completeExceptionally(new IllegalStateException("no answer"));
+          }
+        });
+    requests.onNext(ServerReflectionRequest.newBuilder().setListServices("").build());
+    requests.onCompleted();
+
+    List<String> services = answer.get(10, TimeUnit.SECONDS).getListServicesResponse().getServiceList().stream()
+        .map(ServiceResponse::getName).toList();
+
+    assertThat(services).contains(IdentityAdminApiGrpc.SERVICE_NAME, "grpc.health.v1.Health");
+  }
+
+  // --- limits ---
+
+  @Test
+  void message_overTheDefaultLimit_isResourceExhausted_andTheServerKeepsServing() {
+    String fiveMiB = "x".repeat(5 * 1024 * 1024);
+
+    Status status = statusOf(() -> server.admin().createClient(
+        CreateClientRequest.newBuilder().setName(fiveMiB).addRoles("MAPPER").build()));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(server.admin().listClients(LIST).getClientsCount()).isEqualTo(1);
+  }
+
+  @Test
+  void message_overAConfiguredLimit_isResourceExhausted() throws InterruptedException {
+    try (RunningAdminServer small = new RunningAdminServer(new FakeNode(), 1024, List.of())) {
+      Status status = statusOf(() -> small.admin().createClient(
+          CreateClientRequest.newBuilder().setName("y".repeat(2048)).addRoles("MAPPER").build()));
+
+      assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    }
+  }
+
+  // --- store failures ---
+
+  @Test
+  void storeOutage_isUnavailable_andTheServerKeepsServing() {
+    server.node().faults().outage();
+
+    Status record = statusOf(() -> server.admin().recordOptOut(optOut("jane@example.com")));
+    Status lookup = statusOf(() -> server.admin().lookupOptOut(
+        LookupOptOutRequest.newBuilder().setIdentity(Identity.newBuilder().setEmail("jane@example.com")).build()));
+
+    assertThat(record.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(record.getDescription()).startsWith("storage unavailable").doesNotContain("connection refused");
+    assertThat(lookup.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(server.admin().listClients(LIST).getClientsCount()).isEqualTo(1);
+    assertThat(server.admin().listKeys(ListKeysRequest.getDefaultInstance()).getKeysCount()).isEqualTo(3);
+
+    server.node().faults().heal();
+
+    assertThat(server.admin().recordOptOut(optOut("jane@example.com")).getOptedOutMs()).isPositive();
+  }
+
+  @Test
+  void unexpectedFault_isInternalWithoutDetail_andTheServerKeepsServing() {
+    server.node().faults().failWith(() -> new IllegalStateException("boom for jane@example.com"));
+
+    Status status = statusOf(() -> server.admin().recordOptOut(optOut("jane@example.com")));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.INTERNAL);
+    assertThat(status.getDescription()).isEqualTo("internal error");
+    assertThat(server.admin().listClients(LIST).getClientsCount()).isEqualTo(1);
+  }
+
+  // --- further admin services ---
+
+  @Test
+  void extraAdminService_sitsBehindTheSameKeyCheckAndErrorMapping() {
+    Channel anonymous = server.channel();
+    Channel authorized = authorizedChannel();
+
+    Status refused = statusOf(() -> echo(anonymous, "hi"));
+    Status notFound = statusOf(() -> echo(authorized, "missing"));
+
+    assertThat(refused.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+    assertThat(echo(authorized, "hi")).isEqualTo("hi");
+    assertThat(notFound.getCode()).isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(notFound.getDescription()).isEqualTo("no such record");
+  }
+
+  private static String echo(Channel channel, String text) {
+    return ClientCalls.blockingUnaryCall(channel, EchoService.ECHO,
+        CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), text);
+  }
+
+  // --- lifecycle ---
+
+  @Test
+  void stop_letsCallsInFlightFinish_andRefusesNewOnes() throws Exception {
+    Channel authorized = authorizedChannel();
+    CompletableFuture<String> inFlight = CompletableFuture.supplyAsync(() -> echo(authorized, "slow"));
+    assertThat(echo.entered().await(10, TimeUnit.SECONDS)).isTrue();
+    AtomicReference<Throwable> stopFailure = new AtomicReference<>();
+    Thread stopper = new Thread(() -> {
+      try {
+        server.server().stop();
+      } catch (Throwable t) {
+        stopFailure.set(t);
+      }
+    });
+    stopper.start();
+
+    Status refused = awaitRefusal();
+    echo.release();
+
+    assertThat(refused.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+    assertThat(inFlight.get(10, TimeUnit.SECONDS)).isEqualTo("slow");
+    stopper.join(10_000);
+    assertThat(stopper.isAlive()).isFalse();
+    assertThat(stopFailure.get()).isNull();
+  }
+
+  /** New calls on a fresh channel, until the stopping server refuses one. */
+  private Status awaitRefusal() {
+    for (int attempt = 0; attempt < 10_000; attempt++) {
+      ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", server.port()).usePlaintext().build();
+      try {
+        HealthGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
+            .check(HealthCheckRequest.getDefaultInstance());
+      } catch (StatusRuntimeException e) {
+        return e.getStatus();
+      } finally {
+        channel.shutdownNow();
+      }
+    }
+    throw new AssertionError("the server never refused a new call");
+  }
+
+  private Channel authorizedChannel() {
+    Metadata auth = new Metadata();
+    auth.put(RunningAdminServer.AUTHORIZATION, "Bearer " + server.adminKey());
+    return ClientInterceptors.intercept(server.channel(), MetadataUtils.newAttachHeadersInterceptor(auth));
+  }
+
+  @Test
+  void start_onAPortInUse_failsNamingTheSetting() throws Exception {
+    try (ServerSocket taken = new ServerSocket()) {
+      taken.bind(new InetSocketAddress("127.0.0.1", 0));
+      AdminGrpcServer second = new AdminGrpcServer(
+          new VeilConfig.Grpc("127.0.0.1", taken.getLocalPort(), 0),
+          server.node().services(), Runnable::run);
+
+      assertThatThrownBy(second::start).isInstanceOf(UncheckedIOException.class).hasMessageContaining("grpc.port");
+    }
+  }
+
+  @Test
+  void start_twice_isRefused() {
+    assertThatThrownBy(() -> server.server().start()).isInstanceOf(IllegalStateException.class);
+  }
+}
