@@ -56,7 +56,9 @@ public final class GoldenVectorsWriter {
           + " 'activatesMs', 'expiresMs', 'secretHex' (32-byte AES-256 key).",
       "advertisingTokens[]: 'payload' encrypted with key 'masterKeyId' (outer layer, IV 'outerIvHex') and key"
           + " 'siteKeyId' (inner layer, IV 'innerIvHex') gives exactly 'token' (base64url without padding)."
-          + " operator.type is the unsigned value of its byte. Veil's codec draws the outer IV first, then the inner.",
+          + " operator.type is the unsigned value of its byte. Veil's codec draws the outer IV first, then the inner."
+          + " Neither layer has AAD (UID2 compatibility). payload.privacyBits fits in 24 bits: on the wire the top"
+          + " byte of the 4-byte field holds the identity prefix (byte 0 of the token), which decoders must check.",
       "refreshTokens[]: 'payload' encrypted with key 'refreshKeyId' and IV 'ivHex' gives exactly 'token'"
           + " (standard base64 with padding).",
       "invalidTokens[]: decoding 'token' with the decoder named by 'format' ('advertising' or 'refresh'), all keys"
@@ -106,7 +108,7 @@ public final class GoldenVectorsWriter {
     ObjectNode extreme = advertisingCase(out, "phone, older keys, extreme and negative values", 1, 10,
         "ffffffffffffffffffffffff", "0000000000000000000000ff");
     ObjectNode p = payload(extreme, "PHONE", Long.MAX_VALUE, -1L, 0L).put("refreshedMs", Long.MIN_VALUE)
-        .put("privacyBits", -1).put("advertisingIdBase64", b64(sha256("golden advertising id 2")));
+        .put("privacyBits", 0x00FF_FFFF).put("advertisingIdBase64", b64(sha256("golden advertising id 2")));
     ((ObjectNode) p.get("operator"))
         .put("siteId", -5).put("type", 255).put("version", Integer.MIN_VALUE).put("keyId", -1);
     ((ObjectNode) p.get("publisher")).put("publisherId", Long.MIN_VALUE).put("clientKeyId", Integer.MAX_VALUE);
@@ -162,7 +164,7 @@ public final class GoldenVectorsWriter {
     byte[] adBytes = Base64.getUrlDecoder().decode(ad);
     invalid(out, keys, "advertising", "last byte (outer tag) flipped", adUrl(flip(adBytes, 162)), "TAMPERED");
     invalid(out, keys, "advertising", "a ciphertext byte flipped", adUrl(flip(adBytes, 40)), "TAMPERED");
-    invalid(out, keys, "advertising", "prefix changed from email to phone", adUrl(set(adBytes, 0, 0x07)), "TAMPERED");
+    invalid(out, keys, "advertising", "prefix changed from email to phone (the privacy bits still hold 0x03)", adUrl(set(adBytes, 0, 0x07)), "TAMPERED");
     invalid(out, keys, "advertising", "version byte 0x70", adUrl(set(adBytes, 1, 0x70)), "UNSUPPORTED_VERSION");
     invalid(out, keys, "advertising", "master key id 2 replaced by 1 (another master key)", adUrl(set(adBytes, 5, 1)),
         "TAMPERED");

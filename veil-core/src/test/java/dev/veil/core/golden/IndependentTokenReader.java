@@ -14,6 +14,8 @@ import javax.crypto.spec.SecretKeySpec;
  * docs/token-format.md and independent of the codecs under test (no shared constants, no
  * ByteBuffer, a fresh Cipher per call). It returns every field by name, so a test can compare it
  * with the golden payload, IVs and key ids. It fails with an AssertionError on anything unexpected.
+ * Like UID2's bidder SDKs it opens both layers of an advertising token without AAD; unlike them it
+ * also checks Veil's prefix binding (top byte of the privacy bits equals byte 0).
  */
 final class IndependentTokenReader {
   private final byte[] bytes;
@@ -29,15 +31,15 @@ final class IndependentTokenReader {
     IndependentTokenReader outer = new IndependentTokenReader(Base64.getUrlDecoder().decode(token));
     check(outer.bytes.length == 163, "163 bytes");
     Map<String, Object> fields = new LinkedHashMap<>();
-    byte[] header = Arrays.copyOfRange(outer.bytes, 0, 6);
-    fields.put("prefix", outer.u8());
+    int prefix = outer.u8();
+    fields.put("prefix", prefix);
     fields.put("version", outer.u8());
     int masterKeyId = (int) outer.uint(4);
     fields.put("masterKeyId", masterKeyId);
     byte[] outerIv = outer.take(12);
     fields.put("outerIvHex", HexFormat.of().formatHex(outerIv));
     IndependentTokenReader middle = new IndependentTokenReader(
-        gcmOpen(secrets.get(masterKeyId), outerIv, header, outer.take(129 + 16)));
+        gcmOpen(secrets.get(masterKeyId), outerIv, new byte[0], outer.take(129 + 16)));
     check(outer.position == 163, "outer tag ends the token");
     fields.put("expiresMs", middle.int64());
     fields.put("createdMs", middle.int64());
@@ -46,16 +48,14 @@ final class IndependentTokenReader {
     fields.put("siteKeyId", siteKeyId);
     byte[] innerIv = middle.take(12);
     fields.put("innerIvHex", HexFormat.of().formatHex(innerIv));
-    byte[] innerAad = new byte[10];
-    System.arraycopy(header, 0, innerAad, 0, 6);
-    System.arraycopy(middle.bytes, 29, innerAad, 6, 4);
     IndependentTokenReader inner = new IndependentTokenReader(
-        gcmOpen(secrets.get(siteKeyId), innerIv, innerAad, middle.take(68 + 16)));
+        gcmOpen(secrets.get(siteKeyId), innerIv, new byte[0], middle.take(68 + 16)));
     check(middle.position == 129, "inner segment ends the outer plaintext");
     fields.put("publisher.siteId", (int) inner.uint(4));
     fields.put("publisher.publisherId", inner.int64());
     fields.put("publisher.clientKeyId", (int) inner.uint(4));
-    fields.put("privacyBits", (int) inner.uint(4));
+    check(inner.u8() == prefix, "the identity prefix again in the top byte of the privacy bits");
+    fields.put("privacyBits", (int) inner.uint(3));
     fields.put("establishedMs", inner.int64());
     fields.put("refreshedMs", inner.int64());
     fields.put("advertisingIdBase64", Base64.getEncoder().encodeToString(inner.take(32)));
@@ -104,7 +104,9 @@ final class IndependentTokenReader {
     try {
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
       cipher.init(Cipher.DECRYPT_MODE, new SecretKeySpec(secret, "AES"), new GCMParameterSpec(128, iv));
-      cipher.updateAAD(aad);
+      if (aad.length > 0) {
+        cipher.updateAAD(aad);
+      }
       return cipher.doFinal(ciphertextAndTag);
     } catch (Exception e) {
       throw new AssertionError("AES-GCM open failed: " + e, e);
