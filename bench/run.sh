@@ -1,0 +1,274 @@
+#!/usr/bin/env bash
+# Veil's benchmark run (SPEC 10): JMH for the per-request work, then an HTTP load run of a real
+# `veil serve` on loopback with wrk, compared with limits measured in the same run. Prints a
+# summary and rewrites the results block of docs/benchmarks.md. Takes about 7 minutes.
+#
+#   bench/run.sh [--no-build]
+#
+# Environment (all optional):
+#   VEIL_BENCH_SERVER_CPUS  cores for the server under load   (default 0; "" = no pinning)
+#   VEIL_BENCH_LOAD_CPUS    cores for wrk and the latency load (default 1; "" = no pinning)
+#   VEIL_BENCH_PORT         first of three free loopback ports  (default 18480)
+#   VEIL_BENCH_SECONDS      length of each measured wrk run    (default 12)
+#   VEIL_BENCH_WARMUP       wrk warm-up before each run        (default 5)
+#   VEIL_BENCH_CONNECTIONS  wrk connections                    (default 64)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+server_cpus="${VEIL_BENCH_SERVER_CPUS-0}"
+load_cpus="${VEIL_BENCH_LOAD_CPUS-1}"
+port="${VEIL_BENCH_PORT:-18480}"
+grpc_port=$((port + 1))
+ceiling_port=$((port + 2))
+seconds="${VEIL_BENCH_SECONDS:-12}"
+warmup="${VEIL_BENCH_WARMUP:-5}"
+connections="${VEIL_BENCH_CONNECTIONS:-64}"
+buckets=1048576
+jmh_args=(-f 1 -wi 5 -i 5 -w 1 -r 1)
+
+work="$(mktemp -d /tmp/veil-bench.XXXXXX)"
+results="$work/results.properties"
+started_pids=()
+
+log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+put() { printf '%s=%s\n' "$1" "$2" >>"$results"; }
+die() { log "error: $*"; exit 1; }
+
+cleanup() {
+  for pid in "${started_pids[@]}"; do
+    kill "$pid" 2>/dev/null || true
+  done
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT
+
+# Runs a command pinned to the given cores, or unpinned when the list is empty.
+pinned() {
+  local cpus="$1"
+  shift
+  if [ -n "$cpus" ]; then taskset -c "$cpus" "$@"; else "$@"; fi
+}
+
+core_count() {
+  local cpus="$1" n=0 part
+  [ -z "$cpus" ] && { nproc; return; }
+  IFS=',' read -ra parts <<<"$cpus"
+  for part in "${parts[@]}"; do
+    if [[ "$part" == *-* ]]; then n=$((n + ${part#*-} - ${part%-*} + 1)); else n=$((n + 1)); fi
+  done
+  echo "$n"
+}
+
+check_tools() {
+  if ! command -v wrk >/dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      log "installing wrk (Debian package)"
+      apt-get install -y wrk >/dev/null
+    else
+      die "wrk is missing: apt-get install wrk"
+    fi
+  fi
+  local tool
+  for tool in java jcmd curl jq taskset awk; do
+    command -v "$tool" >/dev/null || die "$tool is missing"
+  done
+  for p in "$port" "$grpc_port" "$ceiling_port"; do
+    if curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$p/"; then
+      die "port $p is in use; set VEIL_BENCH_PORT"
+    fi
+  done
+}
+
+record_machine() {
+  put run.date "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  put run.commit "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)')"
+  put run.command "bench/run.sh"
+  put machine.nproc "$(nproc)"
+  put machine.cpu "$(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)"
+  put machine.memory "$(awk '/^MemTotal/{printf "%.0f GiB RAM", $2/1048576}' /proc/meminfo)"
+  put machine.java "$(java -version 2>&1 | head -n 1)"
+  put machine.wrk "$(wrk -v 2>&1 | head -n 1 | awk '{print $1, $2}')"
+  put machine.load_before "$(cut -d' ' -f1-3 /proc/loadavg)"
+  if [ -n "$server_cpus" ]; then
+    put run.pinning "server on core(s) $server_cpus, wrk and the latency load on core(s) ${load_cpus:-any} (taskset); JMH, start-up and memory unpinned"
+  else
+    put run.pinning "none"
+  fi
+  put run.server_cores "$(core_count "$server_cpus")"
+  put run.wrk_settings "1 thread, $connections connections, ${warmup} s warm-up then ${seconds} s measured, --latency"
+  put run.jmh_settings "${jmh_args[*]} (one fork, 5 × 1 s warm-up, 5 × 1 s measured)"
+  put start.buckets "$buckets"
+}
+
+build() {
+  log "building (./mvnw -q -DskipTests package)"
+  ./mvnw -q -B -DskipTests package
+}
+
+bench_cp() {
+  local jar
+  jar="$(ls veil-bench/target/veil-bench-*.jar | grep -v -e sources -e javadoc | head -n 1)"
+  echo "$jar:veil-bench/target/lib/*"
+}
+
+run_jmh() {
+  log "JMH: ${jmh_args[*]} (about 2 minutes)"
+  timeout 600 java -cp "$(bench_cp)" org.openjdk.jmh.Main "${jmh_args[@]}" -rf json -rff "$work/jmh.json" \
+    'dev.veil.bench.(IdentityBenchmark|TokenCodecBenchmark|ServiceBenchmark|AesGcmKeySwitchBenchmark)' >"$work/jmh.log" 2>&1 \
+    || { tail -n 30 "$work/jmh.log" >&2; die "JMH failed"; }
+  grep -E '^(Benchmark|[A-Za-z]+Benchmark\.)' "$work/jmh.log" >&2 || true
+}
+
+run_optout_memory() {
+  log "opt-out index: 10,000,000 random records"
+  timeout 300 java -Xmx4g -cp "$(bench_cp)" dev.veil.bench.OptOutMemory 10000000 | grep '^optout\.' >>"$results"
+}
+
+# Starts `veil serve` on $1 (data dir), pinned to $2 (cores, may be empty); sets server_pid and
+# server_ready_ms (process start to /ops/readyz = 200).
+start_server() {
+  local data="$1" cpus="$2" logfile="$work/serve-$(date +%s%N).log" t0 code
+  t0=$(date +%s%N)
+  pinned "$cpus" java -jar veil-server/target/veil.jar serve --data-dir "$data" --port "$port" \
+    --grpc-port "$grpc_port" --set "salt.buckets=$buckets" >"$logfile" 2>&1 &
+  server_pid=$!
+  started_pids+=("$server_pid")
+  while :; do
+    code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "http://127.0.0.1:$port/ops/readyz" || true)
+    [ "$code" = 200 ] && break
+    kill -0 "$server_pid" 2>/dev/null || { tail -n 30 "$logfile" >&2; die "veil serve exited"; }
+    (( ($(date +%s%N) - t0) / 1000000000 < 60 )) || die "veil serve not ready after 60 s"
+    sleep 0.02
+  done
+  server_ready_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+}
+
+stop_server() {
+  kill -TERM "$server_pid" 2>/dev/null || true
+  wait "$server_pid" 2>/dev/null || true
+}
+
+# Heap used by $1 after a full GC, in MiB.
+heap_used_mb() {
+  jcmd "$1" GC.run >/dev/null
+  jcmd "$1" GC.heap_info | awk '/used [0-9]+K/ {
+      for (i = 1; i <= NF; i++) if ($i == "used") { v = $(i + 1); sub(/K.*/, "", v); printf "%.1f", v / 1024; exit }
+    }'
+}
+
+measure_starts() {
+  local data="$work/data"
+  log "start-up: first start on an empty data dir ($buckets buckets)"
+  start_server "$data" ""
+  put start.first_ms "$server_ready_ms"
+  put heap.first_mb "$(heap_used_mb "$server_pid")"
+  stop_server
+  log "start-up: second start on the same data dir"
+  start_server "$data" ""
+  put start.second_ms "$server_ready_ms"
+  put heap.second_mb "$(heap_used_mb "$server_pid")"
+  stop_server
+  log "starting the server for the load runs (pinned to core(s): ${server_cpus:-none})"
+  start_server "$data" "$server_cpus"
+}
+
+create_api_key() {
+  local admin_key out
+  admin_key="$(head -n 1 "$work/data/admin.key")"
+  out="$(java -jar veil-server/target/veil.jar admin client create --name bench --roles GENERATOR,MAPPER \
+    --port "$grpc_port" --key "$admin_key" 2>&1)" || { echo "$out" >&2; die "cannot create an API key"; }
+  api_key="$(grep -oE 'vk1\.[A-Za-z0-9_-]{12}\.[A-Za-z0-9_-]{43}' <<<"$out" | head -n 1)"
+  [ -n "$api_key" ] || { echo "$out" >&2; die "no API key in the admin CLI's output"; }
+  export VEIL_KEY="$api_key"
+}
+
+# Converts a wrk duration (850.00us, 1.23ms, 2.00s) to milliseconds.
+to_ms() {
+  awk -v d="$1" 'BEGIN {
+      v = d + 0
+      if (d ~ /us$/) v = v / 1000; else if (d ~ /ms$/) v = v; else if (d ~ /m$/) v = v * 60000; else if (d ~ /s$/) v = v * 1000
+      printf "%.3f", v
+    }'
+}
+
+# run_wrk NAME LUA URL: warm-up, then the measured run; records wrk.NAME.{rps,p50_ms,p99_ms,errors}.
+run_wrk() {
+  local name="$1" lua="$2" url="$3" out="$work/wrk-$1.txt" errors
+  log "wrk $name: ${warmup} s warm-up + ${seconds} s"
+  pinned "$load_cpus" wrk -t1 -c"$connections" -d"${warmup}s" --timeout 10s -s "$lua" "$url" >/dev/null
+  pinned "$load_cpus" wrk -t1 -c"$connections" -d"${seconds}s" --timeout 10s --latency -s "$lua" "$url" >"$out"
+  put "wrk.$name.rps" "$(awk '/^Requests\/sec:/ {print $2}' "$out")"
+  put "wrk.$name.p50_ms" "$(to_ms "$(awk '$1 == "50%" {print $2}' "$out")")"
+  put "wrk.$name.p99_ms" "$(to_ms "$(awk '$1 == "99%" {print $2}' "$out")")"
+  errors=$(awk '/Non-2xx or 3xx responses:/ {n += $NF} /Socket errors:/ {gsub(/,/, ""); n += $4 + $6 + $8 + $10} END {print n + 0}' "$out")
+  put "wrk.$name.errors" "$errors"
+  grep -E 'Requests/sec|Non-2xx|Socket errors' "$out" | sed "s/^/    $name: /" >&2 || true
+}
+
+email_batch() {
+  awk -v n="$1" 'BEGIN { printf "{\"email\":["; for (i = 0; i < n; i++) printf "%s\"user%d@example.com\"", (i ? "," : ""), i; printf "]}" }'
+}
+
+measure_http() {
+  local base="http://127.0.0.1:$port" generated bytes refresh_token encoded
+  generated="$(curl -sf -H "Authorization: Bearer $api_key" "$base/v1/token/generate?email=bench%40example.com")" \
+    || die "generate failed"
+  bytes=$(printf '%s' "$generated" | wc -c)
+  put body.generate_bytes "$bytes"
+  refresh_token="$(jq -r '.body.refresh_token' <<<"$generated")"
+  encoded="$(jq -rn --arg t "$refresh_token" '$t | @uri')"
+
+  log "ceiling: FixedJsonServer answering $bytes bytes (pinned to core(s): ${server_cpus:-none})"
+  pinned "$server_cpus" java -cp "$(bench_cp)" dev.veil.bench.FixedJsonServer "$ceiling_port" "$bytes" \
+    >"$work/ceiling.log" 2>&1 &
+  local ceiling_pid=$!
+  started_pids+=("$ceiling_pid")
+  for _ in $(seq 100); do grep -q '^port=' "$work/ceiling.log" && break; sleep 0.1; done
+  grep -q '^port=' "$work/ceiling.log" || die "FixedJsonServer did not start"
+  VEIL_PATH_PREFIX="/v1/token/generate?email=" run_wrk ceiling bench/wrk/get-varied.lua "http://127.0.0.1:$ceiling_port"
+  kill "$ceiling_pid"
+  wait "$ceiling_pid" 2>/dev/null || true
+
+  VEIL_PATH_PREFIX="/v1/token/generate?email=" run_wrk generate bench/wrk/get-varied.lua "$base"
+  VEIL_PATH="/v1/token/refresh?refresh_token=$encoded" run_wrk refresh bench/wrk/get-fixed.lua "$base"
+  VEIL_PATH_PREFIX="/v1/identity/map?email=" run_wrk map_get bench/wrk/get-varied.lua "$base"
+  local batch
+  for batch in 1000 5000; do
+    email_batch "$batch" >"$work/batch-$batch.json"
+    VEIL_PATH="/v1/identity/map" VEIL_BODY_FILE="$work/batch-$batch.json" \
+      run_wrk "map_post_$batch" bench/wrk/post-body.lua "$base"
+  done
+}
+
+measure_latency() {
+  local max rate
+  max="$(awk -F= '$1 == "wrk.generate.rps" {print $2}' "$results")"
+  rate=$(awk -v m="$max" 'BEGIN { printf "%d", m / 2 }')
+  (( rate > 0 )) || die "no generate throughput to halve"
+  log "latency: generate at a constant $rate req/s (half of $max), ${warmup} s warm-up + 15 s"
+  pinned "$load_cpus" java -cp "$(bench_cp)" dev.veil.bench.ConstantRateLoad --port "$port" \
+    --path '/v1/token/generate?email=user{n}%40example.com' --header "Authorization: Bearer $api_key" \
+    --rate "$rate" --seconds 15 --warmup "$warmup" --connections "$connections" --label latency \
+    | grep '^latency\.' | tee -a "$results" >&2
+}
+
+main() {
+  [ "${1:-}" = "--no-build" ] || build
+  check_tools
+  : >"$results"
+  record_machine
+  run_jmh
+  run_optout_memory
+  measure_starts
+  create_api_key
+  measure_http
+  measure_latency
+  stop_server
+  put machine.load_after "$(cut -d' ' -f1-3 /proc/loadavg)"
+  log "results in $work; rewriting docs/benchmarks.md"
+  java -cp "$(bench_cp)" dev.veil.bench.BenchReport "$results" "$work/jmh.json" docs/benchmarks.md
+}
+
+main "$@"
