@@ -154,7 +154,9 @@ public final class BenchReport {
         + get("latency.errors") + ", unanswered " + get("latency.unanswered") + ".");
     line("");
     line("The generate response is " + get("body.generate_bytes") + " bytes; the ceiling server answers "
-        + "the same number of bytes.");
+        + "the same number of bytes. The ceiling and generate alternated for two rounds and each table row is "
+        + "the better round (ceiling: " + get("wrk.ceiling.rounds") + " req/s; generate: " + get("wrk.generate.rounds")
+        + " req/s).");
     line("");
   }
 
