@@ -56,9 +56,7 @@ final class JsonBodies {
     byte[] bytes = body.getBytes();
     try (JsonParser json = factory.createParser(bytes)) {
       T value = parser.parse(json);
-      if (json.nextToken() != null) {
-        throw VeilException.clientError("Malformed JSON body: unexpected content after the JSON value");
-      }
+      requireEnd(json);
       return value;
     } catch (StreamConstraintsException e) {
       throw VeilException.clientError("JSON body exceeds a limit: at most " + MAX_NESTING_DEPTH
@@ -74,6 +72,18 @@ final class JsonBodies {
               ? "a key appears more than once"
               : "not valid JSON";
       throw VeilException.clientError("Malformed JSON body: " + problem);
+    }
+  }
+
+  private static void requireEnd(JsonParser json) {
+    boolean more;
+    try {
+      more = json.nextToken() != null;
+    } catch (IOException e) {
+      more = true;
+    }
+    if (more) {
+      throw VeilException.clientError("Malformed JSON body: unexpected content after the JSON value");
     }
   }
 
