@@ -98,8 +98,18 @@ final class Exchange {
       observer.completed(this, CLIENT_CLOSED);
       return;
     }
+    if (!request.isEnded() && declaresBody()) {
+      // Answered before the body was read (an auth failure, a refused size): close rather than
+      // read and discard a body nobody needs.
+      response.putHeader(HttpHeaders.CONNECTION, "close");
+    }
     response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, contentType).end(body);
     observer.completed(this, status);
+  }
+
+  private boolean declaresBody() {
+    String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+    return (length != null && !length.equals("0")) || request.headers().contains(HttpHeaders.TRANSFER_ENCODING);
   }
 
   /** Ends the response with no body (a CORS preflight answer). */

@@ -41,13 +41,18 @@ public final class InMemoryStore {
   private final Map<String, byte[]> meta = new HashMap<>();
   private volatile boolean failOptOutWrites;
   private volatile CountDownLatch optOutGate;
+  private volatile CountDownLatch optOutEntered;
 
   public void failOptOutWrites(boolean fail) {
     this.failOptOutWrites = fail;
   }
 
-  /** Until {@code gate} opens, opt-out writes wait (they run on worker threads). */
-  public void holdOptOutWrites(CountDownLatch gate) {
+  /**
+   * Until {@code gate} opens, opt-out writes wait (they run on worker threads); each write counts
+   * {@code entered} down when it starts waiting.
+   */
+  public void holdOptOutWrites(CountDownLatch gate, CountDownLatch entered) {
+    this.optOutEntered = entered;
     this.optOutGate = gate;
   }
 
@@ -102,6 +107,7 @@ public final class InMemoryStore {
       public Versioned<OptOut> record(byte[] firstLevelHash, Instant optedOutAt) {
         CountDownLatch gate = optOutGate;
         if (gate != null) {
+          optOutEntered.countDown();
           try {
             if (!gate.await(30, TimeUnit.SECONDS)) {
               throw new StoreUnavailableException("test gate never opened", null);
