@@ -1,0 +1,112 @@
+package dev.veil.core.identity;
+
+import java.util.Optional;
+
+/**
+ * Normalizes email addresses before hashing (SPEC section 2), so that every spelling of an address
+ * yields the same identity hash.
+ *
+ * <p>Rules, in order:
+ *
+ * <ol>
+ *   <li>Leading and trailing ASCII whitespace (space, tab, LF, VT, FF, CR) is removed.
+ *   <li>What remains must be at most {@value #MAX_LENGTH} characters (UTF-16 code units).
+ *   <li>It must contain no whitespace or space separator, no control character, no Unicode
+ *       format character (such as U+200B zero-width space or U+FEFF) and no unpaired surrogate.
+ *       Other non-ASCII characters are allowed and kept as they are.
+ *   <li>ASCII letters {@code A-Z} become lowercase; no other character is case-folded.
+ *   <li>There must be exactly one {@code @}, with a non-empty local part before it and a non-empty
+ *       domain after it. Nothing else about the domain or local part is checked.
+ *   <li>For the domain {@code gmail.com} only, the local part loses everything from its first
+ *       {@code +} on and then every {@code .}; if that leaves it empty the address is invalid.
+ * </ol>
+ *
+ * <p>The result satisfies every rule unchanged, so {@code normalize(normalize(x)) ==
+ * normalize(x)}. Thread-safe.
+ */
+public final class EmailNormalizer {
+  /** Longest accepted address after trimming, in characters (the SMTP path limit). */
+  public static final int MAX_LENGTH = 254;
+
+  private static final String GMAIL = "gmail.com";
+
+  private EmailNormalizer() {}
+
+  /** The normalized address, or empty when {@code raw} is not a valid address (or is null). */
+  public static Optional<String> normalize(String raw) {
+    if (raw == null) {
+      return Optional.empty();
+    }
+    int start = 0;
+    int end = raw.length();
+    while (start < end && isTrimmed(raw.charAt(start))) {
+      start++;
+    }
+    while (end > start && isTrimmed(raw.charAt(end - 1))) {
+      end--;
+    }
+    if (end - start > MAX_LENGTH) {
+      return Optional.empty();
+    }
+    String lowered = lowerCaseAsciiIfClean(raw, start, end);
+    if (lowered == null) {
+      return Optional.empty();
+    }
+    return splitAndRewrite(lowered);
+  }
+
+  /** The lowered text, or null if it holds a forbidden character. */
+  private static String lowerCaseAsciiIfClean(String raw, int start, int end) {
+    StringBuilder out = new StringBuilder(end - start);
+    for (int i = start; i < end; i++) {
+      char c = raw.charAt(i);
+      if (c < 0x80) {
+        if (c <= ' ' || c == 0x7F) {
+          return null;
+        }
+        out.append(c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c);
+      } else if (Character.isHighSurrogate(c) && i + 1 < end && Character.isLowSurrogate(raw.charAt(i + 1))) {
+        int codePoint = Character.toCodePoint(c, raw.charAt(i + 1));
+        if (isForbidden(codePoint)) {
+          return null;
+        }
+        out.append(c).append(raw.charAt(++i));
+      } else if (Character.isSurrogate(c) || isForbidden(c)) {
+        return null;
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  private static Optional<String> splitAndRewrite(String address) {
+    int at = address.indexOf('@');
+    if (at <= 0 || at == address.length() - 1 || address.indexOf('@', at + 1) >= 0) {
+      return Optional.empty();
+    }
+    String domain = address.substring(at + 1);
+    if (!domain.equals(GMAIL)) {
+      return Optional.of(address);
+    }
+    String local = gmailLocalPart(address.substring(0, at));
+    return local.isEmpty() ? Optional.empty() : Optional.of(local + '@' + GMAIL);
+  }
+
+  private static String gmailLocalPart(String local) {
+    int plus = local.indexOf('+');
+    String beforePlus = plus >= 0 ? local.substring(0, plus) : local;
+    return beforePlus.replace(".", "");
+  }
+
+  private static boolean isTrimmed(char c) {
+    return c == ' ' || (c >= '\t' && c <= '\r');
+  }
+
+  private static boolean isForbidden(int codePoint) {
+    return Character.isISOControl(codePoint)
+        || Character.isWhitespace(codePoint)
+        || Character.isSpaceChar(codePoint)
+        || Character.getType(codePoint) == Character.FORMAT;
+  }
+}
