@@ -118,6 +118,8 @@ public final class Metrics {
       out.append("NaN");
     } else if (Double.isInfinite(v)) {
       out.append(v > 0 ? "+Inf" : "-Inf");
+    } else if (Math.abs(v) >= 1e-6 && Math.abs(v) < 1e15) {
+      out.append(java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString());
     } else {
       out.append(v);
     }
