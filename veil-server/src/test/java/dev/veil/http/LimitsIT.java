@@ -19,7 +19,7 @@ class LimitsIT {
 
   @BeforeAll
   static void start() {
-    node = TestNode.start(Map.of("http.header-timeout", "300ms", "http.idle-timeout", "1s"));
+    node = TestNode.start(Map.of("http.header-timeout", "1s", "http.idle-timeout", "2s"));
     mapper = node.newApiKey(Role.MAPPER);
   }
 
