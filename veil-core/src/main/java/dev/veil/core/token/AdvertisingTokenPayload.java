@@ -15,7 +15,9 @@ import java.util.Objects;
  * @param created when this token was issued
  * @param operator the issuing node
  * @param publisher the publisher it was issued to; its site id selects the inner key
- * @param privacyBits opaque flags, carried unchanged
+ * @param privacyBits opaque flags, carried unchanged; {@link AdvertisingTokenCodec} accepts only
+ *     the low 24 bits (0 to 0xFFFFFF), because the top byte of the field carries the identity
+ *     prefix on the wire
  * @param established when the identity first got a token in this chain
  * @param refreshed when the chain was last refreshed
  * @param advertisingId the 32-byte advertising id

@@ -5,8 +5,10 @@ import dev.veil.core.token.InvalidTokenException.Reason;
 
 /**
  * The six clear bytes that start both token formats: identity prefix (1), version (1), id of the
- * key that encrypts the rest (4, big-endian). They are not encrypted but are authenticated: they
- * are the additional authenticated data (AAD) of the encryption that follows them.
+ * key that encrypts the rest (4, big-endian). They are not encrypted. In a refresh token they are
+ * the additional authenticated data (AAD) of the encryption that follows them; an advertising
+ * token uses no AAD, for UID2 compatibility, and protects them otherwise (see {@link
+ * AdvertisingTokenCodec}).
  */
 record TokenHeader(IdentityType identityType, byte version, int keyId) {
   static final int BYTES = 6;
@@ -21,7 +23,7 @@ record TokenHeader(IdentityType identityType, byte version, int keyId) {
     out[5] = (byte) keyId;
   }
 
-  /** The header as its six bytes, for use as AAD. */
+  /** The header as its six bytes, for use as AAD (refresh tokens). */
   byte[] toBytes() {
     byte[] bytes = new byte[BYTES];
     writeTo(bytes);

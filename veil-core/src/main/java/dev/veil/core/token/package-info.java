@@ -17,8 +17,9 @@
  * </ul>
  *
  * <p>Codecs never read a clock: token expiry and key lifetimes are the caller's decisions. The
- * package-private classes hold what both formats share: the clear header that is authenticated as
- * AAD ({@code TokenHeader}), one encrypted segment ({@code GcmSegment}) and strict base64 ({@code
- * TokenText}).
+ * package-private classes hold what both formats share: the clear header ({@code TokenHeader}),
+ * one encrypted segment ({@code GcmSegment}) and strict base64 ({@code TokenText}). Advertising
+ * tokens use no AAD, so that UID2's own bidder SDKs can read them; refresh tokens authenticate
+ * their header as AAD.
  */
 package dev.veil.core.token;

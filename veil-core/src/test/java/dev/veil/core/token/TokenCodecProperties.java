@@ -120,6 +120,34 @@ class TokenCodecProperties {
   }
 
   @Property
+  void swappingTheVersion_isRejected(@ForAll("tokens") Issued issued, @ForAll byte version) {
+    byte[] bytes = issued.bytes();
+    Assume.that(bytes[1] != version);
+    bytes[1] = version;
+
+    issued.assertRejected(bytes);
+  }
+
+  @Property
+  void switchingThePrefixBetweenEmailAndPhone_isRejected(@ForAll("tokens") Issued issued) {
+    byte[] bytes = issued.bytes();
+    bytes[0] = bytes[0] == IdentityType.EMAIL.prefix() ? IdentityType.PHONE.prefix() : IdentityType.EMAIL.prefix();
+
+    issued.assertRejected(bytes);
+  }
+
+  @Property
+  void advertisingPrivacyBitsUsingTheTopByte_areRefusedByEncode(@ForAll("advertisingPayloads") AdvertisingTokenPayload p,
+      @ForAll @IntRange(min = 1, max = 255) int topByte) {
+    AdvertisingTokenPayload wide = new AdvertisingTokenPayload(p.identityType(), p.expires(), p.created(),
+        p.operator(), p.publisher(), (topByte << 24) | p.privacyBits(), p.established(), p.refreshed(),
+        p.advertisingId());
+
+    assertThatThrownBy(() -> ADVERTISING.encode(wide, TestKeys.MASTER, TestKeys.siteKeyFor(p.publisher().siteId())))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Property
   void splicingTwoTokens_isRejected(@ForAll("tokens") Issued first, @ForAll("tokens") Issued second,
       @ForAll @IntRange(min = 1, max = 10_000) int position) {
     Assume.that(first.format().equals(second.format()));
@@ -156,13 +184,18 @@ class TokenCodecProperties {
     return Arbitraries.oneOf(advertisingTokens(), refreshTokens());
   }
 
-  private static Arbitrary<Issued> advertisingTokens() {
-    Arbitrary<AdvertisingTokenPayload> payloads = Combinators.combine(
-        Arbitraries.of(IdentityType.class), times(4), operators(), publishers(), Arbitraries.integers(), bytes32())
+  /** Advertising payloads; their privacy bits fit in 24 bits, as the codec requires. */
+  @Provide
+  static Arbitrary<AdvertisingTokenPayload> advertisingPayloads() {
+    return Combinators.combine(Arbitraries.of(IdentityType.class), times(4), operators(), publishers(),
+        Arbitraries.integers().between(0, 0x00FF_FFFF), bytes32())
         .as((type, t, operator, publisher, privacy, id) -> new AdvertisingTokenPayload(
             type, t[0], t[1], operator, publisher, privacy, t[2], t[3], id));
+  }
+
+  private static Arbitrary<Issued> advertisingTokens() {
     Base64.Encoder encoder = Base64.getUrlEncoder().withoutPadding();
-    return payloads.map(p -> new Issued("advertising", p,
+    return advertisingPayloads().map(p -> new Issued("advertising", p,
         ADVERTISING.encode(p, TestKeys.MASTER, TestKeys.siteKeyFor(p.publisher().siteId())),
         encoder::encodeToString, Base64.getUrlDecoder()::decode, text -> ADVERTISING.decode(text, TestKeys.ALL)));
   }
