@@ -159,6 +159,28 @@ class BucketsIT {
   }
 
   @Test
+  void buckets_clientThatStopsReading_holdsTheStreamUntilItLeaves() {
+    try (TestNode big = TestNode.start(Map.of("salt.buckets", "262144"))) {
+      String key = big.newApiKey(Role.MAPPER);
+      dev.veil.observability.RequestMetrics series = big.metrics().httpRequests("/v1/identity/buckets", "GET");
+      try (dev.veil.http.testing.RawHttp http = dev.veil.http.testing.RawHttp.connect(big.port())) {
+        String head = http.write("GET /v1/identity/buckets?since_timestamp=0 HTTP/1.1\r\nHost: x\r\n"
+            + "Authorization: Bearer " + key + "\r\n\r\n").readResponse();
+        assertThat(head).startsWith("HTTP/1.1 200").contains("transfer-encoding: chunked");
+      }
+      // About 15 MB of answer cannot fit in socket buffers: with backpressure the stream waits
+      // for the reader and ends as "client closed" (499), never as a completed 200.
+      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (series.count(499) == 0 && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
+      assertThat(series.count(499)).isEqualTo(1);
+      assertThat(series.count(200)).isZero();
+      assertThat(big.get("/ops/healthz", null).code()).isEqualTo(200);
+    }
+  }
+
+  @Test
   void buckets_aMillionBuckets_areStreamedCompletely() throws Exception {
     try (TestNode big = TestNode.start(Map.of("salt.buckets", "1048576"))) {
       String key = big.newApiKey(Role.MAPPER);
