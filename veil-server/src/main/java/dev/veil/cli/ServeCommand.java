@@ -10,7 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -73,8 +75,11 @@ public final class ServeCommand implements Callable<Integer> {
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      server.close();
-      stopped.countDown();
+      try {
+        server.close();
+      } finally {
+        stopped.countDown();
+      }
     }, "veil-shutdown"));
     printNextSteps(out, config, server);
     try {
@@ -107,30 +112,34 @@ public final class ServeCommand implements Callable<Integer> {
 
   private static void printNextSteps(PrintWriter out, VeilConfig config, VeilServer server) {
     String base = "http://" + config.http().host() + ":" + server.httpPort();
-    out.println();
-    out.println("Veil is running.");
-    out.println("  public API  " + base + "/v1/...   (health: " + base + "/ops/healthz)");
-    out.println("  admin gRPC  " + config.grpc().host() + ":" + server.grpcPort());
+    List<String> lines = new ArrayList<>();
+    lines.add("");
+    lines.add("Veil is running.");
     server.bootstrapAdminKey().ifPresent(key -> {
+      // The file is written before anything is printed, so whoever reads the banner finds it.
       Path keyFile = config.dataDir().resolve("admin.key");
-      out.println();
-      out.println("First start: an admin key was created. It is shown only now:");
-      out.println("  " + key);
+      lines.add("");
+      lines.add("First start: an admin key was created. It is shown only now:");
+      lines.add("  " + key);
       try {
         writeSecret(keyFile, key);
-        out.println("  (also saved to " + keyFile + ", readable only by you)");
+        lines.add("  (also saved to " + keyFile + ", readable only by you)");
       } catch (IOException e) {
-        out.println("  (could not save it to " + keyFile + ": " + e.getMessage() + "; copy it now)");
+        lines.add("  (could not save it to " + keyFile + ": " + e.getMessage() + "; copy it now)");
       }
     });
-    out.println();
-    out.println("Next steps:");
-    out.println("  1. Create an API key for your site (uses data/admin.key):");
-    out.println("       ./veil admin client create --name my-site --roles GENERATOR,MAPPER --port " + server.grpcPort());
-    out.println("  2. Generate a token with it:");
-    out.println("       curl -H \"Authorization: Bearer $KEY\" '" + base + "/v1/token/generate?email=user@example.com'");
-    out.println("  3. Read the README for every endpoint, the browser SDK and running several nodes.");
-    out.println("Stop with Ctrl-C (or SIGTERM): in-flight requests finish first.");
+    lines.add("");
+    lines.add("Next steps:");
+    lines.add("  1. Create an API key for your site (uses data/admin.key):");
+    lines.add("       ./veil admin client create --name my-site --roles GENERATOR,MAPPER --port " + server.grpcPort());
+    lines.add("  2. Generate a token with it:");
+    lines.add("       curl -H \"Authorization: Bearer $KEY\" '" + base + "/v1/token/generate?email=user@example.com'");
+    lines.add("  3. Read the README for every endpoint, the browser SDK and running several nodes.");
+    lines.add("Stop with Ctrl-C (or SIGTERM): in-flight requests finish first.");
+    lines.add("");
+    lines.add("  public API  " + base + "/v1/...   (health: " + base + "/ops/healthz)");
+    lines.add("  admin gRPC  " + config.grpc().host() + ":" + server.grpcPort());
+    lines.forEach(out::println);
     out.flush();
   }
 

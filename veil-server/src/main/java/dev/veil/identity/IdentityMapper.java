@@ -32,7 +32,7 @@ public final class IdentityMapper {
   public MappedIdentity mapFirstLevel(byte[] firstLevelHash) {
     SaltSnapshot snapshot = salts.current();
     int bucket = snapshot.bucketOf(firstLevelHash);
-    byte[] advertisingId = Sha256.digest(firstLevelHash, snapshot.salt(bucket));
+    byte[] advertisingId = snapshot.hashWithSalt(firstLevelHash, bucket);
     return new MappedIdentity(firstLevelHash, bucket, snapshot.bucketId(bucket), advertisingId);
   }
 }

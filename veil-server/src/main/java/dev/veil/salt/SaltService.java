@@ -42,6 +42,9 @@ public final class SaltService {
     this.meta = meta;
     this.clock = clock;
     this.snapshot = new AtomicReference<>(SaltSnapshot.initial(system));
+    // The initial salts count as the creation day's rotation: the first daily run is the next day.
+    meta.putIfAbsent(LAST_DAILY_ROTATION,
+        LocalDate.ofInstant(system.created(), ZoneOffset.UTC).toString().getBytes(StandardCharsets.UTF_8));
   }
 
   public SaltSnapshot current() {

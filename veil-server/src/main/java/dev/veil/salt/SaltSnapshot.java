@@ -1,6 +1,7 @@
 package dev.veil.salt;
 
 import dev.veil.core.crypto.Sha256;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
@@ -11,10 +12,14 @@ import java.util.PrimitiveIterator;
 /**
  * An immutable view of every bucket's salt state, published by {@link SaltService}.
  *
- * <p>Design note. A bucket's salt is never stored: it is {@code SHA-256(seed || index ||
- * generation)}, so the snapshot holds only two arrays (generation and effective time, 12 bytes per
- * bucket, 12 MiB for 2^20 buckets) and the rotation index: the indexes of buckets rotated at least
- * once, sorted by effective time, then index. Buckets still at generation 0 share the store's
+ * <p>Design note. A bucket's salt is never stored in the database: it is {@code SHA-256(seed ||
+ * index || generation)}, so the store holds only generation and effective time of rotated buckets.
+ * In memory the snapshot keeps, per bucket, the generation and effective time (12 bytes), the salt
+ * itself (32 bytes) and the bucket id (12 ASCII bytes): 56 MiB for 2^20 buckets, computed once at
+ * start (about 2^21 SHA-256, a few hundred milliseconds) so that mapping an identity costs no hash
+ * beyond its own two. A rotation copies the arrays and recomputes only the rotated buckets' salts;
+ * bucket ids never change and are shared by all snapshots. The rotation index holds the indexes of
+ * buckets rotated at least once, sorted by effective time, then index. Buckets still at generation 0 share the store's
  * creation time, which precedes every rotation, so "buckets updated after T" is either all
  * generation-0 buckets followed by the whole rotation index (T before creation) or a suffix of the
  * rotation index found by binary search. Bucket ids are the first 9 bytes of {@code SHA-256(bucket
@@ -24,16 +29,23 @@ public final class SaltSnapshot {
   /** Largest supported bucket count is 2^INDEX_BITS. */
   static final int INDEX_BITS = 29;
 
+  private static final int SALT_BYTES = 32;
+  private static final int ID_CHARS = 12;
+
   private final SaltSystem system;
   private final int[] generation;
   private final long[] effectiveMs;
+  private final byte[] salts;
+  private final byte[] bucketIds;
   private final int[] rotated;
   private final int unrotatedCount;
 
-  private SaltSnapshot(SaltSystem system, int[] generation, long[] effectiveMs) {
+  private SaltSnapshot(SaltSystem system, int[] generation, long[] effectiveMs, byte[] salts, byte[] bucketIds) {
     this.system = system;
     this.generation = generation;
     this.effectiveMs = effectiveMs;
+    this.salts = salts;
+    this.bucketIds = bucketIds;
     this.rotated = sortedRotated(generation, effectiveMs);
     this.unrotatedCount = generation.length - rotated.length;
   }
@@ -43,7 +55,15 @@ public final class SaltSnapshot {
     int n = system.bucketCount();
     long[] effective = new long[n];
     Arrays.fill(effective, system.created().toEpochMilli());
-    return new SaltSnapshot(system, new int[n], effective);
+    int[] generation = new int[n];
+    byte[] salts = new byte[n * SALT_BYTES];
+    byte[] ids = new byte[n * ID_CHARS];
+    for (int i = 0; i < n; i++) {
+      System.arraycopy(computeSalt(system, i, 0), 0, salts, i * SALT_BYTES, SALT_BYTES);
+      byte[] id = bucketIdOf(system, i).getBytes(StandardCharsets.US_ASCII);
+      System.arraycopy(id, 0, ids, i * ID_CHARS, ID_CHARS);
+    }
+    return new SaltSnapshot(system, generation, effective, salts, ids);
   }
 
   /** A new snapshot with the given bucket states applied (later entries win). */
@@ -53,6 +73,7 @@ public final class SaltSnapshot {
     }
     int[] gen = generation.clone();
     long[] eff = effectiveMs.clone();
+    byte[] newSalts = salts.clone();
     for (BucketSalt change : changes) {
       int i = change.bucketIndex();
       if (i < 0 || i >= gen.length) {
@@ -60,8 +81,9 @@ public final class SaltSnapshot {
       }
       gen[i] = change.generation();
       eff[i] = change.effectiveAt().toEpochMilli();
+      System.arraycopy(computeSalt(system, i, gen[i]), 0, newSalts, i * SALT_BYTES, SALT_BYTES);
     }
-    return new SaltSnapshot(system, gen, eff);
+    return new SaltSnapshot(system, gen, eff, newSalts, bucketIds);
   }
 
   private static int[] sortedRotated(int[] gen, long[] eff) {
@@ -105,11 +127,20 @@ public final class SaltSnapshot {
     return (int) Long.remainderUnsigned(v, generation.length);
   }
 
-  /** The current 32-byte salt of a bucket. */
+  /** The current 32-byte salt of a bucket (a copy). */
   public byte[] salt(int bucketIndex) {
+    return Arrays.copyOfRange(salts, bucketIndex * SALT_BYTES, (bucketIndex + 1) * SALT_BYTES);
+  }
+
+  /** SHA-256({@code prefix} || salt of the bucket), without copying the salt (the mapping hot path). */
+  public byte[] hashWithSalt(byte[] prefix, int bucketIndex) {
+    return Sha256.digest(prefix, salts, bucketIndex * SALT_BYTES, SALT_BYTES);
+  }
+
+  private static byte[] computeSalt(SaltSystem system, int bucketIndex, int generation) {
     byte[] input = new byte[8];
     putInt(input, 0, bucketIndex);
-    putInt(input, 4, generation[bucketIndex]);
+    putInt(input, 4, generation);
     return Sha256.digest(system.saltSeed(), input);
   }
 
@@ -127,7 +158,7 @@ public final class SaltSnapshot {
 
   /** The opaque id of a bucket. */
   public String bucketId(int bucketIndex) {
-    return bucketIdOf(system, bucketIndex);
+    return new String(bucketIds, bucketIndex * ID_CHARS, ID_CHARS, StandardCharsets.US_ASCII);
   }
 
   static String bucketIdOf(SaltSystem system, int bucketIndex) {

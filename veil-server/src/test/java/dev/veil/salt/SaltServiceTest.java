@@ -78,7 +78,9 @@ class SaltServiceTest {
   }
 
   @Test
-  void rotateDaily_runsOncePerUtcDay() {
+  void rotateDaily_runsOncePerUtcDay_startingTheDayAfterCreation() {
+    assertThat(salts.rotateDaily(0.05)).isZero();
+    clock.advance(Duration.ofDays(1));
     assertThat(salts.rotateDaily(0.05)).isEqualTo(5);
     assertThat(salts.rotateDaily(0.05)).isZero();
     clock.advance(Duration.ofDays(1));

@@ -28,9 +28,11 @@ public final class ServerProcess implements AutoCloseable {
   private volatile int httpPort;
   private volatile int grpcPort;
 
+  private final Thread reader;
+
   private ServerProcess(Process process) {
     this.process = process;
-    Thread reader = new Thread(this::pump, "server-output");
+    this.reader = new Thread(this::pump, "server-output");
     reader.setDaemon(true);
     reader.start();
   }
@@ -95,13 +97,17 @@ public final class ServerProcess implements AutoCloseable {
     process.waitFor(30, TimeUnit.SECONDS);
   }
 
-  /** SIGTERM, then waits for the exit code. */
+  /**
+   * SIGTERM, then waits for the exit code and the last line of output. (Process.destroy would close
+   * the output stream at once and lose what the server prints while shutting down.)
+   */
   public int terminate(Duration timeout) throws InterruptedException {
-    process.destroy();
+    process.toHandle().destroy();
     if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       process.destroyForcibly();
       return -1;
     }
+    reader.join(timeout.toMillis());
     return process.exitValue();
   }
 

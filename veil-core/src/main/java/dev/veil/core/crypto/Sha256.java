@@ -29,6 +29,14 @@ public final class Sha256 {
     return digest.digest(b);
   }
 
+  /** The SHA-256 digest of {@code a || b[bOff .. bOff+bLen)}; a new 32-byte array. */
+  public static byte[] digest(byte[] a, byte[] b, int bOff, int bLen) {
+    MessageDigest digest = DIGEST.get();
+    digest.update(a);
+    digest.update(b, bOff, bLen);
+    return digest.digest();
+  }
+
   private static MessageDigest newDigest() {
     try {
       return MessageDigest.getInstance("SHA-256");

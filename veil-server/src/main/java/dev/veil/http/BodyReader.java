@@ -1,0 +1,76 @@
+package dev.veil.http;
+
+import dev.veil.common.ErrorCode;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+
+/**
+ * Reads a request body under the size limit (SPEC 11), refusing it while reading rather than after:
+ * a {@code Content-Length} over the limit is answered 413 before a single body byte is read; a body
+ * that grows past the limit (chunked, or longer than declared) is answered 413 as soon as the
+ * limit is crossed. Either way reading stops (the request is paused) and the connection closes
+ * after the answer, so the rest of the body is never buffered.
+ */
+final class BodyReader {
+  private BodyReader() {}
+
+  /** What to do with a complete body; an exception it throws is answered by {@link ErrorResponses}. */
+  @FunctionalInterface
+  interface BodyHandler {
+    void handle(Buffer body) throws Exception;
+  }
+
+  /** Calls {@code then} with the complete body, unless it is refused (then the answer is sent). */
+  static void read(Exchange ex, int maxBytes, BodyHandler then) {
+    HttpServerRequest request = ex.request();
+    long declared = declaredLength(request);
+    if (declared > maxBytes) {
+      request.pause();
+      tooLarge(ex, maxBytes);
+      return;
+    }
+    if ("100-continue".equalsIgnoreCase(request.getHeader(HttpHeaders.EXPECT))) {
+      ex.response().writeContinue();
+    }
+    Buffer body = Buffer.buffer(declared > 0 ? (int) declared : 512);
+    boolean[] refused = {false};
+    request.handler(chunk -> {
+      if (refused[0]) {
+        return;
+      }
+      if (body.length() + chunk.length() > maxBytes) {
+        refused[0] = true;
+        request.pause();
+        tooLarge(ex, maxBytes);
+      } else {
+        body.appendBuffer(chunk);
+      }
+    });
+    request.endHandler(v -> {
+      if (!refused[0]) {
+        try {
+          then.handle(body);
+        } catch (Exception e) {
+          ex.fail(e);
+        }
+      }
+    });
+  }
+
+  private static long declaredLength(HttpServerRequest request) {
+    String value = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+    if (value == null) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      return -1; // the HTTP decoder already rejects a malformed Content-Length
+    }
+  }
+
+  private static void tooLarge(Exchange ex, int maxBytes) {
+    ErrorResponses.send(ex, ErrorCode.PAYLOAD_TOO_LARGE, "Request body too large: at most " + maxBytes + " bytes");
+  }
+}

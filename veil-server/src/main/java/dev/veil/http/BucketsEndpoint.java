@@ -1,0 +1,24 @@
+package dev.veil.http;
+
+import dev.veil.salt.SaltService;
+import dev.veil.salt.SaltSnapshot;
+import java.io.IOException;
+import java.time.Instant;
+
+/**
+ * {@code GET /v1/identity/buckets} (SPEC 1.8): buckets whose current salt took effect strictly after
+ * {@code since_timestamp}, ordered by that time, streamed by {@link BucketStream}.
+ */
+final class BucketsEndpoint {
+  private final SaltService salts;
+
+  BucketsEndpoint(SaltService salts) {
+    this.salts = salts;
+  }
+
+  void handle(Exchange ex, Params params) throws IOException {
+    Instant since = SinceTimestamp.parse(params.get(SinceTimestamp.NAME));
+    SaltSnapshot snapshot = salts.current();
+    new BucketStream(ex, snapshot, snapshot.updatedAfter(since)).start();
+  }
+}

@@ -1,0 +1,54 @@
+package dev.veil.http;
+
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Cross-origin access to {@code /v1/token/refresh} (SPEC 1.1), which the browser SDK calls from
+ * publishers' pages. Origins come from {@code cors.allowed-origins} ({@code *} by default: any
+ * origin); methods GET, POST, OPTIONS; request headers {@code Content-Type} and {@code
+ * X-UID2-Client-Version}. A request from an origin not on the list gets no CORS headers, so the
+ * browser withholds the answer. Immutable.
+ */
+final class Cors {
+  static final String ALLOWED_METHODS = "GET, POST, OPTIONS";
+  static final String ALLOWED_HEADERS = "Content-Type, X-UID2-Client-Version";
+  private static final String MAX_AGE_SECONDS = "86400";
+
+  private final boolean anyOrigin;
+  private final Set<String> origins;
+
+  Cors(List<String> allowedOrigins) {
+    this.anyOrigin = allowedOrigins.contains("*");
+    this.origins = Set.copyOf(allowedOrigins);
+  }
+
+  /** Adds the CORS answer headers when the request comes from an allowed origin. */
+  void apply(HttpServerRequest request) {
+    String origin = request.getHeader(HttpHeaders.ORIGIN);
+    if (origin == null) {
+      return;
+    }
+    HttpServerResponse response = request.response();
+    if (anyOrigin) {
+      response.putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN, "*");
+    } else if (origins.contains(origin)) {
+      response.putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+      response.putHeader(HttpHeaders.VARY, "Origin");
+    }
+  }
+
+  /** Answers a preflight {@code OPTIONS} request (after {@link #apply}): 204, no body. */
+  void preflight(Exchange ex) {
+    HttpServerResponse response = ex.response();
+    if (response.headers().contains(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN)) {
+      response.putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_METHODS, ALLOWED_METHODS)
+          .putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_HEADERS, ALLOWED_HEADERS)
+          .putHeader(HttpHeaders.ACCESS_CONTROL_MAX_AGE, MAX_AGE_SECONDS);
+    }
+    ex.sendEmpty(204);
+  }
+}

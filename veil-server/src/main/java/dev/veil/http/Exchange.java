@@ -1,0 +1,156 @@
+package dev.veil.http;
+
+import dev.veil.client.ApiClient;
+import dev.veil.common.ApiProfile;
+import dev.veil.observability.RequestMetrics;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+
+/**
+ * One request and its answer, as seen by an endpoint: the caller ({@link #client()}, set by the
+ * dispatcher after authentication), the API profile, and the ways to answer. Every answer goes
+ * through here, so every request is observed (metrics, access log) exactly once.
+ *
+ * <p>Used only on the request's event loop; not thread-safe.
+ */
+final class Exchange {
+  static final String JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+  /** Recorded when the client went away before the answer could be sent (as nginx does). */
+  static final int CLIENT_CLOSED = 499;
+
+  private final HttpServerRequest request;
+  private final String routeName;
+  private final RequestMetrics metrics;
+  private final RequestObserver observer;
+  private final ApiProfile profile;
+  private final long startNanos;
+  private ApiClient client;
+  private boolean answered;
+
+  Exchange(HttpServerRequest request, String routeName, RequestMetrics metrics, RequestObserver observer,
+      ApiProfile profile, long startNanos) {
+    this.request = request;
+    this.routeName = routeName;
+    this.metrics = metrics;
+    this.observer = observer;
+    this.profile = profile;
+    this.startNanos = startNanos;
+  }
+
+  HttpServerRequest request() {
+    return request;
+  }
+
+  HttpServerResponse response() {
+    return request.response();
+  }
+
+  String routeName() {
+    return routeName;
+  }
+
+  ApiProfile profile() {
+    return profile;
+  }
+
+  /** The authenticated caller, or null when the route needs none and none (or no valid key) was sent. */
+  ApiClient client() {
+    return client;
+  }
+
+  void authenticated(ApiClient caller) {
+    this.client = caller;
+  }
+
+  boolean answered() {
+    return answered;
+  }
+
+  /** 200 {@code {"status":"success","body":…}}. */
+  void success(Envelope.BodyWriter body) {
+    sendJson(200, Envelope.success(body, 256));
+  }
+
+  /** 200 {@code {"status":"success","body":…}} with a hint of the body's size in bytes. */
+  void success(Envelope.BodyWriter body, int sizeHint) {
+    sendJson(200, Envelope.success(body, sizeHint));
+  }
+
+  /** 200 {@code {"status":"optout"}}. */
+  void optout() {
+    sendJson(200, Envelope.optout());
+  }
+
+  void sendJson(int status, Buffer body) {
+    send(status, JSON_CONTENT_TYPE, body);
+  }
+
+  /** Ends the response; a second answer to the same request is ignored. */
+  void send(int status, String contentType, Buffer body) {
+    if (answered) {
+      return;
+    }
+    answered = true;
+    HttpServerResponse response = request.response();
+    if (response.closed()) {
+      observer.completed(this, CLIENT_CLOSED);
+      return;
+    }
+    if (!request.isEnded() && declaresBody()) {
+      // Answered before the body was read (an auth failure, a refused size): close rather than
+      // read and discard a body nobody needs.
+      response.putHeader(HttpHeaders.CONNECTION, "close");
+    }
+    response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, contentType).end(body);
+    observer.completed(this, status);
+  }
+
+  private boolean declaresBody() {
+    String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+    return (length != null && !length.equals("0")) || request.headers().contains(HttpHeaders.TRANSFER_ENCODING);
+  }
+
+  /** Ends the response with no body (a CORS preflight answer). */
+  void sendEmpty(int status) {
+    if (answered) {
+      return;
+    }
+    answered = true;
+    request.response().setStatusCode(status).end();
+    observer.completed(this, status);
+  }
+
+  /** Starts a chunked 200 response whose body the caller writes; finish with {@link #streamEnded}. */
+  HttpServerResponse beginStream(String contentType) {
+    answered = true;
+    HttpServerResponse response = request.response();
+    response.setStatusCode(200).setChunked(true).putHeader(HttpHeaders.CONTENT_TYPE, contentType);
+    return response;
+  }
+
+  /** Records a streamed response once it ended (or the connection closed during it). */
+  void streamEnded(boolean complete) {
+    observer.completed(this, complete ? 200 : CLIENT_CLOSED);
+  }
+
+  /** Answers {@code failure} through {@link ErrorResponses}. */
+  void fail(Throwable failure) {
+    if (answered) {
+      // Too late for an error body (a stream had begun): cut the connection so the client sees
+      // a truncated response rather than a complete-looking one.
+      request.connection().close();
+      return;
+    }
+    ErrorResponses.send(this, failure);
+  }
+
+  long elapsedNanos() {
+    return System.nanoTime() - startNanos;
+  }
+
+  RequestMetrics metrics() {
+    return metrics;
+  }
+}

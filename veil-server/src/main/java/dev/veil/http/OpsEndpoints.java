@@ -1,0 +1,61 @@
+package dev.veil.http;
+
+import dev.veil.common.ErrorCode;
+import dev.veil.observability.Metrics;
+import dev.veil.server.Readiness;
+import io.vertx.core.buffer.Buffer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+
+/**
+ * Operations endpoints (SPEC 1.9): liveness, readiness, Prometheus metrics and the OpenAPI
+ * document. None needs a key.
+ */
+final class OpsEndpoints {
+  static final String OPENAPI_RESOURCE = "/openapi.yaml";
+
+  private final Readiness readiness;
+  private final Metrics metrics;
+  private final Buffer openApi;
+
+  OpsEndpoints(Readiness readiness, Metrics metrics) {
+    this.readiness = readiness;
+    this.metrics = metrics;
+    this.openApi = loadOpenApi();
+  }
+
+  /** Always {@code {"status":"success","body":"alive"}} while the event loop answers. */
+  void healthz(Exchange ex) {
+    ex.success(json -> json.writeString("alive"), 48);
+  }
+
+  /** 200 {@code "ready"}, or 503 {@code unknown} with the reason (loading, no active key, shutting down). */
+  void readyz(Exchange ex) {
+    String reason = readiness.notReadyReason();
+    if (reason == null) {
+      ex.success(json -> json.writeString("ready"), 48);
+    } else {
+      ErrorResponses.send(ex, ErrorCode.UNAVAILABLE, "Not ready: " + reason);
+    }
+  }
+
+  void metrics(Exchange ex) {
+    ex.send(200, "text/plain; version=0.0.4; charset=utf-8", Buffer.buffer(metrics.scrape()));
+  }
+
+  void openApi(Exchange ex) {
+    ex.send(200, "application/yaml; charset=utf-8", openApi.copy());
+  }
+
+  private static Buffer loadOpenApi() {
+    try (InputStream in = OpsEndpoints.class.getResourceAsStream(OPENAPI_RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException("resource " + OPENAPI_RESOURCE + " is missing from the classpath");
+      }
+      return Buffer.buffer(in.readAllBytes());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + OPENAPI_RESOURCE, e);
+    }
+  }
+}

@@ -1,0 +1,102 @@
+package dev.veil.http;
+
+import dev.veil.config.VeilConfig;
+import dev.veil.observability.Metrics;
+import dev.veil.server.Services;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerOptions;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The public HTTP/JSON API of a node (SPEC section 1) on Vert.x core.
+ *
+ * <p>{@link #start()} binds {@code http.host}:{@code http.port} (port 0 picks a free port) with one
+ * listener per event loop, all sharing the port, so requests are spread over the cores. Each
+ * listener enforces the limits of SPEC 11 at the protocol level (header size, header and idle
+ * timeouts) and hands requests to one shared {@link RequestDispatcher}. {@link #stop()} stops
+ * accepting connections and lets in-flight requests finish (up to {@link #SHUTDOWN_GRACE_SECONDS}).
+ *
+ * <p>Hot paths (generate, refresh, validate, map) run on the event loop without blocking; only
+ * the opt-out store write runs on a worker thread. Start and stop once each; thread-safe.
+ */
+public final class PublicHttpServer {
+  /** How long {@link #stop()} waits for in-flight requests before closing their connections. */
+  public static final long SHUTDOWN_GRACE_SECONDS = 30;
+
+  private static final AtomicInteger RANDOM_SHARED_PORTS = new AtomicInteger();
+
+  private final Vertx vertx;
+  private final VeilConfig config;
+  private final int listeners;
+  private final HeaderTimeout headerTimeout;
+  private final RequestDispatcher dispatcher;
+  private final List<String> deployments = new CopyOnWriteArrayList<>();
+
+  /** A server with one listener per available processor. */
+  public PublicHttpServer(Vertx vertx, Services services, Metrics metrics) {
+    this(vertx, services, metrics, Runtime.getRuntime().availableProcessors());
+  }
+
+  /**
+   * @param listeners how many event loops accept connections (at least 1; more than the Vert.x
+   *     event loop pool size gains nothing)
+   */
+  public PublicHttpServer(Vertx vertx, Services services, Metrics metrics, int listeners) {
+    if (listeners < 1) {
+      throw new IllegalArgumentException("listeners must be at least 1");
+    }
+    this.vertx = vertx;
+    this.config = services.config();
+    this.listeners = listeners;
+    this.headerTimeout = new HeaderTimeout(vertx, config.http().headerTimeout());
+    this.dispatcher = new RequestDispatcher(vertx, services, metrics, headerTimeout);
+  }
+
+  /** Binds and listens; completes with the actual port once every listener accepts connections. */
+  public Future<Integer> start() {
+    int port = config.http().port();
+    // Vert.x shares a port between listeners only when they ask for the same port number, and a
+    // request for port 0 binds a new random port each time; a negative number asks for one
+    // random port shared by every listener that uses the same number.
+    return deploy(port == 0 ? RANDOM_SHARED_PORTS.decrementAndGet() : port, listeners);
+  }
+
+  /** Stops accepting connections and completes once in-flight requests finished. */
+  public Future<Void> stop() {
+    List<Future<Void>> undeployed = deployments.stream().map(vertx::undeploy).toList();
+    deployments.clear();
+    return Future.all(undeployed).mapEmpty();
+  }
+
+  private Future<Integer> deploy(int port, int instances) {
+    HttpServerOptions options = options(port);
+    AtomicInteger actualPort = new AtomicInteger(port);
+    return vertx.deployVerticle(() -> new Listener(options, dispatcher, headerTimeout, SHUTDOWN_GRACE_SECONDS,
+                actualPort::set),
+            new DeploymentOptions().setInstances(instances))
+        .map(id -> {
+          deployments.add(id);
+          return actualPort.get();
+        });
+  }
+
+  private HttpServerOptions options(int port) {
+    VeilConfig.Limits limits = config.limits();
+    return new HttpServerOptions()
+        .setHost(config.http().host())
+        .setPort(port)
+        .setMaxHeaderSize(limits.maxHeaderBytes())
+        .setMaxInitialLineLength(limits.maxHeaderBytes())
+        .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, config.http().idleTimeout().toMillis()))
+        .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
+        .setHandle100ContinueAutomatically(false)
+        .setCompressionSupported(false)
+        .setDecompressionSupported(false)
+        .setTcpNoDelay(true);
+  }
+}

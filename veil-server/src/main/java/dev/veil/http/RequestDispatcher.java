@@ -1,0 +1,165 @@
+package dev.veil.http;
+
+import dev.veil.client.ApiClient;
+import dev.veil.client.ApiKeyAuthenticator;
+import dev.veil.client.Role;
+import dev.veil.common.ApiProfile;
+import dev.veil.common.ErrorCode;
+import dev.veil.common.VeilException;
+import dev.veil.config.VeilConfig;
+import dev.veil.observability.Metrics;
+import dev.veil.observability.RequestMetrics;
+import dev.veil.server.Services;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Where every request enters: finds the {@link Route}, applies CORS, checks the API key and role,
+ * applies the rate limit, reads the parameters (query or JSON body) and calls the endpoint. The
+ * route table in {@link #routes} lists every path with its access rule and the class that answers
+ * it. Thread-safe: one instance serves every event loop.
+ */
+final class RequestDispatcher implements Handler<HttpServerRequest> {
+  private final Map<String, Route> routes = new HashMap<>();
+  private final ApiKeyAuthenticator authenticator;
+  private final RateLimiter rateLimiter;
+  private final Cors cors;
+  private final JsonBodies bodies;
+  private final int maxBodyBytes;
+  private final ApiProfile profile;
+  private final RequestObserver observer;
+  private final HeaderTimeout headerTimeout;
+  private final RequestMetrics unmatched;
+  private final RequestMetrics invalid;
+
+  RequestDispatcher(Vertx vertx, Services services, Metrics metrics, HeaderTimeout headerTimeout) {
+    VeilConfig config = services.config();
+    this.authenticator = services.authenticator();
+    this.rateLimiter = new RateLimiter(config.limits().rateLimitPerSecond(), services.clock());
+    this.cors = new Cors(config.corsOrigins());
+    this.maxBodyBytes = config.limits().maxBodyBytes();
+    this.bodies = new JsonBodies(maxBodyBytes);
+    this.profile = config.profile();
+    this.observer = new RequestObserver(config.accessLog());
+    this.headerTimeout = headerTimeout;
+    this.unmatched = metrics.httpRequests("unmatched", "other");
+    this.invalid = metrics.httpRequests("invalid", "other");
+    for (Route.Builder route : routes(vertx, services, metrics)) {
+      Route built = route.build(metrics);
+      routes.put(built.path(), built);
+    }
+  }
+
+  /** The API: every path, who may call it, and which class answers (SPEC section 1). */
+  private List<Route.Builder> routes(Vertx vertx, Services s, Metrics metrics) {
+    TokenEndpoints tokens = new TokenEndpoints(s.tokens());
+    IdentityMapEndpoints map = new IdentityMapEndpoints(
+        s.mapping(), bodies, s.config().limits().maxBatchSize(), !profile.mapsOptedOutIdentities());
+    BucketsEndpoint buckets = new BucketsEndpoint(s.salts());
+    OptOutEndpoint optOut = new OptOutEndpoint(vertx, s.mapper(), s.optOuts());
+    KeyLatestEndpoint keys = new KeyLatestEndpoint(s.keys(), s.clock());
+    OpsEndpoints ops = new OpsEndpoints(s.readiness(), metrics);
+    Route.Builder validate = Route.at("/v1/token/validate");
+    return List.of(
+        Route.at("/v1/token/generate").role(Role.GENERATOR).get(query(tokens::generate)).post(json(tokens::generate)),
+        Route.at("/v1/token/refresh").optionalKey().cors().get(query(tokens::refresh)).post(json(tokens::refresh)),
+        (profile.validateNeedsKey() ? validate.anyKey() : validate.open())
+            .get(query(tokens::validate)).post(json(tokens::validate)),
+        Route.at("/v1/identity/map").role(Role.MAPPER).get(query(map::mapOne))
+            .post(ex -> BodyReader.read(ex, maxBodyBytes, body -> map.mapBatch(ex, body))),
+        Route.at("/v1/identity/buckets").role(Role.MAPPER).get(query(buckets::handle)),
+        Route.at("/v1/optout").role(Role.OPTOUT).post(json(optOut::handle)),
+        Route.at("/v1/key/latest").role(Role.ID_READER).get(keys::handle),
+        Route.at("/ops/healthz").open().get(ops::healthz),
+        Route.at("/ops/readyz").open().get(ops::readyz),
+        Route.at("/metrics").open().get(ops::metrics),
+        Route.at("/openapi.yaml").open().get(ops::openApi));
+  }
+
+  @Override
+  public void handle(HttpServerRequest request) {
+    long start = System.nanoTime();
+    headerTimeout.headersArrived(request.connection());
+    Route route = routes.get(request.path());
+    if (route == null) {
+      ErrorResponses.unknownPath(new Exchange(request, "unmatched", unmatched, observer, profile, start));
+      return;
+    }
+    HttpMethod method = request.method();
+    Exchange ex = new Exchange(request, route.path(), route.metrics(method), observer, profile, start);
+    try {
+      if (route.cors()) {
+        cors.apply(request);
+        if (method == HttpMethod.OPTIONS) {
+          cors.preflight(ex);
+          return;
+        }
+      }
+      Endpoint endpoint = route.endpoint(method);
+      if (endpoint == null) {
+        ErrorResponses.methodNotAllowed(ex, route.allow());
+        return;
+      }
+      authorize(ex, route);
+      endpoint.handle(ex);
+    } catch (Exception e) {
+      ex.fail(e);
+    }
+  }
+
+  /** Answers a request the HTTP decoder rejected (431, 414 or 400). */
+  void handleInvalid(HttpServerRequest request) {
+    long start = System.nanoTime();
+    headerTimeout.headersArrived(request.connection());
+    int status = ErrorResponses.invalidRequest(request, profile);
+    invalid.record(status, System.nanoTime() - start);
+  }
+
+  private void authorize(Exchange ex, Route route) {
+    String header = ex.request().getHeader(HttpHeaders.AUTHORIZATION);
+    switch (route.access()) {
+      case OPEN -> {
+        return;
+      }
+      case OPTIONAL_KEY -> {
+        if (header != null) {
+          authenticator.authenticate(header).ifPresent(ex::authenticated);
+        }
+      }
+      case ANY_KEY, ROLE -> {
+        Optional<ApiClient> client = authenticator.authenticate(header);
+        if (client.isEmpty()) {
+          throw new VeilException(ErrorCode.UNAUTHORIZED, header == null
+              ? "Missing API key: send the header Authorization: Bearer <api-key>"
+              : "Invalid API key");
+        }
+        if (route.role() != null && !client.get().has(route.role())) {
+          throw new VeilException(ErrorCode.UNAUTHORIZED, "API key lacks the " + route.role() + " role");
+        }
+        ex.authenticated(client.get());
+      }
+      default -> throw new IllegalStateException("unhandled access rule " + route.access());
+    }
+    ApiClient client = ex.client();
+    if (client != null && !rateLimiter.tryAcquire(client.id())) {
+      throw new VeilException(ErrorCode.RATE_LIMITED, "Rate limit exceeded, try again in a second");
+    }
+  }
+
+  /** GET form: parameters from the query string. */
+  private static Endpoint query(Endpoint.WithParams endpoint) {
+    return ex -> endpoint.handle(ex, QueryString.parse(ex.request().query()));
+  }
+
+  /** POST form: parameters from a JSON object body. */
+  private Endpoint json(Endpoint.WithParams endpoint) {
+    return ex -> BodyReader.read(ex, maxBodyBytes, body -> endpoint.handle(ex, bodies.params(body)));
+  }
+}

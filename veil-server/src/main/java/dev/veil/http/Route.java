@@ -1,0 +1,141 @@
+package dev.veil.http;
+
+import dev.veil.client.Role;
+import dev.veil.observability.Metrics;
+import dev.veil.observability.RequestMetrics;
+import io.vertx.core.http.HttpMethod;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * One path of the API: who may call it ({@link Access}), whether CORS applies, and the {@link
+ * Endpoint} per method. Built once by {@link RequestDispatcher}; immutable afterwards.
+ */
+final class Route {
+  /** Who may call a route. */
+  enum Access {
+    /** No key needed; a key sent is ignored. */
+    OPEN,
+    /** No key needed; a valid key is noted (refresh: it changes error details). */
+    OPTIONAL_KEY,
+    /** Any valid key. */
+    ANY_KEY,
+    /** A valid key with {@link Route#role()}. */
+    ROLE
+  }
+
+  private final String path;
+  private final Access access;
+  private final Role role;
+  private final boolean cors;
+  private final Map<HttpMethod, Endpoint> endpoints;
+  private final Map<HttpMethod, RequestMetrics> metrics;
+  private final RequestMetrics otherMethods;
+  private final String allow;
+
+  private Route(Builder b, Metrics registry) {
+    this.path = b.path;
+    this.access = b.access;
+    this.role = b.role;
+    this.cors = b.cors;
+    this.endpoints = Map.copyOf(b.endpoints);
+    Map<HttpMethod, RequestMetrics> perMethod = new LinkedHashMap<>();
+    b.endpoints.keySet().forEach(m -> perMethod.put(m, registry.httpRequests(path, m.name())));
+    if (cors) {
+      perMethod.put(HttpMethod.OPTIONS, registry.httpRequests(path, HttpMethod.OPTIONS.name()));
+    }
+    this.metrics = Map.copyOf(perMethod);
+    this.otherMethods = registry.httpRequests(path, "other");
+    this.allow = b.endpoints.keySet().stream().map(HttpMethod::name).collect(Collectors.joining(", "))
+        + (cors ? ", OPTIONS" : "");
+  }
+
+  static Builder at(String path) {
+    return new Builder(path);
+  }
+
+  String path() {
+    return path;
+  }
+
+  Access access() {
+    return access;
+  }
+
+  Role role() {
+    return role;
+  }
+
+  boolean cors() {
+    return cors;
+  }
+
+  /** The endpoint for {@code method}, or null (405). */
+  Endpoint endpoint(HttpMethod method) {
+    return endpoints.get(method);
+  }
+
+  RequestMetrics metrics(HttpMethod method) {
+    RequestMetrics m = metrics.get(method);
+    return m == null ? otherMethods : m;
+  }
+
+  /** The {@code Allow} header value for a 405. */
+  String allow() {
+    return allow;
+  }
+
+  static final class Builder {
+    private final String path;
+    private final Map<HttpMethod, Endpoint> endpoints = new LinkedHashMap<>();
+    private Access access = Access.OPEN;
+    private Role role;
+    private boolean cors;
+
+    private Builder(String path) {
+      this.path = path;
+    }
+
+    Builder open() {
+      access = Access.OPEN;
+      return this;
+    }
+
+    Builder optionalKey() {
+      access = Access.OPTIONAL_KEY;
+      return this;
+    }
+
+    Builder anyKey() {
+      access = Access.ANY_KEY;
+      return this;
+    }
+
+    Builder role(Role needed) {
+      access = Access.ROLE;
+      role = needed;
+      return this;
+    }
+
+    /** Answers CORS preflights and adds CORS headers (see {@link Cors}). */
+    Builder cors() {
+      cors = true;
+      return this;
+    }
+
+    Builder get(Endpoint endpoint) {
+      endpoints.put(HttpMethod.GET, endpoint);
+      return this;
+    }
+
+    Builder post(Endpoint endpoint) {
+      endpoints.put(HttpMethod.POST, endpoint);
+      return this;
+    }
+
+    Route build(Metrics registry) {
+      return new Route(this, registry);
+    }
+  }
+}

@@ -1,0 +1,85 @@
+package dev.veil.http;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.veil.client.ApiClient;
+import dev.veil.common.ErrorCode;
+import dev.veil.common.VeilException;
+import dev.veil.core.identity.IdentityHash;
+import dev.veil.token.GenerateOutcome;
+import dev.veil.token.IdentityTokens;
+import dev.veil.token.RefreshOutcome;
+import dev.veil.token.TokenService;
+import java.io.IOException;
+
+/**
+ * {@code /v1/token/generate}, {@code /v1/token/refresh} and {@code /v1/token/validate} (SPEC 1.3 to
+ * 1.5): translate parameters into {@link TokenService} calls and outcomes into answers. Each method
+ * serves both the GET (query) and the POST (JSON body) form.
+ */
+final class TokenEndpoints {
+  static final String REFRESH_TOKEN = "refresh_token";
+  static final String REFRESH_TOKEN_MISSING = "Required Parameter Missing: refresh_token";
+  private static final int TOKENS_BODY_SIZE = 640;
+
+  private final TokenService tokens;
+
+  TokenEndpoints(TokenService tokens) {
+    this.tokens = tokens;
+  }
+
+  /** Generate: the caller's site id goes into the token; an opted-out identity gets optout. */
+  void generate(Exchange ex, Params params) {
+    IdentityHash identity = IdentityParam.from(params).parse();
+    ApiClient client = ex.client();
+    GenerateOutcome outcome = tokens.generate(identity, client.siteId(), client.id());
+    if (outcome instanceof GenerateOutcome.Generated generated) {
+      ex.success(json -> writeTokens(json, generated.tokens()), TOKENS_BODY_SIZE);
+    } else {
+      ex.optout();
+    }
+  }
+
+  /**
+   * Refresh: no key needed, but a valid key (any role) turns the generic {@code error} for an
+   * invalid or expired token into {@code invalid_token} / {@code expired_token}. An empty value is
+   * an invalid token, not a missing one.
+   */
+  void refresh(Exchange ex, Params params) {
+    String refreshToken = params.get(REFRESH_TOKEN);
+    if (refreshToken == null) {
+      throw VeilException.clientError(REFRESH_TOKEN_MISSING);
+    }
+    RefreshOutcome outcome = tokens.refresh(refreshToken);
+    boolean authenticated = ex.client() != null;
+    if (outcome instanceof RefreshOutcome.Refreshed refreshed) {
+      ex.success(json -> writeTokens(json, refreshed.tokens()), TOKENS_BODY_SIZE);
+    } else if (outcome instanceof RefreshOutcome.OptedOut) {
+      ex.optout();
+    } else if (!authenticated) {
+      throw new VeilException(ErrorCode.REFRESH_ERROR, "Error refreshing token");
+    } else if (outcome instanceof RefreshOutcome.Expired) {
+      throw new VeilException(ErrorCode.EXPIRED_TOKEN, "Expired Token presented");
+    } else {
+      // The echo of the presented token is the request's wording (SPEC 1.4), the only echo we make.
+      throw new VeilException(ErrorCode.INVALID_TOKEN, "Invalid Token presented " + refreshToken);
+    }
+  }
+
+  /** Validate: {@code true} only for a test identity whose token matches; a missing token is false. */
+  void validate(Exchange ex, Params params) {
+    String advertisingToken = params.get("token");
+    IdentityHash identity = IdentityParam.from(params).parse();
+    boolean valid = advertisingToken != null && tokens.validate(advertisingToken, identity);
+    ex.success(json -> json.writeBoolean(valid), 48);
+  }
+
+  static void writeTokens(JsonGenerator json, IdentityTokens t) throws IOException {
+    json.writeStartObject();
+    json.writeStringField("advertising_token", t.advertisingToken());
+    json.writeStringField("refresh_token", t.refreshToken());
+    json.writeNumberField("identity_expires", t.identityExpires().toEpochMilli());
+    json.writeNumberField("refresh_from", t.refreshFrom().toEpochMilli());
+    json.writeNumberField("refresh_expires", t.refreshExpires().toEpochMilli());
+    json.writeEndObject();
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * The public HTTP/JSON API (SPEC section 1) on Vert.x core. Where to look:
+ *
+ * <ol>
+ *   <li>{@link dev.veil.http.PublicHttpServer}: the entry point; binds one listener per event loop
+ *       with the protocol limits (header size, header and idle timeouts) and stops gracefully.
+ *   <li>{@code RequestDispatcher}: where every request enters; its route table lists each path,
+ *       who may call it and which class answers. It applies CORS, authentication, roles and the
+ *       rate limit, and reads parameters from the query ({@code QueryString}) or a JSON body
+ *       ({@code BodyReader} enforces the size limit while reading, {@code JsonBodies} the JSON
+ *       limits).
+ *   <li>Endpoints translate parameters into domain calls and outcomes into answers: {@code
+ *       TokenEndpoints}, {@code IdentityMapEndpoints} (batch body: {@code MapBatchRequest}), {@code
+ *       BucketsEndpoint} ({@code BucketStream} streams with backpressure), {@code OptOutEndpoint}
+ *       (the only blocking call, on a worker), {@code KeyLatestEndpoint}, {@code OpsEndpoints}.
+ *   <li>{@code Exchange} carries one request and is the only way to answer, so {@code
+ *       RequestObserver} sees each answer once (metrics, access log). {@code Envelope} writes the
+ *       JSON envelope with Jackson's streaming generator; {@code ErrorResponses} is the one place
+ *       that maps refusals to HTTP status and {@code status} word.
+ * </ol>
+ *
+ * <p>A new rule for an existing endpoint goes into its endpoint class; a new error kind into
+ * {@code ErrorResponses}; a new path into the route table. Decisions where the specification is
+ * silent are listed in {@code docs/http-api.md}.
+ */
+package dev.veil.http;

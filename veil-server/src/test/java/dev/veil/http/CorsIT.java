@@ -1,0 +1,85 @@
+package dev.veil.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.veil.client.Role;
+import dev.veil.http.testing.TestNode;
+import dev.veil.http.testing.TestNode.Response;
+import java.net.http.HttpRequest;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class CorsIT {
+  private static TestNode node;
+
+  @BeforeAll
+  static void start() {
+    node = TestNode.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    node.close();
+  }
+
+  private static Response preflight(TestNode target, String path, String origin) {
+    return target.send(HttpRequest.newBuilder(target.uri(path))
+        .method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+        .header("Origin", origin)
+        .header("Access-Control-Request-Method", "POST")
+        .header("Access-Control-Request-Headers", "content-type,x-uid2-client-version").build());
+  }
+
+  @Test
+  void preflight_onRefresh_allowsAnyOriginMethodsAndHeaders() {
+    Response r = preflight(node, "/v1/token/refresh", "https://publisher.example");
+
+    assertThat(r.code()).isEqualTo(204);
+    assertThat(r.header("Access-Control-Allow-Origin")).isEqualTo("*");
+    assertThat(r.header("Access-Control-Allow-Methods")).isEqualTo("GET, POST, OPTIONS");
+    assertThat(r.header("Access-Control-Allow-Headers")).isEqualTo("Content-Type, X-UID2-Client-Version");
+    assertThat(r.header("Access-Control-Max-Age")).isEqualTo("86400");
+  }
+
+  @Test
+  void refresh_fromABrowser_carriesAllowOriginOnSuccessAndOnErrors() {
+    Response error = node.send(HttpRequest.newBuilder(node.uri("/v1/token/refresh?refresh_token=x"))
+        .header("Origin", "https://publisher.example").build());
+    String token = node.get("/v1/token/generate?email=a%40example.com", node.newApiKey(Role.GENERATOR))
+        .bodyNode().path("refresh_token").asText();
+    Response ok = node.send(HttpRequest.newBuilder(node.uri("/v1/token/refresh"))
+        .header("Origin", "https://publisher.example").header("Content-Type", "text/plain")
+        .POST(HttpRequest.BodyPublishers.ofString("{\"refresh_token\":\"" + token + "\"}")).build());
+
+    assertThat(error.code()).isEqualTo(400);
+    assertThat(error.header("Access-Control-Allow-Origin")).isEqualTo("*");
+    assertThat(ok.code()).isEqualTo(200);
+    assertThat(ok.header("Access-Control-Allow-Origin")).isEqualTo("*");
+  }
+
+  @Test
+  void configuredOrigins_areEchoedAndOthersGetNoCorsHeaders() {
+    try (TestNode restricted = TestNode.start(Map.of("cors.allowed-origins", "https://a.example,https://b.example"))) {
+      Response allowed = preflight(restricted, "/v1/token/refresh", "https://b.example");
+      Response refused = preflight(restricted, "/v1/token/refresh", "https://evil.example");
+
+      assertThat(allowed.header("Access-Control-Allow-Origin")).isEqualTo("https://b.example");
+      assertThat(allowed.header("Vary")).isEqualTo("Origin");
+      assertThat(refused.code()).isEqualTo(204);
+      assertThat(refused.header("Access-Control-Allow-Origin")).isNull();
+      assertThat(refused.header("Access-Control-Allow-Methods")).isNull();
+    }
+  }
+
+  @Test
+  void otherRoutes_haveNoCorsAndRefusePreflight() {
+    Response generate = node.send(HttpRequest.newBuilder(node.uri("/v1/token/generate?email=a%40b.com"))
+        .header("Origin", "https://publisher.example").build());
+    Response options = preflight(node, "/v1/token/generate", "https://publisher.example");
+
+    assertThat(generate.header("Access-Control-Allow-Origin")).isNull();
+    assertThat(options.code()).isEqualTo(405);
+  }
+}

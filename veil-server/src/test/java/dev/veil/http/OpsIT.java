@@ -1,0 +1,160 @@
+package dev.veil.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.veil.client.Role;
+import dev.veil.http.testing.TestNode;
+import dev.veil.http.testing.TestNode.Response;
+import io.vertx.core.Future;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class OpsIT {
+  @Test
+  void healthzAndReadyz_answerSuccessWithoutAKey() {
+    try (TestNode node = TestNode.start()) {
+      assertThat(node.get("/ops/healthz", null).body()).isEqualTo("{\"status\":\"success\",\"body\":\"alive\"}");
+      assertThat(node.get("/ops/readyz", null).body()).isEqualTo("{\"status\":\"success\",\"body\":\"ready\"}");
+    }
+  }
+
+  @Test
+  void readyz_whenDraining_returns503WithTheReason() {
+    try (TestNode node = TestNode.start()) {
+      node.services().readiness().markDraining();
+
+      Response r = node.get("/ops/readyz", null);
+
+      assertThat(r.code()).isEqualTo(503);
+      assertThat(r.status()).isEqualTo("unknown");
+      assertThat(r.message()).isEqualTo("Not ready: shutting down");
+      assertThat(node.get("/ops/healthz", null).code()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void metrics_countRequestsPerRouteMethodAndStatus() {
+    try (TestNode node = TestNode.start()) {
+      String mapper = node.newApiKey(Role.MAPPER);
+      node.get("/v1/identity/map?email=a%40example.com", mapper);
+      node.get("/v1/identity/map?email=a%40example.com", mapper);
+      node.get("/v1/identity/map?email=bad", mapper);
+      node.get("/nowhere", null);
+
+      Response r = node.get("/metrics", null);
+
+      assertThat(r.code()).isEqualTo(200);
+      assertThat(r.header("Content-Type")).startsWith("text/plain; version=0.0.4");
+      assertThat(r.body())
+          .contains("veil_http_requests_total{route=\"/v1/identity/map\",method=\"GET\",status=\"200\"} 2\n")
+          .contains("veil_http_requests_total{route=\"/v1/identity/map\",method=\"GET\",status=\"400\"} 1\n")
+          .contains("veil_http_requests_total{route=\"unmatched\",method=\"other\",status=\"404\"} 1\n")
+          .contains("veil_http_request_duration_seconds_count{route=\"/v1/identity/map\",method=\"GET\",status=\"200\"} 2\n")
+          .contains("veil_http_request_duration_seconds_bucket{route=\"/v1/identity/map\",method=\"GET\",status=\"200\",le=\"+Inf\"} 2\n")
+          .doesNotContain("a@example.com");
+    }
+  }
+
+  @Test
+  void accessLog_whenEnabled_logsRouteStatusAndClientButNeverTheQuery() {
+    ch.qos.logback.classic.Logger logger =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.veil.http.access");
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
+        new ch.qos.logback.core.read.ListAppender<>();
+    appender.start();
+    logger.addAppender(appender);
+    try (TestNode node = TestNode.start(java.util.Map.of("log.access", "true"))) {
+      String mapper = node.newApiKey(Role.MAPPER);
+      node.get("/v1/identity/map?email=private.person%40example.com", mapper);
+      node.get("/v1/private.person@example.com", null);
+
+      assertThat(appender.list).hasSize(2);
+      String first = appender.list.get(0).getFormattedMessage();
+      assertThat(first).contains("method=GET path=/v1/identity/map status=200", "client=");
+      assertThat(appender.list.get(1).getFormattedMessage()).contains("path=unmatched status=404");
+      assertThat(appender.list).allSatisfy(e -> assertThat(e.getFormattedMessage()).doesNotContain("private"));
+    } finally {
+      logger.detachAppender(appender);
+    }
+  }
+
+  @Test
+  void openApi_isServedAsYamlAndDescribesEveryRoute() throws Exception {
+    try (TestNode node = TestNode.start()) {
+      Response r = node.get("/openapi.yaml", null);
+
+      assertThat(r.code()).isEqualTo(200);
+      assertThat(r.header("Content-Type")).startsWith("application/yaml");
+      JsonNode doc = new ObjectMapper(new YAMLFactory()).readTree(r.body());
+      assertThat(doc.path("openapi").asText()).startsWith("3.1");
+      assertThat(doc.path("paths").fieldNames()).toIterable().containsExactlyInAnyOrder(
+          "/v1/token/generate", "/v1/token/refresh", "/v1/token/validate", "/v1/identity/map",
+          "/v1/identity/buckets", "/v1/optout", "/v1/key/latest", "/ops/healthz", "/ops/readyz", "/metrics",
+          "/openapi.yaml");
+    }
+  }
+
+  @Test
+  void unknownPath_returns404Json() {
+    try (TestNode node = TestNode.start()) {
+      Response r = node.get("/v1/token/generat?email=secret%40example.com", null);
+
+      assertThat(r.code()).isEqualTo(404);
+      assertThat(r.body()).isEqualTo("{\"status\":\"unknown_path\",\"message\":\"Unknown path\"}");
+    }
+  }
+
+  @Test
+  void wrongMethod_returns405JsonWithAllow() {
+    try (TestNode node = TestNode.start()) {
+      Response r = node.send(HttpRequest.newBuilder(node.uri("/v1/identity/map"))
+          .method("DELETE", HttpRequest.BodyPublishers.noBody()).build());
+      Response buckets = node.post("/v1/identity/buckets", null, "{}");
+
+      assertThat(r.code()).isEqualTo(405);
+      assertThat(r.status()).isEqualTo("method_not_allowed");
+      assertThat(r.header("Allow")).isEqualTo("GET, POST");
+      assertThat(buckets.code()).isEqualTo(405);
+      assertThat(buckets.header("Allow")).isEqualTo("GET");
+    }
+  }
+
+  @Test
+  void stop_letsAnInFlightRequestFinish_andServesNoNewRequests() throws Exception {
+    TestNode node = TestNode.start();
+    try {
+      String optOut = node.newApiKey(Role.OPTOUT);
+      CountDownLatch gate = new CountDownLatch(1);
+      CountDownLatch entered = new CountDownLatch(1);
+      node.store().holdOptOutWrites(gate, entered);
+      HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+      CompletableFuture<HttpResponse<String>> inFlight = client.sendAsync(
+          HttpRequest.newBuilder(node.uri("/v1/optout")).header("Authorization", TestNode.bearer(optOut))
+              .POST(HttpRequest.BodyPublishers.ofString("{\"email\":\"late@example.com\"}")).build(),
+          HttpResponse.BodyHandlers.ofString());
+      assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+
+      Future<Void> stopped = node.server().stop();
+      assertThatThrownBy(() -> HttpClient.newHttpClient().send(HttpRequest.newBuilder(node.uri("/ops/healthz")).build(),
+          HttpResponse.BodyHandlers.ofString())).isInstanceOf(IOException.class); // refused, or closed unanswered
+      gate.countDown();
+
+      HttpResponse<String> response = inFlight.get(10, TimeUnit.SECONDS);
+      assertThat(response.statusCode()).isEqualTo(200);
+      assertThat(response.body()).contains("opted_out_at");
+      TestNode.await(stopped);
+    } finally {
+      node.close();
+    }
+  }
+}
