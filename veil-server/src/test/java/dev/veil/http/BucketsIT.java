@@ -11,6 +11,7 @@ import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
 import dev.veil.http.testing.TestNode.Response;
 import dev.veil.salt.SaltSnapshot;
+import dev.veil.testing.TestConfigs;
 import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -61,7 +62,7 @@ class BucketsIT {
   void buckets_sinceBeforeTheStoreWasCreated_listsEveryBucketAsOfCreation() {
     Response r = buckets("2025-03-01T11:59:59");
 
-    assertThat(ids(r)).hasSize(TestNode.BUCKETS).doesNotHaveDuplicates();
+    assertThat(ids(r)).hasSize(TestConfigs.BUCKETS).doesNotHaveDuplicates();
     JsonNode first = r.bodyNode().get(0);
     assertThat(first.path("last_updated").asText()).isEqualTo("2025-03-01T12:00:00");
     assertThat(first.size()).isEqualTo(2);
@@ -129,7 +130,7 @@ class BucketsIT {
 
   @Test
   void buckets_sinceZeroEpochSeconds_listsEveryBucket() {
-    assertThat(ids(buckets("0"))).hasSize(TestNode.BUCKETS);
+    assertThat(ids(buckets("0"))).hasSize(TestConfigs.BUCKETS);
   }
 
   @Test

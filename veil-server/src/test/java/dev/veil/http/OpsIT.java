@@ -1,5 +1,6 @@
 package dev.veil.http;
 
+import static dev.veil.testing.InMemoryStores.Call.writesTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,6 +10,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
 import dev.veil.http.testing.TestNode.Response;
+import dev.veil.testing.InMemoryStores.Part;
 import io.vertx.core.Future;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -136,7 +138,7 @@ class OpsIT {
       String optOut = node.newApiKey(Role.OPTOUT);
       CountDownLatch gate = new CountDownLatch(1);
       CountDownLatch entered = new CountDownLatch(1);
-      node.store().holdOptOutWrites(gate, entered);
+      node.store().holdCalls(writesTo(Part.OPT_OUTS), gate, entered);
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       CompletableFuture<HttpResponse<String>> inFlight = client.sendAsync(
           HttpRequest.newBuilder(node.uri("/v1/optout")).header("Authorization", TestNode.bearer(optOut))

@@ -1,10 +1,12 @@
 package dev.veil.http;
 
+import static dev.veil.testing.InMemoryStores.Call.writesTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
 import dev.veil.http.testing.TestNode.Response;
+import dev.veil.testing.InMemoryStores.Part;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -91,7 +93,7 @@ class OptOutIT {
 
   @Test
   void optout_whenTheStoreIsDown_returns503AndRecordsNothing() {
-    node.store().failOptOutWrites(true);
+    node.store().failCalls(writesTo(Part.OPT_OUTS));
 
     Response r = node.post("/v1/optout", optOut, "{\"email\":\"a@example.com\"}");
 

@@ -2,26 +2,15 @@ package dev.veil.http.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.veil.client.ApiKeyAuthenticator;
 import dev.veil.client.ClientService;
 import dev.veil.client.Role;
-import dev.veil.config.ConfigLoader;
-import dev.veil.config.VeilConfig;
-import dev.veil.core.crypto.NonceSource;
-import dev.veil.core.token.AdvertisingTokenCodec;
-import dev.veil.core.token.RefreshTokenCodec;
 import dev.veil.http.PublicHttpServer;
-import dev.veil.identity.IdentityMapService;
-import dev.veil.identity.IdentityMapper;
-import dev.veil.key.KeyService;
 import dev.veil.observability.Metrics;
-import dev.veil.optout.OptOutService;
-import dev.veil.salt.SaltService;
-import dev.veil.salt.SaltSystem;
-import dev.veil.server.Readiness;
 import dev.veil.server.Services;
-import dev.veil.token.TestIdentities;
-import dev.veil.token.TokenService;
+import dev.veil.testing.InMemoryNode;
+import dev.veil.testing.InMemoryStores;
+import dev.veil.testing.MutableClock;
+import dev.veil.testing.TestConfigs;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.io.IOException;
@@ -33,29 +22,25 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real {@link PublicHttpServer} on 127.0.0.1 and an ephemeral port, over a real {@link Services}
- * graph built from the real service classes on {@link InMemoryStore} and a {@link MutableClock}.
+ * A real {@link PublicHttpServer} on 127.0.0.1 and an ephemeral port in front of an {@link
+ * InMemoryNode} (the production service graph over in-memory stores and a {@link MutableClock}).
  * Tests talk to it over HTTP like any client.
  */
 public final class TestNode implements AutoCloseable {
+  /** Where the node's clock starts. */
   public static final Instant START = Instant.parse("2025-03-01T12:00:00Z");
-  public static final int BUCKETS = 64;
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final MutableClock clock = new MutableClock(START);
-  private final InMemoryStore store = new InMemoryStore();
+  private final InMemoryNode node;
   private final Metrics metrics = new Metrics();
-  private final Services services;
   private final Vertx vertx;
   private final PublicHttpServer server;
   private final int port;
@@ -63,58 +48,34 @@ public final class TestNode implements AutoCloseable {
       .connectTimeout(Duration.ofSeconds(5)).build();
 
   private TestNode(Map<String, String> settings) {
-    Map<String, String> flags = new HashMap<>();
-    flags.put("http.host", "127.0.0.1");
-    flags.put("http.port", "0");
-    flags.put("salt.buckets", Integer.toString(BUCKETS));
-    flags.putAll(settings);
-    VeilConfig config = ConfigLoader.load(null, Map.of(), flags);
-    this.services = buildServices(config);
+    List<String> keyValues = new ArrayList<>();
+    settings.forEach((key, value) -> keyValues.addAll(List.of(key, value)));
+    this.node = new InMemoryNode(START, TestConfigs.config(keyValues.toArray(String[]::new)));
     this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
-    this.server = new PublicHttpServer(vertx, services, metrics, 2);
+    this.server = new PublicHttpServer(vertx, node.services(), metrics, 2);
     this.port = await(server.start());
   }
 
-  /** A node with default settings (veil profile) and {@link #BUCKETS} buckets. */
+  /** A node with the test defaults ({@link TestConfigs}: veil profile, {@value TestConfigs#BUCKETS} buckets). */
   public static TestNode start() {
     return new TestNode(Map.of());
   }
 
-  /** A node with the given settings ({@code "api.profile" -> "uid2"}, limits, …) over the defaults. */
+  /** A node with the given settings ({@code "api.profile" -> "uid2"}, limits, …) over the test defaults. */
   public static TestNode start(Map<String, String> settings) {
     return new TestNode(settings);
   }
 
-  private Services buildServices(VeilConfig config) {
-    SecureRandom random = new SecureRandom();
-    KeyService keys = new KeyService(store.keys(), config.keys(), clock, random);
-    SaltSystem system = SaltSystem.loadOrCreate(store.meta(), config.bucketCount(), clock, random);
-    SaltService salts = new SaltService(system, store.salts(), store.meta(), clock);
-    OptOutService optOuts = new OptOutService(store.optOuts(), clock);
-    ClientService clients = new ClientService(store.clients(), keys, clock, random);
-    keys.ensureKeysets(List.of());
-    IdentityMapper mapper = new IdentityMapper(salts);
-    TestIdentities tests = new TestIdentities(config.profile(), config.testEmail(), mapper);
-    NonceSource nonces = NonceSource.secure();
-    TokenService tokens = new TokenService(mapper, optOuts, keys, tests, config.tokens(), config.profile(),
-        new AdvertisingTokenCodec(nonces), new RefreshTokenCodec(nonces), clock);
-    IdentityMapService mapping = new IdentityMapService(mapper, optOuts, tests::isAlwaysOptedOut);
-    Readiness readiness = new Readiness(keys, clock);
-    readiness.markLoaded();
-    return new Services(config, clock, keys, salts, optOuts, clients, new ApiKeyAuthenticator(clients::registry),
-        mapper, mapping, tokens, tests, readiness);
-  }
-
   public Services services() {
-    return services;
+    return node.services();
   }
 
   public MutableClock clock() {
-    return clock;
+    return node.clock();
   }
 
-  public InMemoryStore store() {
-    return store;
+  public InMemoryStores store() {
+    return node.store();
   }
 
   public Metrics metrics() {
@@ -131,12 +92,12 @@ public final class TestNode implements AutoCloseable {
 
   /** A new enabled client with its own site and {@code roles}; returns the API key. */
   public String newApiKey(Role... roles) {
-    return newClient(roles).key().reveal();
+    return node.newClientKey("test client", roles);
   }
 
   /** A new enabled client with its own site and {@code roles}. */
   public ClientService.CreatedClient newClient(Role... roles) {
-    return services.clients().create("test client", 0, Set.of(roles));
+    return node.newClient("test client", roles);
   }
 
   /** Standard base64 of SHA-256 of {@code normalized}: the {@code *_hash} form of an identifier. */
