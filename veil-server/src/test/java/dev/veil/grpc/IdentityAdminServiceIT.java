@@ -355,7 +355,7 @@ class IdentityAdminServiceIT {
     assertThat(before.getBucketCount()).isEqualTo(TestConfigs.BUCKETS);
     assertThat(before.getRotatedBuckets()).isZero();
     assertThat(before.getOldestSaltMs()).isEqualTo(RunningAdminServer.START.toEpochMilli());
-    assertThat(before.getLastDailyRotationDay()).isEmpty();
+    assertThat(before.getLastDailyRotationDay()).isEqualTo("2026-03-01");
     assertThat(after.getRotatedBuckets()).isEqualTo(TestConfigs.BUCKETS);
     assertThat(after.getOldestSaltMs()).isEqualTo(RunningAdminServer.START.plus(Duration.ofMinutes(5)).toEpochMilli());
   }

@@ -275,7 +275,8 @@ class AdminCliIT {
 
     assertOk(run);
     assertThat(run.out()).contains("buckets              " + TestConfigs.BUCKETS)
-        .contains("rotated buckets      0").contains("2026-03-01T12:00:00Z").contains("never");
+        .contains("rotated buckets      0").contains("2026-03-01T12:00:00Z")
+        .contains("last daily rotation  2026-03-01");
   }
 
   @Test
