@@ -167,12 +167,7 @@ public final class InMemoryStores implements Store {
     return new SaltStore() {
       @Override
       public long forEachAfter(long afterSeq, Consumer<Versioned<BucketSalt>> sink) {
-        enter(Part.SALTS, false);
-        List<Versioned<BucketSalt>> rows;
-        synchronized (lock) {
-          rows = changedAfter(salts.values(), afterSeq);
-        }
-        return feed(rows, afterSeq, sink);
+        return forEachChanged(Part.SALTS, salts.values(), afterSeq, sink);
       }
 
       @Override
@@ -209,12 +204,7 @@ public final class InMemoryStores implements Store {
 
       @Override
       public long forEachAfter(long afterSeq, Consumer<Versioned<OptOut>> sink) {
-        enter(Part.OPT_OUTS, false);
-        List<Versioned<OptOut>> rows;
-        synchronized (lock) {
-          rows = changedAfter(optOuts.values(), afterSeq);
-        }
-        return feed(rows, afterSeq, sink);
+        return forEachChanged(Part.OPT_OUTS, optOuts.values(), afterSeq, sink);
       }
     };
   }
@@ -315,10 +305,16 @@ public final class InMemoryStores implements Store {
     return rows.stream().filter(v -> v.seq() > afterSeq).sorted(Comparator.comparingLong(Versioned::seq)).toList();
   }
 
-  /** Hands {@code rows} (oldest first) to {@code sink}; returns the last sequence seen. */
-  private static <T> long feed(List<Versioned<T>> rows, long afterSeq, Consumer<Versioned<T>> sink) {
-    rows.forEach(sink);
-    return rows.isEmpty() ? afterSeq : rows.get(rows.size() - 1).seq();
+  /** Hands the rows written after {@code afterSeq} to {@code sink} outside the lock; returns the last sequence. */
+  private <T> long forEachChanged(Part part, Collection<Versioned<T>> rows, long afterSeq,
+      Consumer<Versioned<T>> sink) {
+    enter(part, false);
+    List<Versioned<T>> changed;
+    synchronized (lock) {
+      changed = changedAfter(rows, afterSeq);
+    }
+    changed.forEach(sink);
+    return changed.isEmpty() ? afterSeq : changed.get(changed.size() - 1).seq();
   }
 
   @Override
