@@ -9,7 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
-import dev.veil.http.testing.TestNode.Response;
+import dev.veil.testing.Http;
+import dev.veil.testing.Http.Response;
 import dev.veil.testing.InMemoryStores.Part;
 import io.vertx.core.Future;
 import java.io.IOException;
@@ -141,7 +142,7 @@ class OpsIT {
       node.store().holdCalls(writesTo(Part.OPT_OUTS), gate, entered);
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       CompletableFuture<HttpResponse<String>> inFlight = client.sendAsync(
-          HttpRequest.newBuilder(node.uri("/v1/optout")).header("Authorization", TestNode.bearer(optOut))
+          HttpRequest.newBuilder(node.uri("/v1/optout")).header("Authorization", Http.bearer(optOut))
               .POST(HttpRequest.BodyPublishers.ofString("{\"email\":\"late@example.com\"}")).build(),
           HttpResponse.BodyHandlers.ofString());
       assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();

@@ -12,7 +12,7 @@ public final class TestConfigs {
 
   private TestConfigs() {}
 
-  /** Defaults with ephemeral ports and {@value #BUCKETS} buckets, then {@code keyValues} (key, value, key, value...). */
+  /** Defaults with ephemeral ports and {@value #BUCKETS} buckets, then {@code keyValues} (key, value, ...). */
   public static VeilConfig config(String... keyValues) {
     Map<String, String> flags = new HashMap<>();
     flags.put("http.port", "0");
