@@ -1,5 +1,6 @@
 package dev.veil.http;
 
+import static dev.veil.testing.InMemoryStores.Call.writesTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,7 +9,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
-import dev.veil.http.testing.TestNode.Response;
+import dev.veil.testing.Http;
+import dev.veil.testing.Http.Response;
+import dev.veil.testing.InMemoryStores.Part;
 import io.vertx.core.Future;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -136,10 +139,10 @@ class OpsIT {
       String optOut = node.newApiKey(Role.OPTOUT);
       CountDownLatch gate = new CountDownLatch(1);
       CountDownLatch entered = new CountDownLatch(1);
-      node.store().holdOptOutWrites(gate, entered);
+      node.store().holdCalls(writesTo(Part.OPT_OUTS), gate, entered);
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       CompletableFuture<HttpResponse<String>> inFlight = client.sendAsync(
-          HttpRequest.newBuilder(node.uri("/v1/optout")).header("Authorization", TestNode.bearer(optOut))
+          HttpRequest.newBuilder(node.uri("/v1/optout")).header("Authorization", Http.bearer(optOut))
               .POST(HttpRequest.BodyPublishers.ofString("{\"email\":\"late@example.com\"}")).build(),
           HttpResponse.BodyHandlers.ofString());
       assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
