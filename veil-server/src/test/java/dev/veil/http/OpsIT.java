@@ -2,13 +2,13 @@ package dev.veil.http;
 
 import static dev.veil.testing.InMemoryStores.Call.writesTo;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
+import dev.veil.testing.Await;
 import dev.veil.testing.Http;
 import dev.veil.testing.Http.Response;
 import dev.veil.testing.InMemoryStores.Part;
@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -148,8 +149,21 @@ class OpsIT {
       assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
 
       Future<Void> stopped = node.server().stop();
-      assertThatThrownBy(() -> HttpClient.newHttpClient().send(HttpRequest.newBuilder(node.uri("/ops/healthz")).build(),
-          HttpResponse.BodyHandlers.ofString())).isInstanceOf(IOException.class); // refused, or closed unanswered
+      // Closing the listeners happens on the event loops, asynchronously: wait until a new request
+      // is refused (or closed unanswered) while the in-flight one is still held.
+      Await.until(Duration.ofSeconds(5), "the stopped server refuses new requests", () -> {
+        try {
+          HttpClient.newHttpClient().send(HttpRequest.newBuilder(node.uri("/ops/healthz")).build(),
+              HttpResponse.BodyHandlers.ofString());
+          return false;
+        } catch (IOException e) {
+          return true;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return true;
+        }
+      });
+      assertThat(inFlight).isNotDone();
       gate.countDown();
 
       HttpResponse<String> response = inFlight.get(10, TimeUnit.SECONDS);
