@@ -4,10 +4,10 @@ import dev.veil.core.crypto.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.Collection;
 import java.util.NoSuchElementException;
 import java.util.PrimitiveIterator;
+import java.util.stream.IntStream;
 
 /**
  * An immutable view of every bucket's salt state, published by {@link SaltService}.
@@ -58,11 +58,14 @@ public final class SaltSnapshot {
     int[] generation = new int[n];
     byte[] salts = new byte[n * SALT_BYTES];
     byte[] ids = new byte[n * ID_CHARS];
-    for (int i = 0; i < n; i++) {
-      System.arraycopy(computeSalt(system, i, 0), 0, salts, i * SALT_BYTES, SALT_BYTES);
-      byte[] id = bucketIdOf(system, i).getBytes(StandardCharsets.US_ASCII);
-      System.arraycopy(id, 0, ids, i * ID_CHARS, ID_CHARS);
-    }
+    // 2^21 SHA-256 at start: spread over the cores in chunks (each writes its own array ranges).
+    int chunk = 1 << 14;
+    IntStream.range(0, (n + chunk - 1) / chunk).parallel().forEach(c -> {
+      for (int i = c * chunk, end = Math.min(n, i + chunk); i < end; i++) {
+        System.arraycopy(computeSalt(system, i, 0), 0, salts, i * SALT_BYTES, SALT_BYTES);
+        writeBucketId(system, i, ids, i * ID_CHARS);
+      }
+    });
     return new SaltSnapshot(system, generation, effective, salts, ids);
   }
 
@@ -162,10 +165,26 @@ public final class SaltSnapshot {
   }
 
   static String bucketIdOf(SaltSystem system, int bucketIndex) {
+    byte[] id = new byte[ID_CHARS];
+    writeBucketId(system, bucketIndex, id, 0);
+    return new String(id, StandardCharsets.US_ASCII);
+  }
+
+  private static final byte[] BASE64URL =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".getBytes(StandardCharsets.US_ASCII);
+
+  /** Base64url (no padding) of the first 9 bytes of SHA-256(secret || index): 12 characters. */
+  private static void writeBucketId(SaltSystem system, int bucketIndex, byte[] out, int off) {
     byte[] input = new byte[4];
     putInt(input, 0, bucketIndex);
-    byte[] digest = Sha256.digest(system.bucketIdSecret(), input);
-    return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(digest, 9));
+    byte[] d = Sha256.digest(system.bucketIdSecret(), input);
+    for (int g = 0; g < 3; g++) {
+      int v = (d[g * 3] & 0xff) << 16 | (d[g * 3 + 1] & 0xff) << 8 | (d[g * 3 + 2] & 0xff);
+      out[off + g * 4] = BASE64URL[v >>> 18];
+      out[off + g * 4 + 1] = BASE64URL[(v >>> 12) & 63];
+      out[off + g * 4 + 2] = BASE64URL[(v >>> 6) & 63];
+      out[off + g * 4 + 3] = BASE64URL[v & 63];
+    }
   }
 
   /** Number of buckets rotated at least once. */

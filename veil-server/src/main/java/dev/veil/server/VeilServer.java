@@ -42,6 +42,7 @@ public final class VeilServer implements AutoCloseable {
 
   private VeilServer(VeilConfig config, Clock clock, Store store) {
     this.store = store;
+    LOG.info("event=config {}", configLine(config));
     try {
       ServiceGraph.Built built = ServiceGraph.build(config, clock, store);
       this.services = built.services();
@@ -65,6 +66,13 @@ public final class VeilServer implements AutoCloseable {
       store.close();
       throw e;
     }
+  }
+
+  private static String configLine(VeilConfig config) {
+    StringBuilder line = new StringBuilder();
+    new java.util.TreeMap<>(config.settings()).forEach((k, v) -> line.append(line.length() == 0 ? "" : " ")
+        .append(k).append("=\"").append(v).append('"'));
+    return line.toString();
   }
 
   /** Opens the configured store, builds and starts a node; returns once it is ready to serve. */
