@@ -128,8 +128,16 @@ public final class BenchReport {
     maxRow("Opt-out index at " + fmt(num("optout.records")) + " records", num("optout.bytes_per_record"), 32,
         " B/record");
     line("");
+    double mapNs = score("ServiceBenchmark.mapOne");
+    double mapLimit = 1e9 / mapNs * cores;
+    line("For comparison (not a target): the whole domain computation per identifier, `ServiceBenchmark.mapOne` "
+        + "(parse, first-level hash, bucket, advertising id, opt-out check; " + fmt(mapNs) + " ns), limits "
+        + fmt(cores) + " core(s) to " + fmt(mapLimit) + " ids/s; map POST reached "
+        + pct(num("wrk.map_post_1000.rps") * 1000, mapLimit) + " (1,000) and "
+        + pct(num("wrk.map_post_5000.rps") * 5000, mapLimit) + " (5,000) of that.");
+    line("");
     line("The hashing limit is what " + fmt(cores) + " core(s) of the server could do if they only ran "
-        + "`IdentityHash.parse` (JMH: " + fmt(parseNs) + " ns per email, so " + fmt(limit) + " emails/s); "
+        + "`IdentityHash.parse` (JMH, best iteration: " + fmt(parseNs) + " ns per email, so " + fmt(limit) + " emails/s); "
         + "the ceiling is `FixedJsonServer` on the same core(s) with the same wrk settings.");
     line("");
   }
@@ -161,16 +169,19 @@ public final class BenchReport {
   }
 
   private void jmhTable() {
-    line("### JMH (average time per operation, one thread)");
+    line("### JMH (time per operation, one thread)");
     line("");
-    line("| Benchmark | ns/op | ± (99.9 %) | ops/s per core |");
-    line("|---|---|---|---|");
+    line("| Benchmark | Best iteration, ns/op | Mean, ns/op | ± (99.9 %) | ops/s per core (best) |");
+    line("|---|---|---|---|---|");
     for (Map.Entry<String, JsonNode> e : jmh.entrySet()) {
       JsonNode metric = e.getValue().get("primaryMetric");
-      double score = metric.get("score").asDouble();
-      line("| `" + e.getKey() + "` | " + fmt1(score) + " | " + fmt1(metric.get("scoreError").asDouble()) + " | "
-          + fmt(1e9 / score) + " |");
+      double best = score(e.getKey());
+      line("| `" + e.getKey() + "` | " + fmt1(best) + " | " + fmt1(metric.get("score").asDouble()) + " | "
+          + fmt1(metric.get("scoreError").asDouble()) + " | " + fmt(1e9 / best) + " |");
     }
+    line("");
+    line("Limits use the best iteration: other work on the machine only ever adds time, so the fastest "
+        + "iteration is the closest to the cost of the code (and makes the limits harder to reach).");
     line("");
   }
 
@@ -203,13 +214,28 @@ public final class BenchReport {
         + verdict(known, measured <= max) + " |");
   }
 
+  private static String pct(double measured, double reference) {
+    double p = measured / reference * 100;
+    return Double.isFinite(p) ? fmt1(p) + " %" : "n/a";
+  }
+
   private static String verdict(boolean known, boolean pass) {
     return !known ? "not measured" : pass ? "**pass**" : "**FAIL**";
   }
 
+  /** The fastest measured iteration of a benchmark, in its unit (ns/op); NaN if it did not run. */
   private double score(String benchmark) {
     JsonNode run = jmh.get(benchmark);
-    return run == null ? Double.NaN : run.get("primaryMetric").get("score").asDouble();
+    if (run == null) {
+      return Double.NaN;
+    }
+    double best = Double.POSITIVE_INFINITY;
+    for (JsonNode fork : run.get("primaryMetric").get("rawData")) {
+      for (JsonNode iteration : fork) {
+        best = Math.min(best, iteration.asDouble());
+      }
+    }
+    return best;
   }
 
   private String get(String key) {
