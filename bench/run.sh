@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Veil's benchmark run (SPEC 10): JMH for the per-request work, then an HTTP load run of a real
 # `veil serve` on loopback with wrk, compared with limits measured in the same run. Prints a
-# summary and rewrites the results block of docs/benchmarks.md. Takes about 7 minutes.
+# summary and rewrites the results block of docs/benchmarks.md. Takes about 8 minutes after the build.
 #
 #   bench/run.sh [--no-build]
 #
 # Environment (all optional):
-#   VEIL_BENCH_SERVER_CPUS  cores for the server under load   (default 0; "" = no pinning)
-#   VEIL_BENCH_LOAD_CPUS    cores for wrk and the latency load (default 1; "" = no pinning)
+#   VEIL_BENCH_SERVER_CPUS  cores for the server under load   (default 0, or none on 1 core; "" = none)
+#   VEIL_BENCH_LOAD_CPUS    cores for wrk and the latency load (default 1, or none on 1 core; "" = none)
 #   VEIL_BENCH_PORT         first of three free loopback ports  (default 18480)
 #   VEIL_BENCH_SECONDS      length of each measured wrk run    (default 12)
 #   VEIL_BENCH_WARMUP       wrk warm-up before each run        (default 5)
@@ -17,8 +17,10 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-server_cpus="${VEIL_BENCH_SERVER_CPUS-0}"
-load_cpus="${VEIL_BENCH_LOAD_CPUS-1}"
+default_server_cpus=0 default_load_cpus=1
+if [ "$(nproc)" -lt 2 ]; then default_server_cpus="" default_load_cpus=""; fi
+server_cpus="${VEIL_BENCH_SERVER_CPUS-$default_server_cpus}"
+load_cpus="${VEIL_BENCH_LOAD_CPUS-$default_load_cpus}"
 port="${VEIL_BENCH_PORT:-18480}"
 grpc_port=$((port + 1))
 ceiling_port=$((port + 2))
