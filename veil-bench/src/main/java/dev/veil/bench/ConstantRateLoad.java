@@ -22,11 +22,12 @@ import java.util.concurrent.locks.LockSupport;
  * that stalls is charged for every request that should have been sent meanwhile (no coordinated
  * omission, unlike a closed loop such as wrk's).
  *
- * <p>A pacing thread wakes at most every ~60 µs and hands the requests that became due to the
- * client's single event loop; requests wait for one of {@code --connections} keep-alive
- * connections (HTTP/1.1, no pipelining), and that wait counts in their latency. Samples from the
- * warm-up are dropped; the rest are sorted for exact percentiles (a request never answered counts
- * with the time it had waited when the run gave up). Prints {@code key=value} lines.
+ * <p>A pacing thread sleeps until the next request is due (timer slack makes that ~50–60 µs at the
+ * finest) and hands the requests that became due to the client's single event loop; requests wait
+ * for one of {@code --connections} keep-alive connections (HTTP/1.1, no pipelining), and that wait
+ * counts in their latency. Samples from the warm-up are dropped; the rest are sorted for exact
+ * percentiles (a request never answered counts with the time it had waited when the run gave up).
+ * Prints {@code key=value} lines.
  *
  * <pre>
  * ConstantRateLoad --port 8080 --path '/v1/token/generate?email=user{n}%40example.com'
