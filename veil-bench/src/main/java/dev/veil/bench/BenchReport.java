@@ -164,7 +164,7 @@ public final class BenchReport {
     line("The generate response is " + get("body.generate_bytes") + " bytes; the ceiling server answers "
         + "the same number of bytes. The ceiling and generate alternated for two rounds and each table row is "
         + "the better round (ceiling: " + get("wrk.ceiling.rounds") + " req/s; generate: " + get("wrk.generate.rounds")
-        + " req/s).");
+        + " req/s; generate as % of the ceiling round by round: " + roundRatios() + ").");
     line("");
   }
 
@@ -212,6 +212,22 @@ public final class BenchReport {
     boolean known = Double.isFinite(measured);
     line("| " + what + " | " + (known ? fmt2(measured) + unit : "n/a") + " | ≤ " + fmt(max) + unit + " | "
         + verdict(known, measured <= max) + " |");
+  }
+
+  /** Generate over ceiling for each round, e.g. "52.1 % / 55.0 %". */
+  private String roundRatios() {
+    String[] ceiling = get("wrk.ceiling.rounds").split("/");
+    String[] generate = get("wrk.generate.rounds").split("/");
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < Math.min(ceiling.length, generate.length); i++) {
+      try {
+        out.append(i == 0 ? "" : " / ")
+            .append(pct(Double.parseDouble(generate[i].strip()), Double.parseDouble(ceiling[i].strip())));
+      } catch (NumberFormatException e) {
+        return "n/a";
+      }
+    }
+    return out.toString();
   }
 
   private static String pct(double measured, double reference) {
