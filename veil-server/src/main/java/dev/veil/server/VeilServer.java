@@ -43,11 +43,15 @@ public final class VeilServer implements AutoCloseable {
   private VeilServer(VeilConfig config, Clock clock, Store store) {
     this.store = store;
     LOG.info("event=config {}", configLine(config));
+    // Vert.x starts (mostly class loading) on another thread while the services load the store and
+    // compute the salt snapshot: the two are independent and each takes a good part of start-up.
+    java.util.concurrent.CompletableFuture<Vertx> vertxStarting = java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Runtime.getRuntime().availableProcessors())));
     try {
       ServiceGraph.Built built = ServiceGraph.build(config, clock, store);
       this.services = built.services();
       this.bootstrapAdminKey = built.bootstrapAdminKey().orElse(null);
-      this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Runtime.getRuntime().availableProcessors()));
+      this.vertx = vertxStarting.join();
       this.http = new PublicHttpServer(vertx, services, new Metrics());
       this.httpPort = await(http.start().toCompletionStage().toCompletableFuture());
       this.grpcExecutor = Executors.newFixedThreadPool(4, r -> {
@@ -63,6 +67,7 @@ public final class VeilServer implements AutoCloseable {
       LOG.info("event=started http_port={} grpc_port={} store=\"{}\" buckets={} profile={}", httpPort, grpcPort,
           store.describe(), config.bucketCount(), config.profile());
     } catch (RuntimeException e) {
+      vertxStarting.thenAccept(Vertx::close);
       store.close();
       throw e;
     }
