@@ -354,7 +354,7 @@ class IdentityAdminServiceIT {
     assertThat(before.getBucketCount()).isEqualTo(FakeNode.BUCKETS);
     assertThat(before.getRotatedBuckets()).isZero();
     assertThat(before.getOldestSaltMs()).isEqualTo(FakeNode.START.toEpochMilli());
-    assertThat(before.getLastDailyRotationDay()).isEmpty();
+    assertThat(before.getLastDailyRotationDay()).isEqualTo("2026-03-01"); // initial salts: the creation day
     assertThat(after.getRotatedBuckets()).isEqualTo(FakeNode.BUCKETS);
     assertThat(after.getOldestSaltMs()).isEqualTo(FakeNode.START.plus(Duration.ofMinutes(5)).toEpochMilli());
   }
