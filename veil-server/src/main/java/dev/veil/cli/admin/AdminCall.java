@@ -1,7 +1,7 @@
 package dev.veil.cli.admin;
 
-import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc;
-import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc.IdentityAdminApiBlockingStub;
+import io.grpc.Channel;
+import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
@@ -10,31 +10,36 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
 import java.io.UncheckedIOException;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * One {@code veil admin} call: resolves the key, opens a plaintext channel, runs {@link #execute}
- * and maps the outcome to an exit code. Expected failures print one line to stderr, never a stack
- * trace: {@value #REFUSED} with the server's status when it said no, {@value #UNREACHABLE} when
- * there was no server to ask; a missing key is a usage error (2).
+ * One {@code veil admin} command, whatever the admin service: resolves the key, opens a plaintext
+ * channel whose calls carry {@code authorization: Bearer <key>}, runs {@link #run} and maps the
+ * outcome to an exit code. Expected failures print one line to stderr, never a stack trace:
+ * {@value #REFUSED} with the server's status when it said no, {@value #UNREACHABLE} when there was
+ * no server to ask; a missing key is a usage error (2). Leaf commands extend {@link AdminRpc}
+ * ({@code IdentityAdminApi}) or {@link DeductionRpc} ({@code DeductionAdminApi}).
  */
-public abstract class AdminRpc implements Callable<Integer> {
+public abstract class AdminCall implements Callable<Integer> {
   static final int OK = 0;
   static final int REFUSED = 1;
   static final int UNREACHABLE = 3;
 
-  private static final long DEADLINE_SECONDS = 60;
+  /** Every call's deadline; stubs apply it with {@code withDeadlineAfter}. */
+  static final long DEADLINE_SECONDS = 60;
   private static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
   @Spec
   CommandSpec spec;
 
-  /** Makes the call(s) and prints the result. */
-  protected abstract void execute(IdentityAdminApiBlockingStub api, Output out);
+  /**
+   * Makes the call(s) on {@code channel} (authenticated) and prints the result; returns the exit
+   * code. A gRPC status thrown from here is reported by {@link #call}.
+   */
+  abstract int run(Channel channel, Output out);
 
   @Override
   public final Integer call() {
@@ -48,10 +53,7 @@ public abstract class AdminRpc implements Callable<Integer> {
     try {
       Metadata headers = new Metadata();
       headers.put(AUTHORIZATION, "Bearer " + key);
-      execute(IdentityAdminApiGrpc.newBlockingStub(channel)
-          .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
-          .withDeadlineAfter(DEADLINE_SECONDS, TimeUnit.SECONDS), out);
-      return OK;
+      return run(ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers)), out);
     } catch (StatusRuntimeException e) {
       return failed(e.getStatus(), options, out);
     } finally {
