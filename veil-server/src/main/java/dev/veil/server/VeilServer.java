@@ -2,6 +2,7 @@ package dev.veil.server;
 
 import dev.veil.config.VeilConfig;
 import dev.veil.grpc.AdminGrpcServer;
+import dev.veil.grpc.DeductionAdminService;
 import dev.veil.http.PublicHttpServer;
 import dev.veil.observability.Metrics;
 import dev.veil.storage.Store;
@@ -10,6 +11,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,7 +25,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Start-up order: open the store (migrations) → load or create the salt system → catch up keys,
  * salts, clients, opt-outs → make sure keysets exist → bootstrap the admin client on an empty store
- * → start HTTP and gRPC → mark ready → start the background jobs.
+ * → start HTTP and gRPC (IdentityAdminApi and DeductionAdminApi on the admin port) → mark ready →
+ * start the background jobs.
  */
 public final class VeilServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(VeilServer.class);
@@ -59,7 +62,8 @@ public final class VeilServer implements AutoCloseable {
         t.setDaemon(true);
         return t;
       });
-      this.grpc = new AdminGrpcServer(config.grpc(), services, grpcExecutor);
+      this.grpc = new AdminGrpcServer(config.grpc(), services, grpcExecutor,
+          List.of(new DeductionAdminService(built.deductions())));
       this.grpcPort = grpc.start();
       services.readiness().markLoaded();
       this.jobs = new BackgroundJobs(services, store.jobLock(), clock);

@@ -329,4 +329,13 @@ public final class InMemoryStores implements Store {
 
   @Override
   public void close() {}
+
+  // ---- deductions (DeductionAdminApi); the outage switch applies to them too ----
+
+  private final InMemoryDeductionStore deductions = new InMemoryDeductionStore(this::check);
+
+  @Override
+  public dev.veil.deduction.DeductionStore deductions() {
+    return deductions;
+  }
 }
