@@ -52,7 +52,7 @@ public final class InMemoryStores implements Store {
   public static final String OUTAGE_MESSAGE = "connection refused (simulated outage)";
 
   /** The feature stores, so that a fault can aim at one of them. */
-  public enum Part { KEYS, SALTS, OPT_OUTS, CLIENTS, META }
+  public enum Part { KEYS, SALTS, OPT_OUTS, CLIENTS, META, DEDUCTIONS }
 
   /** One call into a feature store: where it goes and whether it writes. */
   public record Call(Part part, boolean write) {
@@ -330,9 +330,10 @@ public final class InMemoryStores implements Store {
   @Override
   public void close() {}
 
-  // ---- deductions (DeductionAdminApi); the outage switch applies to them too ----
+  // ---- deductions (DeductionAdminApi); hooks and the outage switch apply to them too (every
+  // deduction call counts as a write: the fake does not tell reads from writes) ----
 
-  private final InMemoryDeductionStore deductions = new InMemoryDeductionStore(this::check);
+  private final InMemoryDeductionStore deductions = new InMemoryDeductionStore(() -> enter(Part.DEDUCTIONS, true));
 
   @Override
   public dev.veil.deduction.DeductionStore deductions() {
