@@ -392,9 +392,9 @@
       cancelTimer();
       cancelRefresh();
       identity = next;
-      // At most one refresh per retry period, even if this computer's clock runs far ahead of the
-      // server's (then every refresh_from looks past).
-      retryAt = status === 'refreshed' ? now() + options.refreshRetryPeriod : 0;
+      // A fresh identity whose refresh_from already looks past means this computer's clock runs
+      // ahead of the server's: refresh it no sooner than a retry period, not in a loop.
+      retryAt = status === 'refreshed' && now() >= next.refresh_from ? now() + options.refreshRetryPeriod : 0;
       if (!alreadyStored) {
         persist(next);
       }

@@ -82,6 +82,14 @@ test('the chain goes on: each new identity is refreshed at its own refresh_from'
   assert.deepEqual(network.calls.map((c) => c.at - network.calls[0].at), [0, HOUR, 2 * HOUR]);
 });
 
+test('short lifetimes: each refresh comes at its refresh_from, not held back by the retry period', async () => {
+  const lifetimes = { refreshFrom: 2 * SECOND, identity: 60 * SECOND, refresh: 120 * SECOND };
+  const { clock, network } = loggedIn({ lifetimes });
+  network.respond = () => success(identityAt(clock.now(), lifetimes));
+  await clock.advance(6 * SECOND);
+  assert.deepEqual(network.calls.map((c) => c.at - network.calls[0].at), [0, 2000, 4000]);
+});
+
 test('a network outage keeps the identity and retries every refreshRetryPeriod', async () => {
   const { tab, identity, clock, network } = loggedIn({ init: { refreshRetryPeriod: 2000 } });
   network.respond = () => {
