@@ -27,13 +27,16 @@ public record VeilConfig(
     Limits limits,
     List<String> corsOrigins,
     boolean accessLog,
-    boolean demo) {
+    Demo demo) {
 
   /** The public HTTP listener. */
   public record Http(String host, int port, Duration headerTimeout, Duration idleTimeout) {}
 
   /** The admin gRPC listener. */
   public record Grpc(String host, int port, int maxMessageBytes) {}
+
+  /** The demo publisher site of {@code veil serve --demo}, on its own port beside the API. */
+  public record Demo(boolean enabled, int port) {}
 
   /** Request limits: body bytes, header bytes, identifiers per map batch, requests/s per client (0 = off). */
   public record Limits(int maxBodyBytes, int maxHeaderBytes, int maxBatchSize, int rateLimitPerSecond) {}
