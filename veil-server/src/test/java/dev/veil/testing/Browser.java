@@ -54,14 +54,34 @@ public final class Browser implements AutoCloseable {
 
   /** Skips the calling tests (or fails them, with {@value #REQUIRE_ENV}=1) unless the browser is installed. */
   public static void assumeAvailable() {
-    String missing = missing();
-    if (missing == null) {
+    String reason = unavailableReason();
+    if (reason == null) {
       return;
     }
-    String reason = missing + " is missing (install the Debian packages chromium and chromium-driver)";
-    if ("1".equals(System.getenv(REQUIRE_ENV))) {
+    if (required()) {
       fail(reason + "; " + REQUIRE_ENV + "=1 demands the browser tests");
     }
+    announceSkip(reason);
+    Assumptions.abort("browser SDK tests skipped: " + reason);
+  }
+
+  /** Why the browser tests cannot run here, or null when Chromium and chromedriver are installed. */
+  public static String unavailableReason() {
+    for (Path p : List.of(CHROMIUM, CHROMEDRIVER)) {
+      if (!Files.isExecutable(p)) {
+        return p + " is missing (install the Debian packages chromium and chromium-driver)";
+      }
+    }
+    return null;
+  }
+
+  /** Whether env {@value #REQUIRE_ENV} demands the browser tests (a missing browser is a failure). */
+  public static boolean required() {
+    return "1".equals(System.getenv(REQUIRE_ENV));
+  }
+
+  /** Prints, once per run, a notice on stderr that the browser tests are skipped, and why. */
+  public static void announceSkip(String reason) {
     if (!bannerShown) {
       bannerShown = true;
       System.err.println("\n**********************************************************************");
@@ -69,16 +89,6 @@ public final class Browser implements AutoCloseable {
       System.err.println("* Set " + REQUIRE_ENV + "=1 to make this a failure (.ci/run does).");
       System.err.println("**********************************************************************\n");
     }
-    Assumptions.abort("browser SDK tests skipped: " + reason);
-  }
-
-  private static String missing() {
-    for (Path p : List.of(CHROMIUM, CHROMEDRIVER)) {
-      if (!Files.isExecutable(p)) {
-        return p.toString();
-      }
-    }
-    return null;
   }
 
   /** Starts headless Chromium with a fresh profile (call {@link #assumeAvailable()} first). */
