@@ -3,7 +3,9 @@ package dev.veil.sdk;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veil.testing.Browser;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -48,9 +50,7 @@ class AsyncLoadingIT {
 
     // Before init the promise waits; init with a generate body (default baseUrl: where the script came from).
     browser.js("window.__tokenPromise = window.__veil.getAdvertisingTokenAsync().then(t => window.__asyncToken = t);");
-    Map<String, Object> identity = new java.util.LinkedHashMap<>();
-    server.generate("async@example.com").fields().forEachRemaining(f -> identity.put(f.getKey(),
-        f.getValue().isNumber() ? (Object) f.getValue().asLong() : f.getValue().asText()));
+    Map<String, Object> identity = server.identityFor("async@example.com");
     browser.js("window.__veil.init({identity: arguments[0]});", identity);
     String token = browser.waitFor("getAdvertisingTokenAsync to resolve", d -> browser.<String>js("return window.__asyncToken;"));
     assertThat(token).isEqualTo(identity.get("advertising_token"));
@@ -60,7 +60,7 @@ class AsyncLoadingIT {
     List<List<Object>> late = browser.js("const seen = [];"
         + "window.__veil.callbacks.push((type, payload) => seen.push([type, payload.advertisingToken || null]));"
         + "return seen;");
-    assertThat(late).containsExactly(java.util.Arrays.asList("SdkLoaded", null), List.of("InitCompleted", token));
+    assertThat(late).containsExactly(Arrays.asList("SdkLoaded", null), List.of("InitCompleted", token));
 
     // The refresh goes to the same origin the script came from, and succeeds.
     browser.waitFor("a refresh", d -> events().contains(List.of("IdentityUpdated", "refreshed")));
@@ -71,7 +71,7 @@ class AsyncLoadingIT {
     String version = server.api().get("/static/veil-sdk.js", null).body()
         .replaceAll("(?s).*const VERSION = '([^']+)';.*", "$1");
     String path = "/static/veil-sdk-" + version + ".js";
-    byte[] bytes = server.api().get(path, null).body().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] bytes = server.api().get(path, null).body().getBytes(StandardCharsets.UTF_8);
     String integrity = "sha384-" + Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-384").digest(bytes));
     loadAsync(path, integrity);
     assertThat(browser.<String>js("return window.__veil.version;")).isEqualTo(version);

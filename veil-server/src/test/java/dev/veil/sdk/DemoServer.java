@@ -10,9 +10,13 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * One real {@code veil serve --demo} child process shared by every browser test of a run, with token
@@ -87,6 +91,14 @@ final class DemoServer implements AutoCloseable {
     return api.post("/v1/token/generate", generatorKey, "{\"email\":\"" + email + "\"}").successBody();
   }
 
+  /** The same, as a map that Selenium hands to a page script as a plain object. */
+  Map<String, Object> identityFor(String email) {
+    Map<String, Object> identity = new LinkedHashMap<>();
+    generate(email).fields().forEachRemaining(f -> identity.put(f.getKey(),
+        f.getValue().isNumber() ? (Object) f.getValue().asLong() : f.getValue().asText()));
+    return identity;
+  }
+
   /** Records an opt-out through the API, as an opt-out operator would. */
   void optOut(String email) {
     api.post("/v1/optout", optOutKey, "{\"email\":\"" + email + "\"}").successBody();
@@ -112,13 +124,13 @@ final class DemoServer implements AutoCloseable {
     return total;
   }
 
+  /** Kills the server and deletes its data directory. */
   @Override
-  public void close() throws InterruptedException {
+  public void close() throws InterruptedException, IOException {
     process.close();
-  }
-
-  Path dataDir() {
-    return dataDir;
+    try (Stream<Path> files = Files.walk(dataDir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
   }
 
   private static String read(Path file) {

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
 
 /**
  * The refresh chain in a real Chromium against a real server whose tokens are refreshable after
@@ -108,7 +109,7 @@ class RefreshIT {
   @Test
   void expiry_duringAnOutage_endsTheIdentityAtRefreshExpires() {
     page.open();
-    Map<String, Object> generated = toMap(server.generate(uniqueEmail()));
+    Map<String, Object> generated = server.identityFor(uniqueEmail());
     long now = browser.<Number>js("return Date.now();").longValue();
     // The SDK trusts the generate body's times; these make the identity end in 3 s.
     generated.put("refresh_from", now + 500);
@@ -147,9 +148,9 @@ class RefreshIT {
     assertThat(page.status()).contains("opted out");
 
     // Logging in again does not bring a token back.
-    browser.driver().findElement(org.openqa.selenium.By.id("email")).clear();
-    browser.driver().findElement(org.openqa.selenium.By.id("email")).sendKeys(email);
-    browser.driver().findElement(org.openqa.selenium.By.id("login")).click();
+    browser.driver().findElement(By.id("email")).clear();
+    browser.driver().findElement(By.id("email")).sendKeys(email);
+    browser.driver().findElement(By.id("login")).click();
     browser.waitFor("the opt-out notice", d -> page.text("login-error").contains("opted out"));
     assertThat(page.state().loginRequired()).isTrue();
   }
@@ -162,12 +163,5 @@ class RefreshIT {
     page.waitForEventAfter(logged, "OptedOut", "optout");
     assertThat(page.state().stored()).isNull();
     assertThat(page.state().loginRequired()).isTrue();
-  }
-
-  private static Map<String, Object> toMap(com.fasterxml.jackson.databind.JsonNode json) {
-    Map<String, Object> out = new java.util.LinkedHashMap<>();
-    json.fields().forEachRemaining(f -> out.put(f.getKey(),
-        f.getValue().isNumber() ? (Object) f.getValue().asLong() : f.getValue().asText()));
-    return out;
   }
 }
