@@ -1,8 +1,10 @@
 package dev.veil.sdk;
 
+import dev.veil.core.identity.EmailNormalizer;
 import dev.veil.core.identity.IdentityHash;
 import dev.veil.core.identity.IdentityInput;
 import dev.veil.core.identity.InvalidIdentifierException;
+import dev.veil.core.identity.PhoneNormalizer;
 import java.util.Objects;
 
 /**
@@ -67,11 +69,18 @@ public final class Identifier {
 
   /** Whether the server would accept it: it normalizes, or it is a well-formed hash. */
   public boolean isValid() {
-    try {
-      IdentityHash.parse(kind, value);
-      return true;
-    } catch (InvalidIdentifierException e) {
-      return false;
+    switch (kind) {
+      case EMAIL:
+        return EmailNormalizer.normalize(value).isPresent();
+      case PHONE:
+        return PhoneNormalizer.normalize(value).isPresent();
+      default:
+        try {
+          IdentityHash.parse(kind, value); // decodes only: no hashing for the hash kinds
+          return true;
+        } catch (InvalidIdentifierException e) {
+          return false;
+        }
     }
   }
 

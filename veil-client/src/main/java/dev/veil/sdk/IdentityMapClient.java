@@ -124,10 +124,22 @@ public final class IdentityMapClient {
 
   /** What goes on the wire for {@code id}: itself, its hash, or null when it does not normalize. */
   Identifier toSend(Identifier id) {
-    if (!id.isValid()) {
+    return id.isValid() ? toSendValid(id) : null;
+  }
+
+  /**
+   * What goes on the wire for an identifier already known to be valid (the cache checks when it
+   * adds): itself, or its hash; null if it no longer normalizes (only possible when hashing).
+   */
+  Identifier toSendValid(Identifier id) {
+    if (!client.hashIdentifiers()) {
+      return id;
+    }
+    try {
+      return id.hashed();
+    } catch (IllegalArgumentException invalid) {
       return null;
     }
-    return client.hashIdentifiers() ? id.hashed() : id;
   }
 
   static MapOutcome outcome(Identifier id, MapJson.Entry entry) {

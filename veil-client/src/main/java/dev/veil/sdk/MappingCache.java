@@ -8,11 +8,16 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -196,73 +201,134 @@ public final class MappingCache implements AutoCloseable {
     }
   }
 
+  /**
+   * Maps every entry that waits, in id order. Requests go out one at a time; while the server
+   * answers one, a writer thread commits the previous answer and a reader thread fetches the next
+   * batch, so the server rarely waits for the disk. A failure stops the run only after the commit
+   * in progress has finished.
+   */
   private CacheReport mapTodo(long buckets, long marked, Instant start) {
-    long total = store.todoCount();
-    long[] counts = new long[4];
-    long done = 0;
-    for (IdentityInput kind : IdentityInput.values()) {
-      long after = 0;
+    RunTally tally = new RunTally(store.todoCount());
+    ExecutorService writer = Executors.newSingleThreadExecutor(daemon("veil-mapping-cache-writer"));
+    ExecutorService reader = Executors.newSingleThreadExecutor(daemon("veil-mapping-cache-reader"));
+    Future<MappingStore.Applied> committing = null;
+    int committingSize = 0;
+    try {
+      Future<List<MappingStore.Todo>> next = reader.submit(() -> store.todo(0, batchSize));
       List<MappingStore.Todo> batch;
-      while (!(batch = store.todo(kind, after, batchSize)).isEmpty()) {
-        after = batch.get(batch.size() - 1).id();
-        for (List<MappingStore.Todo> part : split(batch)) {
-          MappingStore.Applied applied = mapBatch(part);
-          counts[0] += applied.mapped();
-          counts[1] += applied.remapped();
-          counts[2] += applied.optedOut();
-          counts[3] += applied.invalid();
-          applied.removed().forEach(r -> listener.removed(r.identifier(), r.reason()));
-          done += part.size();
-          listener.progress(done, Math.max(done, total));
+      while (!(batch = await(next)).isEmpty()) {
+        long after = batch.get(batch.size() - 1).id();
+        // The reader connection fetches the next batch while this one is on the wire.
+        next = reader.submit(() -> store.todo(after, batchSize));
+        for (Part part : parts(batch)) {
+          Instant mappedAt = clock.instant();
+          MapJson.Entry[] entries = part.kind() == null ? part.locallyInvalid() : mapper.send(part.kind(), part.values());
+          if (committing != null) {
+            tally.add(await(committing), committingSize);
+          }
+          committing = writer.submit(() -> store.apply(part.todos(), entries, mappedAt, clock.instant()));
+          committingSize = part.todos().size();
         }
       }
+      if (committing != null) {
+        tally.add(await(committing), committingSize);
+        committing = null;
+      }
+    } finally {
+      if (committing != null) {
+        try {
+          committing.get(); // the answer already received is kept; the failure propagates
+        } catch (ExecutionException | InterruptedException | RuntimeException ignored) {
+          // the run is failing for another reason, which wins
+        }
+      }
+      writer.shutdown();
+      reader.shutdown();
     }
-    return new CacheReport(buckets, marked, counts[0], counts[1], counts[2], counts[3],
+    return new CacheReport(buckets, marked, tally.counts[0], tally.counts[1], tally.counts[2], tally.counts[3],
         Duration.between(start, clock.instant()));
   }
 
-  /** Splits a batch where the request body would grow too large. */
-  private List<List<MappingStore.Todo>> split(List<MappingStore.Todo> batch) {
-    List<String> values = batch.stream().map(t -> sentValue(t.identifier())).toList();
-    List<Integer> indexes = new ArrayList<>(batch.size());
+  /** Counts of one run, reported to the listener on the run's thread. */
+  private final class RunTally {
+    final long[] counts = new long[4];
+    final long total;
+    long done;
+
+    RunTally(long total) {
+      this.total = total;
+    }
+
+    void add(MappingStore.Applied applied, int size) {
+      counts[0] += applied.mapped();
+      counts[1] += applied.remapped();
+      counts[2] += applied.optedOut();
+      counts[3] += applied.invalid();
+      applied.removed().forEach(r -> listener.removed(r.identifier(), r.reason()));
+      done += size;
+      listener.progress(done, Math.max(done, total));
+    }
+  }
+
+  /** One request's worth of entries: all sent as {@code kind} ({@code values}), or none (kind null). */
+  private record Part(List<MappingStore.Todo> todos, IdentityInput kind, List<String> values) {
+    /** Entries that no longer hash (only if normalization changed since they were added). */
+    MapJson.Entry[] locallyInvalid() {
+      MapJson.Entry[] entries = new MapJson.Entry[todos.size()];
+      java.util.Arrays.fill(entries, INVALID);
+      return entries;
+    }
+  }
+
+  /** Groups a batch by the kind sent, in order, and splits groups where a body would grow too large. */
+  private List<Part> parts(List<MappingStore.Todo> batch) {
+    List<String> values = new ArrayList<>(batch.size());
+    Map<IdentityInput, List<Integer>> byKind = new LinkedHashMap<>();
+    List<MappingStore.Todo> invalid = new ArrayList<>();
     for (int i = 0; i < batch.size(); i++) {
-      indexes.add(i);
+      Identifier sent = mapper.toSendValid(batch.get(i).identifier());
+      values.add(sent == null ? null : sent.value());
+      if (sent == null) {
+        invalid.add(batch.get(i));
+      } else {
+        byKind.computeIfAbsent(sent.kind(), k -> new ArrayList<>()).add(i);
+      }
     }
-    List<List<MappingStore.Todo>> parts = new ArrayList<>();
-    for (List<Integer> run : mapper.batches(indexes, values)) {
-      parts.add(run.stream().map(batch::get).toList());
+    List<Part> parts = new ArrayList<>();
+    if (!invalid.isEmpty()) {
+      parts.add(new Part(invalid, null, List.of()));
     }
+    byKind.forEach((kind, indexes) -> {
+      for (List<Integer> run : mapper.batches(indexes, values)) {
+        parts.add(new Part(run.stream().map(batch::get).toList(), kind, run.stream().map(values::get).toList()));
+      }
+    });
     return parts;
   }
 
-  private MappingStore.Applied mapBatch(List<MappingStore.Todo> part) {
-    MapJson.Entry[] entries = new MapJson.Entry[part.size()];
-    List<Integer> sendable = new ArrayList<>(part.size());
-    List<String> values = new ArrayList<>(part.size());
-    IdentityInput sentKind = null;
-    for (int i = 0; i < entries.length; i++) {
-      Identifier sent = mapper.toSend(part.get(i).identifier());
-      if (sent == null) {
-        entries[i] = INVALID; // only if normalization changed since it was added; never sent
-      } else {
-        sendable.add(i);
-        values.add(sent.value());
-        sentKind = sent.kind();
-      }
-    }
-    Instant mappedAt = clock.instant();
-    if (!values.isEmpty()) {
-      MapJson.Entry[] answered = mapper.send(sentKind, values);
-      for (int j = 0; j < answered.length; j++) {
-        entries[sendable.get(j)] = answered[j];
-      }
-    }
-    return store.apply(part, entries, mappedAt, clock.instant());
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    return r -> {
+      Thread t = new Thread(r, name);
+      t.setDaemon(true);
+      return t;
+    };
   }
 
-  private String sentValue(Identifier id) {
-    Identifier sent = mapper.toSend(id);
-    return sent != null ? sent.value() : "";
+  private static <T> T await(Future<T> work) {
+    try {
+      return work.get();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for the mapping cache file", e);
+    }
   }
 
   /** The entry for {@code identifier}, if it has been mapped (stale or not). */
