@@ -39,14 +39,17 @@ import java.util.function.Consumer;
  *
  * <h2>Design note: what gets re-mapped</h2>
  *
- * <p>{@link #refresh()} asks {@code GET /v1/identity/buckets} for buckets rotated since the previous
- * poll (minus {@link #POLL_OVERLAP}, so that clock skew between nodes cannot hide a rotation), and
- * marks stale exactly the entries whose bucket is listed with a rotation time after the entry's
- * {@code mappedAt}. Entries mapped after the rotation are left alone, however many times a bucket is
- * listed. {@code mappedAt} is this client's clock just before the mapping request left, so any
- * mapping the server computed with the old salt has a {@code mappedAt} before the rotation; the
- * server rounds rotation times up to the next second, which keeps this true when both clocks agree
- * (NTP). Stale entries keep their previous advertising id until they are mapped again.
+ * <p>{@link #refresh()} asks {@code GET /v1/identity/buckets} for buckets rotated since the
+ * previous poll (minus {@link #POLL_OVERLAP}, so that clock skew between nodes cannot hide a
+ * rotation), and marks stale exactly the entries whose bucket is listed with a rotation time after
+ * the entry's {@code mappedAt} (or at the same millisecond). Entries mapped after the rotation are
+ * left alone, however many times a bucket is listed. {@code mappedAt} is this client's clock just
+ * before the mapping request left, so any mapping the server computed with the old salt has a
+ * {@code mappedAt} before the rotation; the server rounds rotation times up to the next second,
+ * which keeps this true when both clocks agree (NTP). The first poll reaches back to the cache's
+ * creation (minus the overlap), so it also lists every bucket whose initial salt took effect after
+ * that (a new server); none of their entries is stale. Stale entries keep their previous
+ * advertising id until they are mapped again.
  *
  * <h2>Design note: durability</h2>
  *

@@ -358,7 +358,7 @@ public final class MappingStore implements AutoCloseable {
         try (Statement s = writer.createStatement()) {
           marked[0] = s.executeUpdate("UPDATE mapping SET stale = 1 WHERE stale = 0"
               + " AND bucket_id IN (SELECT bucket_id FROM rotated)"
-              + " AND mapped_at < (SELECT r.last_updated FROM rotated r WHERE r.bucket_id = mapping.bucket_id)");
+              + " AND mapped_at <= (SELECT r.last_updated FROM rotated r WHERE r.bucket_id = mapping.bucket_id)");
           s.execute("DELETE FROM rotated");
         }
         for (int i = 0; i + 1 < metaUpdates.length; i += 2) {

@@ -61,6 +61,7 @@ final class IdentifierFile {
       first = first.startsWith("\uFEFF") ? first.substring(1) : first;
       Layout layout = layout(Csv.fields(first));
       long line = 1;
+      long reported = skipLines;
       List<Identifier> chunk = new ArrayList<>(chunkSize);
       if (!layout.header() && skipLines < 1) {
         addValue(first, layout, chunk);
@@ -71,11 +72,12 @@ final class IdentifierFile {
           addValue(text, layout, chunk);
           if (chunk.size() >= chunkSize) {
             sink.accept(chunk, line);
+            reported = line;
             chunk = new ArrayList<>(chunkSize);
           }
         }
       }
-      if (!chunk.isEmpty() || line > skipLines) {
+      if (!chunk.isEmpty() || line > reported) {
         sink.accept(chunk, line);
       }
       return line;
