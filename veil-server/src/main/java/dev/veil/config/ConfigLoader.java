@@ -81,9 +81,13 @@ public final class ConfigLoader {
     return build(values);
   }
 
-  /** The settings as a map, safe to log: a password in the database URL is replaced. */
+  /**
+   * The settings as a map, safe to log: a password in the database URL is replaced, and the test
+   * identity's address is hidden (logs never carry an email address, not even a reserved one).
+   */
   public static Map<String, String> redacted(Map<String, String> values) {
     Map<String, String> out = new LinkedHashMap<>(values);
+    out.computeIfPresent("test.email", (k, v) -> "<redacted>");
     out.computeIfPresent("db", (k, v) -> v.replaceAll("(?i)(password=)[^&]*", "$1***").replaceAll("//([^:/@]+):[^@]*@", "//$1:***@"));
     return out;
   }
@@ -176,7 +180,8 @@ public final class ConfigLoader {
         Arrays.stream(s.text("cors.allowed-origins", true).split(",")).map(String::strip)
             .filter(o -> !o.isEmpty()).toList(),
         s.bool("log.access"),
-        s.bool("demo"));
+        s.bool("demo"),
+        redacted(v));
   }
 
   /** Typed access to raw values; every error names the key. */

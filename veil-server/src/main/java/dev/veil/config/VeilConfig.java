@@ -6,6 +6,7 @@ import dev.veil.token.TokenLifetimes;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Typed, validated configuration of {@code veil serve}, built once at start by {@link
@@ -27,7 +28,13 @@ public record VeilConfig(
     Limits limits,
     List<String> corsOrigins,
     boolean accessLog,
-    boolean demo) {
+    boolean demo,
+    Map<String, String> settings) {
+
+  /** Every setting's effective value as text, with secrets (a database password) redacted: safe to log. */
+  public VeilConfig {
+    settings = Map.copyOf(settings);
+  }
 
   /** The public HTTP listener. */
   public record Http(String host, int port, Duration headerTimeout, Duration idleTimeout) {}

@@ -42,11 +42,16 @@ public final class VeilServer implements AutoCloseable {
 
   private VeilServer(VeilConfig config, Clock clock, Store store) {
     this.store = store;
+    LOG.info("event=config {}", configLine(config));
+    // Vert.x starts (mostly class loading) on another thread while the services load the store and
+    // compute the salt snapshot: the two are independent and each takes a good part of start-up.
+    java.util.concurrent.CompletableFuture<Vertx> vertxStarting = java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Runtime.getRuntime().availableProcessors())));
     try {
       ServiceGraph.Built built = ServiceGraph.build(config, clock, store);
       this.services = built.services();
       this.bootstrapAdminKey = built.bootstrapAdminKey().orElse(null);
-      this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Runtime.getRuntime().availableProcessors()));
+      this.vertx = vertxStarting.join();
       this.http = new PublicHttpServer(vertx, services, new Metrics());
       this.httpPort = await(http.start().toCompletionStage().toCompletableFuture());
       this.grpcExecutor = Executors.newFixedThreadPool(4, r -> {
@@ -62,9 +67,17 @@ public final class VeilServer implements AutoCloseable {
       LOG.info("event=started http_port={} grpc_port={} store=\"{}\" buckets={} profile={}", httpPort, grpcPort,
           store.describe(), config.bucketCount(), config.profile());
     } catch (RuntimeException e) {
+      vertxStarting.thenAccept(Vertx::close);
       store.close();
       throw e;
     }
+  }
+
+  private static String configLine(VeilConfig config) {
+    StringBuilder line = new StringBuilder();
+    new java.util.TreeMap<>(config.settings()).forEach((k, v) -> line.append(line.length() == 0 ? "" : " ")
+        .append(k).append("=\"").append(v).append('"'));
+    return line.toString();
   }
 
   /** Opens the configured store, builds and starts a node; returns once it is ready to serve. */

@@ -70,4 +70,11 @@ class ConfigLoaderTest {
     Map<String, String> r = ConfigLoader.redacted(Map.of("db", "postgresql://veil:s3cret@db:5432/veil?password=x"));
     assertThat(r.get("db")).doesNotContain("s3cret").doesNotContain("=x");
   }
+
+  @Test
+  void settings_carryEveryEffectiveValue_withTheDatabasePasswordRedacted() {
+    VeilConfig c = ConfigLoader.load(null, Map.of(), Map.of("db", "postgresql://veil:pw123@db/veil", "http.port", "81"));
+    assertThat(c.settings()).containsEntry("http.port", "81").containsKeys(ConfigLoader.DEFAULTS.keySet().toArray(String[]::new));
+    assertThat(c.settings().get("db")).doesNotContain("pw123");
+  }
 }

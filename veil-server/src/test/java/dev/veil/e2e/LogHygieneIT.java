@@ -3,7 +3,6 @@ package dev.veil.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veil.core.identity.IdentityHash;
 import dev.veil.core.identity.IdentityInput;
 import dev.veil.testing.AdminCli;
@@ -25,8 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
  * the one deliberate exception (SPEC 0) and is not part of the search.
  */
 class LogHygieneIT {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   @TempDir Path dataDir;
 
   @Test
@@ -46,35 +43,36 @@ class LogHygieneIT {
       String normalized = "secret.person+tag@example.com";
       String phone = "+15551234567";
       String emailHash = IdentityHash.parse(IdentityInput.EMAIL, email).toBase64();
-      secrets.addAll(List.of(email, normalized, "secret.person", phone, emailHash, Http.q(emailHash),
+      secrets.addAll(List.of(email, normalized, "secret.person", phone, emailHash, Http.encode(emailHash),
           HexFormat.of().formatHex(IdentityHash.parse(IdentityInput.EMAIL, email).toBytes())));
 
-      JsonNode gen = body(http.get("/v1/token/generate?email=" + Http.q(email), key));
+      JsonNode gen = http.get("/v1/token/generate?email=" + Http.encode(email), key).successBody();
       String adToken = gen.get("advertising_token").asText();
       String refreshToken = gen.get("refresh_token").asText();
-      secrets.addAll(List.of(adToken, refreshToken, Http.q(refreshToken)));
-      JsonNode genPhone = body(http.post("/v1/token/generate", "{\"phone\":\"" + phone + "\"}", key));
+      secrets.addAll(List.of(adToken, refreshToken, Http.encode(refreshToken)));
+      JsonNode genPhone = http.post("/v1/token/generate", key, "{\"phone\":\"" + phone + "\"}").successBody();
       secrets.add(genPhone.get("advertising_token").asText());
 
-      JsonNode refreshed = body(http.get("/v1/token/refresh?refresh_token=" + Http.q(refreshToken), null));
+      JsonNode refreshed =
+          http.get("/v1/token/refresh?refresh_token=" + Http.encode(refreshToken), null).successBody();
       secrets.add(refreshed.get("advertising_token").asText());
       secrets.add(refreshed.get("refresh_token").asText());
-      http.get("/v1/token/refresh?refresh_token=" + Http.q(refreshToken.substring(0, 40) + "AAAA"), key);
-      http.get("/v1/token/validate?token=" + Http.q(adToken) + "&email_hash=" + Http.q(emailHash), key);
+      http.get("/v1/token/refresh?refresh_token=" + Http.encode(refreshToken.substring(0, 40) + "AAAA"), key);
+      http.get("/v1/token/validate?token=" + Http.encode(adToken) + "&email_hash=" + Http.encode(emailHash), key);
 
-      JsonNode mapped = body(http.get("/v1/identity/map?email=" + Http.q(email), key));
+      JsonNode mapped = http.get("/v1/identity/map?email=" + Http.encode(email), key).successBody();
       secrets.add(mapped.get("advertising_id").asText());
-      JsonNode batch = body(http.post("/v1/identity/map",
-          "{\"email_hash\":[\"" + emailHash + "\",\"not-a-hash\"]}", key));
+      JsonNode batch = http.post("/v1/identity/map", key,
+          "{\"email_hash\":[\"" + emailHash + "\",\"not-a-hash\"]}").successBody();
       secrets.add(batch.get("mapped").get(0).get("advertising_id").asText());
       http.get("/v1/identity/map?email=not-an-email-" + "hidden", key);
       secrets.add("not-an-email-hidden");
       http.get("/v1/identity/buckets?since_timestamp=2020-01-01T00:00:00", key);
 
-      for (JsonNode k : body(http.get("/v1/key/latest", key))) {
+      for (JsonNode k : http.get("/v1/key/latest", key).successBody()) {
         secrets.add(k.get("secret").asText());
       }
-      http.post("/v1/optout", "{\"phone\":\"" + phone + "\"}", key);
+      http.post("/v1/optout", key, "{\"phone\":\"" + phone + "\"}");
       AdminCli.run(server.grpcPort(), adminKey, "optout", "record", "--email", "admin.side@example.com");
       AdminCli.run(server.grpcPort(), adminKey, "optout", "lookup", "--email", "admin.side@example.com");
       secrets.add("admin.side@example.com");
@@ -91,12 +89,5 @@ class LogHygieneIT {
         assertThat(line).as("a log line contains a sensitive value").doesNotContain(secret);
       }
     }
-  }
-
-  private static JsonNode body(Http.Response r) throws Exception {
-    assertThat(r.status()).as(r.body()).isEqualTo(200);
-    JsonNode node = JSON.readTree(r.body());
-    assertThat(node.get("status").asText()).isEqualTo("success");
-    return node.get("body");
   }
 }

@@ -42,8 +42,8 @@ class OptOutDurabilityIT {
           while (true) {
             String email = "user" + next.getAndIncrement() + "@example.com";
             try {
-              Http.Response r = http.post("/v1/optout", "{\"email\":\"" + email + "\"}", key);
-              if (r.status() == 200 && r.body().contains("\"success\"")) {
+              Http.Response r = http.post("/v1/optout", key, "{\"email\":\"" + email + "\"}");
+              if (r.code() == 200 && r.body().contains("\"success\"")) {
                 acknowledged.add(email);
                 enough.countDown();
               }
@@ -64,8 +64,8 @@ class OptOutDurabilityIT {
       Http http = new Http(server.baseUrl());
       List<String> emails = List.copyOf(acknowledged);
       String body = "{\"email\":[" + String.join(",", emails.stream().map(e -> "\"" + e + "\"").toList()) + "]}";
-      Http.Response r = http.post("/v1/identity/map", body, key);
-      assertThat(r.status()).isEqualTo(200);
+      Http.Response r = http.post("/v1/identity/map", key, body);
+      assertThat(r.code()).isEqualTo(200);
       assertThat(r.body()).doesNotContain("\"advertising_id\"");
       for (String email : emails) {
         assertThat(r.body()).contains("{\"identifier\":\"" + email + "\",\"reason\":\"optout\"}");

@@ -3,7 +3,6 @@ package dev.veil.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veil.client.ClientService;
 import dev.veil.client.Role;
 import dev.veil.config.VeilConfig;
@@ -23,8 +22,8 @@ import org.junit.jupiter.api.Test;
  * refreshes on the other; a restarted node keeps every acknowledged write.
  */
 class PostgresNodesIT {
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Duration PROPAGATION = Duration.ofSeconds(5);
+  private static final String MAP_PEER = "/v1/identity/map?email=" + Http.encode("peer@example.com");
 
   @Test
   void twoNodes_shareClientsTokensOptOutsAndSalts_andSurviveRestart() throws Exception {
@@ -44,14 +43,14 @@ class PostgresNodesIT {
 
         Http httpA = new Http("http://127.0.0.1:" + a.httpPort());
         Http httpB = new Http("http://127.0.0.1:" + b.httpPort());
-        JsonNode gen = body(httpA.get("/v1/token/generate?email=" + Http.q("peer@example.com"), key));
-        JsonNode refreshed = body(httpB.get("/v1/token/refresh?refresh_token="
-            + Http.q(gen.get("refresh_token").asText()), null));
+        JsonNode gen = httpA.get("/v1/token/generate?email=" + Http.encode("peer@example.com"), key).successBody();
+        JsonNode refreshed = httpB.get("/v1/token/refresh?refresh_token="
+            + Http.encode(gen.get("refresh_token").asText()), null).successBody();
         assertThat(refreshed.get("advertising_token").asText()).isNotBlank();
 
-        assertThat(httpB.post("/v1/optout", "{\"email\":\"peer@example.com\"}", key).status()).isEqualTo(200);
+        assertThat(httpB.post("/v1/optout", key, "{\"email\":\"peer@example.com\"}").code()).isEqualTo(200);
         Duration seen = Await.until(PROPAGATION, "node A answers optout after node B took it",
-            () -> get(httpA, "/v1/identity/map?email=" + Http.q("peer@example.com"), key).contains("\"optout\""));
+            () -> httpA.get(MAP_PEER, key).body().contains("\"optout\""));
         assertThat(seen).isLessThan(PROPAGATION);
 
         int rotated = a.services().salts().rotateFraction(0.25);
@@ -62,22 +61,9 @@ class PostgresNodesIT {
 
       try (VeilServer again = VeilServer.start(config, Clock.systemUTC())) {
         Http http = new Http("http://127.0.0.1:" + again.httpPort());
-        assertThat(get(http, "/v1/identity/map?email=" + Http.q("peer@example.com"), key)).contains("\"optout\"");
+        assertThat(http.get(MAP_PEER, key).body()).contains("\"optout\"");
         assertThat(again.services().salts().current().rotatedCount()).isEqualTo(16);
       }
     }
-  }
-
-  private static String get(Http http, String path, String key) {
-    try {
-      return http.get(path, key).body();
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static JsonNode body(Http.Response r) throws Exception {
-    assertThat(r.status()).as(r.body()).isEqualTo(200);
-    return JSON.readTree(r.body()).get("body");
   }
 }

@@ -1,14 +1,11 @@
 package dev.veil.grpc;
 
-import static dev.veil.grpc.fakes.Statuses.statusOf;
+import static dev.veil.grpc.testing.Statuses.statusOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.veil.client.Role;
 import dev.veil.config.VeilConfig;
-import dev.veil.grpc.fakes.EchoService;
-import dev.veil.grpc.fakes.FakeNode;
-import dev.veil.grpc.fakes.RunningAdminServer;
 import dev.veil.grpc.identity.admin.v1.CreateClientRequest;
 import dev.veil.grpc.identity.admin.v1.Identity;
 import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc;
@@ -17,6 +14,8 @@ import dev.veil.grpc.identity.admin.v1.ListKeysRequest;
 import dev.veil.grpc.identity.admin.v1.LookupOptOutRequest;
 import dev.veil.grpc.identity.admin.v1.RecordOptOutRequest;
 import dev.veil.grpc.identity.admin.v1.RotateSaltsRequest;
+import dev.veil.grpc.testing.EchoService;
+import dev.veil.testing.RunningAdminServer;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
@@ -51,7 +50,7 @@ class AdminGrpcServerIT {
   private static final ListClientsRequest LIST = ListClientsRequest.getDefaultInstance();
 
   private final EchoService echo = new EchoService();
-  private final RunningAdminServer server = new RunningAdminServer(new FakeNode(), 0, List.of(echo));
+  private final RunningAdminServer server = RunningAdminServer.start(List.of(echo));
 
   @AfterEach
   void stop() throws InterruptedException {
@@ -173,7 +172,7 @@ class AdminGrpcServerIT {
 
   @Test
   void message_overAConfiguredLimit_isResourceExhausted() throws InterruptedException {
-    try (RunningAdminServer small = new RunningAdminServer(new FakeNode(), 1024, List.of())) {
+    try (RunningAdminServer small = RunningAdminServer.start(List.of(), "grpc.max-message-bytes", "1024")) {
       Status status = statusOf(() -> small.admin().createClient(
           CreateClientRequest.newBuilder().setName("y".repeat(2048)).addRoles("MAPPER").build()));
 
@@ -185,7 +184,7 @@ class AdminGrpcServerIT {
 
   @Test
   void storeOutage_isUnavailable_andTheServerKeepsServing() {
-    server.node().faults().outage();
+    server.node().store().setDown(true);
 
     Status record = statusOf(() -> server.admin().recordOptOut(optOut("jane@example.com")));
     Status lookup = statusOf(() -> server.admin().lookupOptOut(
@@ -197,14 +196,14 @@ class AdminGrpcServerIT {
     assertThat(server.admin().listClients(LIST).getClientsCount()).isEqualTo(1);
     assertThat(server.admin().listKeys(ListKeysRequest.getDefaultInstance()).getKeysCount()).isEqualTo(3);
 
-    server.node().faults().heal();
+    server.node().store().setDown(false);
 
     assertThat(server.admin().recordOptOut(optOut("jane@example.com")).getOptedOutMs()).isPositive();
   }
 
   @Test
   void unexpectedFault_isInternalWithoutDetail_andTheServerKeepsServing() {
-    server.node().faults().failWith(() -> new IllegalStateException("boom for jane@example.com"));
+    server.node().store().failCalls(call -> true, () -> new IllegalStateException("boom for jane@example.com"));
 
     Status status = statusOf(() -> server.admin().recordOptOut(optOut("jane@example.com")));
 

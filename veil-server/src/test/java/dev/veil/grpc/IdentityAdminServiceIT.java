@@ -1,12 +1,10 @@
 package dev.veil.grpc;
 
-import static dev.veil.grpc.fakes.Statuses.statusOf;
+import static dev.veil.grpc.testing.Statuses.statusOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veil.core.crypto.Sha256;
 import dev.veil.core.token.EncryptionKey;
-import dev.veil.grpc.fakes.FakeNode;
-import dev.veil.grpc.fakes.RunningAdminServer;
 import dev.veil.grpc.identity.admin.v1.BucketIdList;
 import dev.veil.grpc.identity.admin.v1.Client;
 import dev.veil.grpc.identity.admin.v1.CreateClientRequest;
@@ -30,6 +28,9 @@ import dev.veil.grpc.identity.admin.v1.RotateKeysRequest;
 import dev.veil.grpc.identity.admin.v1.RotateKeysResponse;
 import dev.veil.grpc.identity.admin.v1.RotateSaltsRequest;
 import dev.veil.grpc.identity.admin.v1.SetClientEnabledRequest;
+import dev.veil.testing.InMemoryNode;
+import dev.veil.testing.RunningAdminServer;
+import dev.veil.testing.TestConfigs;
 import io.grpc.Status;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -43,8 +44,8 @@ import org.junit.jupiter.api.Test;
 class IdentityAdminServiceIT {
   /** Master, refresh, and the keyset of the admin client's own site. */
   private static final int KEYSETS = 3;
-  private final RunningAdminServer server = new RunningAdminServer();
-  private final FakeNode node = server.node();
+  private final RunningAdminServer server = RunningAdminServer.start();
+  private final InMemoryNode node = server.node();
   private final IdentityAdminApiBlockingStub admin = server.admin();
 
   @AfterEach
@@ -73,7 +74,7 @@ class IdentityAdminServiceIT {
     assertThat(client.getSiteId()).isEqualTo(42);
     assertThat(client.getRolesList()).containsExactly("GENERATOR", "MAPPER");
     assertThat(client.getEnabled()).isTrue();
-    assertThat(client.getCreatedMs()).isEqualTo(FakeNode.START.toEpochMilli());
+    assertThat(client.getCreatedMs()).isEqualTo(RunningAdminServer.START.toEpochMilli());
     assertThat(created.getApiKey()).startsWith("vk1." + client.getKeyId() + ".");
     assertThat(node.services().authenticator().authenticate("Bearer " + created.getApiKey()))
         .hasValueSatisfying(c -> assertThat(c.id()).isEqualTo(client.getId()));
@@ -142,7 +143,7 @@ class IdentityAdminServiceIT {
 
     List<Client> clients = admin.listClients(ListClientsRequest.getDefaultInstance()).getClientsList();
 
-    assertThat(clients).extracting(Client::getName).containsExactly("test admin", "b", "c");
+    assertThat(clients).extracting(Client::getName).containsExactly(InMemoryNode.ADMIN_NAME, "b", "c");
     assertThat(clients).extracting(Client::getId).isSorted();
     assertThat(clients.get(2).getRolesList()).containsExactly("OPTOUT", "ID_READER");
   }
@@ -214,7 +215,7 @@ class IdentityAdminServiceIT {
         .containsExactlyInAnyOrder(EncryptionKey.MASTER_SITE_ID, EncryptionKey.REFRESH_SITE_ID, 1);
     assertThat(keys).allSatisfy(k -> {
       assertThat(k.getState()).isEqualTo(KeyState.KEY_STATE_ACTIVE);
-      assertThat(k.getActivatesMs()).isEqualTo(FakeNode.START.toEpochMilli());
+      assertThat(k.getActivatesMs()).isEqualTo(RunningAdminServer.START.toEpochMilli());
       assertThat(k.getExpiresMs()).isGreaterThan(k.getActivatesMs());
     });
   }
@@ -273,8 +274,8 @@ class IdentityAdminServiceIT {
   void rotateSalts_byFraction_rotatesThatShareOfBuckets() {
     int rotated = admin.rotateSalts(RotateSaltsRequest.newBuilder().setFraction(0.25).build()).getRotatedBuckets();
 
-    assertThat(rotated).isEqualTo(FakeNode.BUCKETS / 4);
-    assertThat(node.services().salts().current().rotatedCount()).isEqualTo(FakeNode.BUCKETS / 4);
+    assertThat(rotated).isEqualTo(TestConfigs.BUCKETS / 4);
+    assertThat(node.services().salts().current().rotatedCount()).isEqualTo(TestConfigs.BUCKETS / 4);
   }
 
   @Test
@@ -351,12 +352,12 @@ class IdentityAdminServiceIT {
 
     GetSaltStatusResponse after = admin.getSaltStatus(GetSaltStatusRequest.getDefaultInstance());
 
-    assertThat(before.getBucketCount()).isEqualTo(FakeNode.BUCKETS);
+    assertThat(before.getBucketCount()).isEqualTo(TestConfigs.BUCKETS);
     assertThat(before.getRotatedBuckets()).isZero();
-    assertThat(before.getOldestSaltMs()).isEqualTo(FakeNode.START.toEpochMilli());
-    assertThat(before.getLastDailyRotationDay()).isEmpty();
-    assertThat(after.getRotatedBuckets()).isEqualTo(FakeNode.BUCKETS);
-    assertThat(after.getOldestSaltMs()).isEqualTo(FakeNode.START.plus(Duration.ofMinutes(5)).toEpochMilli());
+    assertThat(before.getOldestSaltMs()).isEqualTo(RunningAdminServer.START.toEpochMilli());
+    assertThat(before.getLastDailyRotationDay()).isEqualTo("2026-03-01");
+    assertThat(after.getRotatedBuckets()).isEqualTo(TestConfigs.BUCKETS);
+    assertThat(after.getOldestSaltMs()).isEqualTo(RunningAdminServer.START.plus(Duration.ofMinutes(5)).toEpochMilli());
   }
 
   // --- opt-outs ---
@@ -371,7 +372,7 @@ class IdentityAdminServiceIT {
     LookupOptOutResponse found = admin.lookupOptOut(LookupOptOutRequest.newBuilder()
         .setIdentity(Identity.newBuilder().setEmailHash(hash)).build());
 
-    assertThat(recorded.getOptedOutMs()).isEqualTo(FakeNode.START.toEpochMilli());
+    assertThat(recorded.getOptedOutMs()).isEqualTo(RunningAdminServer.START.toEpochMilli());
     assertThat(found.getOptedOut()).isTrue();
     assertThat(found.getOptedOutMs()).isEqualTo(recorded.getOptedOutMs());
     assertThat(node.services().optOuts().size()).isEqualTo(1);

@@ -1,6 +1,6 @@
 package dev.veil.http;
 
-import static dev.veil.http.testing.TestNode.enc;
+import static dev.veil.testing.Http.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonFactory;
@@ -9,8 +9,10 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
-import dev.veil.http.testing.TestNode.Response;
 import dev.veil.salt.SaltSnapshot;
+import dev.veil.testing.Http;
+import dev.veil.testing.Http.Response;
+import dev.veil.testing.TestConfigs;
 import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,7 +44,7 @@ class BucketsIT {
   }
 
   private Response buckets(String since) {
-    return node.get("/v1/identity/buckets?since_timestamp=" + enc(since), mapper);
+    return node.get("/v1/identity/buckets?since_timestamp=" + encode(since), mapper);
   }
 
   private List<String> ids(Response r) {
@@ -61,7 +63,7 @@ class BucketsIT {
   void buckets_sinceBeforeTheStoreWasCreated_listsEveryBucketAsOfCreation() {
     Response r = buckets("2025-03-01T11:59:59");
 
-    assertThat(ids(r)).hasSize(TestNode.BUCKETS).doesNotHaveDuplicates();
+    assertThat(ids(r)).hasSize(TestConfigs.BUCKETS).doesNotHaveDuplicates();
     JsonNode first = r.bodyNode().get(0);
     assertThat(first.path("last_updated").asText()).isEqualTo("2025-03-01T12:00:00");
     assertThat(first.size()).isEqualTo(2);
@@ -129,7 +131,7 @@ class BucketsIT {
 
   @Test
   void buckets_sinceZeroEpochSeconds_listsEveryBucket() {
-    assertThat(ids(buckets("0"))).hasSize(TestNode.BUCKETS);
+    assertThat(ids(buckets("0"))).hasSize(TestConfigs.BUCKETS);
   }
 
   @Test
@@ -185,7 +187,7 @@ class BucketsIT {
     try (TestNode big = TestNode.start(Map.of("salt.buckets", "1048576"))) {
       String key = big.newApiKey(Role.MAPPER);
       HttpRequest request = HttpRequest.newBuilder(big.uri("/v1/identity/buckets?since_timestamp=0"))
-          .header("Authorization", TestNode.bearer(key)).build();
+          .header("Authorization", Http.bearer(key)).build();
       HttpResponse<InputStream> response = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
           .send(request, HttpResponse.BodyHandlers.ofInputStream());
 

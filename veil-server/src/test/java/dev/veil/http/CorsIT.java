@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
-import dev.veil.http.testing.TestNode.Response;
+import dev.veil.testing.Http.Response;
 import java.net.http.HttpRequest;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;

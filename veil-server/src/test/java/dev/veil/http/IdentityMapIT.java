@@ -1,12 +1,13 @@
 package dev.veil.http;
 
-import static dev.veil.http.testing.TestNode.enc;
+import static dev.veil.testing.Http.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
-import dev.veil.http.testing.TestNode.Response;
+import dev.veil.testing.Http;
+import dev.veil.testing.Http.Response;
 import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -37,7 +38,7 @@ class IdentityMapIT {
 
   @Test
   void mapGet_email_returnsIdentifierAsGivenAdvertisingIdAndBucket() {
-    Response r = node.get("/v1/identity/map?email=" + enc(" User@Example.com"), mapper);
+    Response r = node.get("/v1/identity/map?email=" + encode(" User@Example.com"), mapper);
 
     assertThat(r.code()).isEqualTo(200);
     JsonNode body = r.bodyNode();
@@ -50,7 +51,7 @@ class IdentityMapIT {
   @Test
   void mapGet_emailAndItsHash_mapToTheSameAdvertisingId() {
     JsonNode byEmail = node.get("/v1/identity/map?email=user%40example.com", mapper).bodyNode();
-    JsonNode byHash = node.get("/v1/identity/map?email_hash=" + enc(TestNode.sha256Base64("user@example.com")),
+    JsonNode byHash = node.get("/v1/identity/map?email_hash=" + encode(TestNode.sha256Base64("user@example.com")),
         mapper).bodyNode();
 
     assertThat(byHash.path("advertising_id")).isEqualTo(byEmail.path("advertising_id"));
@@ -200,7 +201,7 @@ class IdentityMapIT {
     byte[] body = {'{', '"', 'e', 'm', 'a', 'i', 'l', '"', ':', '[', '"', (byte) 0xC3, (byte) 0x28, '"', ']', '}'};
 
     Response r = node.send(HttpRequest.newBuilder(node.uri("/v1/identity/map"))
-        .header("Authorization", TestNode.bearer(mapper))
+        .header("Authorization", Http.bearer(mapper))
         .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
 
     assertThat(r.code()).isEqualTo(400);
@@ -210,7 +211,7 @@ class IdentityMapIT {
   @Test
   void mapPost_acceptsTextPlainContentType() {
     Response r = node.send(HttpRequest.newBuilder(node.uri("/v1/identity/map"))
-        .header("Authorization", TestNode.bearer(mapper)).header("Content-Type", "text/plain")
+        .header("Authorization", Http.bearer(mapper)).header("Content-Type", "text/plain")
         .POST(HttpRequest.BodyPublishers.ofString("{\"email\":[\"a@b.com\"]}")).build());
 
     assertThat(r.code()).isEqualTo(200);

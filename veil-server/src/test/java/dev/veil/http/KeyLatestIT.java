@@ -9,7 +9,7 @@ import dev.veil.core.token.AdvertisingTokenCodec;
 import dev.veil.core.token.AdvertisingTokenPayload;
 import dev.veil.core.token.EncryptionKey;
 import dev.veil.http.testing.TestNode;
-import dev.veil.http.testing.TestNode.Response;
+import dev.veil.testing.Http.Response;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HashMap;

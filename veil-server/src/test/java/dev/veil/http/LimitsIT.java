@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.veil.client.Role;
 import dev.veil.http.testing.RawHttp;
 import dev.veil.http.testing.TestNode;
-import dev.veil.http.testing.TestNode.Response;
+import dev.veil.testing.Http.Response;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;

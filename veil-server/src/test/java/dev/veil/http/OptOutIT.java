@@ -1,10 +1,13 @@
 package dev.veil.http;
 
+import static dev.veil.testing.Http.encode;
+import static dev.veil.testing.InMemoryStores.Call.writesTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
-import dev.veil.http.testing.TestNode.Response;
+import dev.veil.testing.Http.Response;
+import dev.veil.testing.InMemoryStores.Part;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -45,7 +48,7 @@ class OptOutIT {
     node.post("/v1/optout", optOut, "{\"phone_hash\":\"" + TestNode.sha256Base64("+14155550100") + "\"}");
 
     assertThat(node.get("/v1/token/generate?phone=%2B14155550100", generator).status()).isEqualTo("optout");
-    assertThat(node.get("/v1/token/refresh?refresh_token=" + TestNode.enc(refreshToken), null).status())
+    assertThat(node.get("/v1/token/refresh?refresh_token=" + encode(refreshToken), null).status())
         .isEqualTo("optout");
     assertThat(node.get("/v1/identity/map?phone=%2B14155550100", mapper).status()).isEqualTo("optout");
     assertThat(node.post("/v1/identity/map", mapper, "{\"phone\":[\"+14155550100\"]}").bodyNode()
@@ -91,7 +94,7 @@ class OptOutIT {
 
   @Test
   void optout_whenTheStoreIsDown_returns503AndRecordsNothing() {
-    node.store().failOptOutWrites(true);
+    node.store().failCalls(writesTo(Part.OPT_OUTS));
 
     Response r = node.post("/v1/optout", optOut, "{\"email\":\"a@example.com\"}");
 

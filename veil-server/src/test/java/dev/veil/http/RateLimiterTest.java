@@ -2,7 +2,7 @@ package dev.veil.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.veil.http.testing.MutableClock;
+import dev.veil.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

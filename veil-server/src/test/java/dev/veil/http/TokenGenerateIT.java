@@ -1,6 +1,6 @@
 package dev.veil.http;
 
-import static dev.veil.http.testing.TestNode.enc;
+import static dev.veil.testing.Http.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,7 +10,7 @@ import dev.veil.core.crypto.NonceSource;
 import dev.veil.core.token.AdvertisingTokenCodec;
 import dev.veil.core.token.AdvertisingTokenPayload;
 import dev.veil.http.testing.TestNode;
-import dev.veil.http.testing.TestNode.Response;
+import dev.veil.testing.Http.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,7 +36,7 @@ class TokenGenerateIT {
 
   @Test
   void generate_withEmail_returnsTokensAndEpochMillisTimes() {
-    Response r = node.get("/v1/token/generate?email=" + enc("User@Example.com"), generator);
+    Response r = node.get("/v1/token/generate?email=" + encode("User@Example.com"), generator);
 
     assertThat(r.code()).isEqualTo(200);
     assertThat(r.header("Content-Type")).startsWith("application/json");
@@ -59,7 +59,7 @@ class TokenGenerateIT {
       default -> TestNode.sha256Base64("+14155550100");
     };
 
-    Response r = node.get("/v1/token/generate?" + parameter + "=" + enc(value), generator);
+    Response r = node.get("/v1/token/generate?" + parameter + "=" + encode(value), generator);
 
     assertThat(r.code()).isEqualTo(200);
     assertThat(r.bodyNode().path("advertising_token").asText()).isNotEmpty();
@@ -120,7 +120,7 @@ class TokenGenerateIT {
     String hash = hashContainingPlus();
 
     Response raw = node.get("/v1/token/generate?email_hash=" + hash.replace("=", "%3D").replace("/", "%2F"), generator);
-    Response escaped = node.get("/v1/token/generate?email_hash=" + enc(hash), generator);
+    Response escaped = node.get("/v1/token/generate?email_hash=" + encode(hash), generator);
 
     assertThat(raw.code()).isEqualTo(400);
     assertThat(raw.message()).isEqualTo("Invalid Identifier");

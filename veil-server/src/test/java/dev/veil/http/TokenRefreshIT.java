@@ -1,12 +1,12 @@
 package dev.veil.http;
 
-import static dev.veil.http.testing.TestNode.enc;
+import static dev.veil.testing.Http.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
-import dev.veil.http.testing.TestNode.Response;
+import dev.veil.testing.Http.Response;
 import java.time.Duration;
 import java.util.Base64;
 import org.junit.jupiter.api.AfterEach;
@@ -31,13 +31,13 @@ class TokenRefreshIT {
   }
 
   private JsonNode generate(String email) {
-    Response r = node.get("/v1/token/generate?email=" + enc(email), generator);
+    Response r = node.get("/v1/token/generate?email=" + encode(email), generator);
     assertThat(r.code()).isEqualTo(200);
     return r.bodyNode();
   }
 
   private Response refresh(String refreshToken, String apiKey) {
-    return node.get("/v1/token/refresh?refresh_token=" + enc(refreshToken), apiKey);
+    return node.get("/v1/token/refresh?refresh_token=" + encode(refreshToken), apiKey);
   }
 
   @Test
@@ -170,7 +170,7 @@ class TokenRefreshIT {
   @ValueSource(strings = {"validate@example.com", "validate@email.com", "+12345678901"})
   void refresh_ofTestIdentity_returnsOptout(String identity) {
     String parameter = identity.startsWith("+") ? "phone" : "email";
-    String token = node.get("/v1/token/generate?" + parameter + "=" + enc(identity), generator)
+    String token = node.get("/v1/token/generate?" + parameter + "=" + encode(identity), generator)
         .bodyNode().path("refresh_token").asText();
 
     Response r = refresh(token, null);

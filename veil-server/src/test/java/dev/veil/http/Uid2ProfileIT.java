@@ -1,11 +1,11 @@
 package dev.veil.http;
 
-import static dev.veil.http.testing.TestNode.enc;
+import static dev.veil.testing.Http.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
-import dev.veil.http.testing.TestNode.Response;
+import dev.veil.testing.Http.Response;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,11 +33,12 @@ class Uid2ProfileIT {
   }
 
   private static Response generate(String parameter, String value) {
-    return node.get("/v1/token/generate?" + parameter + "=" + enc(value), generator);
+    return node.get("/v1/token/generate?" + parameter + "=" + encode(value), generator);
   }
 
   private static Response refreshOf(Response generated) {
-    return node.get("/v1/token/refresh?refresh_token=" + enc(generated.bodyNode().path("refresh_token").asText()), null);
+    String refreshToken = generated.bodyNode().path("refresh_token").asText();
+    return node.get("/v1/token/refresh?refresh_token=" + encode(refreshToken), null);
   }
 
   @Test
@@ -73,7 +74,7 @@ class Uid2ProfileIT {
   void validate_needsNoKey() {
     String token = generate("email", "validate@example.com").bodyNode().path("advertising_token").asText();
 
-    Response r = node.get("/v1/token/validate?token=" + enc(token) + "&email=validate%40example.com", null);
+    Response r = node.get("/v1/token/validate?token=" + encode(token) + "&email=validate%40example.com", null);
 
     assertThat(r.code()).isEqualTo(200);
     assertThat(r.bodyNode().asBoolean()).isTrue();

@@ -1,11 +1,11 @@
 package dev.veil.http;
 
-import static dev.veil.http.testing.TestNode.enc;
+import static dev.veil.testing.Http.encode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
-import dev.veil.http.testing.TestNode.Response;
+import dev.veil.testing.Http.Response;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,7 +29,8 @@ class ValidateIT {
   }
 
   private static String advertisingToken(String email) {
-    return node.get("/v1/token/generate?email=" + enc(email), generator).bodyNode().path("advertising_token").asText();
+    return node.get("/v1/token/generate?email=" + encode(email), generator).bodyNode().path("advertising_token")
+        .asText();
   }
 
   private static Response validate(String query) {
@@ -40,8 +41,8 @@ class ValidateIT {
   void validate_testIdentityWithItsToken_isTrue() {
     String token = advertisingToken(TEST_EMAIL);
 
-    Response byEmail = validate("token=" + enc(token) + "&email=" + enc(TEST_EMAIL));
-    Response byHash = validate("token=" + enc(token) + "&email_hash=" + enc(TestNode.sha256Base64(TEST_EMAIL)));
+    Response byEmail = validate("token=" + encode(token) + "&email=" + encode(TEST_EMAIL));
+    Response byHash = validate("token=" + encode(token) + "&email_hash=" + encode(TestNode.sha256Base64(TEST_EMAIL)));
 
     assertThat(byEmail.code()).isEqualTo(200);
     assertThat(byEmail.body()).isEqualTo("{\"status\":\"success\",\"body\":true}");
@@ -62,7 +63,7 @@ class ValidateIT {
   void validate_otherIdentityWithItsOwnToken_isFalse() {
     String token = advertisingToken("someone@example.com");
 
-    Response r = validate("token=" + enc(token) + "&email=someone%40example.com");
+    Response r = validate("token=" + encode(token) + "&email=someone%40example.com");
 
     assertThat(r.code()).isEqualTo(200);
     assertThat(r.body()).isEqualTo("{\"status\":\"success\",\"body\":false}");
@@ -72,19 +73,19 @@ class ValidateIT {
   void validate_testIdentityWithAnotherIdentitysToken_isFalse() {
     String token = advertisingToken("someone@example.com");
 
-    assertThat(validate("token=" + enc(token) + "&email=" + enc(TEST_EMAIL)).bodyNode().asBoolean()).isFalse();
+    assertThat(validate("token=" + encode(token) + "&email=" + encode(TEST_EMAIL)).bodyNode().asBoolean()).isFalse();
   }
 
   @Test
   void validate_missingOrMalformedToken_isFalse() {
     String token = advertisingToken(TEST_EMAIL);
 
-    assertThat(validate("email=" + enc(TEST_EMAIL)).bodyNode().asBoolean()).isFalse();
-    assertThat(validate("token=&email=" + enc(TEST_EMAIL)).bodyNode().asBoolean()).isFalse();
-    assertThat(validate("token=garbage&email=" + enc(TEST_EMAIL)).bodyNode().asBoolean()).isFalse();
+    assertThat(validate("email=" + encode(TEST_EMAIL)).bodyNode().asBoolean()).isFalse();
+    assertThat(validate("token=&email=" + encode(TEST_EMAIL)).bodyNode().asBoolean()).isFalse();
+    assertThat(validate("token=garbage&email=" + encode(TEST_EMAIL)).bodyNode().asBoolean()).isFalse();
     String truncated = token.substring(0, token.length() - 3);
-    assertThat(validate("token=" + truncated + "&email=" + enc(TEST_EMAIL)).code()).isEqualTo(200);
-    assertThat(validate("token=" + truncated + "&email=" + enc(TEST_EMAIL)).bodyNode().asBoolean()).isFalse();
+    assertThat(validate("token=" + truncated + "&email=" + encode(TEST_EMAIL)).code()).isEqualTo(200);
+    assertThat(validate("token=" + truncated + "&email=" + encode(TEST_EMAIL)).bodyNode().asBoolean()).isFalse();
   }
 
   @Test
@@ -105,7 +106,7 @@ class ValidateIT {
 
   @Test
   void validate_withoutKey_isUnauthorizedInVeilProfile() {
-    Response r = node.get("/v1/token/validate?token=abc&email=" + enc(TEST_EMAIL), null);
+    Response r = node.get("/v1/token/validate?token=abc&email=" + encode(TEST_EMAIL), null);
 
     assertThat(r.code()).isEqualTo(401);
     assertThat(r.status()).isEqualTo("unauthorized");

@@ -9,6 +9,8 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,14 +57,7 @@ class SqliteStoreTest extends StoreContractTest {
             .database()
             .write(
                 "read pragmas",
-                c ->
-                    pragma(c, "journal_mode")
-                        + ","
-                        + pragma(c, "synchronous")
-                        + ","
-                        + pragma(c, "foreign_keys")
-                        + ","
-                        + pragma(c, "busy_timeout"));
+                pragmas("journal_mode", "synchronous", "foreign_keys", "busy_timeout"));
     assertThat(settings).isEqualTo("wal,2,1,5000"); // synchronous 2 = FULL
   }
 
@@ -70,17 +65,19 @@ class SqliteStoreTest extends StoreContractTest {
   void readers_useFullSync_andForeignKeys() {
     JdbcStore store = (JdbcStore) open();
     String settings =
-        store
-            .database()
-            .read(
-                "read pragmas",
-                c ->
-                    pragma(c, "journal_mode")
-                        + ","
-                        + pragma(c, "synchronous")
-                        + ","
-                        + pragma(c, "foreign_keys"));
+        store.database().read("read pragmas", pragmas("journal_mode", "synchronous", "foreign_keys"));
     assertThat(settings).isEqualTo("wal,2,1");
+  }
+
+  /** Reads the values of {@code names}, joined by commas. */
+  private static SqlWork<String> pragmas(String... names) {
+    return c -> {
+      List<String> values = new ArrayList<>();
+      for (String name : names) {
+        values.add(pragma(c, name));
+      }
+      return String.join(",", values);
+    };
   }
 
   private static String pragma(Connection c, String name) throws SQLException {

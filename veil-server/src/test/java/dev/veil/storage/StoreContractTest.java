@@ -512,34 +512,16 @@ abstract class StoreContractTest {
   @Test
   void jobLock_excludesAConcurrentSecondRunOfTheSameJob() throws Exception {
     Store store = open();
-    CountDownLatch running = new CountDownLatch(1);
-    CountDownLatch release = new CountDownLatch(1);
-    ExecutorService executor = Executors.newSingleThreadExecutor();
-    try {
-      Future<Optional<String>> first =
-          executor.submit(
-              () ->
-                  store
-                      .jobLock()
-                      .runExclusive(
-                          "rotate",
-                          () -> {
-                            running.countDown();
-                            await(release);
-                            return "first";
-                          }));
-      assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
 
-      assertThat(store.jobLock().runExclusive("rotate", () -> "second")).isEmpty();
-      assertThat(store.jobLock().runExclusive("other", () -> "other")).contains("other");
+    whileJobRuns(
+        store,
+        "rotate",
+        () -> {
+          assertThat(store.jobLock().runExclusive("rotate", () -> "second")).isEmpty();
+          assertThat(store.jobLock().runExclusive("other", () -> "other")).contains("other");
+        });
 
-      release.countDown();
-      assertThat(first.get(30, TimeUnit.SECONDS)).contains("first");
-      assertThat(store.jobLock().runExclusive("rotate", () -> "third")).contains("third");
-    } finally {
-      release.countDown();
-      executor.shutdownNow();
-    }
+    assertThat(store.jobLock().runExclusive("rotate", () -> "third")).contains("third");
   }
 
   @Test
@@ -691,6 +673,37 @@ abstract class StoreContractTest {
       }
       return results;
     } finally {
+      executor.shutdownNow();
+    }
+  }
+
+  /**
+   * Runs job {@code job} on {@code holder} in the background and, while it holds the job lock,
+   * {@code whileHeld}; then lets the job finish and checks that it ran to the end.
+   */
+  static void whileJobRuns(Store holder, String job, Runnable whileHeld) throws Exception {
+    CountDownLatch running = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ExecutorService executor = Executors.newSingleThreadExecutor();
+    try {
+      Future<Optional<String>> held =
+          executor.submit(
+              () ->
+                  holder
+                      .jobLock()
+                      .runExclusive(
+                          job,
+                          () -> {
+                            running.countDown();
+                            await(release);
+                            return "held";
+                          }));
+      assertThat(running.await(30, TimeUnit.SECONDS)).isTrue();
+      whileHeld.run();
+      release.countDown();
+      assertThat(held.get(30, TimeUnit.SECONDS)).contains("held");
+    } finally {
+      release.countDown();
       executor.shutdownNow();
     }
   }

@@ -19,6 +19,8 @@ import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,19 +28,46 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * In-memory fakes of every feature store, sharing one change sequence like a real store. {@link
- * #setDown(boolean)} simulates an outage: every call then throws {@link
- * StoreUnavailableException}. Thread-safe (one lock).
+ * In-memory fakes of every feature store, sharing one change sequence like a real store.
+ * Thread-safe (one lock).
+ *
+ * <p>Faults: {@link #setDown(boolean)} simulates an outage (every call throws {@link
+ * StoreUnavailableException} and the store reports itself unreachable). For narrower faults every
+ * call into a feature store first passes a hook that sees which {@link Part} it goes to and whether
+ * it writes: {@link #failCalls} makes matching calls throw, {@link #holdCalls} makes them wait for a
+ * latch, {@link #beforeEachCall} installs any other hook (counting calls, say). The hook runs outside
+ * the lock, so a held call does not block the others. The job lock is not a feature store and has no
+ * faults.
  */
 public final class InMemoryStores implements Store {
+  /** Message of the {@link StoreUnavailableException} an outage throws (adapters must not show it). */
+  public static final String OUTAGE_MESSAGE = "connection refused (simulated outage)";
+
+  /** The feature stores, so that a fault can aim at one of them. */
+  public enum Part { KEYS, SALTS, OPT_OUTS, CLIENTS, META }
+
+  /** One call into a feature store: where it goes and whether it writes. */
+  public record Call(Part part, boolean write) {
+    /** Matches the calls that write to {@code part}. */
+    public static Predicate<Call> writesTo(Part part) {
+      return call -> call.part() == part && call.write();
+    }
+  }
+
+  private static final Consumer<Call> NO_HOOK = call -> {};
+
   private final Object lock = new Object();
   private long seq;
   private volatile boolean down;
+  private volatile Consumer<Call> hook = NO_HOOK;
 
   private final TreeMap<Long, EncryptionKey> keys = new TreeMap<>();
   private final Map<Integer, Versioned<BucketSalt>> salts = new HashMap<>();
@@ -49,13 +78,61 @@ public final class InMemoryStores implements Store {
   private int nextKeyId = 1;
   private long nextClientId = 1;
 
+  /** While down, every store call throws {@link StoreUnavailableException} and {@link #isReachable()} is false. */
   public void setDown(boolean down) {
     this.down = down;
   }
 
-  private void check() {
+  /**
+   * Runs {@code hook} at the start of every later call into a feature store, outside the lock; it may
+   * throw to fail the call, block to hold it, or just observe it. Replaces the previous hook; {@code
+   * null} removes it.
+   */
+  public void beforeEachCall(Consumer<Call> hook) {
+    this.hook = hook == null ? NO_HOOK : hook;
+  }
+
+  /** Later calls that {@code match} fail as in an outage (replaces the previous hook). */
+  public void failCalls(Predicate<Call> match) {
+    failCalls(match, () -> new StoreUnavailableException(OUTAGE_MESSAGE, null));
+  }
+
+  /** Later calls that {@code match} throw what {@code fault} supplies (replaces the previous hook). */
+  public void failCalls(Predicate<Call> match, Supplier<? extends RuntimeException> fault) {
+    beforeEachCall(call -> {
+      if (match.test(call)) {
+        throw fault.get();
+      }
+    });
+  }
+
+  /**
+   * Later calls that {@code match} count {@code entered} down, then wait until {@code gate} opens
+   * (replaces the previous hook). A call still waiting after 30 s fails with {@link
+   * StoreUnavailableException}, so a broken test does not hang.
+   */
+  public void holdCalls(Predicate<Call> match, CountDownLatch gate, CountDownLatch entered) {
+    beforeEachCall(call -> {
+      if (!match.test(call)) {
+        return;
+      }
+      entered.countDown();
+      try {
+        if (!gate.await(30, TimeUnit.SECONDS)) {
+          throw new StoreUnavailableException("test gate never opened", null);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new StoreUnavailableException("interrupted while held", e);
+      }
+    });
+  }
+
+  /** Passes the hook, then the outage check; call before taking the lock. */
+  private void enter(Part part, boolean write) {
+    hook.accept(new Call(part, write));
     if (down) {
-      throw new StoreUnavailableException("store unreachable (simulated)", null);
+      throw new StoreUnavailableException(OUTAGE_MESSAGE, null);
     }
   }
 
@@ -64,8 +141,8 @@ public final class InMemoryStores implements Store {
     return new KeyStore() {
       @Override
       public List<Versioned<EncryptionKey>> keysAfter(long afterSeq) {
+        enter(Part.KEYS, false);
         synchronized (lock) {
-          check();
           List<Versioned<EncryptionKey>> out = new ArrayList<>();
           keys.tailMap(afterSeq, false).forEach((s, k) -> out.add(new Versioned<>(s, k)));
           return out;
@@ -75,8 +152,8 @@ public final class InMemoryStores implements Store {
       @Override
       public Versioned<EncryptionKey> insert(int siteId, Instant created, Instant activates, Instant expires,
           byte[] secret) {
+        enter(Part.KEYS, true);
         synchronized (lock) {
-          check();
           EncryptionKey key = new EncryptionKey(nextKeyId++, siteId, created, activates, expires, secret);
           keys.put(++seq, key);
           return new Versioned<>(seq, key);
@@ -90,20 +167,13 @@ public final class InMemoryStores implements Store {
     return new SaltStore() {
       @Override
       public long forEachAfter(long afterSeq, Consumer<Versioned<BucketSalt>> sink) {
-        List<Versioned<BucketSalt>> rows;
-        synchronized (lock) {
-          check();
-          rows = salts.values().stream().filter(v -> v.seq() > afterSeq)
-              .sorted((a, b) -> Long.compare(a.seq(), b.seq())).toList();
-        }
-        rows.forEach(sink);
-        return rows.isEmpty() ? afterSeq : rows.get(rows.size() - 1).seq();
+        return forEachChanged(Part.SALTS, salts.values(), afterSeq, sink);
       }
 
       @Override
       public void saveRotations(List<BucketSalt> rotations) {
+        enter(Part.SALTS, true);
         synchronized (lock) {
-          check();
           for (BucketSalt r : rotations) {
             salts.put(r.bucketIndex(), new Versioned<>(++seq, r));
           }
@@ -117,8 +187,8 @@ public final class InMemoryStores implements Store {
     return new OptOutStore() {
       @Override
       public Versioned<OptOut> record(byte[] firstLevelHash, Instant optedOutAt) {
+        enter(Part.OPT_OUTS, true);
         synchronized (lock) {
-          check();
           return optOuts.computeIfAbsent(ByteBuffer.wrap(firstLevelHash.clone()),
               k -> new Versioned<>(++seq, new OptOut(firstLevelHash.clone(), optedOutAt)));
         }
@@ -126,22 +196,15 @@ public final class InMemoryStores implements Store {
 
       @Override
       public Optional<OptOut> find(byte[] firstLevelHash) {
+        enter(Part.OPT_OUTS, false);
         synchronized (lock) {
-          check();
           return Optional.ofNullable(optOuts.get(ByteBuffer.wrap(firstLevelHash))).map(Versioned::value);
         }
       }
 
       @Override
       public long forEachAfter(long afterSeq, Consumer<Versioned<OptOut>> sink) {
-        List<Versioned<OptOut>> rows;
-        synchronized (lock) {
-          check();
-          rows = optOuts.values().stream().filter(v -> v.seq() > afterSeq)
-              .sorted((a, b) -> Long.compare(a.seq(), b.seq())).toList();
-        }
-        rows.forEach(sink);
-        return rows.isEmpty() ? afterSeq : rows.get(rows.size() - 1).seq();
+        return forEachChanged(Part.OPT_OUTS, optOuts.values(), afterSeq, sink);
       }
     };
   }
@@ -151,18 +214,17 @@ public final class InMemoryStores implements Store {
     return new ClientStore() {
       @Override
       public List<Versioned<ApiClient>> clientsAfter(long afterSeq) {
+        enter(Part.CLIENTS, false);
         synchronized (lock) {
-          check();
-          return clients.values().stream().filter(v -> v.seq() > afterSeq)
-              .sorted((a, b) -> Long.compare(a.seq(), b.seq())).toList();
+          return changedAfter(clients.values(), afterSeq);
         }
       }
 
       @Override
       public Versioned<ApiClient> insert(String name, int siteId, Set<Role> roles, boolean enabled, Instant created,
           ApiKeyDigest key) {
+        enter(Part.CLIENTS, true);
         synchronized (lock) {
-          check();
           long id = nextClientId++;
           ApiClient c = new ApiClient(id, name, siteId == 0 ? (int) id : siteId, roles, enabled, created, key);
           Versioned<ApiClient> v = new Versioned<>(++seq, c);
@@ -173,8 +235,8 @@ public final class InMemoryStores implements Store {
 
       @Override
       public Optional<Versioned<ApiClient>> update(ApiClient client) {
+        enter(Part.CLIENTS, true);
         synchronized (lock) {
-          check();
           if (!clients.containsKey(client.id())) {
             return Optional.empty();
           }
@@ -191,24 +253,24 @@ public final class InMemoryStores implements Store {
     return new MetaStore() {
       @Override
       public Optional<byte[]> get(String name) {
+        enter(Part.META, false);
         synchronized (lock) {
-          check();
           return Optional.ofNullable(meta.get(name)).map(byte[]::clone);
         }
       }
 
       @Override
       public byte[] putIfAbsent(String name, byte[] value) {
+        enter(Part.META, true);
         synchronized (lock) {
-          check();
           return meta.computeIfAbsent(name, k -> value.clone()).clone();
         }
       }
 
       @Override
       public boolean compareAndSet(String name, byte[] expected, byte[] update) {
+        enter(Part.META, true);
         synchronized (lock) {
-          check();
           byte[] current = meta.get(name);
           if (!Arrays.equals(current, expected)) {
             return false;
@@ -236,6 +298,23 @@ public final class InMemoryStores implements Store {
         }
       }
     };
+  }
+
+  /** The rows written after {@code afterSeq}, oldest first. */
+  private static <T> List<Versioned<T>> changedAfter(Collection<Versioned<T>> rows, long afterSeq) {
+    return rows.stream().filter(v -> v.seq() > afterSeq).sorted(Comparator.comparingLong(Versioned::seq)).toList();
+  }
+
+  /** Hands the rows written after {@code afterSeq} to {@code sink} outside the lock; returns the last sequence. */
+  private <T> long forEachChanged(Part part, Collection<Versioned<T>> rows, long afterSeq,
+      Consumer<Versioned<T>> sink) {
+    enter(part, false);
+    List<Versioned<T>> changed;
+    synchronized (lock) {
+      changed = changedAfter(rows, afterSeq);
+    }
+    changed.forEach(sink);
+    return changed.isEmpty() ? afterSeq : changed.get(changed.size() - 1).seq();
   }
 
   @Override

@@ -7,14 +7,17 @@ import java.util.Map;
 
 /** Configurations for tests: ephemeral ports on loopback, a small bucket count, overrides by key. */
 public final class TestConfigs {
+  /** The salt bucket count of test configurations. */
+  public static final int BUCKETS = 64;
+
   private TestConfigs() {}
 
-  /** Defaults with ephemeral ports and 64 buckets, then {@code keyValues} (key, value, key, value...). */
+  /** Defaults with ephemeral ports and {@value #BUCKETS} buckets, then {@code keyValues} (key, value, ...). */
   public static VeilConfig config(String... keyValues) {
     Map<String, String> flags = new HashMap<>();
     flags.put("http.port", "0");
     flags.put("grpc.port", "0");
-    flags.put("salt.buckets", "64");
+    flags.put("salt.buckets", Integer.toString(BUCKETS));
     for (int i = 0; i + 1 < keyValues.length; i += 2) {
       flags.put(keyValues[i], keyValues[i + 1]);
     }

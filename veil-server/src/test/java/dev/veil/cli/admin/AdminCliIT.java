@@ -10,9 +10,10 @@ import dev.veil.client.ApiClient;
 import dev.veil.client.Role;
 import dev.veil.core.crypto.Sha256;
 import dev.veil.core.token.EncryptionKey;
-import dev.veil.grpc.fakes.FakeNode;
-import dev.veil.grpc.fakes.RunningAdminServer;
 import dev.veil.salt.SaltSnapshot;
+import dev.veil.testing.InMemoryNode;
+import dev.veil.testing.RunningAdminServer;
+import dev.veil.testing.TestConfigs;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -27,8 +28,8 @@ import org.junit.jupiter.api.Test;
 
 /** {@code veil admin ...} run in-process against a real admin server on a loopback port. */
 class AdminCliIT {
-  private final RunningAdminServer server = new RunningAdminServer();
-  private final FakeNode node = server.node();
+  private final RunningAdminServer server = RunningAdminServer.start();
+  private final InMemoryNode node = server.node();
   private final ObjectMapper json = new ObjectMapper();
 
   @AfterEach
@@ -237,7 +238,7 @@ class AdminCliIT {
     CliRun run = admin("salts", "rotate", "--fraction", "0.5");
 
     assertOk(run);
-    assertThat(run.out()).contains("Rotated " + FakeNode.BUCKETS / 2 + " bucket(s).");
+    assertThat(run.out()).contains("Rotated " + TestConfigs.BUCKETS / 2 + " bucket(s).");
   }
 
   @Test
@@ -273,8 +274,9 @@ class AdminCliIT {
     CliRun run = admin("salts", "status");
 
     assertOk(run);
-    assertThat(run.out()).contains("buckets              " + FakeNode.BUCKETS)
-        .contains("rotated buckets      0").contains("2026-03-01T12:00:00Z").contains("never");
+    assertThat(run.out()).contains("buckets              " + TestConfigs.BUCKETS)
+        .contains("rotated buckets      0").contains("2026-03-01T12:00:00Z")
+        .contains("last daily rotation  2026-03-01");
   }
 
   @Test
@@ -283,8 +285,8 @@ class AdminCliIT {
 
     assertOk(run);
     JsonNode status = parse(run.out());
-    assertThat(status.get("bucket_count").asInt()).isEqualTo(FakeNode.BUCKETS);
-    assertThat(status.get("oldest_salt_ms").asLong()).isEqualTo(FakeNode.START.toEpochMilli());
+    assertThat(status.get("bucket_count").asInt()).isEqualTo(TestConfigs.BUCKETS);
+    assertThat(status.get("oldest_salt_ms").asLong()).isEqualTo(RunningAdminServer.START.toEpochMilli());
   }
 
   // --- opt-outs ---
@@ -301,7 +303,7 @@ class AdminCliIT {
     assertThat(recorded.out()).isEqualTo("Opted out at 2026-03-01T12:00:00Z." + System.lineSeparator());
     JsonNode answer = parse(found.out());
     assertThat(answer.get("opted_out").asBoolean()).isTrue();
-    assertThat(answer.get("opted_out_ms").asLong()).isEqualTo(FakeNode.START.toEpochMilli());
+    assertThat(answer.get("opted_out_ms").asLong()).isEqualTo(RunningAdminServer.START.toEpochMilli());
   }
 
   @Test
@@ -389,7 +391,7 @@ class AdminCliIT {
         String.valueOf(server.port()), "--host", "127.0.0.1");
 
     assertOk(run);
-    assertThat(run.out()).contains("test admin");
+    assertThat(run.out()).contains(" " + InMemoryNode.ADMIN_NAME + " ");
   }
 
   @Test

@@ -1,4 +1,4 @@
-package dev.veil.grpc.fakes;
+package dev.veil.grpc.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;

@@ -1,7 +1,5 @@
-package dev.veil.grpc.fakes;
+package dev.veil.testing;
 
-import dev.veil.client.Role;
-import dev.veil.config.VeilConfig;
 import dev.veil.grpc.AdminGrpcServer;
 import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc;
 import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc.IdentityAdminApiBlockingStub;
@@ -10,43 +8,49 @@ import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
 import io.grpc.stub.MetadataUtils;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An {@link AdminGrpcServer} on an ephemeral loopback port over a {@link FakeNode}, with an admin
- * key and a plaintext channel to it. Close it after each test.
+ * An {@link AdminGrpcServer} on an ephemeral loopback port over an {@link InMemoryNode}, with a
+ * plaintext channel to it and stubs that carry the node's admin key. Close it after each test.
  */
 public final class RunningAdminServer implements AutoCloseable {
+  /** Where the node's clock starts. */
+  public static final Instant START = Instant.parse("2026-03-01T12:00:00Z");
   public static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
-  private final FakeNode node;
+  private final InMemoryNode node;
   private final ExecutorService executor = Executors.newFixedThreadPool(4);
   private final AdminGrpcServer server;
   private final int port;
-  private final String adminKey;
   private final ManagedChannel channel;
 
-  public RunningAdminServer() {
-    this(new FakeNode(), 0, List.of());
-  }
-
-  /**
-   * @param maxMessageBytes the configured message limit (0 for the default)
-   */
-  public RunningAdminServer(FakeNode node, int maxMessageBytes, List<BindableService> extraAdminServices) {
-    this.node = node;
-    this.adminKey = node.newClientKey("test admin", Role.ADMIN);
-    this.server = new AdminGrpcServer(
-        new VeilConfig.Grpc("127.0.0.1", 0, maxMessageBytes), node.services(), executor, extraAdminServices);
+  private RunningAdminServer(List<BindableService> extraAdminServices, String... settings) {
+    this.node = new InMemoryNode(START, TestConfigs.config(settings));
+    this.server = new AdminGrpcServer(node.services().config().grpc(), node.services(), executor, extraAdminServices);
     this.port = server.start();
     this.channel = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
   }
 
-  public FakeNode node() {
+  /** A server for {@code IdentityAdminApi} with the test defaults. */
+  public static RunningAdminServer start() {
+    return new RunningAdminServer(List.of());
+  }
+
+  /**
+   * A server that also serves {@code extraAdminServices}, configured by {@code settings} (key, value,
+   * ...) over the test defaults, e.g. {@code "grpc.max-message-bytes", "1024"}.
+   */
+  public static RunningAdminServer start(List<BindableService> extraAdminServices, String... settings) {
+    return new RunningAdminServer(extraAdminServices, settings);
+  }
+
+  public InMemoryNode node() {
     return node;
   }
 
@@ -59,7 +63,7 @@ public final class RunningAdminServer implements AutoCloseable {
   }
 
   public String adminKey() {
-    return adminKey;
+    return node.adminKey();
   }
 
   public ManagedChannel channel() {
@@ -68,7 +72,7 @@ public final class RunningAdminServer implements AutoCloseable {
 
   /** A stub that sends {@code authorization: Bearer <admin key>}. */
   public IdentityAdminApiBlockingStub admin() {
-    return withAuthorization("Bearer " + adminKey);
+    return withAuthorization("Bearer " + adminKey());
   }
 
   /** A stub that sends no authorization metadata. */

@@ -1,4 +1,4 @@
-package dev.veil.grpc.fakes;
+package dev.veil.grpc.testing;
 
 import dev.veil.common.ErrorCode;
 import dev.veil.common.VeilException;

@@ -1,0 +1,15 @@
+/**
+ * Test fixtures shared by every test package.
+ *
+ * <ul>
+ *   <li>Fakes: {@link dev.veil.testing.MutableClock} (time moves only when told) and {@link
+ *       dev.veil.testing.InMemoryStores} (every store in memory, with outages and narrower faults).
+ *   <li>A node in-process: {@link dev.veil.testing.TestConfigs} (ephemeral ports, few buckets),
+ *       {@link dev.veil.testing.InMemoryNode} (the production service graph over the fakes) and
+ *       {@link dev.veil.testing.RunningAdminServer} (the admin gRPC listener in front of it); the
+ *       HTTP listener in front of it is {@code dev.veil.http.testing.TestNode}.
+ *   <li>The real process: {@link dev.veil.testing.ServerProcess}, with {@link dev.veil.testing.Http},
+ *       {@link dev.veil.testing.AdminCli} and {@link dev.veil.testing.Await} to talk to it.
+ * </ul>
+ */
+package dev.veil.testing;
