@@ -92,8 +92,8 @@ class JavaClientIT {
     Map<String, String[]> answers = new HashMap<>();
     for (int i = 0; i < emails.size(); i += 5000) {
       List<String> batch = emails.subList(i, Math.min(emails.size(), i + 5000));
-      Http.Response r = http.post("/v1/identity/map", JSON.writeValueAsString(Map.of("email", batch)), mapperKey);
-      assertThat(r.status()).isEqualTo(200);
+      Http.Response r = http.post("/v1/identity/map", mapperKey, JSON.writeValueAsString(Map.of("email", batch)));
+      assertThat(r.code()).isEqualTo(200);
       for (JsonNode m : JSON.readTree(r.body()).path("body").path("mapped")) {
         answers.put(m.get("identifier").asText(), new String[] {m.get("advertising_id").asText(),
             m.get("bucket_id").asText()});
@@ -124,7 +124,7 @@ class JavaClientIT {
   @Test
   void publisher_optedOutUser_getsNoTokens() throws Exception {
     Identifier user = Identifier.email("gone-publisher@example.com");
-    assertThat(http.post("/v1/optout", "{\"email\":\"gone-publisher@example.com\"}", optOutKey).status())
+    assertThat(http.post("/v1/optout", optOutKey, "{\"email\":\"gone-publisher@example.com\"}").code())
         .isEqualTo(200);
 
     assertThat(client(publisherKey).publisher().generate(user)).isEqualTo(new TokenOutcome.OptedOut());
@@ -216,7 +216,7 @@ class JavaClientIT {
     }
     clock.advance(Duration.ofMinutes(1));
     String leaver = emails.get(17);
-    assertThat(http.post("/v1/optout", "{\"email\":\"" + leaver + "\"}", optOutKey).status()).isEqualTo(200);
+    assertThat(http.post("/v1/optout", optOutKey, "{\"email\":\"" + leaver + "\"}").code()).isEqualTo(200);
     server.services().salts().rotateFraction(0.1);
     server.services().salts().rotateBuckets(List.of(mappedBefore.get(leaver)[1]));
     clock.advance(Duration.ofMinutes(1));

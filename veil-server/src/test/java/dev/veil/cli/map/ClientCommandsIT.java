@@ -104,8 +104,8 @@ class ClientCommandsIT {
     Map<String, String[]> answers = new HashMap<>();
     for (int i = 0; i < emails.size(); i += 5000) {
       List<String> batch = emails.subList(i, Math.min(emails.size(), i + 5000));
-      Http.Response r = http.post("/v1/identity/map", JSON.writeValueAsString(Map.of("email", batch)), mapperKey);
-      assertThat(r.status()).isEqualTo(200);
+      Http.Response r = http.post("/v1/identity/map", mapperKey, JSON.writeValueAsString(Map.of("email", batch)));
+      assertThat(r.code()).isEqualTo(200);
       for (JsonNode m : JSON.readTree(r.body()).path("body").path("mapped")) {
         answers.put(m.get("identifier").asText(), new String[] {m.get("advertising_id").asText(),
             m.get("bucket_id").asText()});
@@ -225,7 +225,7 @@ class ClientCommandsIT {
   @Test
   void csvWithHeader_hashLocally_invalidAndOptedOutIdentifiers_areReportedInTheRejectedFile() throws Exception {
     String optOutKey = AdminCli.createClient(server.grpcPort(), adminKey, "optout-intake", "OPTOUT");
-    assertThat(http.post("/v1/optout", "{\"email\":\"leaver@example.com\"}", optOutKey).status()).isEqualTo(200);
+    assertThat(http.post("/v1/optout", optOutKey, "{\"email\":\"leaver@example.com\"}").code()).isEqualTo(200);
     Path in = dir.resolve("people.csv");
     Files.writeString(in, "name,email\n\"Doe, Jane\",Jane.Doe@Example.com\nBob,bob@example.com\n"
         + "Nobody,not-an-email\nLeaver,leaver@example.com\nBob again,bob@example.com\n", StandardCharsets.UTF_8);
@@ -265,8 +265,8 @@ class ClientCommandsIT {
   void decrypt_showsWhatABidderSees_andRejectsATamperedToken() throws Exception {
     String publisherKey = AdminCli.createClient(server.grpcPort(), adminKey, "publisher", "GENERATOR");
     String bidderKey = AdminCli.createClient(server.grpcPort(), adminKey, "bidder", "ID_READER");
-    JsonNode generated = JSON.readTree(http.post("/v1/token/generate", "{\"email\":\"reader@example.com\"}",
-        publisherKey).body()).path("body");
+    JsonNode generated = JSON.readTree(http.post("/v1/token/generate", publisherKey,
+        "{\"email\":\"reader@example.com\"}").body()).path("body");
     String token = generated.get("advertising_token").asText();
     String advertisingId = serverMap(List.of("reader@example.com")).get("reader@example.com")[0];
 
