@@ -22,6 +22,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -48,8 +49,10 @@ import java.util.function.Consumer;
  * {@code mappedAt} before the rotation; the server rounds rotation times up to the next second,
  * which keeps this true when both clocks agree (NTP). The first poll reaches back to the cache's
  * creation (minus the overlap), so it also lists every bucket whose initial salt took effect after
- * that (a new server); none of their entries is stale. Stale entries keep their previous
- * advertising id until they are mapped again.
+ * that (a new server); none of their entries is stale. An entry mapped in the split second between
+ * a rotation and the whole second it takes effect at is marked once more by the next poll: the
+ * times cannot show which salt the server used, so it is mapped again rather than risk a stale id.
+ * Stale entries keep their previous advertising id until they are mapped again.
  *
  * <h2>Design note: durability</h2>
  *
@@ -97,6 +100,8 @@ public final class MappingCache implements AutoCloseable {
   private final Duration pollInterval;
   private final ScheduledExecutorService givenScheduler;
   private final ReentrantLock runLock = new ReentrantLock();
+  /** Entries added since opening; its monitor is signalled on every add. */
+  private final long[] added = {0};
   private ScheduledExecutorService ownScheduler;
   private ScheduledFuture<?> polling;
 
@@ -160,8 +165,34 @@ public final class MappingCache implements AutoCloseable {
     for (Identifier id : chunk) {
       (id.isValid() ? valid : invalid).add(id);
     }
-    return store.add(valid, invalid, clock.instant(), source == null ? null : CHECKPOINT + source,
+    AddResult result = store.add(valid, invalid, clock.instant(), source == null ? null : CHECKPOINT + source,
         Long.toString(position));
+    synchronized (added) {
+      added[0] += result.added();
+      added.notifyAll(); // a run in mapPendingWhile may be waiting for these
+    }
+    return result;
+  }
+
+  /** Entries added since this cache was opened. */
+  private long addedSoFar() {
+    synchronized (added) {
+      return added[0];
+    }
+  }
+
+  /** Waits up to 50 ms for {@link #add} to add something. */
+  private void awaitAdds(long seen) {
+    synchronized (added) {
+      if (added[0] == seen) {
+        try {
+          added.wait(50);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while waiting for identifiers to be added", e);
+        }
+      }
+    }
   }
 
   /**
@@ -172,10 +203,23 @@ public final class MappingCache implements AutoCloseable {
    * @throws VeilClientException if a batch fails; the batches before it are kept
    */
   public CacheReport mapPending() {
+    return mapPendingWhile(() -> false);
+  }
+
+  /**
+   * Maps what waits, like {@link #mapPending()}, and keeps going while {@code adding} is true, so
+   * that entries another thread adds meanwhile are mapped too: an import can read its input and
+   * map it at the same time. Returns once {@code adding} is false and nothing waits. Progress
+   * totals grow as entries are added.
+   *
+   * @throws VeilClientException if a batch fails; the batches before it are kept
+   */
+  public CacheReport mapPendingWhile(BooleanSupplier adding) {
+    Objects.requireNonNull(adding, "adding");
     runLock.lock();
     try {
       Instant start = clock.instant();
-      return mapTodo(0, 0, start);
+      return mapTodo(0, 0, start, adding);
     } finally {
       runLock.unlock();
     }
@@ -198,7 +242,7 @@ public final class MappingCache implements AutoCloseable {
       long nextSince = Math.max(since, start.minus(POLL_OVERLAP).toEpochMilli());
       long marked = load.commit(POLL_SINCE, Long.toString(nextSince), LAST_POLL,
           Long.toString(start.toEpochMilli()));
-      return mapTodo(buckets, marked, start);
+      return mapTodo(buckets, marked, start, () -> false);
     } finally {
       runLock.unlock();
     }
@@ -210,19 +254,21 @@ public final class MappingCache implements AutoCloseable {
    * batch, so the server rarely waits for the disk. A failure stops the run only after the commit
    * in progress has finished.
    */
-  private CacheReport mapTodo(long buckets, long marked, Instant start) {
-    RunTally tally = new RunTally(store.todoCount());
+  private CacheReport mapTodo(long buckets, long marked, Instant start, BooleanSupplier adding) {
+    RunTally tally = new RunTally(store.todoCount(), addedSoFar());
     ExecutorService writer = Executors.newSingleThreadExecutor(daemon("veil-mapping-cache-writer"));
     ExecutorService reader = Executors.newSingleThreadExecutor(daemon("veil-mapping-cache-reader"));
     Future<MappingStore.Applied> committing = null;
     int committingSize = 0;
     try {
       Future<List<MappingStore.Todo>> next = reader.submit(() -> store.todo(0, batchSize));
+      long after = 0;
       List<MappingStore.Todo> batch;
-      while (!(batch = await(next)).isEmpty()) {
-        long after = batch.get(batch.size() - 1).id();
+      while (!(batch = fill(await(next), after, adding)).isEmpty()) {
+        long last = batch.get(batch.size() - 1).id();
+        after = last;
         // The reader connection fetches the next batch while this one is on the wire.
-        next = reader.submit(() -> store.todo(after, batchSize));
+        next = reader.submit(() -> store.todo(last, batchSize));
         for (Part part : parts(batch)) {
           Instant mappedAt = clock.instant();
           MapJson.Entry[] entries = part.kind() == null ? part.locallyInvalid() : mapper.send(part.kind(), part.values());
@@ -252,14 +298,34 @@ public final class MappingCache implements AutoCloseable {
         Duration.between(start, clock.instant()));
   }
 
+  /**
+   * {@code batch} if it is full or nothing more is being added; otherwise waits for adds and
+   * fetches again from the same cursor, until the batch is full or adding has stopped.
+   */
+  private List<MappingStore.Todo> fill(List<MappingStore.Todo> batch, long after, BooleanSupplier adding) {
+    while (batch.size() < batchSize) {
+      boolean more = adding.getAsBoolean();
+      if (more) {
+        awaitAdds(addedSoFar());
+      }
+      batch = store.todo(after, batchSize);
+      if (!more) {
+        break; // adding had stopped before this fetch: it saw everything
+      }
+    }
+    return batch;
+  }
+
   /** Counts of one run, reported to the listener on the run's thread. */
   private final class RunTally {
     final long[] counts = new long[4];
-    final long total;
+    final long initialTotal;
+    final long addedAtStart;
     long done;
 
-    RunTally(long total) {
-      this.total = total;
+    RunTally(long initialTotal, long addedAtStart) {
+      this.initialTotal = initialTotal;
+      this.addedAtStart = addedAtStart;
     }
 
     void add(MappingStore.Applied applied, int size) {
@@ -269,6 +335,7 @@ public final class MappingCache implements AutoCloseable {
       counts[3] += applied.invalid();
       applied.removed().forEach(r -> listener.removed(r.identifier(), r.reason()));
       done += size;
+      long total = initialTotal + addedSoFar() - addedAtStart;
       listener.progress(done, Math.max(done, total));
     }
   }

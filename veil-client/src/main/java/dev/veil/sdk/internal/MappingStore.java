@@ -32,8 +32,8 @@ import java.util.function.Consumer;
  * is ever held twice.
  *
  * <pre>
- * entry(id, kind, identifier)         unique (kind, identifier); id = insertion order, and the
- *                                     cursor of a mapping run; never updated
+ * entry(id, kind, identifier)         unique (kind, identifier); id = insertion order (never reused),
+ *                                     the cursor of a mapping run; never updated
  * mapping(id, advertising_id, bucket_id, mapped_at, stale)
  *                                     one row per mapped entry (same id); stale = 1 when its bucket
  *                                     rotated after mapped_at
@@ -85,9 +85,12 @@ public final class MappingStore implements AutoCloseable {
     try {
       Connection writer = connect(file, WRITER_CACHE_KIB);
       try (Statement s = writer.createStatement()) {
+        // 16 KiB pages (for a new file; an existing one keeps its size): a bulk add of a million
+        // entries touches fewer uniqueness-index pages, about a quarter faster than with 4 KiB.
+        s.execute("PRAGMA page_size=16384");
         s.execute("PRAGMA journal_mode=WAL");
         // Checkpoint every 32 MiB of WAL rather than 4 MiB: fewer syncs of the main file in bulk runs.
-        s.execute("PRAGMA wal_autocheckpoint=8192");
+        s.execute("PRAGMA wal_autocheckpoint=2048");
         writer.setAutoCommit(false);
         for (String ddl : SCHEMA) {
           s.execute(ddl);
@@ -111,7 +114,8 @@ public final class MappingStore implements AutoCloseable {
 
   private static final String[] SCHEMA = {
     "CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
-    "CREATE TABLE IF NOT EXISTS entry(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, identifier TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS entry(id INTEGER PRIMARY KEY AUTOINCREMENT, kind INTEGER NOT NULL,"
+        + " identifier TEXT NOT NULL)",
     "CREATE UNIQUE INDEX IF NOT EXISTS entry_identity ON entry(kind, identifier)",
     "CREATE TABLE IF NOT EXISTS mapping(id INTEGER PRIMARY KEY, advertising_id TEXT NOT NULL,"
         + " bucket_id TEXT NOT NULL, mapped_at INTEGER NOT NULL, stale INTEGER NOT NULL)",

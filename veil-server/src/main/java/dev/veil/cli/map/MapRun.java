@@ -15,11 +15,15 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import picocli.CommandLine;
 
 /**
- * One {@code veil map} run: add the input to the cache (resuming where a previous run stopped),
- * map what waits (or, with {@code --refresh}, poll rotated buckets first), then write the output.
+ * One {@code veil map} run: add the input to the cache (resuming where a previous run stopped)
+ * while mapping what has been added, or, with {@code --refresh}, poll rotated buckets and re-map;
+ * then write the output.
  *
  * <p>Every step is durable in the cache before the next, so the command can be killed at any
  * point and run again: the input is read on from the line the cache recorded, batches already
@@ -31,7 +35,8 @@ public final class MapRun {
   static final int FAILED = 1;
   static final int USAGE = 2;
   static final int UNREACHABLE = 3;
-  private static final int CHUNK = 50_000;
+  /** Lines per transaction while reading: small enough that mapping commits are not held up long. */
+  private static final int CHUNK = 10_000;
 
   /** The command's options. */
   public record Settings(Path in, Path out, Path cache, boolean refresh, String type, String column,
@@ -68,11 +73,16 @@ public final class MapRun {
     }
     long started = System.nanoTime();
     try (MappingCache cache = client.mappingCache(cachePath).listener(display).build()) {
-      if (s.in() != null) {
-        readInput(cache, display);
+      CacheReport report;
+      if (s.refresh()) {
+        if (s.in() != null) {
+          readInput(cache, display, () -> false);
+        }
+        display.phase("re-mapping");
+        report = cache.refresh();
+      } else {
+        report = readAndMap(cache, display);
       }
-      display.phase(s.refresh() ? "re-mapping" : "mapping");
-      CacheReport report = s.refresh() ? cache.refresh() : cache.mapPending();
       display.progress(report.sent(), report.sent());
       display.finishBar();
       summarize(cache, report, display, started);
@@ -89,6 +99,51 @@ public final class MapRun {
       display.finishBar();
       err.println("veil map: " + e.getMessage());
       return USAGE;
+    }
+  }
+
+  /**
+   * Reads the input on a thread of its own while this one maps what has been added, so the server
+   * works while the input is read. A failure on either side stops both.
+   */
+  private CacheReport readAndMap(MappingCache cache, ProgressDisplay display) throws IOException {
+    display.phase("mapping");
+    AtomicBoolean reading = new AtomicBoolean(true);
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicReference<Exception> readFailure = new AtomicReference<>();
+    Thread reader = new Thread(() -> {
+      try {
+        readInput(cache, display, stop::get);
+      } catch (Exception e) {
+        readFailure.set(e);
+      } finally {
+        reading.set(false);
+      }
+    }, "veil-map-input");
+    reader.setDaemon(true);
+    reader.start();
+    CacheReport report;
+    try {
+      report = cache.mapPendingWhile(() -> reading.get() && readFailure.get() == null);
+    } finally {
+      stop.set(true);
+      joinQuietly(reader);
+    }
+    Exception failure = readFailure.get();
+    if (failure instanceof IOException io) {
+      throw io;
+    }
+    if (failure instanceof RuntimeException runtime) {
+      throw runtime;
+    }
+    return report;
+  }
+
+  private static void joinQuietly(Thread thread) {
+    try {
+      thread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -124,8 +179,8 @@ public final class MapRun {
     }
   }
 
-  /** Adds the input from where the cache says the last run stopped. */
-  private void readInput(MappingCache cache, ProgressDisplay display) throws IOException {
+  /** Adds the input from where the cache says the last run stopped; {@code stop} aborts between chunks. */
+  private void readInput(MappingCache cache, ProgressDisplay display, BooleanSupplier stop) throws IOException {
     BasicFileAttributes attributes = Files.readAttributes(s.in(), BasicFileAttributes.class);
     // The checkpoint belongs to this exact file: another path, size or time starts from the top.
     String source = "input:" + s.in().toAbsolutePath().normalize() + ":" + attributes.size() + ":"
@@ -133,17 +188,19 @@ public final class MapRun {
     long skip = cache.checkpoint(source).orElse(0);
     IdentityInput kind = s.type() == null ? null : IdentityInput.fromParameterName(s.type().toLowerCase(Locale.ROOT));
     AddResult[] total = {new AddResult(0, 0, 0)};
-    display.phase("reading");
+    long startNanos = System.nanoTime();
     long lines = new IdentifierFile(s.in(), kind, s.column()).read(skip, CHUNK, (chunk, linesRead) -> {
+      if (stop.getAsBoolean()) {
+        throw new IOException("stopped reading: mapping failed");
+      }
       total[0] = total[0].plus(cache.add(chunk, source, linesRead));
-      display.reading(linesRead);
     });
     if (skip > 0) {
       display.message(String.format(Locale.ROOT, "resumed reading %s after line %,d", s.in(), skip));
     }
     AddResult added = total[0];
     display.message(String.format(Locale.ROOT, "read %,d lines in %.1f s: %,d new, %,d already held, %,d invalid",
-        lines, display.phaseSeconds(), added.added(), added.alreadyPresent(), added.invalid()));
+        lines, (System.nanoTime() - startNanos) / 1e9, added.added(), added.alreadyPresent(), added.invalid()));
   }
 
   private void summarize(MappingCache cache, CacheReport report, ProgressDisplay display, long started)

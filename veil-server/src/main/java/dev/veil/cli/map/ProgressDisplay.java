@@ -10,8 +10,9 @@ import java.util.function.LongSupplier;
 
 /**
  * Shows how far {@code veil map} has come, on stderr: a bar redrawn in place on a terminal (count,
- * percentage, rate, time left), plain lines otherwise (every few seconds and at the end of each
- * phase), or nothing. Phases: reading the input, then mapping.
+ * percentage, rate, time left; the total grows while the input is still being read), plain
+ * lines otherwise (every few seconds and at the end of each phase), or nothing. Thread-safe: the
+ * input is read on one thread while another maps.
  */
 final class ProgressDisplay implements MappingCache.Listener {
   /** How progress is shown. */
@@ -37,8 +38,8 @@ final class ProgressDisplay implements MappingCache.Listener {
     this.nanoTime = nanoTime;
   }
 
-  /** Starts a phase: its progress is measured from now. */
-  void phase(String name) {
+  /** Starts a phase (mapping, writing): its progress and rate are measured from now. */
+  synchronized void phase(String name) {
     finishBar();
     phase = name;
     phaseStart = nanoTime.getAsLong();
@@ -47,32 +48,27 @@ final class ProgressDisplay implements MappingCache.Listener {
   }
 
   /** Seconds since the phase started. */
-  double phaseSeconds() {
+  synchronized double phaseSeconds() {
     return (nanoTime.getAsLong() - phaseStart) / 1e9;
   }
 
-  /** Lines read so far (the total is unknown while reading). */
-  void reading(long lines) {
-    show(lines, -1, false);
-  }
-
   @Override
-  public void progress(long done, long total) {
+  public synchronized void progress(long done, long total) {
     show(done, total, done >= total);
   }
 
   @Override
-  public void removed(Identifier identifier, MapOutcome.Reason reason) {
+  public synchronized void removed(Identifier identifier, MapOutcome.Reason reason) {
     removed++;
   }
 
   /** Entries removed while mapping (opted out or invalid). */
-  long removedCount() {
+  synchronized long removedCount() {
     return removed;
   }
 
   /** Ends a bar line, so that what follows starts on a new line. */
-  void finishBar() {
+  synchronized void finishBar() {
     if (barDrawn) {
       err.println();
       err.flush();
@@ -81,7 +77,7 @@ final class ProgressDisplay implements MappingCache.Listener {
   }
 
   /** A line of its own (summary, warning), after any bar. */
-  void message(String text) {
+  synchronized void message(String text) {
     finishBar();
     if (mode != Mode.NONE) {
       err.println("veil map: " + text);
@@ -111,9 +107,6 @@ final class ProgressDisplay implements MappingCache.Listener {
   String describe(long done, long total, long elapsedNanos) {
     double seconds = elapsedNanos / 1e9;
     long rate = seconds > 0 ? Math.round(done / seconds) : 0;
-    if (total < 0) {
-      return String.format(Locale.ROOT, "%s %,d  %,d/s", phase, done, rate);
-    }
     int percent = total == 0 ? 100 : (int) (100 * done / total);
     String left = rate > 0 ? clock(Duration.ofSeconds((total - done + rate - 1) / rate)) + " left" : "-:-- left";
     String bar = mode == Mode.BAR ? " " + bar(done, total) : "";
