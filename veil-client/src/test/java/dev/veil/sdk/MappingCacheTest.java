@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -219,6 +220,27 @@ class MappingCacheTest {
     assertThat(resumed.remapped()).isEqualTo(stale);
     contents(cache).forEach((id, m) -> assertThat(m.advertisingId()).isEqualTo(server.advertisingIdOf(id)));
     assertThat(cache.refresh().markedStale()).isZero();
+  }
+
+  @Test
+  void mapPendingWhile_mapsWhatAnotherThreadAddsMeanwhile_inFullBatches() throws Exception {
+    MappingCache cache = open(server.client().batchSize(1000).build());
+    AtomicBoolean adding = new AtomicBoolean(true);
+    Thread producer = new Thread(() -> {
+      for (int i = 0; i < 10; i++) {
+        cache.add(emails(i * 450, (i + 1) * 450));
+      }
+      adding.set(false);
+    });
+    producer.start();
+
+    CacheReport report = cache.mapPendingWhile(adding::get);
+    producer.join();
+
+    assertThat(report.mapped()).isEqualTo(4500);
+    assertThat(cache.pendingCount()).isZero();
+    assertThat(server.mapBatches()).extracting(List::size).containsExactly(1000, 1000, 1000, 1000, 500);
+    assertThat(events.get(events.size() - 1)).isEqualTo("progress 4500/4500");
   }
 
   @Test
