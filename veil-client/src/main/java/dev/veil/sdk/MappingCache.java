@@ -1,23 +1,17 @@
 package dev.veil.sdk;
 
-import dev.veil.core.identity.IdentityInput;
-import dev.veil.sdk.internal.MapJson;
 import dev.veil.sdk.internal.MappingStore;
+import dev.veil.sdk.internal.RotationLoad;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -76,8 +70,6 @@ public final class MappingCache implements AutoCloseable {
   static final String LAST_POLL = "poll.last_ms";
   private static final String CHECKPOINT = "checkpoint.";
   private static final int ADD_CHUNK = 10_000;
-  private static final MapJson.Entry INVALID =
-      new MapJson.Entry(null, null, MapOutcome.Reason.INVALID_IDENTIFIER.wireName());
 
   /** Told what a run does. Methods are called on the running thread; defaults ignore the event. */
   public interface Listener extends ProgressListener {
@@ -100,8 +92,7 @@ public final class MappingCache implements AutoCloseable {
   private final Duration pollInterval;
   private final ScheduledExecutorService givenScheduler;
   private final ReentrantLock runLock = new ReentrantLock();
-  /** Entries added since opening; its monitor is signalled on every add. */
-  private final long[] added = {0};
+  private final AddSignal added = new AddSignal();
   private ScheduledExecutorService ownScheduler;
   private ScheduledFuture<?> polling;
 
@@ -167,32 +158,8 @@ public final class MappingCache implements AutoCloseable {
     }
     AddResult result = store.add(valid, invalid, clock.instant(), source == null ? null : CHECKPOINT + source,
         Long.toString(position));
-    synchronized (added) {
-      added[0] += result.added();
-      added.notifyAll(); // a run in mapPendingWhile may be waiting for these
-    }
+    added.record(result.added()); // a run in mapPendingWhile may be waiting for these
     return result;
-  }
-
-  /** Entries added since this cache was opened. */
-  private long addedSoFar() {
-    synchronized (added) {
-      return added[0];
-    }
-  }
-
-  /** Waits up to 50 ms for {@link #add} to add something. */
-  private void awaitAdds(long seen) {
-    synchronized (added) {
-      if (added[0] == seen) {
-        try {
-          added.wait(50);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted while waiting for identifiers to be added", e);
-        }
-      }
-    }
   }
 
   /**
@@ -219,7 +186,7 @@ public final class MappingCache implements AutoCloseable {
     runLock.lock();
     try {
       Instant start = clock.instant();
-      return mapTodo(0, 0, start, adding);
+      return newRun().run(0, 0, start, adding);
     } finally {
       runLock.unlock();
     }
@@ -237,168 +204,19 @@ public final class MappingCache implements AutoCloseable {
     try {
       Instant start = clock.instant();
       long since = Long.parseLong(store.meta(POLL_SINCE).orElseThrow());
-      MappingStore.RotationLoad load = store.rotationLoad();
+      RotationLoad load = store.rotationLoad();
       long buckets = mapper.pollRotated(Instant.ofEpochMilli(since), load::restart, load::add);
       long nextSince = Math.max(since, start.minus(POLL_OVERLAP).toEpochMilli());
       long marked = load.commit(POLL_SINCE, Long.toString(nextSince), LAST_POLL,
           Long.toString(start.toEpochMilli()));
-      return mapTodo(buckets, marked, start, () -> false);
+      return newRun().run(buckets, marked, start, () -> false);
     } finally {
       runLock.unlock();
     }
   }
 
-  /**
-   * Maps every entry that waits, in id order. Requests go out one at a time; while the server
-   * answers one, a writer thread commits the previous answer and a reader thread fetches the next
-   * batch, so the server rarely waits for the disk. A failure stops the run only after the commit
-   * in progress has finished.
-   */
-  private CacheReport mapTodo(long buckets, long marked, Instant start, BooleanSupplier adding) {
-    RunTally tally = new RunTally(store.todoCount(), addedSoFar());
-    ExecutorService writer = Executors.newSingleThreadExecutor(daemon("veil-mapping-cache-writer"));
-    ExecutorService reader = Executors.newSingleThreadExecutor(daemon("veil-mapping-cache-reader"));
-    Future<MappingStore.Applied> committing = null;
-    int committingSize = 0;
-    try {
-      Future<List<MappingStore.Todo>> next = reader.submit(() -> store.todo(0, batchSize));
-      long after = 0;
-      List<MappingStore.Todo> batch;
-      while (!(batch = fill(await(next), after, adding)).isEmpty()) {
-        long last = batch.get(batch.size() - 1).id();
-        after = last;
-        // The reader connection fetches the next batch while this one is on the wire.
-        next = reader.submit(() -> store.todo(last, batchSize));
-        for (Part part : parts(batch)) {
-          Instant mappedAt = clock.instant();
-          MapJson.Entry[] entries = part.kind() == null ? part.locallyInvalid() : mapper.send(part.kind(), part.values());
-          if (committing != null) {
-            tally.add(await(committing), committingSize);
-          }
-          committing = writer.submit(() -> store.apply(part.todos(), entries, mappedAt, clock.instant()));
-          committingSize = part.todos().size();
-        }
-      }
-      if (committing != null) {
-        tally.add(await(committing), committingSize);
-        committing = null;
-      }
-    } finally {
-      if (committing != null) {
-        try {
-          committing.get(); // the answer already received is kept; the failure propagates
-        } catch (ExecutionException | InterruptedException | RuntimeException ignored) {
-          // the run is failing for another reason, which wins
-        }
-      }
-      writer.shutdown();
-      reader.shutdown();
-    }
-    return new CacheReport(buckets, marked, tally.counts[0], tally.counts[1], tally.counts[2], tally.counts[3],
-        Duration.between(start, clock.instant()));
-  }
-
-  /**
-   * {@code batch} if it is full or nothing more is being added; otherwise waits for adds and
-   * fetches again from the same cursor, until the batch is full or adding has stopped.
-   */
-  private List<MappingStore.Todo> fill(List<MappingStore.Todo> batch, long after, BooleanSupplier adding) {
-    while (batch.size() < batchSize) {
-      boolean more = adding.getAsBoolean();
-      if (more) {
-        awaitAdds(addedSoFar());
-      }
-      batch = store.todo(after, batchSize);
-      if (!more) {
-        break; // adding had stopped before this fetch: it saw everything
-      }
-    }
-    return batch;
-  }
-
-  /** Counts of one run, reported to the listener on the run's thread. */
-  private final class RunTally {
-    final long[] counts = new long[4];
-    final long initialTotal;
-    final long addedAtStart;
-    long done;
-
-    RunTally(long initialTotal, long addedAtStart) {
-      this.initialTotal = initialTotal;
-      this.addedAtStart = addedAtStart;
-    }
-
-    void add(MappingStore.Applied applied, int size) {
-      counts[0] += applied.mapped();
-      counts[1] += applied.remapped();
-      counts[2] += applied.optedOut();
-      counts[3] += applied.invalid();
-      applied.removed().forEach(r -> listener.removed(r.identifier(), r.reason()));
-      done += size;
-      long total = initialTotal + addedSoFar() - addedAtStart;
-      listener.progress(done, Math.max(done, total));
-    }
-  }
-
-  /** One request's worth of entries: all sent as {@code kind} ({@code values}), or none (kind null). */
-  private record Part(List<MappingStore.Todo> todos, IdentityInput kind, List<String> values) {
-    /** Entries that no longer hash (only if normalization changed since they were added). */
-    MapJson.Entry[] locallyInvalid() {
-      MapJson.Entry[] entries = new MapJson.Entry[todos.size()];
-      java.util.Arrays.fill(entries, INVALID);
-      return entries;
-    }
-  }
-
-  /** Groups a batch by the kind sent, in order, and splits groups where a body would grow too large. */
-  private List<Part> parts(List<MappingStore.Todo> batch) {
-    List<String> values = new ArrayList<>(batch.size());
-    Map<IdentityInput, List<Integer>> byKind = new LinkedHashMap<>();
-    List<MappingStore.Todo> invalid = new ArrayList<>();
-    for (int i = 0; i < batch.size(); i++) {
-      Identifier sent = mapper.toSendValid(batch.get(i).identifier());
-      values.add(sent == null ? null : sent.value());
-      if (sent == null) {
-        invalid.add(batch.get(i));
-      } else {
-        byKind.computeIfAbsent(sent.kind(), k -> new ArrayList<>()).add(i);
-      }
-    }
-    List<Part> parts = new ArrayList<>();
-    if (!invalid.isEmpty()) {
-      parts.add(new Part(invalid, null, List.of()));
-    }
-    byKind.forEach((kind, indexes) -> {
-      for (List<Integer> run : mapper.batches(indexes, values)) {
-        parts.add(new Part(run.stream().map(batch::get).toList(), kind, run.stream().map(values::get).toList()));
-      }
-    });
-    return parts;
-  }
-
-  private static java.util.concurrent.ThreadFactory daemon(String name) {
-    return r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    };
-  }
-
-  private static <T> T await(Future<T> work) {
-    try {
-      return work.get();
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      if (e.getCause() instanceof Error error) {
-        throw error;
-      }
-      throw new IllegalStateException(e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for the mapping cache file", e);
-    }
+  private MappingRun newRun() {
+    return new MappingRun(store, mapper, batchSize, clock, listener, added);
   }
 
   /** The entry for {@code identifier}, if it has been mapped (stale or not). */
