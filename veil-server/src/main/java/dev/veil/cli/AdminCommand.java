@@ -3,6 +3,7 @@ package dev.veil.cli;
 import dev.veil.cli.admin.AdminOptions;
 import dev.veil.cli.admin.ClientCommand;
 import dev.veil.cli.admin.CommandGroup;
+import dev.veil.cli.admin.DeductionCommand;
 import dev.veil.cli.admin.KeysCommand;
 import dev.veil.cli.admin.OptOutCommand;
 import dev.veil.cli.admin.SaltsCommand;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Mixin;
     description = "Administer a running Veil server over its admin gRPC API.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:ok", "1:the server refused the request", "2:usage error", "3:cannot connect"},
-    subcommands = {ClientCommand.class, KeysCommand.class, SaltsCommand.class, OptOutCommand.class})
+    subcommands = {ClientCommand.class, KeysCommand.class, SaltsCommand.class, OptOutCommand.class,
+        DeductionCommand.class})
 public final class AdminCommand extends CommandGroup {
   @Mixin
   AdminOptions connection;

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "veil 0.1.0",
     description = "Veil: identity tokens and mapping.",
-    subcommands = {ServeCommand.class, AdminCommand.class})
+    subcommands = {ServeCommand.class, AdminCommand.class, MapCommand.class, DecryptCommand.class})
 public final class Main implements Runnable {
   public static void main(String[] args) {
     System.exit(run(args));

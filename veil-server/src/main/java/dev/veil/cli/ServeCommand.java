@@ -52,7 +52,7 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--profile", description = "API profile: veil or uid2 (api.profile).")
   String profile;
 
-  @Option(names = "--demo", description = "Also serve the demo publisher page (demo).")
+  @Option(names = "--demo", description = "Also serve the demo publisher site on demo.port, default 8081 (demo.enabled).")
   boolean demo;
 
   @Override
@@ -99,7 +99,7 @@ public final class ServeCommand implements Callable<Integer> {
     putIf(flags, "data.dir", dataDir);
     putIf(flags, "api.profile", profile);
     if (demo) {
-      flags.put("demo", "true");
+      flags.put("demo.enabled", "true");
     }
     return flags;
   }
@@ -138,6 +138,8 @@ public final class ServeCommand implements Callable<Integer> {
     lines.add("Stop with Ctrl-C (or SIGTERM): in-flight requests finish first.");
     lines.add("");
     lines.add("  public API  " + base + "/v1/...   (health: " + base + "/ops/healthz)");
+    server.demoPort().ifPresent(port ->
+        lines.add("  demo site   http://" + config.http().host() + ":" + port + "/   (a publisher page using the browser SDK)"));
     lines.add("  admin gRPC  " + config.grpc().host() + ":" + server.grpcPort());
     lines.forEach(out::println);
     out.flush();

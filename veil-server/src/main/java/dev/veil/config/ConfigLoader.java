@@ -61,7 +61,8 @@ public final class ConfigLoader {
     d.put("limits.rate-limit-per-second", "0");
     d.put("cors.allowed-origins", "*");
     d.put("log.access", "false");
-    d.put("demo", "false");
+    d.put("demo.enabled", "false");
+    d.put("demo.port", "8081");
     return java.util.Collections.unmodifiableMap(d);
   }
 
@@ -180,7 +181,7 @@ public final class ConfigLoader {
         Arrays.stream(s.text("cors.allowed-origins", true).split(",")).map(String::strip)
             .filter(o -> !o.isEmpty()).toList(),
         s.bool("log.access"),
-        s.bool("demo"),
+        new VeilConfig.Demo(s.bool("demo.enabled"), s.port("demo.port")),
         redacted(v));
   }
 

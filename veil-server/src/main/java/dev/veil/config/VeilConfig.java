@@ -28,7 +28,7 @@ public record VeilConfig(
     Limits limits,
     List<String> corsOrigins,
     boolean accessLog,
-    boolean demo,
+    Demo demo,
     Map<String, String> settings) {
 
   /** Every setting's effective value as text, with secrets (a database password) redacted: safe to log. */
@@ -41,6 +41,9 @@ public record VeilConfig(
 
   /** The admin gRPC listener. */
   public record Grpc(String host, int port, int maxMessageBytes) {}
+
+  /** The demo publisher site of {@code veil serve --demo}, on its own port beside the API. */
+  public record Demo(boolean enabled, int port) {}
 
   /** Request limits: body bytes, header bytes, identifiers per map batch, requests/s per client (0 = off). */
   public record Limits(int maxBodyBytes, int maxHeaderBytes, int maxBatchSize, int rateLimitPerSecond) {}

@@ -66,6 +66,7 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
     OptOutEndpoint optOut = new OptOutEndpoint(vertx, s.mapper(), s.optOuts());
     KeyLatestEndpoint keys = new KeyLatestEndpoint(s.keys(), s.clock());
     OpsEndpoints ops = new OpsEndpoints(s.readiness(), metrics);
+    SdkScriptEndpoint sdk = new SdkScriptEndpoint(SdkScript.load());
     Route.Builder validate = Route.at("/v1/token/validate");
     return List.of(
         Route.at("/v1/token/generate").role(Role.GENERATOR).get(query(tokens::generate)).post(json(tokens::generate)),
@@ -80,7 +81,9 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
         Route.at("/ops/healthz").open().get(ops::healthz),
         Route.at("/ops/readyz").open().get(ops::readyz),
         Route.at("/metrics").open().get(ops::metrics),
-        Route.at("/openapi.yaml").open().get(ops::openApi));
+        Route.at("/openapi.yaml").open().get(ops::openApi),
+        Route.at(SdkScriptEndpoint.PATH).open().get(sdk::latest),
+        Route.at(sdk.versionedPath()).open().get(sdk::versioned));
   }
 
   @Override

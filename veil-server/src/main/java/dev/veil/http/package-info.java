@@ -12,7 +12,9 @@
  *   <li>Endpoints translate parameters into domain calls and outcomes into answers: {@code
  *       TokenEndpoints}, {@code IdentityMapEndpoints} (batch body: {@code MapBatchRequest}), {@code
  *       BucketsEndpoint} ({@code BucketStream} streams with backpressure), {@code OptOutEndpoint}
- *       (the only blocking call, on a worker), {@code KeyLatestEndpoint}, {@code OpsEndpoints}.
+ *       (the only blocking call, on a worker), {@code KeyLatestEndpoint}, {@code OpsEndpoints}, {@code
+ *       SdkScriptEndpoint} (the browser SDK file, {@link dev.veil.http.SdkScript}, at {@code
+ *       /static/veil-sdk.js} and under its versioned name).
  *   <li>{@code Exchange} carries one request and is the only way to answer, so {@code
  *       RequestObserver} sees each answer once (metrics, access log). {@code Envelope} writes the
  *       JSON envelope with Jackson's streaming generator; {@code ErrorResponses} is the one place

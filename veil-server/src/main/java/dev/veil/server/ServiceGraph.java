@@ -8,6 +8,7 @@ import dev.veil.config.VeilConfig;
 import dev.veil.core.crypto.NonceSource;
 import dev.veil.core.token.AdvertisingTokenCodec;
 import dev.veil.core.token.RefreshTokenCodec;
+import dev.veil.deduction.DeductionService;
 import dev.veil.identity.IdentityMapService;
 import dev.veil.identity.IdentityMapper;
 import dev.veil.key.KeyService;
@@ -28,14 +29,20 @@ import org.slf4j.LoggerFactory;
  * Builds the domain services of one node on an open store and loads their state into memory:
  * salt system → keys, salts, opt-outs, clients caught up → keysets ensured → admin client
  * bootstrapped on an empty store. No listeners; {@link VeilServer} adds those.
+ *
+ * <p>{@link DeductionService} sits beside {@link Services} rather than in it: it is admin-only, holds
+ * no state in memory and is served by the admin gRPC listener alone.
  */
 public final class ServiceGraph {
   private static final Logger LOG = LoggerFactory.getLogger(ServiceGraph.class);
 
   private ServiceGraph() {}
 
-  /** The services and, on the first start of an empty store, the admin key to show once. */
-  public record Built(Services services, Optional<String> bootstrapAdminKey) {}
+  /**
+   * The services, the deduction service and, on the first start of an empty store, the admin key to
+   * show once.
+   */
+  public record Built(Services services, Optional<String> bootstrapAdminKey, DeductionService deductions) {}
 
   public static Built build(VeilConfig config, Clock clock, Store store) {
     SecureRandom random = new SecureRandom();
@@ -61,7 +68,7 @@ public final class ServiceGraph {
     Readiness readiness = new Readiness(keys, clock);
     Services services = new Services(config, clock, keys, salts, optOuts, clients,
         new ApiKeyAuthenticator(clients::registry), mapper, mapping, tokens, tests, readiness);
-    return new Built(services, adminKey);
+    return new Built(services, adminKey, new DeductionService(store.deductions(), clock));
   }
 
   private static Optional<String> bootstrapAdmin(ClientService clients) {

@@ -1,7 +1,9 @@
 package dev.veil.server;
 
 import dev.veil.config.VeilConfig;
+import dev.veil.demo.DemoSite;
 import dev.veil.grpc.AdminGrpcServer;
+import dev.veil.grpc.DeductionAdminService;
 import dev.veil.http.PublicHttpServer;
 import dev.veil.observability.Metrics;
 import dev.veil.storage.Store;
@@ -10,7 +12,9 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +27,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Start-up order: open the store (migrations) → load or create the salt system → catch up keys,
  * salts, clients, opt-outs → make sure keysets exist → bootstrap the admin client on an empty store
- * → start HTTP and gRPC → mark ready → start the background jobs.
+ * → start HTTP and gRPC (IdentityAdminApi and DeductionAdminApi on the admin port) → mark ready →
+ * start the background jobs.
  */
 public final class VeilServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(VeilServer.class);
@@ -32,6 +37,7 @@ public final class VeilServer implements AutoCloseable {
   private final Services services;
   private final Vertx vertx;
   private final PublicHttpServer http;
+  private final DemoSite demo;
   private final AdminGrpcServer grpc;
   private final ExecutorService grpcExecutor;
   private final BackgroundJobs jobs;
@@ -53,13 +59,15 @@ public final class VeilServer implements AutoCloseable {
       this.bootstrapAdminKey = built.bootstrapAdminKey().orElse(null);
       this.vertx = vertxStarting.join();
       this.http = new PublicHttpServer(vertx, services, new Metrics());
-      this.httpPort = await(http.start().toCompletionStage().toCompletableFuture());
+      this.httpPort = await(http.start().toCompletionStage().toCompletableFuture(), "the HTTP listener");
+      this.demo = config.demo().enabled() ? startDemo(config) : null;
       this.grpcExecutor = Executors.newFixedThreadPool(4, r -> {
         Thread t = new Thread(r, "veil-grpc");
         t.setDaemon(true);
         return t;
       });
-      this.grpc = new AdminGrpcServer(config.grpc(), services, grpcExecutor);
+      this.grpc = new AdminGrpcServer(config.grpc(), services, grpcExecutor,
+          List.of(new DeductionAdminService(built.deductions())));
       this.grpcPort = grpc.start();
       services.readiness().markLoaded();
       this.jobs = new BackgroundJobs(services, store.jobLock(), clock);
@@ -80,6 +88,14 @@ public final class VeilServer implements AutoCloseable {
     return line.toString();
   }
 
+  private DemoSite startDemo(VeilConfig config) {
+    String host = config.http().host();
+    // The demo's server side calls this node's API; a wildcard listener is reached on loopback.
+    String apiHost = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
+    return await(DemoSite.start(vertx, services.clients(), host, config.demo().port(), apiHost, httpPort)
+        .toCompletionStage().toCompletableFuture(), "the demo site");
+  }
+
   /** Opens the configured store, builds and starts a node; returns once it is ready to serve. */
   public static VeilServer start(VeilConfig config, Clock clock) {
     return new VeilServer(config, clock, Stores.open(config.db()));
@@ -90,14 +106,14 @@ public final class VeilServer implements AutoCloseable {
     return new VeilServer(config, clock, store);
   }
 
-  private static <T> T await(java.util.concurrent.CompletableFuture<T> future) {
+  private static <T> T await(java.util.concurrent.CompletableFuture<T> future, String what) {
     try {
       return future.get(30, TimeUnit.SECONDS);
     } catch (java.util.concurrent.ExecutionException e) {
       Throwable cause = e.getCause();
-      throw new IllegalStateException("cannot start the HTTP listener: " + cause.getMessage(), cause);
+      throw new IllegalStateException("cannot start " + what + ": " + cause.getMessage(), cause);
     } catch (java.util.concurrent.TimeoutException e) {
-      throw new IllegalStateException("the HTTP listener did not start within 30 s", e);
+      throw new IllegalStateException(what + " did not start within 30 s", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while starting", e);
@@ -116,6 +132,11 @@ public final class VeilServer implements AutoCloseable {
     return grpcPort;
   }
 
+  /** The port of the demo publisher site, if {@code demo.enabled}. */
+  public OptionalInt demoPort() {
+    return demo == null ? OptionalInt.empty() : OptionalInt.of(demo.port());
+  }
+
   /** The admin key created on this start of an empty store, shown once; empty otherwise. */
   public Optional<String> bootstrapAdminKey() {
     return Optional.ofNullable(bootstrapAdminKey);
@@ -130,6 +151,13 @@ public final class VeilServer implements AutoCloseable {
     closed = true;
     services.readiness().markDraining();
     jobs.close();
+    if (demo != null) {
+      try {
+        demo.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        LOG.warn("event=demo_stop_incomplete error={}", e.getClass().getSimpleName());
+      }
+    }
     try {
       http.stop().toCompletionStage().toCompletableFuture().get(Duration.ofSeconds(30).toMillis(), TimeUnit.MILLISECONDS);
     } catch (Exception e) {

@@ -3,6 +3,7 @@ package dev.veil.storage;
 import dev.veil.client.ClientStore;
 import dev.veil.common.JobLock;
 import dev.veil.common.MetaStore;
+import dev.veil.deduction.DeductionStore;
 import dev.veil.key.KeyStore;
 import dev.veil.optout.OptOutStore;
 import dev.veil.salt.SaltStore;
@@ -15,6 +16,7 @@ final class JdbcStore implements Store {
   private final JdbcOptOutStore optOuts;
   private final JdbcClientStore clients;
   private final JdbcMetaStore meta;
+  private final JdbcDeductionStore deductions;
 
   JdbcStore(Database db) {
     this.db = db;
@@ -23,6 +25,7 @@ final class JdbcStore implements Store {
     this.optOuts = new JdbcOptOutStore(db);
     this.clients = new JdbcClientStore(db);
     this.meta = new JdbcMetaStore(db);
+    this.deductions = new JdbcDeductionStore(db);
   }
 
   @Override
@@ -48,6 +51,11 @@ final class JdbcStore implements Store {
   @Override
   public MetaStore meta() {
     return meta;
+  }
+
+  @Override
+  public DeductionStore deductions() {
+    return deductions;
   }
 
   @Override

@@ -30,7 +30,8 @@ final class Migrator {
   private static final Logger log = LoggerFactory.getLogger(Migrator.class);
 
   /** Every schema version, in order. Append only. */
-  static final List<Migration> MIGRATIONS = List.of(new Migration(1, "init"));
+  static final List<Migration> MIGRATIONS =
+      List.of(new Migration(1, "init"), new Migration(2, "deduction"));
 
   /** One schema version. */
   record Migration(int version, String name) {

@@ -3,6 +3,7 @@ package dev.veil.storage;
 import dev.veil.client.ClientStore;
 import dev.veil.common.JobLock;
 import dev.veil.common.MetaStore;
+import dev.veil.deduction.DeductionStore;
 import dev.veil.key.KeyStore;
 import dev.veil.optout.OptOutStore;
 import dev.veil.salt.SaltStore;
@@ -23,6 +24,9 @@ public interface Store extends AutoCloseable {
   ClientStore clients();
 
   MetaStore meta();
+
+  /** Deduction services; read on every call, never cached (SPEC 6.1). */
+  DeductionStore deductions();
 
   JobLock jobLock();
 

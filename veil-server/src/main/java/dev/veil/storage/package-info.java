@@ -12,7 +12,7 @@
  *       differs between the engines.
  *   <li>{@code Migrator} applies {@code db/<engine>/V<n>__<name>.sql} at open, once, under a lock.
  *   <li>{@code JdbcKeyStore}, {@code JdbcSaltStore}, {@code JdbcOptOutStore}, {@code
- *       JdbcClientStore}, {@code JdbcMetaStore}: plain SQL shared by both engines ({@code ON
+ *       JdbcClientStore}, {@code JdbcMetaStore}, {@code JdbcDeductionStore}: plain SQL shared by both engines ({@code ON
  *       CONFLICT}, {@code RETURNING}), assembled by {@code JdbcStore}.
  * </ol>
  *
@@ -22,6 +22,7 @@
  * carries a {@code seq} taken from one counter per store (SQLite: the {@code change_counter} row;
  * PostgreSQL: the {@code change_seq} sequence) inside the writing transaction; an update of a row
  * gives it a new seq. A node keeps the highest seq it has applied and asks for rows "after" it.
+ * The {@code deduction} table has no seq: deductions are read from the store on every call.
  *
  * <p>Caveat on PostgreSQL: sequence values are taken before commit, and two transactions can commit
  * in the opposite order of their seqs. A poller that just read up to seq N may therefore miss a row

@@ -15,7 +15,7 @@ class ArchitectureTest {
 
   private static final String[] FEATURES = {
     "dev.veil.token..", "dev.veil.identity..", "dev.veil.salt..", "dev.veil.key..", "dev.veil.optout..",
-    "dev.veil.client..", "dev.veil.common..", "dev.veil.core.."
+    "dev.veil.client..", "dev.veil.common..", "dev.veil.core..", "dev.veil.deduction.."
   };
 
   @Test

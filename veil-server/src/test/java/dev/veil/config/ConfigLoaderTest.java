@@ -66,6 +66,17 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void demo_isOffByDefault_andTakesItsPortFromANestedFile() throws IOException {
+    VeilConfig defaults = ConfigLoader.load(null, Map.of(), Map.of());
+    assertThat(defaults.demo()).isEqualTo(new VeilConfig.Demo(false, 8081));
+    Path file = dir.resolve("demo.yaml");
+    Files.writeString(file, "demo:\n  enabled: true\n  port: 8181\n");
+    assertThat(ConfigLoader.load(file, Map.of(), Map.of()).demo()).isEqualTo(new VeilConfig.Demo(true, 8181));
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("demo.port", "70000")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("demo.port");
+  }
+
+  @Test
   void redacted_hidesDatabasePasswords() {
     Map<String, String> r = ConfigLoader.redacted(Map.of("db", "postgresql://veil:s3cret@db:5432/veil?password=x"));
     assertThat(r.get("db")).doesNotContain("s3cret").doesNotContain("=x");

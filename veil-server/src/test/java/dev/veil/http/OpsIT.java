@@ -104,7 +104,7 @@ class OpsIT {
       assertThat(doc.path("paths").fieldNames()).toIterable().containsExactlyInAnyOrder(
           "/v1/token/generate", "/v1/token/refresh", "/v1/token/validate", "/v1/identity/map",
           "/v1/identity/buckets", "/v1/optout", "/v1/key/latest", "/ops/healthz", "/ops/readyz", "/metrics",
-          "/openapi.yaml");
+          "/openapi.yaml", "/static/veil-sdk.js", "/static/veil-sdk-{version}.js");
     }
   }
 

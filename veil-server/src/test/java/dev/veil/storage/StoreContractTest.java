@@ -9,6 +9,11 @@ import dev.veil.client.Role;
 import dev.veil.common.StoreUnavailableException;
 import dev.veil.common.Versioned;
 import dev.veil.core.token.EncryptionKey;
+import dev.veil.deduction.Deduction;
+import dev.veil.deduction.DeductionCreateException;
+import dev.veil.deduction.DeductionStatus;
+import dev.veil.deduction.DeductionStore;
+import dev.veil.deduction.NewDeduction;
 import dev.veil.optout.OptOut;
 import dev.veil.salt.BucketSalt;
 import java.nio.ByteBuffer;
@@ -415,6 +420,183 @@ abstract class StoreContractTest {
     assertThat(store.clients().clientsAfter(0)).isEmpty();
   }
 
+  // ---- deductions ---------------------------------------------------------------------------
+
+  static NewDeduction draft(String title) {
+    return new NewDeduction(title, "", 0, Optional.empty());
+  }
+
+  static NewDeduction draft(String title, String requestId) {
+    return new NewDeduction(title, "", 0, Optional.of(requestId));
+  }
+
+  @Test
+  void deductions_insert_assignsIdsFromOne_startsNormal_andStoresEveryField() {
+    Store store = open();
+    Instant precise = T0.plusNanos(1_234_567);
+    NewDeduction full =
+        new NewDeduction("Gym \uD83D\uDE00 Über", "line one\n\tline two", 4_294_967_295L, Optional.of("req-1"));
+
+    DeductionStore.Inserted a = store.deductions().insert(full, precise);
+    DeductionStore.Inserted b = store.deductions().insert(draft("second"), T0);
+
+    assertThat(a.created()).isTrue();
+    assertThat(a.deduction())
+        .isEqualTo(
+            new Deduction(
+                1,
+                "Gym \uD83D\uDE00 Über",
+                "line one\n\tline two",
+                4_294_967_295L,
+                DeductionStatus.NORMAL,
+                T0.plusMillis(1),
+                T0.plusMillis(1)));
+    assertThat(b.deduction().id()).isEqualTo(2);
+    assertThat(store.deductions().list(DeductionStatus.NORMAL, 0, 0))
+        .containsExactly(a.deduction(), b.deduction());
+  }
+
+  @Test
+  void deductions_insert_withAUsedRequestId_returnsTheStoredRecord_andCreatesNothing() {
+    Store store = open();
+    Deduction first = store.deductions().insert(draft("first", "r1"), T0).deduction();
+    store.deductions().setStatus(first.id(), DeductionStatus.EXPIRED, T0.plusSeconds(1));
+
+    DeductionStore.Inserted again =
+        store.deductions().insert(new NewDeduction("other", "x", 9, Optional.of("r1")), T0.plusSeconds(2));
+    DeductionStore.Inserted noKey1 = store.deductions().insert(draft("no key"), T0);
+    DeductionStore.Inserted noKey2 = store.deductions().insert(draft("no key"), T0);
+
+    assertThat(again.created()).isFalse();
+    assertThat(again.deduction()).isEqualTo(first.withStatus(DeductionStatus.EXPIRED, T0.plusSeconds(1)));
+    assertThat(noKey1.created()).isTrue();
+    assertThat(noKey2.created()).isTrue();
+    assertThat(noKey2.deduction().id()).isNotEqualTo(noKey1.deduction().id());
+    assertThat(store.deductions().list(DeductionStatus.NORMAL, 0, 0)).hasSize(2);
+    assertThat(store.deductions().list(DeductionStatus.EXPIRED, 0, 0)).hasSize(1);
+  }
+
+  @Test
+  void deductions_insert_concurrentlyWithOneRequestId_createsExactlyOneRecord() throws Exception {
+    Store store = open();
+    Store otherNode = open();
+    List<DeductionStore.Inserted> results =
+        concurrently(
+            8, i -> () -> (i % 2 == 0 ? store : otherNode).deductions().insert(draft("same", "shared"), T0));
+
+    assertThat(results).filteredOn(DeductionStore.Inserted::created).hasSize(1);
+    assertThat(results).extracting(r -> r.deduction().id()).containsOnly(results.get(0).deduction().id());
+    assertThat(store.deductions().list(DeductionStatus.NORMAL, 0, 0)).hasSize(1);
+  }
+
+  @Test
+  void deductions_insert_pastTheLastUint32Id_failsAndWritesNothing() throws SQLException {
+    Store store = open();
+    store.deductions().insert(draft("first"), T0);
+    restartDeductionIdsAt(Deduction.MAX_ID);
+
+    Deduction last = store.deductions().insert(draft("last"), T0).deduction();
+
+    assertThat(last.id()).isEqualTo(Deduction.MAX_ID);
+    for (int attempt = 0; attempt < 2; attempt++) {
+      assertThatThrownBy(() -> store.deductions().insert(draft("too many"), T0))
+          .isInstanceOf(DeductionCreateException.class);
+    }
+    assertThat(store.deductions().list(DeductionStatus.NORMAL, 0, 0))
+        .extracting(Deduction::title)
+        .containsExactly("first", "last");
+  }
+
+  /** Makes {@code next} the id of the next deduction insert, the way each engine allows it. */
+  private void restartDeductionIdsAt(long next) throws SQLException {
+    try (Connection c = connectDirectly();
+        Statement s = c.createStatement()) {
+      if (c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("sqlite")) {
+        s.executeUpdate("UPDATE sqlite_sequence SET seq = " + (next - 1) + " WHERE name = 'deduction'");
+      } else {
+        s.execute("ALTER TABLE deduction ALTER COLUMN id RESTART WITH " + next);
+      }
+    }
+  }
+
+  @Test
+  void deductions_setStatus_stampsUpdatedOnlyWhenTheStatusChanges() {
+    Store store = open();
+    Deduction d = store.deductions().insert(draft("d"), T0).deduction();
+
+    Optional<Deduction> sameStatus = store.deductions().setStatus(d.id(), DeductionStatus.NORMAL, T0.plusSeconds(1));
+    Optional<Deduction> closed = store.deductions().setStatus(d.id(), DeductionStatus.EXPIRED, T0.plusSeconds(2));
+    Optional<Deduction> closedAgain =
+        store.deductions().setStatus(d.id(), DeductionStatus.EXPIRED, T0.plusSeconds(3));
+
+    assertThat(sameStatus).contains(d);
+    Deduction expired = d.withStatus(DeductionStatus.EXPIRED, T0.plusSeconds(2));
+    assertThat(closed).contains(expired);
+    assertThat(closedAgain).contains(expired);
+    assertThat(store.deductions().list(DeductionStatus.EXPIRED, 0, 0)).containsExactly(expired);
+    assertThat(store.deductions().list(DeductionStatus.NORMAL, 0, 0)).isEmpty();
+  }
+
+  @Test
+  void deductions_setStatus_unknownId_isEmptyAndWritesNothing() {
+    Store store = open();
+    store.deductions().insert(draft("d"), T0);
+
+    assertThat(store.deductions().setStatus(2, DeductionStatus.EXPIRED, T0)).isEmpty();
+    assertThat(store.deductions().setStatus(0, DeductionStatus.EXPIRED, T0)).isEmpty();
+    assertThat(store.deductions().list(DeductionStatus.EXPIRED, 0, 0)).isEmpty();
+  }
+
+  @Test
+  void deductions_setStatus_concurrentOpposingChanges_eachReturnsTheStateItLeft() throws Exception {
+    Store store = open();
+    Store otherNode = open();
+    Deduction d = store.deductions().insert(draft("contended"), T0).deduction();
+
+    List<Deduction> results =
+        concurrently(
+            16,
+            i ->
+                () ->
+                    (i % 2 == 0 ? store : otherNode)
+                        .deductions()
+                        .setStatus(
+                            d.id(),
+                            i % 4 < 2 ? DeductionStatus.EXPIRED : DeductionStatus.NORMAL,
+                            T0.plusSeconds(i))
+                        .orElseThrow());
+
+    for (int i = 0; i < results.size(); i++) {
+      assertThat(results.get(i).status())
+          .as("call %d", i)
+          .isEqualTo(i % 4 < 2 ? DeductionStatus.EXPIRED : DeductionStatus.NORMAL);
+    }
+    List<Deduction> all = new ArrayList<>(store.deductions().list(DeductionStatus.NORMAL, 0, 0));
+    all.addAll(store.deductions().list(DeductionStatus.EXPIRED, 0, 0));
+    assertThat(all).singleElement().extracting(Deduction::id).isEqualTo(d.id());
+  }
+
+  @Test
+  void deductions_list_filtersByStatus_ordersById_andContinuesAfterAnId() {
+    Store store = open();
+    for (int i = 1; i <= 9; i++) {
+      store.deductions().insert(draft("d" + i), T0);
+    }
+    for (long id : new long[] {8, 2, 5}) {
+      store.deductions().setStatus(id, DeductionStatus.EXPIRED, T0);
+    }
+
+    assertThat(ids(store.deductions().list(DeductionStatus.NORMAL, 0, 0))).containsExactly(1L, 3L, 4L, 6L, 7L, 9L);
+    assertThat(ids(store.deductions().list(DeductionStatus.EXPIRED, 0, 0))).containsExactly(2L, 5L, 8L);
+    assertThat(ids(store.deductions().list(DeductionStatus.NORMAL, 3, 2))).containsExactly(4L, 6L);
+    assertThat(ids(store.deductions().list(DeductionStatus.NORMAL, 6, 0))).containsExactly(7L, 9L);
+    assertThat(ids(store.deductions().list(DeductionStatus.EXPIRED, 8, 5))).isEmpty();
+  }
+
+  static List<Long> ids(List<Deduction> deductions) {
+    return deductions.stream().map(Deduction::id).toList();
+  }
+
   // ---- meta ---------------------------------------------------------------------------------
 
   @Test
@@ -492,6 +674,8 @@ abstract class StoreContractTest {
     Versioned<ApiClient> client =
         first.clients().insert("c", 0, Set.of(Role.ADMIN), true, T0, digest("c"));
     first.meta().putIfAbsent("created", bytes("x"));
+    Deduction deduction = first.deductions().insert(draft("kept", "r1"), T0).deduction();
+    first.deductions().setStatus(deduction.id(), DeductionStatus.EXPIRED, T0.plusSeconds(1));
     first.close();
 
     Store second = open();
@@ -502,6 +686,10 @@ abstract class StoreContractTest {
     assertThat(second.optOuts().find(hash(1))).get().extracting(OptOut::optedOutAt).isEqualTo(T0);
     assertSameClient(second.clients().clientsAfter(0).get(0), client);
     assertThat(second.meta().get("created")).get().isEqualTo(bytes("x"));
+    assertThat(second.deductions().list(DeductionStatus.EXPIRED, 0, 0))
+        .containsExactly(deduction.withStatus(DeductionStatus.EXPIRED, T0.plusSeconds(1)));
+    assertThat(second.deductions().insert(draft("kept", "r1"), T0).created()).isFalse();
+    assertThat(second.deductions().insert(draft("new"), T0).deduction().id()).isGreaterThan(deduction.id());
     assertThat(second.optOuts().record(hash(2), T0).seq())
         .isGreaterThan(client.seq())
         .isGreaterThan(optOut.seq());
@@ -573,6 +761,17 @@ abstract class StoreContractTest {
             "key_salt",
             "key_hash",
             "seq"));
+    expected.put(
+        "deduction",
+        Set.of(
+            "id",
+            "title",
+            "description",
+            "pay_method_id",
+            "status",
+            "request_id",
+            "created_ms",
+            "updated_ms"));
     try (Connection c = connectDirectly();
         Statement s = c.createStatement()) {
       for (Map.Entry<String, Set<String>> table : expected.entrySet()) {
@@ -607,6 +806,12 @@ abstract class StoreContractTest {
     assertThatThrownBy(() -> store.optOuts().record(hash(1), T0))
         .isInstanceOf(StoreUnavailableException.class)
         .hasMessageContaining(store.describe());
+    assertThatThrownBy(() -> store.deductions().insert(draft("d"), T0))
+        .isInstanceOf(StoreUnavailableException.class);
+    assertThatThrownBy(() -> store.deductions().setStatus(1, DeductionStatus.EXPIRED, T0))
+        .isInstanceOf(StoreUnavailableException.class);
+    assertThatThrownBy(() -> store.deductions().list(DeductionStatus.NORMAL, 0, 0))
+        .isInstanceOf(StoreUnavailableException.class);
     store.close(); // idempotent
   }
 

@@ -52,7 +52,7 @@ public final class InMemoryStores implements Store {
   public static final String OUTAGE_MESSAGE = "connection refused (simulated outage)";
 
   /** The feature stores, so that a fault can aim at one of them. */
-  public enum Part { KEYS, SALTS, OPT_OUTS, CLIENTS, META }
+  public enum Part { KEYS, SALTS, OPT_OUTS, CLIENTS, META, DEDUCTIONS }
 
   /** One call into a feature store: where it goes and whether it writes. */
   public record Call(Part part, boolean write) {
@@ -329,4 +329,14 @@ public final class InMemoryStores implements Store {
 
   @Override
   public void close() {}
+
+  // ---- deductions (DeductionAdminApi); hooks and the outage switch apply to them too (every
+  // deduction call counts as a write: the fake does not tell reads from writes) ----
+
+  private final InMemoryDeductionStore deductions = new InMemoryDeductionStore(() -> enter(Part.DEDUCTIONS, true));
+
+  @Override
+  public dev.veil.deduction.DeductionStore deductions() {
+    return deductions;
+  }
 }

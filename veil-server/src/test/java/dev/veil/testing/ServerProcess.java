@@ -21,12 +21,14 @@ import java.util.regex.Pattern;
 public final class ServerProcess implements AutoCloseable {
   private static final Pattern HTTP = Pattern.compile("public API\\s+http://[^:]+:(\\d+)/");
   private static final Pattern GRPC = Pattern.compile("admin gRPC\\s+[^:]+:(\\d+)");
+  private static final Pattern DEMO = Pattern.compile("demo site\\s+http://[^:]+:(\\d+)/");
 
   private final Process process;
   private final List<String> lines = new CopyOnWriteArrayList<>();
   private final CountDownLatch ready = new CountDownLatch(1);
   private volatile int httpPort;
   private volatile int grpcPort;
+  private volatile int demoPort;
 
   private final Thread reader;
 
@@ -62,6 +64,10 @@ public final class ServerProcess implements AutoCloseable {
         if (h.find()) {
           httpPort = Integer.parseInt(h.group(1));
         }
+        Matcher d = DEMO.matcher(line);
+        if (d.find()) {
+          demoPort = Integer.parseInt(d.group(1));
+        }
         Matcher g = GRPC.matcher(line);
         if (g.find()) {
           grpcPort = Integer.parseInt(g.group(1));
@@ -80,6 +86,11 @@ public final class ServerProcess implements AutoCloseable {
 
   public int grpcPort() {
     return grpcPort;
+  }
+
+  /** The demo site's port ({@code --demo}), or 0. */
+  public int demoPort() {
+    return demoPort;
   }
 
   /** Every line printed so far (stdout and stderr). */

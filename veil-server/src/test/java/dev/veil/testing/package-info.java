@@ -9,7 +9,8 @@
  *       {@link dev.veil.testing.RunningAdminServer} (the admin gRPC listener in front of it); the
  *       HTTP listener in front of it is {@code dev.veil.http.testing.TestNode}.
  *   <li>The real process: {@link dev.veil.testing.ServerProcess}, with {@link dev.veil.testing.Http},
- *       {@link dev.veil.testing.AdminCli} and {@link dev.veil.testing.Await} to talk to it.
+ *       {@link dev.veil.testing.AdminCli} and {@link dev.veil.testing.Await} to talk to it, and
+ *       {@link dev.veil.testing.Browser} (headless Chromium) for the browser SDK.
  * </ul>
  */
 package dev.veil.testing;

@@ -10,13 +10,14 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.Descriptors.EnumValueDescriptor;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.MessageOrBuilder;
+import java.math.BigInteger;
 import java.util.Base64;
 import java.util.List;
 
 /**
  * Writes a protobuf message as JSON for scripts: proto field names ({@code snake_case}), every
  * field present with its value or default (unset oneof members and message fields left out),
- * 64-bit integers as JSON numbers, enums by name, bytes as base64.
+ * 64-bit integers as JSON numbers, unsigned integers unsigned, enums by name, bytes as base64.
  */
 final class ProtoJson {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -47,12 +48,22 @@ final class ProtoJson {
     return node;
   }
 
+  /** uint32, fixed32, uint64 and fixed64 are held in signed Java types; print them unsigned. */
+  private static boolean isUnsigned(FieldDescriptor field) {
+    return switch (field.getType()) {
+      case UINT32, FIXED32, UINT64, FIXED64 -> true;
+      default -> false;
+    };
+  }
+
   private static JsonNode value(FieldDescriptor field, Object value) {
     return switch (field.getJavaType()) {
       case MESSAGE -> object((MessageOrBuilder) value);
       case ENUM -> NODES.textNode(((EnumValueDescriptor) value).getName());
-      case INT -> NODES.numberNode((Integer) value);
-      case LONG -> NODES.numberNode((Long) value);
+      case INT -> isUnsigned(field) ? NODES.numberNode(Integer.toUnsignedLong((Integer) value))
+          : NODES.numberNode((Integer) value);
+      case LONG -> isUnsigned(field) ? NODES.numberNode(new BigInteger(Long.toUnsignedString((Long) value)))
+          : NODES.numberNode((Long) value);
       case FLOAT -> NODES.numberNode((Float) value);
       case DOUBLE -> NODES.numberNode((Double) value);
       case BOOLEAN -> NODES.booleanNode((Boolean) value);

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veil.grpc.deduction.v1.DeductionResp;
+import dev.veil.grpc.deduction.v1.DeductionStruct;
 import dev.veil.grpc.identity.admin.v1.BucketIdList;
 import dev.veil.grpc.identity.admin.v1.Client;
 import dev.veil.grpc.identity.admin.v1.EncryptionKeyInfo;
@@ -43,5 +45,17 @@ class ProtoJsonTest {
     assertThat(empty.has("client")).isFalse();
     assertThat(buckets.has("fraction")).isFalse();
     assertThat(buckets.get("buckets").get("bucket_ids").get(0).asText()).isEqualTo("abc");
+  }
+
+  @Test
+  void write_printsUint32AboveTheSignedRangeUnsigned() throws Exception {
+    JsonNode json = mapper.readTree(ProtoJson.write(DeductionResp.newBuilder()
+        .addData(DeductionStruct.newBuilder().setId(-1).setPayMethodId(Integer.MIN_VALUE)).build()));
+
+    JsonNode record = json.get("data").get(0);
+    assertThat(record.get("id").asLong()).isEqualTo(4_294_967_295L);
+    assertThat(record.get("pay_method_id").asLong()).isEqualTo(2_147_483_648L);
+    assertThat(json.get("code").asInt()).isZero();
+    assertThat(json.get("success").asBoolean(true)).isFalse();
   }
 }

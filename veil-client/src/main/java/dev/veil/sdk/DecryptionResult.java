@@ -1,0 +1,105 @@
+package dev.veil.sdk;
+
+import dev.veil.core.identity.IdentityType;
+import dev.veil.core.token.AdvertisingTokenPayload;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Objects;
+
+/**
+ * What {@link TokenDecryptor#decrypt} found. On {@link DecryptionStatus#SUCCESS} the token's
+ * fields are available; otherwise {@link #status()} and {@link #reason()} say why it was rejected
+ * and the field accessors throw.
+ *
+ * <pre>{@code
+ * DecryptionResult r = decryptor.decrypt(bidRequest.advertisingToken());
+ * if (r.isSuccess()) {
+ *   bid(r.advertisingId(), r.siteId());
+ * } else {
+ *   metrics.rejected(r.status());
+ * }
+ * }</pre>
+ *
+ * <p>Immutable. {@link #toString()} does not show the advertising id.
+ */
+public final class DecryptionResult {
+  private final DecryptionStatus status;
+  private final String reason;
+  private final AdvertisingTokenPayload payload;
+
+  private DecryptionResult(DecryptionStatus status, String reason, AdvertisingTokenPayload payload) {
+    this.status = status;
+    this.reason = reason;
+    this.payload = payload;
+  }
+
+  static DecryptionResult success(AdvertisingTokenPayload payload) {
+    return new DecryptionResult(DecryptionStatus.SUCCESS, "decrypted", payload);
+  }
+
+  static DecryptionResult rejected(DecryptionStatus status, String reason) {
+    if (status == DecryptionStatus.SUCCESS) {
+      throw new IllegalArgumentException("a rejection needs a failure status");
+    }
+    return new DecryptionResult(status, Objects.requireNonNull(reason, "reason"), null);
+  }
+
+  public DecryptionStatus status() {
+    return status;
+  }
+
+  public boolean isSuccess() {
+    return status == DecryptionStatus.SUCCESS;
+  }
+
+  /** A sentence for logs: why the token was rejected, or {@code decrypted}. Never the token. */
+  public String reason() {
+    return reason;
+  }
+
+  /** The advertising id, standard base64 of 32 bytes, as in mapping answers. */
+  public String advertisingId() {
+    return Base64.getEncoder().encodeToString(payload().advertisingId());
+  }
+
+  /** The site id of the publisher the token was issued to. */
+  public int siteId() {
+    return payload().publisher().siteId();
+  }
+
+  /** Email or phone. */
+  public IdentityType identityType() {
+    return payload().identityType();
+  }
+
+  /** When the user's identity was first established (the start of the token chain). */
+  public Instant established() {
+    return payload().established();
+  }
+
+  /** When this token was issued. */
+  public Instant created() {
+    return payload().created();
+  }
+
+  /** When this token expires. */
+  public Instant expires() {
+    return payload().expires();
+  }
+
+  private AdvertisingTokenPayload payload() {
+    if (payload == null) {
+      throw new IllegalStateException("token was rejected (" + status + "): " + reason);
+    }
+    return payload;
+  }
+
+  @Override
+  public String toString() {
+    if (payload == null) {
+      return "DecryptionResult{" + status + ": " + reason + "}";
+    }
+    return "DecryptionResult{SUCCESS, siteId=" + siteId() + ", identityType=" + identityType() + ", established="
+        + established() + ", expires=" + expires() + ", advertisingId=<redacted>}";
+  }
+}

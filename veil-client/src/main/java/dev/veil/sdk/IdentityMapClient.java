@@ -1,0 +1,171 @@
+package dev.veil.sdk;
+
+import dev.veil.core.identity.IdentityInput;
+import dev.veil.sdk.internal.BucketJson;
+import dev.veil.sdk.internal.MapJson;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * Maps identifiers to advertising ids for data collectors (role {@code MAPPER}).
+ *
+ * <pre>{@code
+ * IdentityMapClient mapper = veil.mapper();
+ * List<MapOutcome> outcomes = mapper.map(List.of(Identifier.email("a@example.com"),
+ *     Identifier.phone("+12025550123")));
+ * for (MapOutcome o : outcomes) {
+ *   if (o instanceof MapOutcome.Mapped m) {
+ *     audience.add(m.advertisingId(), m.bucketId());
+ *   }
+ * }
+ * List<RotatedBucket> rotated = mapper.rotatedBuckets(lastPoll);   // then re-map their identifiers
+ * }</pre>
+ *
+ * <p>To keep mappings and re-map them as salts rotate, use {@link MappingCache}, which does that
+ * bookkeeping durably.
+ *
+ * <p>Every request is a {@code POST /v1/identity/map} with a JSON body, so identifiers never
+ * appear in URLs. A large list is split into batches of at most {@link VeilClient#MAX_BATCH_SIZE}
+ * identifiers (and under 1 MB of body), one per identifier kind, sent one after the other.
+ * Identifiers that do not normalize are reported {@link MapOutcome.Reason#INVALID_IDENTIFIER}
+ * without being sent. Obtain it from {@link VeilClient#mapper()}; immutable and thread-safe.
+ */
+public final class IdentityMapClient {
+  private final VeilClient client;
+
+  IdentityMapClient(VeilClient client) {
+    this.client = client;
+  }
+
+  /** Maps one identifier. Same contract as {@link #map(List)}. */
+  public MapOutcome map(Identifier identifier) {
+    return map(List.of(identifier)).get(0);
+  }
+
+  /** Maps identifiers; same as {@link #map(List, ProgressListener)} without progress. */
+  public List<MapOutcome> map(List<Identifier> identifiers) {
+    return map(identifiers, ProgressListener.NONE);
+  }
+
+  /**
+   * Maps identifiers, in batches sent in sequence.
+   *
+   * @return one outcome per identifier, in the same order (duplicates included)
+   * @throws VeilApiException if the server refuses a batch (e.g. 401 without the MAPPER role);
+   *     batches before it were mapped, but their outcomes are not returned
+   * @throws VeilTransportException if a batch gets no answer after retries
+   */
+  public List<MapOutcome> map(List<Identifier> identifiers, ProgressListener progress) {
+    Objects.requireNonNull(progress, "progress");
+    MapOutcome[] outcomes = new MapOutcome[identifiers.size()];
+    Map<IdentityInput, List<Integer>> byKind = new EnumMap<>(IdentityInput.class);
+    List<String> sentValues = new ArrayList<>(identifiers.size());
+    for (int i = 0; i < outcomes.length; i++) {
+      Identifier id = Objects.requireNonNull(identifiers.get(i), "identifier");
+      Identifier sent = toSend(id);
+      sentValues.add(sent == null ? null : sent.value());
+      if (sent == null) {
+        outcomes[i] = new MapOutcome.Unmapped(id, MapOutcome.Reason.INVALID_IDENTIFIER);
+      } else {
+        byKind.computeIfAbsent(sent.kind(), k -> new ArrayList<>()).add(i);
+      }
+    }
+    long done = outcomes.length - byKind.values().stream().mapToLong(List::size).sum();
+    for (Map.Entry<IdentityInput, List<Integer>> group : byKind.entrySet()) {
+      for (List<Integer> batch : batches(group.getValue(), sentValues)) {
+        List<String> values = batch.stream().map(sentValues::get).toList();
+        MapJson.Entry[] entries = send(group.getKey(), values);
+        for (int j = 0; j < entries.length; j++) {
+          int index = batch.get(j);
+          outcomes[index] = outcome(identifiers.get(index), entries[j]);
+        }
+        done += batch.size();
+        progress.progress(done, outcomes.length);
+      }
+    }
+    return Arrays.asList(outcomes);
+  }
+
+  /**
+   * Buckets whose salt rotated after {@code since}, oldest rotation first. Poll it daily with the
+   * time of your previous poll and re-map the identifiers you hold in these buckets that you
+   * mapped before each bucket's {@link RotatedBucket#lastUpdated()}.
+   */
+  public List<RotatedBucket> rotatedBuckets(Instant since) {
+    List<RotatedBucket> buckets = new ArrayList<>();
+    pollRotated(since, buckets::clear, buckets::add);
+    return buckets;
+  }
+
+  /**
+   * Streams the buckets rotated after {@code since} to {@code sink} without holding them all (a
+   * poll from before the store's creation lists every bucket). {@code onAttempt} runs before each
+   * attempt at reading the answer: after a retry, {@code sink} sees the buckets again from the
+   * first. Returns how many buckets the answer listed.
+   */
+  long pollRotated(Instant since, Runnable onAttempt, Consumer<RotatedBucket> sink) {
+    Objects.requireNonNull(since, "since");
+    return client.caller().call(BucketJson.path(since), null, in -> {
+      onAttempt.run();
+      return BucketJson.read(in, sink);
+    });
+  }
+
+  /** Sends one batch of values of one kind; one entry per value. */
+  MapJson.Entry[] send(IdentityInput kind, List<String> values) {
+    return client.caller().call("/v1/identity/map", MapJson.request(kind, values), in -> MapJson.answer(in, values));
+  }
+
+  /** What goes on the wire for {@code id}: itself, its hash, or null when it does not normalize. */
+  Identifier toSend(Identifier id) {
+    return id.isValid() ? toSendValid(id) : null;
+  }
+
+  /**
+   * What goes on the wire for an identifier already known to be valid (the cache checks when it
+   * adds): itself, or its hash; null if it no longer normalizes (only possible when hashing).
+   */
+  Identifier toSendValid(Identifier id) {
+    if (!client.hashIdentifiers()) {
+      return id;
+    }
+    try {
+      return id.hashed();
+    } catch (IllegalArgumentException invalid) {
+      return null;
+    }
+  }
+
+  static MapOutcome outcome(Identifier id, MapJson.Entry entry) {
+    return entry.isMapped()
+        ? new MapOutcome.Mapped(id, entry.advertisingId(), entry.bucketId())
+        : new MapOutcome.Unmapped(id, MapOutcome.Reason.fromWire(entry.reason()));
+  }
+
+  /** Splits {@code indexes} into runs within the batch size and body size limits. */
+  List<List<Integer>> batches(List<Integer> indexes, List<String> values) {
+    List<List<Integer>> batches = new ArrayList<>();
+    List<Integer> current = new ArrayList<>();
+    int bytes = MapJson.ENVELOPE_BYTES;
+    for (int index : indexes) {
+      int size = MapJson.encodedSizeBound(values.get(index));
+      if (!current.isEmpty() && (current.size() >= client.batchSize() || bytes + size > client.batchBytes())) {
+        batches.add(current);
+        current = new ArrayList<>();
+        bytes = MapJson.ENVELOPE_BYTES;
+      }
+      current.add(index);
+      bytes += size;
+    }
+    if (!current.isEmpty()) {
+      batches.add(current);
+    }
+    return batches;
+  }
+}

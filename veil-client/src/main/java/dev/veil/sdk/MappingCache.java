@@ -1,0 +1,356 @@
+package dev.veil.sdk;
+
+import dev.veil.sdk.internal.MappingStore;
+import dev.veil.sdk.internal.RotationLoad;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * The data collector's mapping table, kept up to date as salts rotate: identifier → advertising id
+ * → bucket id, with the time each entry was mapped, in a local SQLite file.
+ *
+ * <pre>{@code
+ * try (MappingCache cache = veil.mappingCache(Path.of("audience.db")).build()) {
+ *   cache.add(List.of(Identifier.email("a@example.com"), Identifier.email("b@example.com")));
+ *   cache.mapPending();                    // maps what is new (or left over from an interrupted run)
+ *   cache.startPolling();                  // daily: poll rotated buckets, re-map what they affect
+ *   cache.get(Identifier.email("a@example.com")).ifPresent(m -> use(m.advertisingId()));
+ * }
+ * }</pre>
+ *
+ * <h2>Design note: what gets re-mapped</h2>
+ *
+ * <p>{@link #refresh()} asks {@code GET /v1/identity/buckets} for buckets rotated since the
+ * previous poll (minus {@link #POLL_OVERLAP}, so that clock skew between nodes cannot hide a
+ * rotation), and marks stale exactly the entries whose bucket is listed with a rotation time after
+ * the entry's {@code mappedAt} (or at the same millisecond). Entries mapped after the rotation are
+ * left alone, however many times a bucket is listed. {@code mappedAt} is this client's clock just
+ * before the mapping request left, so any mapping the server computed with the old salt has a
+ * {@code mappedAt} before the rotation; the server rounds rotation times up to the next second,
+ * which keeps this true when both clocks agree (NTP). The first poll reaches back to the cache's
+ * creation (minus the overlap), so it also lists every bucket whose initial salt took effect after
+ * that (a new server); none of their entries is stale. An entry mapped in the split second between
+ * a rotation and the whole second it takes effect at is marked once more by the next poll: the
+ * times cannot show which salt the server used, so it is mapped again rather than risk a stale id.
+ * Stale entries keep their previous advertising id until they are mapped again.
+ *
+ * <h2>Design note: durability</h2>
+ *
+ * <p>Every step commits to the file before the next begins ({@code synchronous=FULL}): added
+ * identifiers, each batch's answer, and a poll's marks together with the new poll time. A process
+ * killed at any point therefore leaves either the state before or after a step; the next {@link
+ * #mapPending()} or {@link #refresh()} continues with the entries still marked to do. Entries are
+ * unique by (kind, identifier): nothing is lost and nothing is held twice. An identifier the
+ * server reports as opted out (or invalid) is removed and recorded as a {@link Rejection}, also
+ * durably, and the {@link Listener} is told.
+ *
+ * <p>Thread-safe. One mapping run ({@link #mapPending()} or {@link #refresh()}) at a time: a
+ * second caller waits. {@link #add}, {@link #get} and the iterations may run alongside; reads see
+ * committed data. Close it to release the file.
+ */
+public final class MappingCache implements AutoCloseable {
+  /** How far each poll reaches back before the previous one, against clock skew. */
+  public static final Duration POLL_OVERLAP = Duration.ofMinutes(10);
+
+  static final String POLL_SINCE = "poll.since_ms";
+  static final String LAST_POLL = "poll.last_ms";
+  private static final String CHECKPOINT = "checkpoint.";
+  private static final int ADD_CHUNK = 10_000;
+
+  /** Told what a run does. Methods are called on the running thread; defaults ignore the event. */
+  public interface Listener extends ProgressListener {
+    /** Called after each mapping request of a run. */
+    @Override
+    default void progress(long done, long total) {}
+
+    /** An entry was removed: the person opted out, or the server found it invalid. */
+    default void removed(Identifier identifier, MapOutcome.Reason reason) {}
+
+    /** A background poll ({@link #startPolling()}) failed; it is tried again at the next interval. */
+    default void pollFailed(RuntimeException failure) {}
+  }
+
+  private final MappingStore store;
+  private final IdentityMapClient mapper;
+  private final int batchSize;
+  private final Listener listener;
+  private final Clock clock;
+  private final Duration pollInterval;
+  private final ScheduledExecutorService givenScheduler;
+  private final ReentrantLock runLock = new ReentrantLock();
+  private final AddSignal added = new AddSignal();
+  private ScheduledExecutorService ownScheduler;
+  private ScheduledFuture<?> polling;
+
+  private MappingCache(Builder b) {
+    this.mapper = b.client.mapper();
+    this.batchSize = b.client.batchSize();
+    this.listener = b.listener;
+    this.clock = b.clock;
+    this.pollInterval = b.pollInterval;
+    this.givenScheduler = b.scheduler;
+    this.store = MappingStore.open(b.file);
+    if (store.meta(POLL_SINCE).isEmpty()) {
+      // Nothing here can have been mapped before now: polling may start from here (minus the overlap).
+      store.putMeta(POLL_SINCE, Long.toString(clock.instant().minus(POLL_OVERLAP).toEpochMilli()));
+    }
+  }
+
+  static Builder builder(VeilClient client, Path file) {
+    return new Builder(client, file);
+  }
+
+  /**
+   * Adds identifiers; each is held once, whatever it was added with before. Identifiers that do not
+   * normalize are not added and are recorded as rejected. New entries are mapped by the next
+   * {@link #mapPending()} or {@link #refresh()}.
+   */
+  public AddResult add(Iterable<Identifier> identifiers) {
+    AddResult total = new AddResult(0, 0, 0);
+    List<Identifier> chunk = new ArrayList<>(ADD_CHUNK);
+    for (Identifier id : identifiers) {
+      chunk.add(Objects.requireNonNull(id, "identifier"));
+      if (chunk.size() == ADD_CHUNK) {
+        total = total.plus(addChunk(chunk, null, 0));
+        chunk.clear();
+      }
+    }
+    return chunk.isEmpty() ? total : total.plus(addChunk(chunk, null, 0));
+  }
+
+  /**
+   * Adds identifiers read from a source of the caller's (a file, a queue) and records, in the same
+   * transaction, how far into that source they reach. After a crash, {@link #checkpoint} tells
+   * where to resume reading without losing or re-reading anything.
+   *
+   * @param source the caller's name for the source, e.g. the input file's path
+   * @param position how far the source has been read once these are added, e.g. a line count
+   */
+  public AddResult add(List<Identifier> identifiers, String source, long position) {
+    Objects.requireNonNull(source, "source");
+    return addChunk(identifiers, source, position);
+  }
+
+  /** The position last recorded for {@code source} by {@link #add(List, String, long)}. */
+  public OptionalLong checkpoint(String source) {
+    return store.meta(CHECKPOINT + source).map(v -> OptionalLong.of(Long.parseLong(v))).orElse(OptionalLong.empty());
+  }
+
+  private AddResult addChunk(List<Identifier> chunk, String source, long position) {
+    List<Identifier> valid = new ArrayList<>(chunk.size());
+    List<Identifier> invalid = new ArrayList<>();
+    for (Identifier id : chunk) {
+      (id.isValid() ? valid : invalid).add(id);
+    }
+    AddResult result = store.add(valid, invalid, clock.instant(), source == null ? null : CHECKPOINT + source,
+        Long.toString(position));
+    added.record(result.added()); // a run in mapPendingWhile may be waiting for these
+    return result;
+  }
+
+  /**
+   * Maps every entry that waits for it: new ones, and stale ones left by an interrupted {@link
+   * #refresh()}. Batches go out one after the other; each answer is committed before the next
+   * request.
+   *
+   * @throws VeilClientException if a batch fails; the batches before it are kept
+   */
+  public CacheReport mapPending() {
+    return mapPendingWhile(() -> false);
+  }
+
+  /**
+   * Maps what waits, like {@link #mapPending()}, and keeps going while {@code adding} is true, so
+   * that entries another thread adds meanwhile are mapped too: an import can read its input and
+   * map it at the same time. Returns once {@code adding} is false and nothing waits. Progress
+   * totals grow as entries are added.
+   *
+   * @throws VeilClientException if a batch fails; the batches before it are kept
+   */
+  public CacheReport mapPendingWhile(BooleanSupplier adding) {
+    Objects.requireNonNull(adding, "adding");
+    runLock.lock();
+    try {
+      Instant start = clock.instant();
+      return newRun().run(0, 0, start, adding);
+    } finally {
+      runLock.unlock();
+    }
+  }
+
+  /**
+   * Polls the buckets rotated since the previous poll, marks stale the entries mapped before their
+   * bucket's rotation, and maps every entry that waits (see the design note).
+   *
+   * @throws VeilClientException if the poll or a batch fails; marks already committed stay, and
+   *     the next run continues
+   */
+  public CacheReport refresh() {
+    runLock.lock();
+    try {
+      Instant start = clock.instant();
+      long since = Long.parseLong(store.meta(POLL_SINCE).orElseThrow());
+      RotationLoad load = store.rotationLoad();
+      long buckets = mapper.pollRotated(Instant.ofEpochMilli(since), load::restart, load::add);
+      long nextSince = Math.max(since, start.minus(POLL_OVERLAP).toEpochMilli());
+      long marked = load.commit(POLL_SINCE, Long.toString(nextSince), LAST_POLL,
+          Long.toString(start.toEpochMilli()));
+      return newRun().run(buckets, marked, start, () -> false);
+    } finally {
+      runLock.unlock();
+    }
+  }
+
+  private MappingRun newRun() {
+    return new MappingRun(store, mapper, batchSize, clock, listener, added);
+  }
+
+  /** The entry for {@code identifier}, if it has been mapped (stale or not). */
+  public Optional<CachedMapping> get(Identifier identifier) {
+    return store.get(Objects.requireNonNull(identifier, "identifier"));
+  }
+
+  /** Every mapped entry, in the order identifiers were first added. */
+  public void forEach(Consumer<CachedMapping> action) {
+    store.forEach(action);
+  }
+
+  /** Every identifier not held (invalid, opted out), oldest first. */
+  public void forEachRejection(Consumer<Rejection> action) {
+    store.forEachRejection(action);
+  }
+
+  /** Entries held, mapped or not. */
+  public long size() {
+    return store.size();
+  }
+
+  /** Entries waiting to be mapped (new or stale). */
+  public long pendingCount() {
+    return store.todoCount();
+  }
+
+  /** When the last successful poll started, if any. */
+  public Optional<Instant> lastPoll() {
+    return store.meta(LAST_POLL).map(v -> Instant.ofEpochMilli(Long.parseLong(v)));
+  }
+
+  /**
+   * Runs {@link #refresh()} every poll interval (default one day) in the background, first when the
+   * interval since the last poll has passed (at once if there was none), so restarts keep the
+   * cadence. Failures go to {@link Listener#pollFailed}.
+   *
+   * @throws IllegalStateException if polling was already started
+   */
+  public synchronized void startPolling() {
+    if (polling != null) {
+      throw new IllegalStateException("polling already started");
+    }
+    ScheduledExecutorService scheduler = givenScheduler;
+    if (scheduler == null) {
+      ownScheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "veil-mapping-cache-poll");
+        t.setDaemon(true);
+        return t;
+      });
+      scheduler = ownScheduler;
+    }
+    Instant now = clock.instant();
+    Duration wait = lastPoll().map(last -> Duration.between(now, last.plus(pollInterval))).orElse(Duration.ZERO);
+    long initialDelay = Math.max(0, wait.toMillis());
+    polling = scheduler.scheduleWithFixedDelay(this::pollQuietly, initialDelay, pollInterval.toMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  private void pollQuietly() {
+    try {
+      refresh();
+    } catch (RuntimeException e) {
+      listener.pollFailed(e);
+    }
+  }
+
+  /** Stops polling, waits for a running run to finish, and closes the file. */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (polling != null) {
+        polling.cancel(false);
+      }
+      if (ownScheduler != null) {
+        ownScheduler.shutdownNow();
+      }
+    }
+    runLock.lock();
+    try {
+      store.close();
+    } finally {
+      runLock.unlock();
+    }
+  }
+
+  /** Configures a {@link MappingCache}; from {@link VeilClient#mappingCache(Path)}. Not thread-safe. */
+  public static final class Builder {
+    private final VeilClient client;
+    private final Path file;
+    private Listener listener = new Listener() {};
+    private Clock clock = Clock.systemUTC();
+    private Duration pollInterval = Duration.ofDays(1);
+    private ScheduledExecutorService scheduler;
+
+    private Builder(VeilClient client, Path file) {
+      this.client = Objects.requireNonNull(client, "client");
+      this.file = Objects.requireNonNull(file, "file");
+    }
+
+    /** Receives progress and removals (default: none). */
+    public Builder listener(Listener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /** The clock for mapping and poll times (default: the system clock, UTC). */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** How often {@link #startPolling()} polls (default one day, the recommended cadence). */
+    public Builder pollInterval(Duration pollInterval) {
+      if (pollInterval.isNegative() || pollInterval.isZero()) {
+        throw new IllegalArgumentException("pollInterval must be positive");
+      }
+      this.pollInterval = pollInterval;
+      return this;
+    }
+
+    /** The scheduler for {@link #startPolling()} (default: a daemon thread of the cache's own). */
+    public Builder scheduler(ScheduledExecutorService scheduler) {
+      this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+      return this;
+    }
+
+    /**
+     * Opens (or creates, mode 0600) the file.
+     *
+     * @throws java.io.UncheckedIOException if it cannot be opened
+     */
+    public MappingCache build() {
+      return new MappingCache(this);
+    }
+  }
+}

@@ -1,0 +1,238 @@
+package dev.veil.sdk;
+
+import dev.veil.sdk.internal.ApiCaller;
+import dev.veil.sdk.internal.HttpTransport;
+import dev.veil.sdk.internal.Sleeper;
+import dev.veil.sdk.internal.Transport;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The entry point: one configured connection to a Veil server, from which the role clients are
+ * taken.
+ *
+ * <pre>{@code
+ * VeilClient veil = VeilClient.builder()
+ *     .baseUrl("https://veil.example.com")
+ *     .apiKey(System.getenv("VEIL_API_KEY"))
+ *     .build();
+ *
+ * PublisherClient publisher = veil.publisher();        // GENERATOR role: generate, refresh
+ * IdentityMapClient mapper = veil.mapper();            // MAPPER role: map, rotated buckets
+ * MappingCache cache = veil.mappingCache(Path.of("mappings.db")).build();   // MAPPER role
+ * TokenDecryptor decryptor = veil.tokenDecryptor().build();                 // ID_READER role
+ * }</pre>
+ *
+ * <p>Every request runs with a timeout and, after a transport failure or a 429 or 503 answer, is
+ * retried under the {@link RetryPolicy}. Failures surface as {@link VeilApiException} (the server
+ * said no) or {@link VeilTransportException} (no answer); see {@link VeilClientException}.
+ *
+ * <p>Immutable and thread-safe: build one per server and key, share it, and take as many role
+ * clients from it as you like (they are cheap views). It holds no resources that need closing.
+ */
+public final class VeilClient {
+  /** The most identifiers a single {@code POST /v1/identity/map} may carry (the server's limit). */
+  public static final int MAX_BATCH_SIZE = 5_000;
+  /** Request bodies are kept under the server's default 1 MiB limit, with room to spare. */
+  public static final int MAX_BATCH_BYTES = 1_000_000;
+
+  private final ApiCaller caller;
+  private final String baseUrl;
+  private final boolean hashIdentifiers;
+  private final int batchSize;
+  private final int batchBytes;
+
+  private VeilClient(Builder b) {
+    this.baseUrl = b.baseUrl;
+    Transport transport = b.transport != null
+        ? b.transport
+        : new HttpTransport(b.httpClient != null ? b.httpClient : HttpTransport.defaultClient(b.connectTimeout),
+            b.baseUrl, b.requestTimeout);
+    this.caller = new ApiCaller(transport, b.retryPolicy, b.sleeper, b.random, b.apiKey);
+    this.hashIdentifiers = b.hashIdentifiers;
+    this.batchSize = b.batchSize;
+    this.batchBytes = b.batchBytes;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Generate and refresh token pairs (publishers, server side). */
+  public PublisherClient publisher() {
+    return new PublisherClient(this);
+  }
+
+  /** Map identifiers to advertising ids and list rotated buckets (data collectors). */
+  public IdentityMapClient mapper() {
+    return new IdentityMapClient(this);
+  }
+
+  /** A builder for a {@link MappingCache} stored in {@code file} that maps through this client. */
+  public MappingCache.Builder mappingCache(Path file) {
+    return MappingCache.builder(this, file);
+  }
+
+  /** A builder for a {@link TokenDecryptor} that fetches keys through this client (bidders). */
+  public TokenDecryptor.Builder tokenDecryptor() {
+    return TokenDecryptor.builder(this);
+  }
+
+  /** The server's base URL, without a trailing slash. */
+  public String baseUrl() {
+    return baseUrl;
+  }
+
+  ApiCaller caller() {
+    return caller;
+  }
+
+  boolean hashIdentifiers() {
+    return hashIdentifiers;
+  }
+
+  int batchSize() {
+    return batchSize;
+  }
+
+  int batchBytes() {
+    return batchBytes;
+  }
+
+  @Override
+  public String toString() {
+    return "VeilClient{" + baseUrl + ", apiKey=" + (caller.hasApiKey() ? "<set>" : "<none>") + "}";
+  }
+
+  /** Configures a {@link VeilClient}; only {@link #baseUrl} is required. Not thread-safe. */
+  public static final class Builder {
+    private String baseUrl;
+    private String apiKey;
+    private Duration connectTimeout = Duration.ofSeconds(10);
+    private Duration requestTimeout = Duration.ofSeconds(30);
+    private RetryPolicy retryPolicy = RetryPolicy.defaults();
+    private boolean hashIdentifiers;
+    private int batchSize = MAX_BATCH_SIZE;
+    private int batchBytes = MAX_BATCH_BYTES;
+    private HttpClient httpClient;
+    private Transport transport;
+    private Sleeper sleeper = Sleeper.THREAD_SLEEP;
+    private DoubleSupplier random = () -> ThreadLocalRandom.current().nextDouble();
+
+    private Builder() {}
+
+    /** The server, e.g. {@code http://127.0.0.1:8080} (http or https; a path prefix is kept). */
+    public Builder baseUrl(String baseUrl) {
+      URI uri = URI.create(Objects.requireNonNull(baseUrl, "baseUrl"));
+      if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
+          || uri.getHost() == null || uri.getQuery() != null || uri.getFragment() != null) {
+        throw new IllegalArgumentException("baseUrl must be an http or https URL without query: " + baseUrl);
+      }
+      String text = uri.toString();
+      this.baseUrl = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
+      return this;
+    }
+
+    /**
+     * The API key, sent as {@code Authorization: Bearer <key>}. Its client's roles decide what it
+     * may do: {@code GENERATOR} (generate), {@code MAPPER} (map, buckets), {@code ID_READER}
+     * (decryption keys). Refresh works without one; with one, refresh tells an expired token from
+     * an invalid one.
+     */
+    public Builder apiKey(String apiKey) {
+      if (apiKey != null && (apiKey.isBlank() || apiKey.chars().anyMatch(c -> c <= ' ' || c > '~'))) {
+        throw new IllegalArgumentException("apiKey must be printable ASCII without spaces");
+      }
+      this.apiKey = apiKey;
+      return this;
+    }
+
+    /** How long to wait for a TCP connection (default 10 s). */
+    public Builder connectTimeout(Duration connectTimeout) {
+      this.connectTimeout = positive(connectTimeout, "connectTimeout");
+      return this;
+    }
+
+    /** How long to wait for each answer's headers, per attempt (default 30 s). */
+    public Builder requestTimeout(Duration requestTimeout) {
+      this.requestTimeout = positive(requestTimeout, "requestTimeout");
+      return this;
+    }
+
+    /** When to retry (default {@link RetryPolicy#defaults()}). */
+    public Builder retryPolicy(RetryPolicy retryPolicy) {
+      this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
+      return this;
+    }
+
+    /**
+     * Send only hashes: emails and phones are normalized and SHA-256 hashed here before any request
+     * carries them (default false: values are sent as given). Results still name the identifiers
+     * as the caller gave them.
+     */
+    public Builder hashIdentifiers(boolean hashIdentifiers) {
+      this.hashIdentifiers = hashIdentifiers;
+      return this;
+    }
+
+    /** Identifiers per mapping request, 1 to {@value VeilClient#MAX_BATCH_SIZE} (the default). */
+    public Builder batchSize(int batchSize) {
+      if (batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
+        throw new IllegalArgumentException("batchSize must be 1 to " + MAX_BATCH_SIZE);
+      }
+      this.batchSize = batchSize;
+      return this;
+    }
+
+    /** Use this JDK client (to share its connection pool, or for TLS settings). */
+    public Builder httpClient(HttpClient httpClient) {
+      this.httpClient = Objects.requireNonNull(httpClient, "httpClient");
+      return this;
+    }
+
+    /** Tests: replace the network. */
+    Builder transport(Transport transport) {
+      this.transport = transport;
+      return this;
+    }
+
+    /** Tests: record waits instead of sleeping. */
+    Builder sleeper(Sleeper sleeper) {
+      this.sleeper = sleeper;
+      return this;
+    }
+
+    /** Tests: fix the jitter. */
+    Builder random(DoubleSupplier random) {
+      this.random = random;
+      return this;
+    }
+
+    /** Tests: smaller request bodies. */
+    Builder batchBytes(int batchBytes) {
+      this.batchBytes = batchBytes;
+      return this;
+    }
+
+    /** @throws IllegalStateException if no base URL was set */
+    public VeilClient build() {
+      if (baseUrl == null) {
+        throw new IllegalStateException("baseUrl is required");
+      }
+      return new VeilClient(this);
+    }
+
+    private static Duration positive(Duration d, String name) {
+      Objects.requireNonNull(d, name);
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive");
+      }
+      return d;
+    }
+  }
+}

@@ -1,0 +1,119 @@
+package dev.veil.sdk.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.veil.sdk.RetryPolicy;
+import dev.veil.sdk.VeilApiException;
+import dev.veil.sdk.VeilTransportException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.DoubleSupplier;
+
+/**
+ * Sends a request through a {@link Transport} and applies the client's error contract: a 2xx
+ * answer is handed to the caller's reader; any other answer becomes a {@link VeilApiException};
+ * no answer becomes a {@link VeilTransportException}. Transport failures (an {@link IOException}
+ * while sending or while reading the body) and the answers 429 and 503 are retried under the
+ * {@link RetryPolicy}; nothing else is. Thread-safe.
+ */
+public final class ApiCaller {
+  /** Reads a 2xx answer's body. It may be called again on a retry and must then start over. */
+  @FunctionalInterface
+  public interface BodyReader<T> {
+    T read(InputStream body) throws IOException;
+  }
+
+  private static final int MAX_ERROR_BODY = 64 * 1024;
+
+  private final Transport transport;
+  private final RetryPolicy policy;
+  private final Sleeper sleeper;
+  private final DoubleSupplier random;
+  private final String apiKey;
+
+  public ApiCaller(Transport transport, RetryPolicy policy, Sleeper sleeper, DoubleSupplier random, String apiKey) {
+    this.transport = transport;
+    this.policy = policy;
+    this.sleeper = sleeper;
+    this.random = random;
+    this.apiKey = apiKey;
+  }
+
+  /** Whether an API key is configured. */
+  public boolean hasApiKey() {
+    return apiKey != null;
+  }
+
+  /**
+   * Sends {@code GET pathAndQuery} (when {@code jsonBody} is null) or {@code POST} of the JSON and
+   * returns what {@code reader} makes of the 2xx answer.
+   *
+   * @throws VeilApiException for any non-2xx answer (after retries for 429 and 503)
+   * @throws VeilTransportException when no answer could be read (after retries)
+   */
+  public <T> T call(String pathAndQuery, byte[] jsonBody, BodyReader<T> reader) {
+    Transport.Request request = new Transport.Request(pathAndQuery, jsonBody, apiKey);
+    for (int attempt = 1; ; attempt++) {
+      Duration retryAfter = null;
+      try (Transport.Response response = transport.send(request)) {
+        int status = response.status();
+        if (status >= 200 && status < 300) {
+          return reader.read(response.body());
+        }
+        VeilApiException refused = refusal(status, response.body(), attempt);
+        if (!refused.isRetryable() || attempt >= policy.maxAttempts()) {
+          throw refused;
+        }
+        retryAfter = retryAfter(response.header("Retry-After"));
+      } catch (IOException e) {
+        if (attempt >= policy.maxAttempts()) {
+          throw new VeilTransportException(
+              request + " failed after " + attempt + " attempt(s): " + describe(e), e, attempt);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new VeilTransportException(request + " interrupted", e, attempt);
+      }
+      pause(policy.backoff(attempt, random.getAsDouble(), retryAfter), request, attempt);
+    }
+  }
+
+  private void pause(Duration wait, Transport.Request request, int attempt) {
+    try {
+      sleeper.sleep(wait);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new VeilTransportException(request + " interrupted while waiting to retry", e, attempt);
+    }
+  }
+
+  private static VeilApiException refusal(int status, InputStream body, int attempt) throws IOException {
+    byte[] bytes = body.readNBytes(MAX_ERROR_BODY);
+    Envelopes.Error envelope = Envelopes.error(bytes);
+    String word = envelope.status() == null ? "unknown" : envelope.status();
+    String message = envelope.message() == null ? "HTTP " + status + " without a Veil error message" : envelope.message();
+    return new VeilApiException(status, word, message, attempt);
+  }
+
+  /** {@code Retry-After} in delta-seconds; an HTTP date or garbage is ignored. */
+  static Duration retryAfter(Optional<String> header) {
+    if (header.isEmpty()) {
+      return null;
+    }
+    try {
+      long seconds = Long.parseLong(header.get().trim());
+      return seconds >= 0 ? Duration.ofSeconds(Math.min(seconds, 3600)) : null;
+    } catch (NumberFormatException notSeconds) {
+      return null;
+    }
+  }
+
+  private static String describe(IOException e) {
+    if (e instanceof JsonProcessingException) {
+      return "the answer is not the expected JSON"; // Jackson's message may quote the body
+    }
+    String message = e.getMessage();
+    return e.getClass().getSimpleName() + (message == null ? "" : " (" + message + ")");
+  }
+}

@@ -1,0 +1,68 @@
+package dev.veil.cli;
+
+import dev.veil.cli.map.MapRun;
+import dev.veil.cli.map.ServerOptions;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code veil map}: maps a file of identifiers through a running server into a CSV, keeping a
+ * {@link dev.veil.sdk.MappingCache} beside the output so that a run can resume and {@code
+ * --refresh} can re-map what salt rotations changed. The work is in {@link MapRun}.
+ */
+@Command(name = "map", mixinStandardHelpOptions = true,
+    description = {"Map emails, phones or their hashes to advertising ids through a running Veil server.",
+        "Input: a CSV or one identifier per line. Output: identifier,advertising_id,bucket_id.",
+        "Resumable: run the same command again after an interruption.",
+        "--refresh re-maps the entries whose salt buckets rotated since they were mapped."},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:ok", "1:the server refused a request, or a file could not be read or written",
+        "2:usage error", "3:cannot reach the server"})
+public final class MapCommand implements Callable<Integer> {
+  @Spec
+  CommandSpec spec;
+
+  @Mixin
+  ServerOptions server;
+
+  @Option(names = "--in", paramLabel = "FILE", description = "Identifiers to add: a CSV or one per line.")
+  Path in;
+
+  @Option(names = "--out", paramLabel = "FILE", description = "CSV to write (rejected identifiers go to FILE.rejected.csv).")
+  Path out;
+
+  @Option(names = "--cache", paramLabel = "FILE",
+      description = "Mapping cache file (default: the output file's name + .veil-cache).")
+  Path cache;
+
+  @Option(names = "--refresh", description = "Poll rotated buckets and re-map the entries they affect.")
+  boolean refresh;
+
+  @Option(names = "--type", paramLabel = "KIND",
+      description = "Kind of every identifier: email, email_hash, phone or phone_hash (default: from the header or each value).")
+  String type;
+
+  @Option(names = "--column", paramLabel = "NAME|N", description = "CSV column by header name or number (from 1).")
+  String column;
+
+  @Option(names = "--hash-locally", description = "Send SHA-256 hashes only: emails and phones never leave this machine.")
+  boolean hashLocally;
+
+  @Option(names = "--batch-size", paramLabel = "N", description = "Identifiers per request, 1 to 5000 (default 5000).")
+  int batchSize = 5000;
+
+  @Option(names = "--progress", paramLabel = "MODE",
+      description = "auto (a bar on a terminal, else lines), bar, lines or none (default auto).")
+  String progress = "auto";
+
+  @Override
+  public Integer call() {
+    return new MapRun(spec.commandLine(), server, new MapRun.Settings(in, out, cache, refresh, type, column,
+        hashLocally, batchSize, progress)).run();
+  }
+}

@@ -1,0 +1,108 @@
+package dev.veil.cli.admin;
+
+import io.grpc.Channel;
+import io.grpc.ClientInterceptors;
+import io.grpc.ManagedChannel;
+import io.grpc.ManagedChannelBuilder;
+import io.grpc.Metadata;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.MetadataUtils;
+import java.io.UncheckedIOException;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * One {@code veil admin} command, whatever the admin service: resolves the key, opens a plaintext
+ * channel whose calls carry {@code authorization: Bearer <key>}, runs {@link #run} and maps the
+ * outcome to an exit code. Expected failures print one line to stderr, never a stack trace:
+ * {@value #REFUSED} with the server's status when it said no, {@value #UNREACHABLE} when there was
+ * no server to ask; a missing key is a usage error (2). Leaf commands extend {@link AdminRpc}
+ * ({@code IdentityAdminApi}) or {@link DeductionRpc} ({@code DeductionAdminApi}).
+ */
+public abstract class AdminCall implements Callable<Integer> {
+  static final int OK = 0;
+  static final int REFUSED = 1;
+  static final int UNREACHABLE = 3;
+
+  /** Every call's deadline; stubs apply it with {@code withDeadlineAfter}. */
+  static final long DEADLINE_SECONDS = 60;
+  private static final Metadata.Key<String> AUTHORIZATION =
+      Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+
+  @Spec
+  CommandSpec spec;
+
+  /**
+   * Makes the call(s) on {@code channel} (authenticated) and prints the result; returns the exit
+   * code. A gRPC status thrown from here is reported by {@link #call}.
+   */
+  abstract int run(Channel channel, Output out);
+
+  @Override
+  public final Integer call() {
+    AdminOptions options = AdminOptions.of(spec);
+    if (options.port() < 1 || options.port() > 65535) {
+      throw new ParameterException(spec.commandLine(), "--port must be between 1 and 65535.");
+    }
+    Output out = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), options.json());
+    String key = adminKey(options);
+    ManagedChannel channel = ManagedChannelBuilder.forAddress(options.host(), options.port()).usePlaintext().build();
+    try {
+      Metadata headers = new Metadata();
+      headers.put(AUTHORIZATION, "Bearer " + key);
+      return run(ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers)), out);
+    } catch (StatusRuntimeException e) {
+      return failed(e.getStatus(), options, out);
+    } finally {
+      channel.shutdownNow();
+      out.flush();
+    }
+  }
+
+  private String adminKey(AdminOptions options) {
+    String key;
+    try {
+      key = options.key().orElseThrow(() -> new ParameterException(spec.commandLine(),
+          "No admin key: " + AdminOptions.keySources() + "."));
+    } catch (UncheckedIOException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage() + ".");
+    }
+    if (key.isEmpty() || !key.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+      throw new ParameterException(spec.commandLine(), "The admin key must be printable ASCII without spaces.");
+    }
+    return key;
+  }
+
+  private static int failed(Status status, AdminOptions options, Output out) {
+    if (isUnreachable(status)) {
+      String reason = status.getCode() == Status.Code.DEADLINE_EXCEEDED
+          ? "no answer within " + DEADLINE_SECONDS + " s"
+          : rootMessage(status.getCause());
+      out.error("cannot connect to the admin server at " + options.host() + ":" + options.port() + ": " + reason);
+      return UNREACHABLE;
+    }
+    String description = status.getDescription() == null ? "no detail" : status.getDescription();
+    out.error("the server refused: " + status.getCode() + ": " + description);
+    return REFUSED;
+  }
+
+  /**
+   * Whether no server answered: the channel failed on this side (a connection error carries its
+   * local cause; a status the server sent carries none) or no answer came before the deadline.
+   */
+  static boolean isUnreachable(Status status) {
+    return (status.getCode() == Status.Code.UNAVAILABLE && status.getCause() != null)
+        || status.getCode() == Status.Code.DEADLINE_EXCEEDED;
+  }
+
+  private static String rootMessage(Throwable error) {
+    Throwable root = error;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+  }
+}

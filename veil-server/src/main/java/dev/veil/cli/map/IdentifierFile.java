@@ -1,0 +1,148 @@
+package dev.veil.cli.map;
+
+import dev.veil.core.identity.IdentityInput;
+import dev.veil.sdk.Identifier;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Reads identifiers from a file: a CSV, or one identifier per line (a one-column CSV).
+ *
+ * <p>Column: {@code --column} by header name or 1-based number; otherwise the first column whose
+ * header is {@code identifier}, {@code email}, {@code email_hash}, {@code phone}, {@code
+ * phone_hash} or {@code hash}; otherwise the first column, and the first line is data. Kind: the
+ * {@code --type} given; else the header's name when it is a kind; else, per value, {@code @} means
+ * email, a leading {@code +} a phone, 44 base64 or 64 hex characters an email hash.
+ *
+ * <p>Blank lines are skipped but counted: positions are line numbers, so that a resumed import
+ * skips exactly the lines an earlier run added.
+ */
+final class IdentifierFile {
+  private static final Set<String> HEADERS = Set.of("identifier", "email", "email_hash", "phone", "phone_hash", "hash");
+
+  /** Receives identifiers in chunks, with the number of lines read once the chunk is added. */
+  interface ChunkSink {
+    void accept(List<Identifier> chunk, long linesRead) throws IOException;
+  }
+
+  private final Path file;
+  private final IdentityInput type;
+  private final String column;
+
+  /**
+   * @param type every value's kind, or null to take it from the header or the value
+   * @param column a header name or 1-based column number, or null to choose as described above
+   */
+  IdentifierFile(Path file, IdentityInput type, String column) {
+    this.file = file;
+    this.type = type;
+    this.column = column;
+  }
+
+  /**
+   * Reads the file from line {@code skipLines + 1} on, handing {@code chunkSize} identifiers at a
+   * time to {@code sink}. Returns the number of lines in the file.
+   *
+   * @throws IllegalArgumentException if {@code --column} names no column of the header
+   */
+  long read(long skipLines, int chunkSize, ChunkSink sink) throws IOException {
+    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      String first = in.readLine();
+      if (first == null) {
+        return 0;
+      }
+      first = first.startsWith("\uFEFF") ? first.substring(1) : first;
+      Layout layout = layout(Csv.fields(first));
+      long line = 1;
+      long reported = skipLines;
+      List<Identifier> chunk = new ArrayList<>(chunkSize);
+      if (!layout.header() && skipLines < 1) {
+        addValue(first, layout, chunk);
+      }
+      for (String text = in.readLine(); text != null; text = in.readLine()) {
+        line++;
+        if (line > skipLines) {
+          addValue(text, layout, chunk);
+          if (chunk.size() >= chunkSize) {
+            sink.accept(chunk, line);
+            reported = line;
+            chunk = new ArrayList<>(chunkSize);
+          }
+        }
+      }
+      if (!chunk.isEmpty() || line > reported) {
+        sink.accept(chunk, line);
+      }
+      return line;
+    }
+  }
+
+  private record Layout(boolean header, int index, IdentityInput kind) {}
+
+  private Layout layout(List<String> firstFields) {
+    List<String> names = firstFields.stream().map(f -> f.strip().toLowerCase(Locale.ROOT)).toList();
+    if (column != null && column.chars().allMatch(Character::isDigit)) {
+      int index = Integer.parseInt(column) - 1;
+      if (index < 0) {
+        throw new IllegalArgumentException("--column counts from 1");
+      }
+      boolean header = index < names.size() && HEADERS.contains(names.get(index));
+      return new Layout(header, index, type != null ? type : header ? kindOf(names.get(index)) : null);
+    }
+    int index = column != null ? names.indexOf(column.strip().toLowerCase(Locale.ROOT)) : firstHeader(names);
+    if (column != null && index < 0) {
+      throw new IllegalArgumentException("no column named '" + column + "' in the first line");
+    }
+    if (index < 0) {
+      return new Layout(false, 0, type);
+    }
+    return new Layout(true, index, type != null ? type : kindOf(names.get(index)));
+  }
+
+  private static int firstHeader(List<String> names) {
+    for (int i = 0; i < names.size(); i++) {
+      if (HEADERS.contains(names.get(i))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static IdentityInput kindOf(String header) {
+    return header.equals("hash") ? IdentityInput.EMAIL_HASH : IdentityInput.fromParameterName(header);
+  }
+
+  private static void addValue(String line, Layout layout, List<Identifier> chunk) {
+    List<String> fields = Csv.fields(line);
+    if (layout.index() >= fields.size()) {
+      return;
+    }
+    String value = fields.get(layout.index()).strip();
+    if (value.isEmpty()) {
+      return;
+    }
+    chunk.add(Identifier.of(layout.kind() != null ? layout.kind() : guess(value), value));
+  }
+
+  /** The kind a value most likely is; an unrecognizable value is taken as an (invalid) email. */
+  static IdentityInput guess(String value) {
+    if (value.indexOf('@') >= 0) {
+      return IdentityInput.EMAIL;
+    }
+    if (value.startsWith("+")) {
+      return IdentityInput.PHONE;
+    }
+    if ((value.length() == 44 || value.length() == 43 || value.length() == 64)
+        && value.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '+' || c == '/' || c == '=')) {
+      return IdentityInput.EMAIL_HASH;
+    }
+    return IdentityInput.EMAIL;
+  }
+}

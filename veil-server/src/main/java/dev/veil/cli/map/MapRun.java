@@ -1,0 +1,236 @@
+package dev.veil.cli.map;
+
+import dev.veil.core.identity.IdentityInput;
+import dev.veil.sdk.AddResult;
+import dev.veil.sdk.CacheReport;
+import dev.veil.sdk.MappingCache;
+import dev.veil.sdk.VeilApiException;
+import dev.veil.sdk.VeilClient;
+import dev.veil.sdk.VeilTransportException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import picocli.CommandLine;
+
+/**
+ * One {@code veil map} run: add the input to the cache (resuming where a previous run stopped)
+ * while mapping what has been added, or, with {@code --refresh}, poll rotated buckets and re-map;
+ * then write the output.
+ *
+ * <p>Every step is durable in the cache before the next, so the command can be killed at any
+ * point and run again: the input is read on from the line the cache recorded, batches already
+ * answered are not sent again, and the output is rewritten whole.
+ */
+public final class MapRun {
+  /** 0 ok, 1 refused or file error, 2 usage, 3 cannot connect. */
+  static final int OK = 0;
+  static final int FAILED = 1;
+  static final int USAGE = 2;
+  static final int UNREACHABLE = 3;
+  /** Lines per transaction while reading: small enough that mapping commits are not held up long. */
+  private static final int CHUNK = 10_000;
+
+  /** The command's options. */
+  public record Settings(Path in, Path out, Path cache, boolean refresh, String type, String column,
+      boolean hashLocally, int batchSize, String progress) {}
+
+  private final CommandLine commandLine;
+  private final ServerOptions server;
+  private final Settings s;
+  private final PrintWriter err;
+
+  public MapRun(CommandLine commandLine, ServerOptions server, Settings settings) {
+    this.commandLine = commandLine;
+    this.server = server;
+    this.s = settings;
+    this.err = commandLine.getErr();
+  }
+
+  public int run() {
+    String usage = usageProblem();
+    if (usage != null) {
+      err.println("veil map: " + usage);
+      commandLine.usage(err);
+      return USAGE;
+    }
+    Path cachePath = s.cache() != null ? s.cache() : Path.of(s.out() + ".veil-cache");
+    ProgressDisplay display = new ProgressDisplay(err, mode(), System::nanoTime);
+    VeilClient client;
+    try {
+      client = VeilClient.builder().baseUrl(server.url()).apiKey(server.apiKey()).hashIdentifiers(s.hashLocally())
+          .batchSize(s.batchSize()).build();
+    } catch (IllegalArgumentException e) {
+      err.println("veil map: " + e.getMessage());
+      return USAGE;
+    }
+    long started = System.nanoTime();
+    try (MappingCache cache = client.mappingCache(cachePath).listener(display).build()) {
+      CacheReport report;
+      if (s.refresh()) {
+        if (s.in() != null) {
+          readInput(cache, display, () -> false);
+        }
+        display.phase("re-mapping");
+        report = cache.refresh();
+      } else {
+        report = readAndMap(cache, display);
+      }
+      display.progress(report.sent(), report.sent());
+      display.finishBar();
+      summarize(cache, report, display, started);
+      return OK;
+    } catch (VeilApiException e) {
+      return failed(display, "the server refused: " + e.getMessage(), cachePath, FAILED);
+    } catch (VeilTransportException e) {
+      return failed(display, "cannot reach " + client.baseUrl() + ": " + e.getMessage(), cachePath, UNREACHABLE);
+    } catch (NoSuchFileException e) {
+      return failed(display, "no such file: " + e.getFile(), null, FAILED);
+    } catch (IOException | UncheckedIOException e) {
+      return failed(display, e.getMessage(), null, FAILED);
+    } catch (IllegalArgumentException e) {
+      display.finishBar();
+      err.println("veil map: " + e.getMessage());
+      return USAGE;
+    }
+  }
+
+  /**
+   * Reads the input on a thread of its own while this one maps what has been added, so the server
+   * works while the input is read. A failure on either side stops both.
+   */
+  private CacheReport readAndMap(MappingCache cache, ProgressDisplay display) throws IOException {
+    display.phase("mapping");
+    AtomicBoolean reading = new AtomicBoolean(true);
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicReference<Exception> readFailure = new AtomicReference<>();
+    Thread reader = new Thread(() -> {
+      try {
+        readInput(cache, display, stop::get);
+      } catch (Exception e) {
+        readFailure.set(e);
+      } finally {
+        reading.set(false);
+      }
+    }, "veil-map-input");
+    reader.setDaemon(true);
+    reader.start();
+    CacheReport report;
+    try {
+      report = cache.mapPendingWhile(() -> reading.get() && readFailure.get() == null);
+    } finally {
+      stop.set(true);
+      joinQuietly(reader);
+    }
+    Exception failure = readFailure.get();
+    if (failure instanceof IOException io) {
+      throw io;
+    }
+    if (failure instanceof RuntimeException runtime) {
+      throw runtime;
+    }
+    return report;
+  }
+
+  private static void joinQuietly(Thread thread) {
+    try {
+      thread.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private String usageProblem() {
+    if (s.in() == null && !s.refresh()) {
+      return "give --in FILE (and --out FILE), or --refresh";
+    }
+    if (s.out() == null && s.cache() == null) {
+      return "give --out FILE (the cache is kept beside it) or --cache FILE";
+    }
+    if (s.type() != null && IdentityInput.fromParameterName(s.type().toLowerCase(Locale.ROOT)) == null) {
+      return "--type must be email, email_hash, phone or phone_hash";
+    }
+    if (s.batchSize() < 1 || s.batchSize() > VeilClient.MAX_BATCH_SIZE) {
+      return "--batch-size must be 1 to " + VeilClient.MAX_BATCH_SIZE;
+    }
+    if (!s.progress().matches("auto|bar|lines|none")) {
+      return "--progress must be auto, bar, lines or none";
+    }
+    return null;
+  }
+
+  private ProgressDisplay.Mode mode() {
+    switch (s.progress()) {
+      case "bar":
+        return ProgressDisplay.Mode.BAR;
+      case "lines":
+        return ProgressDisplay.Mode.LINES;
+      case "none":
+        return ProgressDisplay.Mode.NONE;
+      default:
+        return System.console() != null ? ProgressDisplay.Mode.BAR : ProgressDisplay.Mode.LINES;
+    }
+  }
+
+  /** Adds the input from where the cache says the last run stopped; {@code stop} aborts between chunks. */
+  private void readInput(MappingCache cache, ProgressDisplay display, BooleanSupplier stop) throws IOException {
+    BasicFileAttributes attributes = Files.readAttributes(s.in(), BasicFileAttributes.class);
+    // The checkpoint belongs to this exact file: another path, size or time starts from the top.
+    String source = "input:" + s.in().toAbsolutePath().normalize() + ":" + attributes.size() + ":"
+        + attributes.lastModifiedTime().toMillis();
+    long skip = cache.checkpoint(source).orElse(0);
+    IdentityInput kind = s.type() == null ? null : IdentityInput.fromParameterName(s.type().toLowerCase(Locale.ROOT));
+    AddResult[] total = {new AddResult(0, 0, 0)};
+    long startNanos = System.nanoTime();
+    long lines = new IdentifierFile(s.in(), kind, s.column()).read(skip, CHUNK, (chunk, linesRead) -> {
+      if (stop.getAsBoolean()) {
+        throw new IOException("stopped reading: mapping failed");
+      }
+      total[0] = total[0].plus(cache.add(chunk, source, linesRead));
+    });
+    if (skip > 0) {
+      display.message(String.format(Locale.ROOT, "resumed reading %s after line %,d", s.in(), skip));
+    }
+    AddResult added = total[0];
+    display.message(String.format(Locale.ROOT, "read %,d lines in %.1f s: %,d new, %,d already held, %,d invalid",
+        lines, (System.nanoTime() - startNanos) / 1e9, added.added(), added.alreadyPresent(), added.invalid()));
+  }
+
+  private void summarize(MappingCache cache, CacheReport report, ProgressDisplay display, long started)
+      throws IOException {
+    if (s.refresh()) {
+      display.message(String.format(Locale.ROOT, "%,d rotated bucket(s) since the last poll; %,d entries were"
+          + " mapped before their bucket rotated", report.rotatedBuckets(), report.markedStale()));
+    }
+    display.message(String.format(Locale.ROOT, "mapped %,d new, re-mapped %,d in %.1f s; removed %,d opted out, %,d"
+        + " invalid", report.mapped(), report.remapped(), display.phaseSeconds(), report.optedOut(), report.invalid()));
+    if (s.out() != null) {
+      display.phase("writing");
+      long rows = MappingFile.writeMappings(cache, s.out());
+      Path rejectedFile = Path.of(s.out() + ".rejected.csv");
+      long rejected = MappingFile.writeRejections(cache, rejectedFile);
+      display.message(String.format(Locale.ROOT, "wrote %,d rows to %s in %.1f s%s", rows, s.out(),
+          display.phaseSeconds(),
+          rejected > 0 ? String.format(Locale.ROOT, " and %,d rejected identifiers to %s", rejected, rejectedFile) : ""));
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    display.message(String.format(Locale.ROOT, "done in %.1f s", seconds));
+  }
+
+  private int failed(ProgressDisplay display, String message, Path cachePath, int code) {
+    display.finishBar();
+    err.println("veil map: " + message);
+    if (cachePath != null) {
+      err.println("veil map: progress is kept in " + cachePath + "; run the same command again to resume");
+    }
+    err.flush();
+    return code;
+  }
+}

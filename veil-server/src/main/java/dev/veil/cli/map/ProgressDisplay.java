@@ -1,0 +1,131 @@
+package dev.veil.cli.map;
+
+import dev.veil.sdk.Identifier;
+import dev.veil.sdk.MapOutcome;
+import dev.veil.sdk.MappingCache;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.function.LongSupplier;
+
+/**
+ * Shows how far {@code veil map} has come, on stderr: a bar redrawn in place on a terminal (count,
+ * percentage, rate, time left; the total grows while the input is still being read), plain
+ * lines otherwise (every few seconds and at the end of each phase), or nothing. Thread-safe: the
+ * input is read on one thread while another maps.
+ */
+final class ProgressDisplay implements MappingCache.Listener {
+  /** How progress is shown. */
+  enum Mode { BAR, LINES, NONE }
+
+  private static final int BAR_WIDTH = 24;
+  private static final long BAR_EVERY_NANOS = 100_000_000L;
+  private static final long LINE_EVERY_NANOS = 5_000_000_000L;
+
+  private final PrintWriter err;
+  private final Mode mode;
+  private final LongSupplier nanoTime;
+  private String phase = "";
+  private long phaseStart;
+  private long lastShown;
+  private boolean barDrawn;
+  private long removed;
+  private long lastDone = -1;
+
+  ProgressDisplay(PrintWriter err, Mode mode, LongSupplier nanoTime) {
+    this.err = err;
+    this.mode = mode;
+    this.nanoTime = nanoTime;
+  }
+
+  /** Starts a phase (mapping, writing): its progress and rate are measured from now. */
+  synchronized void phase(String name) {
+    finishBar();
+    phase = name;
+    phaseStart = nanoTime.getAsLong();
+    lastShown = phaseStart;
+    lastDone = -1;
+  }
+
+  /** Seconds since the phase started. */
+  synchronized double phaseSeconds() {
+    return (nanoTime.getAsLong() - phaseStart) / 1e9;
+  }
+
+  @Override
+  public synchronized void progress(long done, long total) {
+    show(done, total, done >= total);
+  }
+
+  @Override
+  public synchronized void removed(Identifier identifier, MapOutcome.Reason reason) {
+    removed++;
+  }
+
+  /** Entries removed while mapping (opted out or invalid). */
+  synchronized long removedCount() {
+    return removed;
+  }
+
+  /** Ends a bar line, so that what follows starts on a new line. */
+  synchronized void finishBar() {
+    if (barDrawn) {
+      err.println();
+      err.flush();
+      barDrawn = false;
+    }
+  }
+
+  /** A line of its own (summary, warning), after any bar. */
+  synchronized void message(String text) {
+    finishBar();
+    if (mode != Mode.NONE) {
+      err.println("veil map: " + text);
+      err.flush();
+    }
+  }
+
+  private void show(long done, long total, boolean last) {
+    long now = nanoTime.getAsLong();
+    long every = mode == Mode.BAR ? BAR_EVERY_NANOS : LINE_EVERY_NANOS;
+    if (mode == Mode.NONE || done == lastDone || (!last && now - lastShown < every)) {
+      return;
+    }
+    lastShown = now;
+    lastDone = done;
+    String text = describe(done, total, now - phaseStart);
+    if (mode == Mode.BAR) {
+      err.print("\r" + text + "   ");
+      barDrawn = true;
+    } else {
+      err.println("veil map: " + text);
+    }
+    err.flush();
+  }
+
+  /** E.g. {@code mapping [=========>          ]  45% 450,000/1,000,000  92,000/s  0:06 left}. */
+  String describe(long done, long total, long elapsedNanos) {
+    double seconds = elapsedNanos / 1e9;
+    long rate = seconds > 0 ? Math.round(done / seconds) : 0;
+    int percent = total == 0 ? 100 : (int) (100 * done / total);
+    String left = rate > 0 ? clock(Duration.ofSeconds((total - done + rate - 1) / rate)) + " left" : "-:-- left";
+    String bar = mode == Mode.BAR ? " " + bar(done, total) : "";
+    return String.format(Locale.ROOT, "%s%s %3d%% %,d/%,d  %,d/s  %s", phase, bar, percent, done, total, rate, left);
+  }
+
+  private static String bar(long done, long total) {
+    int filled = total == 0 ? BAR_WIDTH : (int) (BAR_WIDTH * done / total);
+    StringBuilder b = new StringBuilder("[");
+    for (int i = 0; i < BAR_WIDTH; i++) {
+      b.append(i < filled ? '=' : i == filled ? '>' : ' ');
+    }
+    return b.append(']').toString();
+  }
+
+  static String clock(Duration d) {
+    long s = d.getSeconds();
+    return s >= 3600
+        ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+        : String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
+  }
+}

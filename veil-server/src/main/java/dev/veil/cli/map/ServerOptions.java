@@ -1,0 +1,39 @@
+package dev.veil.cli.map;
+
+import picocli.CommandLine.Option;
+
+/**
+ * Which Veil server a client command talks to and with which API key. Defaults come from the
+ * environment ({@code VEIL_URL}, {@code VEIL_API_KEY}), so the key need not appear on the command
+ * line (where other users of the machine could read it).
+ */
+public final class ServerOptions {
+  static final String URL_ENV = "VEIL_URL";
+  static final String KEY_ENV = "VEIL_API_KEY";
+  static final String DEFAULT_URL = "http://127.0.0.1:8080";
+
+  @Option(names = "--url", paramLabel = "URL",
+      description = "Server base URL (default: $" + URL_ENV + ", else " + DEFAULT_URL + ").")
+  String url;
+
+  @Option(names = "--api-key", paramLabel = "KEY", description = "API key (default: $" + KEY_ENV + ").")
+  String apiKey;
+
+  /** The base URL from the option, the environment or the default. */
+  public String url() {
+    if (url != null) {
+      return url;
+    }
+    String env = System.getenv(URL_ENV);
+    return env == null || env.isBlank() ? DEFAULT_URL : env.strip();
+  }
+
+  /** The API key from the option or the environment, or null. */
+  public String apiKey() {
+    if (apiKey != null) {
+      return apiKey;
+    }
+    String env = System.getenv(KEY_ENV);
+    return env == null || env.isBlank() ? null : env.strip();
+  }
+}

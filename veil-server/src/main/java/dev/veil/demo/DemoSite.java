@@ -1,0 +1,186 @@
+package dev.veil.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.veil.client.ClientService;
+import dev.veil.http.SdkScript;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The demo publisher site of {@code veil serve --demo}: a news page on its own port (a publisher's
+ * origin, not Veil's) where a user logs in with an email. The site's server side calls generate
+ * with its own API key ({@link TokenGenerator}, key from {@link DemoAccount}; the key never reaches
+ * the browser), the page hands the identity to the browser SDK, shows the advertising token and
+ * sends it to a pretend bidder, and logs out with {@code __veil.disconnect()}.
+ *
+ * <p>Paths: {@code GET /} (the page), {@code /demo.js}, {@code /demo.css}, {@code /veil-sdk.js}
+ * (the SDK, self-hosted as a publisher using the npm package would), {@code POST /login}
+ * ({@code {"email"}} → {@code {"identity"}} | {@code {"optout":true}} | {@code {"error"}}) and
+ * {@code POST /bid} (the bidder: echoes the token it found in an OpenRTB-style bid request).
+ * Every answer carries a strict Content Security Policy ({@link DemoPages#contentSecurityPolicy}).
+ */
+public final class DemoSite {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int MAX_BODY_BYTES = 16 * 1024;
+  private static final int MAX_EMAIL_LENGTH = 320;
+
+  private final HttpServer server;
+  private final TokenGenerator generator;
+  private final DemoPages pages;
+  private final int apiPort;
+
+  private DemoSite(Vertx vertx, TokenGenerator generator, DemoPages pages, int apiPort) {
+    this.generator = generator;
+    this.pages = pages;
+    this.apiPort = apiPort;
+    this.server = vertx.createHttpServer(new HttpServerOptions()).requestHandler(this::handle);
+  }
+
+  /**
+   * Prepares the demo's API client (a blocking store write), then listens on {@code host}:{@code
+   * port}. {@code apiHost}:{@code apiPort} is where the site's server side reaches the Veil API.
+   */
+  public static Future<DemoSite> start(Vertx vertx, ClientService clients, String host, int port, String apiHost,
+      int apiPort) {
+    String apiKey = DemoAccount.apiKey(clients);
+    DemoSite site = new DemoSite(vertx, new TokenGenerator(vertx, apiHost, apiPort, apiKey),
+        new DemoPages(SdkScript.load()), apiPort);
+    return site.server.listen(port, host).map(s -> site);
+  }
+
+  /** The port the site listens on. */
+  public int port() {
+    return server.actualPort();
+  }
+
+  public Future<Void> stop() {
+    return server.shutdown(5, TimeUnit.SECONDS).compose(v -> generator.close());
+  }
+
+  private void handle(HttpServerRequest request) {
+    HttpServerResponse response = request.response();
+    String apiOrigin = pages.apiOrigin(request.authority() == null ? null : request.authority().host(), apiPort);
+    response.putHeader("Content-Security-Policy", DemoPages.contentSecurityPolicy(apiOrigin))
+        .putHeader("X-Content-Type-Options", "nosniff")
+        .putHeader("Referrer-Policy", "no-referrer");
+    String path = request.path();
+    HttpMethod method = request.method();
+    DemoPages.Asset asset = method == HttpMethod.GET ? pages.asset(path) : null;
+    if (method == HttpMethod.GET && path.equals("/")) {
+      send(response, 200, "text/html; charset=utf-8", pages.index(apiOrigin), "no-store");
+    } else if (asset != null) {
+      send(response, 200, asset.contentType(), asset.bytes(), "no-cache");
+    } else if (method == HttpMethod.POST && path.equals("/login")) {
+      readJson(request, this::login);
+    } else if (method == HttpMethod.POST && path.equals("/bid")) {
+      readJson(request, this::bid);
+    } else {
+      sendJson(response, 404, error("Not found"));
+    }
+  }
+
+  /** Server side of the login form: generate with the demo's key; the page gets the identity. */
+  private void login(HttpServerRequest request, JsonNode body) {
+    String email = body.path("email").asText("").strip();
+    if (email.isEmpty() || email.length() > MAX_EMAIL_LENGTH) {
+      sendJson(request.response(), 400, error("Enter an email address."));
+      return;
+    }
+    generator.generate(email).onComplete(done -> {
+      TokenGenerator.Outcome outcome = done.result();
+      HttpServerResponse response = request.response();
+      if (outcome instanceof TokenGenerator.Outcome.Generated g) {
+        sendJson(response, 200, JSON.createObjectNode().set("identity", g.identity()));
+      } else if (outcome instanceof TokenGenerator.Outcome.OptedOut) {
+        sendJson(response, 200, JSON.createObjectNode().put("optout", true));
+      } else if (outcome instanceof TokenGenerator.Outcome.Refused) {
+        sendJson(response, 400, error("That is not a valid email address."));
+      } else {
+        String reason = ((TokenGenerator.Outcome.Failed) outcome).reason();
+        sendJson(response, 502, error("The token service did not answer as expected (" + reason + ")."));
+      }
+    });
+  }
+
+  /** The pretend bidder: finds the Veil token in the bid request and says what it received. */
+  private void bid(HttpServerRequest request, JsonNode bidRequest) {
+    String token = null;
+    for (JsonNode eid : bidRequest.path("user").path("ext").path("eids")) {
+      if (eid.path("source").asText("").equals(DemoPages.EID_SOURCE)) {
+        token = eid.path("uids").path(0).path("id").asText(null);
+      }
+    }
+    if (token == null) {
+      sendJson(request.response(), 400, error("No " + DemoPages.EID_SOURCE + " id in user.ext.eids."));
+      return;
+    }
+    sendJson(request.response(), 200, JSON.createObjectNode()
+        .put("bidder", "demo-bidder")
+        .put("received_token", token)
+        .put("bid_price_cpm", 1.25));
+  }
+
+  private interface JsonHandler {
+    void handle(HttpServerRequest request, JsonNode body);
+  }
+
+  private static void readJson(HttpServerRequest request, JsonHandler then) {
+    Buffer body = Buffer.buffer();
+    boolean[] tooLarge = {false};
+    request.handler(chunk -> {
+      if (!tooLarge[0] && body.length() + chunk.length() > MAX_BODY_BYTES) {
+        tooLarge[0] = true;
+        request.response().putHeader(HttpHeaders.CONNECTION, "close");
+        sendJson(request.response(), 413, error("Request body too large."));
+      } else if (!tooLarge[0]) {
+        body.appendBuffer(chunk);
+      }
+    });
+    request.endHandler(v -> {
+      if (tooLarge[0]) {
+        return;
+      }
+      JsonNode json;
+      try {
+        json = JSON.readTree(body.getBytes());
+      } catch (IOException e) {
+        json = null;
+      }
+      if (json == null || !json.isObject()) {
+        sendJson(request.response(), 400, error("Expected a JSON object."));
+      } else {
+        then.handle(request, json);
+      }
+    });
+  }
+
+  private static ObjectNode error(String message) {
+    return JSON.createObjectNode().put("error", message);
+  }
+
+  private static void sendJson(HttpServerResponse response, int status, JsonNode body) {
+    send(response, status, "application/json; charset=utf-8", Buffer.buffer(body.toString()), "no-store");
+  }
+
+  private static void send(HttpServerResponse response, int status, String contentType, Buffer body,
+      String cacheControl) {
+    if (response.ended() || response.closed()) {
+      return;
+    }
+    response.setStatusCode(status)
+        .putHeader(HttpHeaders.CONTENT_TYPE, contentType)
+        .putHeader(HttpHeaders.CACHE_CONTROL, cacheControl)
+        .end(body);
+  }
+}

@@ -1,0 +1,297 @@
+package dev.veil.cli.map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veil.testing.AdminCli;
+import dev.veil.testing.Await;
+import dev.veil.testing.Http;
+import dev.veil.testing.ServerProcess;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code veil map} and {@code veil decrypt} against a real {@code veil serve} child process, the
+ * way a data collector and a bidder use them: 100,000 emails mapped, an admin salt rotation, a
+ * refresh that re-maps exactly the rotated buckets' entries, a SIGKILL in the middle of a run and
+ * its resumption. Results are checked against the server's own answers over raw HTTP.
+ */
+class ClientCommandsIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int ROWS = 100_000;
+
+  @TempDir static Path dir;
+  private static ServerProcess server;
+  private static Http http;
+  private static String adminKey;
+  private static String mapperKey;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path data = dir.resolve("data");
+    server = ServerProcess.start(data, "--set", "salt.buckets=256");
+    http = new Http(server.baseUrl());
+    adminKey = Files.readString(data.resolve("admin.key")).strip();
+    mapperKey = AdminCli.createClient(server.grpcPort(), adminKey, "collector", "MAPPER");
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    server.close();
+  }
+
+  /** {@code veil ARGS --url <server>}. */
+  private static CliRun veil(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--url", server.baseUrl()));
+    return CliRun.of(all.toArray(String[]::new));
+  }
+
+  /** {@code veil map ARGS --url <server> --progress lines}. */
+  private static CliRun map(String... args) {
+    List<String> all = new ArrayList<>(List.of("map"));
+    all.addAll(List.of(args));
+    all.addAll(List.of("--progress", "lines"));
+    return veil(all.toArray(String[]::new));
+  }
+
+  private static Path emails(String name, String prefix, int n) throws IOException {
+    Path file = dir.resolve(name);
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      text.append(prefix).append(i).append("@example.com\n");
+    }
+    Files.writeString(file, text);
+    return file;
+  }
+
+  /** The output CSV as identifier -> [advertising_id, bucket_id], failing on a repeated identifier. */
+  private static Map<String, String[]> readOutput(Path csv) throws IOException {
+    List<String> lines = Files.readAllLines(csv);
+    assertThat(lines.get(0)).isEqualTo("identifier,advertising_id,bucket_id");
+    Map<String, String[]> rows = new LinkedHashMap<>();
+    for (String line : lines.subList(1, lines.size())) {
+      String[] f = line.split(",");
+      assertThat(rows.put(f[0], new String[] {f[1], f[2]})).as("row for %s appears once", f[0]).isNull();
+    }
+    return rows;
+  }
+
+  /** The server's own answers for emails, by raw POST /v1/identity/map. */
+  private static Map<String, String[]> serverMap(List<String> emails) throws Exception {
+    Map<String, String[]> answers = new HashMap<>();
+    for (int i = 0; i < emails.size(); i += 5000) {
+      List<String> batch = emails.subList(i, Math.min(emails.size(), i + 5000));
+      Http.Response r = http.post("/v1/identity/map", mapperKey, JSON.writeValueAsString(Map.of("email", batch)));
+      assertThat(r.code()).isEqualTo(200);
+      for (JsonNode m : JSON.readTree(r.body()).path("body").path("mapped")) {
+        answers.put(m.get("identifier").asText(), new String[] {m.get("advertising_id").asText(),
+            m.get("bucket_id").asText()});
+      }
+    }
+    return answers;
+  }
+
+  private static void assertMatchesServer(Map<String, String[]> output, int expectedRows) throws Exception {
+    assertThat(output).hasSize(expectedRows);
+    Map<String, String[]> server = serverMap(new ArrayList<>(output.keySet()));
+    output.forEach((email, row) -> {
+      assertThat(row[0]).as("advertising id of %s", email).isEqualTo(server.get(email)[0]);
+      assertThat(row[1]).as("bucket of %s", email).isEqualTo(server.get(email)[1]);
+    });
+  }
+
+  @Test
+  void map100k_thenAdminSaltRotation_thenRefresh_remapsExactlyTheRotatedBucketsEntries() throws Exception {
+    Path in = emails("rotation.txt", "rotation", ROWS);
+    Path out = dir.resolve("rotation.csv");
+
+    CliRun first = map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey);
+
+    assertThat(first.exitCode()).as(first.err()).isZero();
+    assertThat(first.err()).contains("read 100,000 lines").contains("mapped 100,000 new")
+        .contains("wrote 100,000 rows").contains("veil map: mapping ").contains("/s");
+    Map<String, String[]> before = readOutput(out);
+    assertMatchesServer(before, ROWS);
+
+    Instant beforeRotation = Instant.now().minusSeconds(1);
+    AdminCli.Result rotate = AdminCli.run(server.grpcPort(), adminKey, "salts", "rotate", "--fraction", "0.1");
+    assertThat(rotate.exitCode()).as(rotate.out()).isZero();
+    Set<String> rotated = new HashSet<>();
+    JsonNode buckets = JSON.readTree(http.get("/v1/identity/buckets?since_timestamp="
+        + beforeRotation.getEpochSecond(), mapperKey).body()).path("body");
+    buckets.forEach(b -> rotated.add(b.get("bucket_id").asText()));
+    assertThat(rotated).hasSize(26); // ceil(0.1 * 256)
+    // The new salts take effect at the next whole second. An entry re-mapped before then cannot be
+    // told from one mapped with the old salt, so the following poll would re-map it once more; wait
+    // for the effective time to make the second refresh below a no-op.
+    Instant effective = java.time.LocalDateTime.parse(buckets.get(0).get("last_updated").asText())
+        .toInstant(java.time.ZoneOffset.UTC);
+    Await.until(Duration.ofSeconds(5), "the rotation to take effect", () -> Instant.now().isAfter(effective));
+
+    CliRun refresh = map("--refresh", "--out", out.toString(), "--api-key", mapperKey);
+
+    assertThat(refresh.exitCode()).as(refresh.err()).isZero();
+    Map<String, String[]> after = readOutput(out);
+    assertMatchesServer(after, ROWS);
+    long inRotated = before.values().stream().filter(row -> rotated.contains(row[1])).count();
+    assertThat(inRotated).isBetween(5_000L, 15_000L);
+    long changed = 0;
+    for (Map.Entry<String, String[]> row : before.entrySet()) {
+      boolean didChange = !row.getValue()[0].equals(after.get(row.getKey())[0]);
+      assertThat(didChange).as("changed iff its bucket rotated: %s", row.getKey())
+          .isEqualTo(rotated.contains(row.getValue()[1]));
+      changed += didChange ? 1 : 0;
+    }
+    assertThat(changed).isEqualTo(inRotated);
+    assertThat(refresh.err()).contains(String.format("%,d entries were mapped before their bucket rotated", inRotated))
+        .contains(String.format("re-mapped %,d in", inRotated)).contains("mapped 0 new");
+
+    CliRun again = map("--refresh", "--out", out.toString(), "--api-key", mapperKey);
+    assertThat(again.err()).contains("re-mapped 0 in");
+  }
+
+  @Test
+  void sigkillInTheMiddleOfARun_thenTheSameCommand_resumesWithoutLossOrDuplicates() throws Exception {
+    Path in = emails("kill.txt", "kill", ROWS);
+    Path out = dir.resolve("kill.csv");
+    Path cache = dir.resolve("kill.csv.veil-cache");
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-cp", System.getProperty("java.class.path"), "dev.veil.cli.Main", "map", "--in", in.toString(),
+        "--out", out.toString(), "--url", server.baseUrl(), "--progress", "lines", "--batch-size", "200"));
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(dir.resolve("kill.log").toFile());
+    pb.environment().put("VEIL_API_KEY", mapperKey); // the key from the environment, as users should pass it
+    Process child = pb.start();
+    try {
+      Await.until(Duration.ofSeconds(120), "some batches committed", () -> mappedIn(cache) >= 20_000);
+      assertThat(child.isAlive()).as("still mapping when killed").isTrue();
+      child.destroyForcibly(); // SIGKILL: no shutdown hook, no close
+      assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      child.destroyForcibly();
+    }
+    long committed = mappedIn(cache);
+    assertThat(committed).isBetween(20_000L, ROWS - 1L);
+    assertThat(out).doesNotExist();
+
+    CliRun resumed = map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey);
+
+    assertThat(resumed.exitCode()).as(resumed.err()).isZero();
+    assertThat(resumed.err()).contains("resumed reading").contains("0 new")
+        .contains(String.format("mapped %,d new", ROWS - committed));
+    assertMatchesServer(readOutput(out), ROWS);
+    assertThat(entriesIn(cache)).isEqualTo(ROWS);
+  }
+
+  /** Mapped entries committed in a cache file, read with a connection of the test's own. */
+  private static long mappedIn(Path cache) {
+    return count(cache, "SELECT count(*) FROM mapping");
+  }
+
+  private static long entriesIn(Path cache) {
+    return count(cache, "SELECT count(*) FROM entry");
+  }
+
+  private static long count(Path cache, String sql) {
+    if (!Files.exists(cache)) {
+      return 0;
+    }
+    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + cache);
+        Statement s = c.createStatement();
+        ResultSet r = s.executeQuery(sql)) {
+      return r.next() ? r.getLong(1) : 0;
+    } catch (java.sql.SQLException notYetCreated) {
+      return 0;
+    }
+  }
+
+  @Test
+  void csvWithHeader_hashLocally_invalidAndOptedOutIdentifiers_areReportedInTheRejectedFile() throws Exception {
+    String optOutKey = AdminCli.createClient(server.grpcPort(), adminKey, "optout-intake", "OPTOUT");
+    assertThat(http.post("/v1/optout", optOutKey, "{\"email\":\"leaver@example.com\"}").code()).isEqualTo(200);
+    Path in = dir.resolve("people.csv");
+    Files.writeString(in, "name,email\n\"Doe, Jane\",Jane.Doe@Example.com\nBob,bob@example.com\n"
+        + "Nobody,not-an-email\nLeaver,leaver@example.com\nBob again,bob@example.com\n", StandardCharsets.UTF_8);
+    Path out = dir.resolve("people-out.csv");
+
+    CliRun run = map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey, "--hash-locally");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    Map<String, String[]> rows = readOutput(out);
+    assertThat(rows.keySet()).containsExactly("Jane.Doe@Example.com", "bob@example.com");
+    Map<String, String[]> server = serverMap(List.of("jane.doe@example.com", "bob@example.com"));
+    assertThat(rows.get("Jane.Doe@Example.com")[0]).isEqualTo(server.get("jane.doe@example.com")[0]);
+    assertThat(Files.readAllLines(Path.of(out + ".rejected.csv"))).containsExactly("identifier,reason",
+        "not-an-email,invalid identifier", "leaver@example.com,optout");
+    assertThat(run.err()).contains("1 already held").contains("1 invalid").contains("removed 1 opted out");
+  }
+
+  @Test
+  void usageErrors_andAWrongKey_haveTheirExitCodes() throws Exception {
+    Path in = emails("small.txt", "small", 3);
+
+    assertThat(map("--out", dir.resolve("x.csv").toString()).exitCode()).isEqualTo(2);
+    assertThat(map("--in", in.toString(), "--out", dir.resolve("x.csv").toString(), "--type", "fax")
+        .exitCode()).isEqualTo(2);
+    CliRun wrongKey = map("--in", in.toString(), "--out", dir.resolve("x.csv").toString(), "--api-key",
+        "vk1.AAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+    assertThat(wrongKey.exitCode()).isEqualTo(1);
+    assertThat(wrongKey.err()).contains("the server refused: HTTP 401 unauthorized").contains("run the same command");
+    CliRun noServer = CliRun.of("map", "--in", in.toString(), "--out", dir.resolve("y.csv").toString(), "--url",
+        "http://127.0.0.1:1", "--api-key", mapperKey, "--progress", "none");
+    assertThat(noServer.exitCode()).isEqualTo(3);
+  }
+
+  // --- veil decrypt ---
+
+  @Test
+  void decrypt_showsWhatABidderSees_andRejectsATamperedToken() throws Exception {
+    String publisherKey = AdminCli.createClient(server.grpcPort(), adminKey, "publisher", "GENERATOR");
+    String bidderKey = AdminCli.createClient(server.grpcPort(), adminKey, "bidder", "ID_READER");
+    JsonNode generated = JSON.readTree(http.post("/v1/token/generate", publisherKey,
+        "{\"email\":\"reader@example.com\"}").body()).path("body");
+    String token = generated.get("advertising_token").asText();
+    String advertisingId = serverMap(List.of("reader@example.com")).get("reader@example.com")[0];
+
+    CliRun text = veil("decrypt", token, "--api-key", bidderKey);
+    CliRun json = veil("decrypt", token, "--api-key", bidderKey, "--json");
+    String tampered = token.substring(0, 50) + (token.charAt(50) == 'A' ? 'B' : 'A') + token.substring(51);
+    CliRun rejected = veil("decrypt", tampered, "--api-key", bidderKey);
+    CliRun noRole = veil("decrypt", token, "--api-key", mapperKey);
+
+    assertThat(text.exitCode()).as(text.err()).isZero();
+    assertThat(text.out()).contains("status          SUCCESS").contains("advertising id  " + advertisingId)
+        .contains("identity type   EMAIL").contains("expires in      71h 59m");
+    JsonNode fields = JSON.readTree(json.out());
+    assertThat(fields.get("advertising_id").asText()).isEqualTo(advertisingId);
+    assertThat(fields.get("expires").asText())
+        .isEqualTo(Instant.ofEpochMilli(generated.get("identity_expires").asLong()).toString());
+    assertThat(rejected.exitCode()).isEqualTo(4);
+    assertThat(rejected.out()).contains("TAMPERED").doesNotContain(advertisingId);
+    assertThat(noRole.exitCode()).isEqualTo(1);
+    assertThat(noRole.err()).contains("ID_READER");
+  }
+}

@@ -1,0 +1,63 @@
+package dev.veil.cli.map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class ProgressDisplayTest {
+  private final StringWriter text = new StringWriter();
+  private final AtomicLong nanos = new AtomicLong();
+
+  private ProgressDisplay display(ProgressDisplay.Mode mode) {
+    return new ProgressDisplay(new PrintWriter(text, true), mode, nanos::get);
+  }
+
+  @Test
+  void bar_showsCountPercentRateAndTimeLeft_redrawnInPlace() {
+    ProgressDisplay d = display(ProgressDisplay.Mode.BAR);
+    d.phase("mapping");
+    nanos.set(Duration.ofSeconds(5).toNanos());
+
+    d.progress(450_000, 1_000_000);
+
+    assertThat(text.toString()).isEqualTo(
+        "\rmapping [==========>             ]  45% 450,000/1,000,000  90,000/s  0:07 left   ");
+  }
+
+  @Test
+  void lines_areThrottledToOneEveryFiveSeconds_exceptTheLast() {
+    ProgressDisplay d = display(ProgressDisplay.Mode.LINES);
+    d.phase("mapping");
+    nanos.set(Duration.ofSeconds(1).toNanos());
+    d.progress(10, 100);
+    nanos.set(Duration.ofSeconds(6).toNanos());
+    d.progress(60, 100);
+    nanos.set(Duration.ofSeconds(7).toNanos());
+    d.progress(100, 100);
+    d.progress(100, 100);
+
+    assertThat(text.toString().lines()).containsExactly(
+        "veil map: mapping  60% 60/100  10/s  0:04 left",
+        "veil map: mapping 100% 100/100  14/s  0:00 left");
+  }
+
+  @Test
+  void noneMode_printsNothing() {
+    ProgressDisplay none = display(ProgressDisplay.Mode.NONE);
+    none.phase("mapping");
+    none.progress(1, 1);
+    none.message("done");
+
+    assertThat(text.toString()).isEmpty();
+  }
+
+  @Test
+  void clock_formatsMinutesAndHours() {
+    assertThat(ProgressDisplay.clock(Duration.ofSeconds(65))).isEqualTo("1:05");
+    assertThat(ProgressDisplay.clock(Duration.ofSeconds(3725))).isEqualTo("1:02:05");
+  }
+}
