@@ -307,8 +307,7 @@ measure_latency() {
   rate=$(awk -v m="$max" 'BEGIN { printf "%d", m / 2 }')
   (( rate > 0 )) || die "no generate throughput to halve"
   log "latency: generate at a constant $rate req/s (half of $max), ${warmup} s warm-up + 15 s"
-  # C1 only: on one core, C2 compiling the client's code would delay its own requests.
-  pinned "$load_cpus" java -XX:TieredStopAtLevel=1 -cp "$(bench_cp)" dev.veil.bench.ConstantRateLoad --port "$port" \
+  pinned "$load_cpus" java -cp "$(bench_cp)" dev.veil.bench.ConstantRateLoad --port "$port" \
     --path '/v1/token/generate?email=user{n}%40example.com' --header "Authorization: Bearer $api_key" \
     --rate "$rate" --seconds 15 --warmup "$warmup" --connections "$connections" --label latency \
     | grep '^latency\.' | tee -a "$results" >&2
