@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The admin gRPC listener (SPEC 6): {@code IdentityAdminApi} plus any further admin services
  * (such as {@code DeductionAdminApi}), each behind {@link AdminAuthInterceptor} and {@link
- * DomainErrorInterceptor}; the standard health service and server reflection (v1) without a key.
+ * DomainErrorInterceptor} and with {@link MalformedRequestGuard} (bytes that are not a valid
+ * request message get INVALID_ARGUMENT); the standard health service and server reflection (v1) without a key.
  *
  * <p>Binds only the configured address (loopback by default), caps inbound messages at {@code
  * maxMessageBytes} (4 MiB when not positive; larger calls fail with RESOURCE_EXHAUSTED) and runs
@@ -60,7 +61,10 @@ public final class AdminGrpcServer {
     all.addAll(extraAdminServices);
     for (BindableService service : all) {
       // The last interceptor listed runs first: authenticate, then map errors of the handler.
-      adminServices.add(ServerInterceptors.intercept(service, errors, auth));
+      // Unparseable request bytes get INVALID_ARGUMENT instead of grpc-java's UNKNOWN; the guard
+      // sits inside the interceptors, so it never runs for a call they already closed.
+      ServerServiceDefinition guarded = MalformedRequestGuard.guard(service.bindService());
+      adminServices.add(ServerInterceptors.intercept(guarded, errors, auth));
     }
   }
 

@@ -22,6 +22,7 @@ import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
@@ -34,6 +35,9 @@ import io.grpc.reflection.v1.ServiceResponse;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -177,6 +181,60 @@ class AdminGrpcServerIT {
           CreateClientRequest.newBuilder().setName("y".repeat(2048)).addRoles("MAPPER").build()));
 
       assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    }
+  }
+
+  @Test
+  void requestBytes_thatAreNotProtobuf_areInvalidArgument_andNotEchoed() {
+    // Field 1 (string) claims 100 bytes, 3 follow: not a valid CreateClientRequest.
+    byte[] garbage = {0x0a, 0x64, 'j', 'a', 'n'};
+    MethodDescriptor<byte[], byte[]> raw = MethodDescriptor.<byte[], byte[]>newBuilder()
+        .setType(MethodDescriptor.MethodType.UNARY)
+        .setFullMethodName(IdentityAdminApiGrpc.getCreateClientMethod().getFullMethodName())
+        .setRequestMarshaller(new RawBytes())
+        .setResponseMarshaller(new RawBytes())
+        .build();
+    Metadata auth = new Metadata();
+    auth.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + server.adminKey());
+    Channel channel = ClientInterceptors.intercept(server.channel(), MetadataUtils.newAttachHeadersInterceptor(auth));
+
+    Status status = statusOf(() -> ClientCalls.blockingUnaryCall(
+        channel, raw, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), garbage));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(status.getDescription()).contains("CreateClient").doesNotContain("jan");
+    assertThat(server.admin().listClients(LIST).getClientsCount()).isEqualTo(1);
+  }
+
+  @Test
+  void requestBytes_thatAreNotProtobuf_withoutKey_areStillUnauthenticated() {
+    MethodDescriptor<byte[], byte[]> raw = MethodDescriptor.<byte[], byte[]>newBuilder()
+        .setType(MethodDescriptor.MethodType.UNARY)
+        .setFullMethodName(IdentityAdminApiGrpc.getListClientsMethod().getFullMethodName())
+        .setRequestMarshaller(new RawBytes())
+        .setResponseMarshaller(new RawBytes())
+        .build();
+
+    Status status = statusOf(() -> ClientCalls.blockingUnaryCall(
+        server.channel(), raw, CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), new byte[] {(byte) 0xff}));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+  }
+
+  /** Sends and receives bytes as they are. */
+  private static final class RawBytes implements MethodDescriptor.Marshaller<byte[]> {
+    @Override
+    public InputStream stream(byte[] value) {
+      return new ByteArrayInputStream(value);
+    }
+
+    @Override
+    public byte[] parse(InputStream stream) {
+      try {
+        return stream.readAllBytes();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
   }
 
