@@ -4,6 +4,7 @@
 # to reach the others. Rewrites the bench/multinode.sh block of docs/benchmarks.md.
 #
 #   bench/multinode.sh [--no-build]
+#   bench/multinode.sh --report RESULTS   # only rewrite the docs block from a saved results.properties
 #
 # What it does (about 4 minutes after the build; loopback only):
 #   1. creates a fresh database on the local PostgreSQL (dropped again on exit);
@@ -190,13 +191,14 @@ node_list() {
   echo "$list"
 }
 
-# measure N NAME: a warm-up and a measured wrk run spread over nodes 1..N; records mn.N.NAME.*.
+# measure N NAME [WARMUP]: a warm-up and a measured wrk run spread over nodes 1..N; records mn.N.NAME.*.
 measure() {
-  local n="$1" name="$2" out="$work/wrk-$1-$2.txt" nodes i before_cpu=() after xacts_before xacts_after t0 t1 cpu=0
+  local n="$1" name="$2" warm="${3:-$warmup}" out="$work/wrk-$1-$2.txt" nodes i before_cpu=() after xacts_before \
+    xacts_after t0 t1 cpu=0
   nodes="$(node_list "$n")"
   export VEIL_NODES="$nodes"
-  log "N=$n $name: ${warmup} s warm-up + ${seconds} s, wrk -t$threads -c$connections over $nodes"
-  pinned "$load_cpus" wrk -t"$threads" -c"$connections" -d"${warmup}s" --timeout 10s -s bench/wrk/multi-node.lua \
+  log "N=$n $name: ${warm} s warm-up + ${seconds} s, wrk -t$threads -c$connections over $nodes"
+  pinned "$load_cpus" wrk -t"$threads" -c"$connections" -d"${warm}s" --timeout 10s -s bench/wrk/multi-node.lua \
     "http://127.0.0.1:$(http_port 1)" >/dev/null
   xacts_before="$(db_xacts)"
   for i in $(seq "$n"); do before_cpu[$i]="$(cpu_ticks "${node_pids[$((i - 1))]}")"; done
@@ -239,7 +241,8 @@ measure_all() {
   for n in $(seq "$max_nodes"); do
     [ "$n" = 1 ] || start_node "$n"
     unset VEIL_BODY_FILE VEIL_PATH
-    VEIL_PATH_PREFIX="/v1/token/generate?email=" measure "$n" generate
+    # The node that just joined starts with a cold JIT: the first warm-up is twice as long.
+    VEIL_PATH_PREFIX="/v1/token/generate?email=" measure "$n" generate $((2 * warmup))
     VEIL_PATH_PREFIX="/v1/identity/map?email=" measure "$n" map_get
     unset VEIL_PATH_PREFIX
     VEIL_PATH="/v1/identity/map" VEIL_BODY_FILE="$work/batch-1000.json" measure "$n" map_post_1000
@@ -271,6 +274,11 @@ measure_memory() {
 }
 
 fmt_int() { awk -v v="$1" 'BEGIN { s = sprintf("%.0f", v); r = ""; while (length(s) > 3) { r = "," substr(s, length(s) - 2) r; s = substr(s, 1, length(s) - 3) } print s r }'; }
+# Identifiers served per second of the servers' CPU time (1e6 / CPU µs per request, x 1,000 for batches).
+per_cpu_second() {
+  awk -v us="$(get "mn.$1.$2.cpu_us_per_request")" -v b="$([ "$2" = map_post_1000 ] && echo 1000 || echo 1)" \
+    'BEGIN { if (us > 0) printf "%.0f", 1e6 / us * b; else print 0 }'
+}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }'; }
 
 render() {
@@ -307,6 +315,18 @@ render() {
       printf ' %s |' "$(fmt_int "$ids")"
     done
     printf ' %s |\n' "$(ratio "$(get "mn.3.$name.rps")" "$(get "mn.1.$name.rps")")"
+  done
+  for name in generate map_get map_post_1000; do
+    case "$name" in
+      generate) label="generate, requests per second of server CPU" ;;
+      map_get) label="map GET, requests per second of server CPU" ;;
+      map_post_1000) label="map POST 1,000, identifiers per second of server CPU" ;;
+    esac
+    printf '| %s |' "$label"
+    for n in 1 2 3; do
+      printf ' %s |' "$(fmt_int "$(per_cpu_second "$n" "$name")")"
+    done
+    printf ' %s |\n' "$(ratio "$(per_cpu_second 3 "$name")" "$(per_cpu_second 1 "$name")")"
   done
   echo
   echo "| Nodes | Endpoint | Requests/s | Requests per node | p50 | p99 | Errors | Server CPU per request | Server cores busy | DB transactions/s |"
@@ -351,6 +371,12 @@ write_doc() {
 }
 
 main() {
+  if [ "${1:-}" = "--report" ]; then
+    # Re-renders the docs block from the results of an earlier run (its results.properties).
+    cp "${2:?usage: bench/multinode.sh --report RESULTS_FILE}" "$results"
+    write_doc
+    return
+  fi
   if [ "${1:-}" != "--no-build" ]; then
     log "building (./mvnw -q -DskipTests -pl veil-server -am package)"
     ./mvnw -q -B -DskipTests -pl veil-server -am package
