@@ -6,17 +6,20 @@
 #   bench/multinode.sh [--no-build]
 #   bench/multinode.sh --report RESULTS   # only rewrite the docs block from a saved results.properties
 #
-# What it does (about 4 minutes after the build; loopback only):
+# What it does (about 6 minutes after the build; loopback only):
 #   1. creates a fresh database on the local PostgreSQL (dropped again on exit);
 #   2. starts node 1 and creates an API key (GENERATOR, MAPPER, OPTOUT) through its admin API;
-#   3. for N = 1, 2, 3 (starting one more node each time, all on that database): one wrk whose
-#      threads are spread evenly over the N nodes (bench/wrk/multi-node.lua), warm-up then a
-#      measured run, for GET generate, GET map and POST map of 1,000 emails; records requests/s,
-#      the requests each node got, the servers' CPU time per request (/proc) and the database's
-#      transactions meanwhile (pg_stat_database);
-#   4. opt-out propagation with 3 nodes: bench/OptOutPropagation.java posts opt-outs on node 1 and
-#      polls map on nodes 2 and 3 until they answer optout;
-#   5. heap after a full GC and resident memory of each node, then the docs block.
+#   3. round 1, N = 1, 2, 3: starts one more node each time (all on that database), warms the new
+#      node alone, then runs one wrk whose threads are spread evenly over the N nodes
+#      (bench/wrk/multi-node.lua), warm-up then a measured run, for GET generate, GET map and
+#      POST map of 1,000 emails; records requests/s, the requests each node got, the servers'
+#      CPU time per request (/proc) and the database's transactions meanwhile (pg_stat_database);
+#   4. with 3 nodes: opt-out propagation (bench/OptOutPropagation.java posts opt-outs on node 1
+#      and polls map on nodes 2 and 3 until they answer optout), heap and resident memory;
+#   5. round 2, N = 3, 2, 1: the same runs, stopping one node (SIGTERM) each time; every figure
+#      is kept from the round with the higher requests/s (the other round is shown beside it),
+#      since other work on the machine only ever takes throughput away;
+#   6. rewrites the docs block.
 #
 # The servers share the same cores whatever N is (default: all on core 0, wrk on core 1), so the
 # total should stay about flat: the point is that a node adds no work per request.
@@ -25,8 +28,8 @@
 #   VEIL_BENCH_SERVER_CPUS   cores for every server     (default 0, or none on 1 core; "" = none)
 #   VEIL_BENCH_LOAD_CPUS     cores for wrk               (default 1, or none on 1 core; "" = none)
 #   VEIL_BENCH_PORT          first of 6 free loopback ports (default 18490)
-#   VEIL_BENCH_SECONDS       measured wrk run            (default 12)
-#   VEIL_BENCH_WARMUP        wrk warm-up before each run (default 6)
+#   VEIL_BENCH_SECONDS       measured wrk run            (default 10)
+#   VEIL_BENCH_WARMUP        wrk warm-up before each run (default 5)
 #   VEIL_BENCH_THREADS       wrk threads, a multiple of 1, 2 and 3 (default 6)
 #   VEIL_BENCH_CONNECTIONS   wrk connections in total    (default 60)
 #   VEIL_BENCH_PROP_COUNT    identities for the propagation run (default 50)
@@ -42,8 +45,8 @@ if [ "$(nproc)" -lt 2 ]; then default_server_cpus="" default_load_cpus=""; fi
 server_cpus="${VEIL_BENCH_SERVER_CPUS-$default_server_cpus}"
 load_cpus="${VEIL_BENCH_LOAD_CPUS-$default_load_cpus}"
 base_port="${VEIL_BENCH_PORT:-18490}"
-seconds="${VEIL_BENCH_SECONDS:-12}"
-warmup="${VEIL_BENCH_WARMUP:-6}"
+seconds="${VEIL_BENCH_SECONDS:-10}"
+warmup="${VEIL_BENCH_WARMUP:-5}"
 threads="${VEIL_BENCH_THREADS:-6}"
 connections="${VEIL_BENCH_CONNECTIONS:-60}"
 prop_count="${VEIL_BENCH_PROP_COUNT:-50}"
@@ -70,9 +73,10 @@ die() { log "error: $*"; exit 1; }
 cleanup() {
   local pid
   for pid in "${node_pids[@]}"; do
-    kill -TERM "$pid" 2>/dev/null || true
+    [ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null || true
   done
   for pid in "${node_pids[@]}"; do
+    [ -n "$pid" ] || continue
     for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
@@ -98,6 +102,10 @@ http_port() { echo $((base_port + 2 * ($1 - 1))); }
 grpc_port() { echo $((base_port + 2 * ($1 - 1) + 1)); }
 # utime + stime of a process, in clock ticks.
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# Context switches of all threads of a process, voluntary plus involuntary.
+ctx_switches() {
+  cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^(non)?voluntary_ctxt_switches:/ { n += $2 } END { print n + 0 }'
+}
 # Committed + rolled back transactions of the bench database so far (the statistics lag by up to a second).
 db_xacts() {
   psql -d "$database" -Atqc "SELECT xact_commit + xact_rollback FROM pg_stat_database WHERE datname = current_database()"
@@ -191,17 +199,21 @@ node_list() {
   echo "$list"
 }
 
-# measure N NAME [WARMUP]: a warm-up and a measured wrk run spread over nodes 1..N; records mn.N.NAME.*.
+# measure ROUND N NAME: a warm-up and a measured wrk run spread over nodes 1..N; records
+# r.ROUND.N.NAME.* (see pick_best).
 measure() {
-  local n="$1" name="$2" warm="${3:-$warmup}" out="$work/wrk-$1-$2.txt" nodes i before_cpu=() after xacts_before \
-    xacts_after t0 t1 cpu=0
+  local round="$1" n="$2" name="$3" warm="$warmup" out="$work/wrk-$1-$2-$3.txt" nodes i before_cpu=() after \
+    xacts_before xacts_after t0 t1 cpu=0 before_ctx=() ctx=0
   nodes="$(node_list "$n")"
   export VEIL_NODES="$nodes"
-  log "N=$n $name: ${warm} s warm-up + ${seconds} s, wrk -t$threads -c$connections over $nodes"
+  log "round $round, N=$n $name: ${warm} s warm-up + ${seconds} s, wrk -t$threads -c$connections over $nodes"
   pinned "$load_cpus" wrk -t"$threads" -c"$connections" -d"${warm}s" --timeout 10s -s bench/wrk/multi-node.lua \
     "http://127.0.0.1:$(http_port 1)" >/dev/null
   xacts_before="$(db_xacts)"
-  for i in $(seq "$n"); do before_cpu[$i]="$(cpu_ticks "${node_pids[$((i - 1))]}")"; done
+  for i in $(seq "$n"); do
+    before_cpu[$i]="$(cpu_ticks "${node_pids[$((i - 1))]}")"
+    before_ctx[$i]="$(ctx_switches "${node_pids[$((i - 1))]}")"
+  done
   t0=$(date +%s%N)
   pinned "$load_cpus" wrk -t"$threads" -c"$connections" -d"${seconds}s" --timeout 10s --latency \
     -s bench/wrk/multi-node.lua "http://127.0.0.1:$(http_port 1)" >"$out"
@@ -209,10 +221,12 @@ measure() {
   for i in $(seq "$n"); do
     after="$(cpu_ticks "${node_pids[$((i - 1))]}")"
     cpu=$((cpu + after - before_cpu[i]))
+    after="$(ctx_switches "${node_pids[$((i - 1))]}")"
+    ctx=$((ctx + after - before_ctx[i]))
   done
   sleep 1.1 # PostgreSQL publishes the counters of its sessions at most once a second
   xacts_after="$(db_xacts)"
-  local prefix="mn.$n.$name" rps requests
+  local prefix="r.$round.$n.$name" rps requests
   rps="$(awk '/^Requests\/sec:/ {print $2}' "$out")"
   requests="$(awk '$2 == "requests" && $3 == "in" {print $1}' "$out")"
   put "$prefix.rps" "$rps"
@@ -224,6 +238,7 @@ measure() {
   put "$prefix.per_node" "$(awk '$1 == "node" && $4 == "requests" {printf "%s%s", (s++ ? " / " : ""), $5}' "$out")"
   put "$prefix.cpu_us_per_request" "$(awk -v c="$cpu" -v t="$(getconf CLK_TCK)" -v r="$requests" \
     'BEGIN { printf "%.1f", c / t * 1e6 / r }')"
+  put "$prefix.ctx_per_1000" "$(awk -v c="$ctx" -v r="$requests" 'BEGIN { printf "%.0f", c * 1000 / r }')"
   put "$prefix.cpu_cores" "$(awk -v c="$cpu" -v t="$(getconf CLK_TCK)" -v w="$((t1 - t0))" \
     'BEGIN { printf "%.2f", c / t / (w / 1e9) }')"
   put "$prefix.db_xacts_per_s" "$(awk -v a="$xacts_after" -v b="$xacts_before" -v w="$((t1 - t0))" \
@@ -235,18 +250,56 @@ email_batch() {
   awk -v n="$1" 'BEGIN { printf "{\"email\":["; for (i = 0; i < n; i++) printf "%s\"user%d@example.com\"", (i ? "," : ""), i; printf "]}" }'
 }
 
-measure_all() {
-  local n
-  email_batch 1000 >"$work/batch-1000.json"
+# stop_node I: SIGTERM, then wait for the process to end.
+stop_node() {
+  local i="$1" pid="${node_pids[$(($1 - 1))]}"
+  log "stopping node $i"
+  kill -TERM "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  node_pids[$((i - 1))]=""
+}
+
+# warm_node I: load on node I alone (each endpoint for the warm-up time), so a node that just
+# joined does not enter the measurement with a cold JIT.
+warm_node() {
+  local i="$1" port
+  port="$(http_port "$i")"
+  log "warming node $i alone: 3 x ${warmup} s"
+  export VEIL_NODES="127.0.0.1:$port"
+  VEIL_PATH_PREFIX="/v1/token/generate?email=" pinned "$load_cpus" wrk -t"$threads" -c"$connections" \
+    -d"${warmup}s" --timeout 10s -s bench/wrk/multi-node.lua "http://127.0.0.1:$port" >/dev/null
+  VEIL_PATH_PREFIX="/v1/identity/map?email=" pinned "$load_cpus" wrk -t"$threads" -c"$connections" \
+    -d"${warmup}s" --timeout 10s -s bench/wrk/multi-node.lua "http://127.0.0.1:$port" >/dev/null
+  VEIL_PATH="/v1/identity/map" VEIL_BODY_FILE="$work/batch-1000.json" pinned "$load_cpus" wrk -t"$threads" \
+    -c"$connections" -d"${warmup}s" --timeout 10s -s bench/wrk/multi-node.lua "http://127.0.0.1:$port" >/dev/null
+}
+
+# measure_round ROUND N: the three endpoints over nodes 1..N.
+measure_round() {
+  unset VEIL_BODY_FILE VEIL_PATH
+  VEIL_PATH_PREFIX="/v1/token/generate?email=" measure "$1" "$2" generate
+  VEIL_PATH_PREFIX="/v1/identity/map?email=" measure "$1" "$2" map_get
+  unset VEIL_PATH_PREFIX
+  VEIL_PATH="/v1/identity/map" VEIL_BODY_FILE="$work/batch-1000.json" measure "$1" "$2" map_post_1000
+  unset VEIL_PATH VEIL_BODY_FILE
+}
+
+# pick_best: for each N and endpoint, copies the round with the higher requests/s to mn.N.NAME.*
+# and records both rounds' requests/s in mn.N.NAME.rounds.
+pick_best() {
+  local n name best key
   for n in $(seq "$max_nodes"); do
-    [ "$n" = 1 ] || start_node "$n"
-    unset VEIL_BODY_FILE VEIL_PATH
-    # The node that just joined starts with a cold JIT: the first warm-up is twice as long.
-    VEIL_PATH_PREFIX="/v1/token/generate?email=" measure "$n" generate $((2 * warmup))
-    VEIL_PATH_PREFIX="/v1/identity/map?email=" measure "$n" map_get
-    unset VEIL_PATH_PREFIX
-    VEIL_PATH="/v1/identity/map" VEIL_BODY_FILE="$work/batch-1000.json" measure "$n" map_post_1000
-    unset VEIL_PATH VEIL_BODY_FILE
+    for name in generate map_get map_post_1000; do
+      best=1
+      if awk -v a="$(get "r.2.$n.$name.rps")" -v b="$(get "r.1.$n.$name.rps")" 'BEGIN { exit !(a > b) }'; then
+        best=2
+      fi
+      for key in rps requests p50_ms p99_ms errors per_node cpu_us_per_request ctx_per_1000 cpu_cores db_xacts_per_s; do
+        put "mn.$n.$name.$key" "$(get "r.$best.$n.$name.$key")"
+      done
+      put "mn.$n.$name.rounds" "$(fmt_int "$(get "r.1.$n.$name.rps")") / $(fmt_int "$(get "r.2.$n.$name.rps")")"
+      put "mn.$n.$name.best_round" "$best"
+    done
   done
 }
 
@@ -297,7 +350,7 @@ render() {
   echo "- Load average before / after the run: $(get machine.load_before) / $(get machine.load_after) (other work on the machine makes every figure noisier)"
   echo "- Command: \`bench/multinode.sh\`"
   echo "- Pinning: $pinning"
-  echo "- wrk: one process, $threads threads spread evenly over the nodes (\`bench/wrk/multi-node.lua\`), $connections connections in total, ${warmup} s warm-up then ${seconds} s measured per row; $buckets salt buckets"
+  echo "- wrk: one process, $threads threads spread evenly over the nodes (\`bench/wrk/multi-node.lua\`), $connections connections in total, ${warmup} s warm-up then ${seconds} s measured per row; two rounds (N = 1, 2, 3 adding a node each time, then 3, 2, 1 stopping one), each row from the round with the higher requests/s; $buckets salt buckets"
   echo
   echo "| Endpoint | 1 node | 2 nodes | 3 nodes | 3 nodes / 1 node |"
   echo "|---|---|---|---|---|"
@@ -329,12 +382,12 @@ render() {
     printf ' %s |\n' "$(ratio "$(per_cpu_second 3 "$name")" "$(per_cpu_second 1 "$name")")"
   done
   echo
-  echo "| Nodes | Endpoint | Requests/s | Requests per node | p50 | p99 | Errors | Server CPU per request | Server cores busy | DB transactions/s |"
-  echo "|---|---|---|---|---|---|---|---|---|---|"
+  echo "| Nodes | Endpoint | Requests/s | Rounds 1 / 2, requests/s | Requests per node | p50 | p99 | Errors | Server CPU per request | Context switches per 1,000 requests | Server cores busy | DB transactions/s |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
   for n in 1 2 3; do
     for name in generate map_get map_post_1000; do
       local p="mn.$n.$name"
-      echo "| $n | $name | $(fmt_int "$(get "$p.rps")") | $(get "$p.per_node") | $(get "$p.p50_ms") ms | $(get "$p.p99_ms") ms | $(get "$p.errors") | $(get "$p.cpu_us_per_request") µs | $(get "$p.cpu_cores") | $(get "$p.db_xacts_per_s") |"
+      echo "| $n | $name | $(fmt_int "$(get "$p.rps")") | $(get "$p.rounds") | $(get "$p.per_node") | $(get "$p.p50_ms") ms | $(get "$p.p99_ms") ms | $(get "$p.errors") | $(get "$p.cpu_us_per_request") µs | $(fmt_int "$(get "$p.ctx_per_1000")") | $(get "$p.cpu_cores") | $(get "$p.db_xacts_per_s") |"
     done
   done
   echo
@@ -390,9 +443,20 @@ main() {
   log "database $database on $PGHOST:$PGPORT"
   start_node 1
   create_api_key
-  measure_all
+  email_batch 1000 >"$work/batch-1000.json"
+  local n
+  for n in $(seq "$max_nodes"); do
+    if [ "$n" -gt 1 ]; then start_node "$n"; fi
+    warm_node "$n"
+    measure_round 1 "$n"
+  done
   measure_propagation
   measure_memory
+  for n in $(seq "$max_nodes" -1 1); do
+    if [ "$n" -lt "$max_nodes" ]; then stop_node $((n + 1)); fi
+    measure_round 2 "$n"
+  done
+  pick_best
   put db.size_mb "$(psql -d "$database" -Atqc "SELECT round(pg_database_size(current_database()) / 1048576.0)")"
   put db.connections "$(psql -d "$database" -Atqc "SELECT count(*) - 1 FROM pg_stat_activity WHERE datname = current_database()")"
   put machine.load_after "$(cut -d' ' -f1-3 /proc/loadavg)"
