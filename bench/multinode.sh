@@ -443,6 +443,7 @@ main() {
     cp "${2:?usage: bench/multinode.sh --report RESULTS_FILE}" "$results"
     pick_best
     write_doc
+    rm -rf "$work"
     return
   fi
   if [ "${1:-}" != "--no-build" ]; then
