@@ -61,7 +61,10 @@ public final class PrivatePostgres implements AutoCloseable {
   public static PrivatePostgres start() throws IOException, InterruptedException {
     Path bin = binaries().orElse(null);
     if (bin == null) {
-      skipOrFail("no PostgreSQL binaries (initdb) under /usr/lib/postgresql/*/bin; set " + BIN_ENV);
+      String configured = System.getenv(BIN_ENV);
+      skipOrFail(configured == null || configured.isBlank()
+          ? "no PostgreSQL binaries (initdb, pg_ctl) under /usr/lib/postgresql/*/bin; set " + BIN_ENV
+          : BIN_ENV + "=" + configured + " holds no initdb");
     }
     boolean root = "root".equals(System.getProperty("user.name"));
     Path dir = Files.createTempDirectory("veil-pg-");
