@@ -24,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -961,6 +962,51 @@ abstract class StoreContractTest {
         assertThat(rs.getInt(1)).isEqualTo(1);
         assertThat(rs.getString(2)).isEqualTo("init");
       }
+    }
+  }
+
+  @Test
+  void migrationV3_onAVersion2Store_keepsItsRowsAndCarriesTheLastSaltRotationDayOver() throws SQLException {
+    try (Connection c = connectDirectly(); Statement s = c.createStatement()) {
+      String engine =
+          c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("sqlite") ? "sqlite" : "postgresql";
+      s.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+          + " applied_ms BIGINT NOT NULL)");
+      for (Migrator.Migration m : Migrator.MIGRATIONS.subList(0, 2)) {
+        for (String statement : Migrator.statements(resource(m.resource(engine)))) {
+          s.execute(statement);
+        }
+        s.execute("INSERT INTO schema_version VALUES (" + m.version() + ", '" + m.name() + "', 0)");
+      }
+      boolean sqlite = engine.equals("sqlite");
+      if (sqlite) {
+        s.execute("UPDATE change_counter SET value = value + 1");
+      }
+      s.execute("INSERT INTO encryption_key (site_id, created_ms, activates_ms, expires_ms, secret, seq)"
+          + " VALUES (-1, 0, 0, 1000, " + (sqlite ? "x'" : "'\\x") + "00".repeat(32) + "', "
+          + (sqlite ? "(SELECT value FROM change_counter)" : "nextval('change_seq')") + ")");
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO meta (name, value) VALUES (?, ?)")) {
+        ps.setString(1, "salt.rotation.last_day");
+        ps.setBytes(2, bytes("2026-03-05"));
+        ps.executeUpdate();
+      }
+    }
+
+    Store store = open();
+
+    assertThat(store.salts().lastScheduledRun()).contains(Instant.parse("2026-03-05T00:00:00Z"));
+    List<Versioned<EncryptionKey>> old = all(store.keys());
+    assertThat(old).hasSize(1);
+    KeyStore.Inserted next = store.keys().insert(-1, old.get(0).value().id(), T0, T0, T0.plusSeconds(1), secret(1));
+    assertThat(next.created()).isTrue();
+    assertThat(all(store.keys())).hasSize(2);
+  }
+
+  private static String resource(String name) {
+    try (var in = StoreContractTest.class.getClassLoader().getResourceAsStream(name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 
