@@ -20,6 +20,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 /**
  * The load of {@link MultiNodeFaultIT}, on a few threads, always at a node that is up:
@@ -79,7 +81,7 @@ final class FaultLoad implements AutoCloseable {
     workers.submit(() -> loop(3, 1_250, this::adminOnce));
   }
 
-  private void loop(long seed, long pauseMillis, java.util.function.IntConsumer step) {
+  private void loop(long seed, long pauseMillis, IntConsumer step) {
     Random random = new Random(seed);
     int i = 0;
     while (running) {
@@ -175,7 +177,7 @@ final class FaultLoad implements AutoCloseable {
   }
 
   /** A read must succeed on a live node, whatever the database does. */
-  private void read(Node node, java.util.function.Supplier<Http.Response> call) {
+  private void read(Node node, Supplier<Http.Response> call) {
     long sent = System.nanoTime();
     try {
       Http.Response r = call.get();
