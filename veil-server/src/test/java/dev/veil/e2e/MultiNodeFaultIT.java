@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -208,31 +209,33 @@ class MultiNodeFaultIT {
   private static SaltRuns assertNoSaltRotationRanTwice(FaultCluster cluster, String key, int adminRotated,
       long loadSeconds) throws SQLException {
     SaltRuns runs;
-    try (Connection c = cluster.database().connect(); Statement s = c.createStatement()) {
-      int count;
-      long runBuckets;
-      try (ResultSet rs = s.executeQuery("SELECT count(*), coalesce(sum(buckets), 0) FROM salt_rotation_run")) {
-        rs.next();
-        count = rs.getInt(1);
-        runBuckets = rs.getLong(2);
-      }
-      long generations;
-      try (ResultSet rs = s.executeQuery("SELECT coalesce(sum(generation), 0) FROM bucket_salt")) {
-        rs.next();
-        generations = rs.getLong(1);
-      }
-      runs = new SaltRuns(count, runBuckets, generations);
+    try (Connection c = cluster.database().connect(); Statement s = c.createStatement();
+        // One statement, one snapshot: rotation keeps running while the test reads.
+        ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM salt_rotation_run),"
+            + " (SELECT coalesce(sum(buckets), 0) FROM salt_rotation_run),"
+            + " (SELECT coalesce(sum(generation), 0) FROM bucket_salt)")) {
+      rs.next();
+      runs = new SaltRuns(rs.getInt(1), rs.getLong(2), rs.getLong(3));
     }
     assertThat(runs.runs()).as("scheduled salt rotations during the run").isPositive()
         .isLessThanOrEqualTo((int) (loadSeconds / 5 + 30));
     assertThat(runs.generations()).as("salt generations = scheduled runs' buckets + admin rotations")
         .isEqualTo(runs.runBuckets() + adminRotated);
-    // The last run may be a moment old: wait until the nodes agree, then show that they do.
-    awaitQuietly(Duration.ofSeconds(20), () -> cluster.nodes().stream().map(n -> buckets(n, key)).distinct().count() == 1);
-    Map<String, String> reference = buckets(cluster.node(0), key);
-    assertThat(reference).as("buckets").hasSize(64);
-    for (Node n : cluster.nodes()) {
-      assertThat(buckets(n, key)).as("bucket ids and salt times on %s", n).isEqualTo(reference);
+    // Rotation keeps running every 5 s and a node learns a run within a second: the nodes agree
+    // between runs. Compare the three views taken together until they do (a node that missed a
+    // rotation would never agree again).
+    List<Map<String, String>> views = List.of();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (System.nanoTime() < deadline) {
+      views = cluster.nodes().stream().map(n -> buckets(n, key)).toList();
+      if (views.stream().distinct().count() == 1) {
+        break;
+      }
+      sleepQuietly(200);
+    }
+    assertThat(views.get(0)).as("buckets").hasSize(64);
+    for (int i = 1; i < views.size(); i++) {
+      assertThat(views.get(i)).as("bucket ids and salt times on %s", cluster.node(i)).isEqualTo(views.get(0));
     }
     return runs;
   }
@@ -310,15 +313,18 @@ class MultiNodeFaultIT {
     return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
   }
 
-  private static void awaitQuietly(Duration timeout, java.util.function.BooleanSupplier condition) {
+  private static void awaitQuietly(Duration timeout, BooleanSupplier condition) {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      }
+      sleepQuietly(100);
+    }
+  }
+
+  private static void sleepQuietly(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }
