@@ -1,5 +1,6 @@
 package dev.veil.client;
 
+import dev.veil.common.ChangeCursor;
 import dev.veil.common.ErrorCode;
 import dev.veil.common.VeilException;
 import dev.veil.common.Versioned;
@@ -24,7 +25,7 @@ public final class ClientService {
   private final Clock clock;
   private final SecureRandom random;
   private final AtomicReference<ClientRegistry> registry = new AtomicReference<>(ClientRegistry.empty());
-  private long lastSeq;
+  private ChangeCursor cursor = ChangeCursor.START;
 
   public ClientService(ClientStore store, KeyService keys, Clock clock, SecureRandom random) {
     this.store = store;
@@ -83,14 +84,14 @@ public final class ClientService {
     return registry.get().all();
   }
 
-  /** Loads clients written since the last call (by this or another node). */
+  /**
+   * Loads clients written since the last call (by this or another node). Each delivered row is the
+   * client's state as of a read later than everything applied before, so applying it never goes
+   * back in time.
+   */
   public synchronized void catchUp() {
-    List<Versioned<ApiClient>> changes = store.clientsAfter(lastSeq);
-    List<ApiClient> clients = new ArrayList<>(changes.size());
-    for (Versioned<ApiClient> v : changes) {
-      clients.add(v.value());
-      lastSeq = Math.max(lastSeq, v.seq());
-    }
+    List<ApiClient> clients = new ArrayList<>();
+    cursor = store.forEachChange(cursor, v -> clients.add(v.value()));
     registry.set(registry.get().with(clients));
   }
 

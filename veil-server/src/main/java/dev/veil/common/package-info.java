@@ -1,2 +1,6 @@
-/** Small types shared by every feature: versioned store values, error codes. No frameworks. */
+/**
+ * Small types shared by every feature: versioned store values and the change feed nodes follow
+ * ({@link dev.veil.common.ChangeFeed}, {@link dev.veil.common.ChangeCursor}), error codes, the job
+ * lock. No frameworks.
+ */
 package dev.veil.common;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.veil.common.ApiProfile;
 import dev.veil.key.KeyPolicy;
+import dev.veil.salt.SaltRotationPolicy;
 import dev.veil.token.TokenLifetimes;
 import java.io.IOException;
 import java.io.Reader;
@@ -44,11 +45,14 @@ public final class ConfigLoader {
     d.put("grpc.max-message-bytes", "4194304");
     d.put("data.dir", "./data");
     d.put("db", "");
+    d.put("db.timeout", "5s");
     d.put("api.profile", "veil");
     d.put("salt.buckets", "1048576");
     d.put("salt.daily-rotation-fraction", "1/365");
+    d.put("salt.rotation-period", "1d");
     d.put("jobs.interval", "1m");
     d.put("sync.interval", "1s");
+    d.put("sync.max-staleness", "10m");
     d.put("token.advertising-lifetime", "72h");
     d.put("token.refresh-from", "1h");
     d.put("token.refresh-lifetime", "30d");
@@ -151,12 +155,23 @@ public final class ConfigLoader {
     } catch (IllegalArgumentException e) {
       throw new ConfigException("token.refresh-from, token.advertising-lifetime, token.refresh-lifetime: " + e.getMessage());
     }
+    Duration syncInterval = s.positiveDuration("sync.interval");
+    Duration maxStaleness = s.positiveDuration("sync.max-staleness");
+    Duration activationDelay = s.duration("keys.activation-delay");
+    checkPropagation(syncInterval, maxStaleness, activationDelay);
     KeyPolicy keys;
     try {
-      keys = new KeyPolicy(s.duration("keys.rotation-period"), s.duration("keys.activation-delay"), adLifetime,
-          refreshLifetime);
+      keys = new KeyPolicy(s.duration("keys.rotation-period"), activationDelay, adLifetime, refreshLifetime);
     } catch (IllegalArgumentException e) {
       throw new ConfigException("keys.rotation-period: " + e.getMessage());
+    }
+    Duration rotationPeriod = s.duration("salt.rotation-period");
+    if (rotationPeriod.compareTo(Duration.ofSeconds(1)) < 0) {
+      throw new ConfigException("salt.rotation-period must be at least 1s, got '" + v.get("salt.rotation-period") + "'");
+    }
+    Duration dbTimeout = s.positiveDuration("db.timeout");
+    if (dbTimeout.compareTo(Duration.ofMinutes(10)) > 0) {
+      throw new ConfigException("db.timeout must be at most 10m, got '" + v.get("db.timeout") + "'");
     }
     Path dataDir = Path.of(s.text("data.dir", false));
     String db = s.text("db", true);
@@ -167,11 +182,13 @@ public final class ConfigLoader {
             s.intIn("grpc.max-message-bytes", 1024, Integer.MAX_VALUE)),
         dataDir,
         db.isEmpty() ? dataDir.resolve("veil.db").toString() : db,
+        dbTimeout,
         s.profile("api.profile"),
         s.intIn("salt.buckets", 1, 1 << 24),
-        s.fraction("salt.daily-rotation-fraction"),
+        new SaltRotationPolicy(s.fraction("salt.daily-rotation-fraction"), rotationPeriod),
         s.duration("jobs.interval"),
-        s.duration("sync.interval"),
+        syncInterval,
+        maxStaleness,
         tokens,
         keys,
         s.text("test.email", false),
@@ -183,6 +200,32 @@ public final class ConfigLoader {
         s.bool("log.access"),
         new VeilConfig.Demo(s.bool("demo.enabled"), s.port("demo.port")),
         redacted(v));
+  }
+
+  /**
+   * Keys must reach every node that still reports ready before they activate (SPEC 3, 8): a healthy
+   * node learns a write within the propagation bound, and a node cut off from the store stays ready
+   * while its data is younger than {@code sync.max-staleness}. So the staleness bound must allow for
+   * normal propagation, and the activation delay must exceed both.
+   */
+  private static void checkPropagation(Duration syncInterval, Duration maxStaleness, Duration activationDelay) {
+    Duration bound = VeilConfig.propagationBound(syncInterval);
+    String boundText = "the propagation bound 2 × sync.interval + " + DurationFormat.format(VeilConfig.PROPAGATION_MARGIN)
+        + " = " + DurationFormat.format(bound);
+    if (maxStaleness.compareTo(bound) < 0) {
+      throw new ConfigException("sync.max-staleness (" + DurationFormat.format(maxStaleness) + ") must be at least "
+          + boundText + ", or healthy nodes between two polls would report themselves stale");
+    }
+    if (activationDelay.compareTo(bound) < 0) {
+      throw new ConfigException("keys.activation-delay (" + DurationFormat.format(activationDelay)
+          + ") must be at least " + boundText + ", so that every node has a new key before it is used");
+    }
+    if (activationDelay.compareTo(maxStaleness) <= 0) {
+      throw new ConfigException("keys.activation-delay (" + DurationFormat.format(activationDelay)
+          + ") must be longer than sync.max-staleness (" + DurationFormat.format(maxStaleness)
+          + "): a node that has not synced for up to sync.max-staleness still reports ready, and must"
+          + " already know every key that is active");
+    }
   }
 
   /** Typed access to raw values; every error names the key. */
@@ -240,6 +283,14 @@ public final class ConfigLoader {
       } catch (NumberFormatException e) {
         throw new ConfigException(key + " must be a fraction like 1/365 or 0.01, got '" + v + "'");
       }
+    }
+
+    Duration positiveDuration(String key) {
+      Duration d = duration(key);
+      if (d.isZero()) {
+        throw new ConfigException(key + " must be greater than zero");
+      }
+      return d;
     }
 
     Duration duration(String key) {

@@ -29,4 +29,17 @@ public final class DurationFormat {
       default -> throw new IllegalArgumentException("unknown unit");
     };
   }
+
+  /** The shortest text {@link #parse} reads back as {@code d}, in the largest whole unit: 7s, 10m, 1500ms. */
+  public static String format(Duration d) {
+    long ms = d.toMillis();
+    long[] units = {86_400_000L, 3_600_000L, 60_000L, 1_000L};
+    String[] names = {"d", "h", "m", "s"};
+    for (int i = 0; i < units.length; i++) {
+      if (ms != 0 && ms % units[i] == 0) {
+        return (ms / units[i]) + names[i];
+      }
+    }
+    return ms + "ms";
+  }
 }

@@ -2,6 +2,7 @@ package dev.veil.config;
 
 import dev.veil.common.ApiProfile;
 import dev.veil.key.KeyPolicy;
+import dev.veil.salt.SaltRotationPolicy;
 import dev.veil.token.TokenLifetimes;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,11 +18,13 @@ public record VeilConfig(
     Grpc grpc,
     Path dataDir,
     String db,
+    Duration dbTimeout,
     ApiProfile profile,
     int bucketCount,
-    double dailyRotationFraction,
+    SaltRotationPolicy saltRotation,
     Duration jobInterval,
     Duration syncInterval,
+    Duration syncMaxStaleness,
     TokenLifetimes tokens,
     KeyPolicy keys,
     String testEmail,
@@ -31,9 +34,29 @@ public record VeilConfig(
     Demo demo,
     Map<String, String> settings) {
 
+  /**
+   * What a node adds to {@code 2 × sync.interval} in the propagation bound: a poll's own duration, a
+   * slow database, a GC pause.
+   */
+  public static final Duration PROPAGATION_MARGIN = Duration.ofSeconds(5);
+
   /** Every setting's effective value as text, with secrets (a database password) redacted: safe to log. */
   public VeilConfig {
     settings = Map.copyOf(settings);
+  }
+
+  /**
+   * How long a write committed on one node may take to reach every other healthy node's memory:
+   * {@code 2 × sync.interval +} {@link #PROPAGATION_MARGIN}. A poll starts at most one interval
+   * after the previous one ended and sees every write committed before it started, so one interval
+   * plus two polls' durations suffice; the bound allows a whole interval more.
+   */
+  public static Duration propagationBound(Duration syncInterval) {
+    return syncInterval.multipliedBy(2).plus(PROPAGATION_MARGIN);
+  }
+
+  public Duration propagationBound() {
+    return propagationBound(syncInterval);
   }
 
   /** The public HTTP listener. */

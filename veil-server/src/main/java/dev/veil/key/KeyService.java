@@ -1,6 +1,6 @@
 package dev.veil.key;
 
-import dev.veil.common.Versioned;
+import dev.veil.common.ChangeCursor;
 import dev.veil.core.token.EncryptionKey;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -19,6 +20,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Reads ({@link #ring()}) are lock-free. Writers are serialized by this object's monitor; each
  * write goes to the store first (durable), then into a new ring. Changes written by other nodes
  * arrive through {@link #catchUp()}.
+ *
+ * <p>Never twice: every new key names the key it succeeds in its keyset (the newest one this node
+ * knew), and the store keeps at most one successor per key. A rotation decided twice from the same
+ * state (two nodes, or a node resuming after a pause with an old ring) therefore creates one key;
+ * the loser gets the winner's key back and uses it.
  */
 public final class KeyService {
   private final KeyStore store;
@@ -26,7 +32,7 @@ public final class KeyService {
   private final Clock clock;
   private final SecureRandom random;
   private final AtomicReference<KeyRing> ring = new AtomicReference<>(KeyRing.empty());
-  private long lastSeq;
+  private ChangeCursor cursor = ChangeCursor.START;
 
   public KeyService(KeyStore store, KeyPolicy policy, Clock clock, SecureRandom random) {
     this.store = store;
@@ -46,15 +52,13 @@ public final class KeyService {
 
   /** Loads keys written since the last call (by this or another node). */
   public synchronized void catchUp() {
-    List<Versioned<EncryptionKey>> changes = store.keysAfter(lastSeq);
-    if (changes.isEmpty()) {
-      return;
-    }
-    List<EncryptionKey> keys = new ArrayList<>(changes.size());
-    for (Versioned<EncryptionKey> change : changes) {
-      keys.add(change.value());
-      lastSeq = Math.max(lastSeq, change.seq());
-    }
+    KeyRing before = ring.get();
+    List<EncryptionKey> keys = new ArrayList<>();
+    cursor = store.forEachChange(cursor, v -> {
+      if (!v.value().equals(before.byId(v.value().id()))) {
+        keys.add(v.value()); // keys never change once written: a key delivered again is skipped
+      }
+    });
     ring.set(ring.get().with(keys));
   }
 
@@ -72,7 +76,7 @@ public final class KeyService {
     List<EncryptionKey> created = new ArrayList<>();
     for (int siteId : wanted) {
       if (ring.get().activeKey(siteId, now).isEmpty()) {
-        created.add(create(siteId, now, now));
+        create(siteId, now, now).ifPresent(created::add);
       }
     }
     return created;
@@ -87,7 +91,7 @@ public final class KeyService {
     for (int siteId : List.copyOf(ring.get().siteIds())) {
       EncryptionKey newest = ring.get().newestKey(siteId).orElseThrow();
       if (!now.isBefore(newest.activates().plus(dueAge))) {
-        created.add(create(siteId, now, now.plus(policy.activationDelay())));
+        create(siteId, now, now.plus(policy.activationDelay())).ifPresent(created::add);
       }
     }
     return created;
@@ -95,20 +99,28 @@ public final class KeyService {
 
   /**
    * Creates a new key now for each given keyset (all keysets when {@code siteIds} is empty); each
-   * activates after the activation delay.
+   * activates after the activation delay. Returns the new keys; a keyset that another node rotated
+   * at the same moment returns that node's key.
    */
   public synchronized List<EncryptionKey> rotateNow(Collection<Integer> siteIds) {
     catchUp();
     Instant now = clock.instant();
     Collection<Integer> targets = siteIds.isEmpty() ? List.copyOf(ring.get().siteIds()) : siteIds;
-    List<EncryptionKey> created = new ArrayList<>();
+    List<EncryptionKey> rotated = new ArrayList<>();
     for (int siteId : targets) {
-      created.add(create(siteId, now, now.plus(policy.activationDelay())));
+      KeyStore.Inserted inserted = insertNext(siteId, now, now.plus(policy.activationDelay()));
+      rotated.add(inserted.key().value());
     }
-    return created;
+    return rotated;
   }
 
-  private EncryptionKey create(int siteId, Instant now, Instant activates) {
+  /** Inserts the successor of the keyset's newest key; empty if another node already had. */
+  private Optional<EncryptionKey> create(int siteId, Instant now, Instant activates) {
+    KeyStore.Inserted inserted = insertNext(siteId, now, activates);
+    return inserted.created() ? Optional.of(inserted.key().value()) : Optional.empty();
+  }
+
+  private KeyStore.Inserted insertNext(int siteId, Instant now, Instant activates) {
     byte[] secret = new byte[32];
     random.nextBytes(secret);
     Duration protectedLifetime =
@@ -116,10 +128,10 @@ public final class KeyService {
             ? policy.refreshTokenLifetime()
             : policy.advertisingTokenLifetime();
     Instant expires = activates.plus(policy.keyLifetime(protectedLifetime));
-    // lastSeq is not advanced here: keys other nodes wrote meanwhile have lower numbers and must
-    // still be read by the next catch-up, which reads this key again harmlessly.
-    Versioned<EncryptionKey> stored = store.insert(siteId, now, activates, expires, secret);
-    ring.set(ring.get().with(List.of(stored.value())));
-    return stored.value();
+    int predecessor = ring.get().newestKey(siteId).map(EncryptionKey::id).orElse(0);
+    // The cursor is not advanced here: the next catch-up delivers this key again, harmlessly.
+    KeyStore.Inserted inserted = store.insert(siteId, predecessor, now, activates, expires, secret);
+    ring.set(ring.get().with(List.of(inserted.key().value())));
+    return inserted;
   }
 }

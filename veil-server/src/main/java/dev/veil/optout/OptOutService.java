@@ -1,5 +1,6 @@
 package dev.veil.optout;
 
+import dev.veil.common.ChangeCursor;
 import dev.veil.common.Versioned;
 import java.time.Clock;
 import java.time.Instant;
@@ -16,7 +17,7 @@ public final class OptOutService {
   private final OptOutStore store;
   private final Clock clock;
   private final OptOutIndex index = new OptOutIndex();
-  private long lastSeq;
+  private ChangeCursor cursor = ChangeCursor.START;
 
   public OptOutService(OptOutStore store, Clock clock) {
     this.store = store;
@@ -39,9 +40,12 @@ public final class OptOutService {
     return store.find(firstLevelHash).map(OptOut::optedOutAt);
   }
 
-  /** Loads opt-outs written since the last call; streams, so millions of records are fine. */
+  /**
+   * Loads opt-outs written since the last call; streams, so millions of records are fine. Adding a
+   * record the index holds already changes nothing.
+   */
   public synchronized void catchUp() {
-    lastSeq = store.forEachAfter(lastSeq, v -> index.add(v.value().firstLevelHash()));
+    cursor = store.forEachChange(cursor, v -> index.add(v.value().firstLevelHash()));
   }
 
   public int size() {

@@ -8,14 +8,25 @@ import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The node's background work on one daemon thread: catching up with changes other nodes wrote
- * (every {@code sync.interval}) and the rotation jobs (every {@code jobs.interval}, each under the
- * store's {@link JobLock} so one node runs it at a time). A store outage is logged once per outage
- * and retried; memory keeps serving meanwhile.
+ * The node's background work, on two daemon threads so that neither delays the other:
+ *
+ * <ul>
+ *   <li>{@code veil-sync}: every {@code sync.interval}, catches up with the changes other nodes
+ *       wrote (salts, opt-outs, clients, then keys: a new client's site key is written after the
+ *       client, so reading keys last never leaves a known client without its key for long) and
+ *       records the sync in {@link Readiness};
+ *   <li>{@code veil-jobs}: every {@code jobs.interval}, the rotation jobs, each under the store's
+ *       {@link JobLock} so one node at a time does the work (the jobs are idempotent anyway).
+ * </ul>
+ *
+ * A store outage is logged once per outage and thread, and retried at the next tick; memory keeps
+ * serving meanwhile, and readiness turns off once the data is older than {@code
+ * sync.max-staleness}.
  */
 final class BackgroundJobs implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BackgroundJobs.class);
@@ -23,17 +34,20 @@ final class BackgroundJobs implements AutoCloseable {
   private final Services services;
   private final JobLock jobLock;
   private final Clock clock;
-  private final ScheduledExecutorService executor;
-  private volatile Instant lastSync;
-  private volatile boolean storeDown;
+  private final ScheduledExecutorService sync = daemon("veil-sync");
+  private final ScheduledExecutorService jobs = daemon("veil-jobs");
+  private final AtomicBoolean syncFailing = new AtomicBoolean();
+  private final AtomicBoolean jobsFailing = new AtomicBoolean();
 
   BackgroundJobs(Services services, JobLock jobLock, Clock clock) {
     this.services = services;
     this.jobLock = jobLock;
     this.clock = clock;
-    this.lastSync = clock.instant();
-    this.executor = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "veil-jobs");
+  }
+
+  private static ScheduledExecutorService daemon(String name) {
+    return Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, name);
       t.setDaemon(true);
       return t;
     });
@@ -41,36 +55,31 @@ final class BackgroundJobs implements AutoCloseable {
 
   void start() {
     VeilConfig config = services.config();
-    long sync = Math.max(1, config.syncInterval().toMillis());
-    long jobs = Math.max(1, config.jobInterval().toMillis());
-    executor.scheduleWithFixedDelay(this::syncOnce, sync, sync, TimeUnit.MILLISECONDS);
-    executor.scheduleWithFixedDelay(this::rotateOnce, 0, jobs, TimeUnit.MILLISECONDS);
-  }
-
-  /** When this node last caught up with the store successfully. */
-  Instant lastSync() {
-    return lastSync;
+    long syncMs = Math.max(1, config.syncInterval().toMillis());
+    long jobsMs = Math.max(1, config.jobInterval().toMillis());
+    sync.scheduleWithFixedDelay(this::syncOnce, syncMs, syncMs, TimeUnit.MILLISECONDS);
+    jobs.scheduleWithFixedDelay(this::rotateOnce, 0, jobsMs, TimeUnit.MILLISECONDS);
   }
 
   void syncOnce() {
-    guarded("sync", () -> {
-      services.keys().catchUp();
+    Instant started = clock.instant();
+    guarded("sync", syncFailing, () -> {
       services.salts().catchUp();
-      services.clients().catchUp();
       services.optOuts().catchUp();
-      lastSync = clock.instant();
+      services.clients().catchUp();
+      services.keys().catchUp();
+      services.readiness().recordSync(started);
     });
   }
 
   void rotateOnce() {
-    guarded("rotation", () -> {
+    guarded("rotation", jobsFailing, () -> {
       jobLock.runExclusive("rotate-keys", () -> services.keys().rotateDue()).ifPresent(created -> {
         if (!created.isEmpty()) {
           LOG.info("event=keys_rotated count={}", created.size());
         }
       });
-      double fraction = services.config().dailyRotationFraction();
-      jobLock.runExclusive("rotate-salts", () -> services.salts().rotateDaily(fraction)).ifPresent(count -> {
+      jobLock.runExclusive("rotate-salts", () -> services.salts().rotateScheduled()).ifPresent(count -> {
         if (count > 0) {
           LOG.info("event=salts_rotated buckets={}", count);
         }
@@ -78,16 +87,14 @@ final class BackgroundJobs implements AutoCloseable {
     });
   }
 
-  private void guarded(String job, Runnable work) {
+  private static void guarded(String job, AtomicBoolean failing, Runnable work) {
     try {
       work.run();
-      if (storeDown) {
-        storeDown = false;
+      if (failing.compareAndSet(true, false)) {
         LOG.info("event=store_reachable job={}", job);
       }
     } catch (StoreUnavailableException e) {
-      if (!storeDown) {
-        storeDown = true;
+      if (failing.compareAndSet(false, true)) {
         LOG.warn("event=store_unreachable job={} detail=\"{}\"", job, e.getMessage());
       }
     } catch (RuntimeException e) {
@@ -97,6 +104,7 @@ final class BackgroundJobs implements AutoCloseable {
 
   @Override
   public void close() {
-    executor.shutdownNow();
+    sync.shutdownNow();
+    jobs.shutdownNow();
   }
 }

@@ -20,6 +20,7 @@ import dev.veil.token.TestIdentities;
 import dev.veil.token.TokenService;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -48,9 +49,10 @@ public final class ServiceGraph {
     SecureRandom random = new SecureRandom();
     KeyService keys = new KeyService(store.keys(), config.keys(), clock, random);
     SaltSystem system = SaltSystem.loadOrCreate(store.meta(), config.bucketCount(), clock, random);
-    SaltService salts = new SaltService(system, store.salts(), store.meta(), clock);
+    SaltService salts = new SaltService(system, store.salts(), config.saltRotation(), clock);
     OptOutService optOuts = new OptOutService(store.optOuts(), clock);
     ClientService clients = new ClientService(store.clients(), keys, clock, random);
+    Instant loadStarted = clock.instant();
     keys.catchUp();
     salts.catchUp();
     optOuts.catchUp();
@@ -65,7 +67,8 @@ public final class ServiceGraph {
     TokenService tokens = new TokenService(mapper, optOuts, keys, tests, config.tokens(), config.profile(),
         new AdvertisingTokenCodec(nonces), new RefreshTokenCodec(nonces), clock);
     IdentityMapService mapping = new IdentityMapService(mapper, optOuts, tests::isAlwaysOptedOut);
-    Readiness readiness = new Readiness(keys, clock);
+    Readiness readiness = new Readiness(keys, clock, config.syncMaxStaleness());
+    readiness.recordSync(loadStarted);
     Services services = new Services(config, clock, keys, salts, optOuts, clients,
         new ApiKeyAuthenticator(clients::registry), mapper, mapping, tokens, tests, readiness);
     return new Built(services, adminKey, new DeductionService(store.deductions(), clock));

@@ -7,6 +7,7 @@ import dev.veil.grpc.DeductionAdminService;
 import dev.veil.http.PublicHttpServer;
 import dev.veil.observability.Metrics;
 import dev.veil.storage.Store;
+import dev.veil.storage.StoreSettings;
 import dev.veil.storage.Stores;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -58,7 +59,11 @@ public final class VeilServer implements AutoCloseable {
       this.services = built.services();
       this.bootstrapAdminKey = built.bootstrapAdminKey().orElse(null);
       this.vertx = vertxStarting.join();
-      this.http = new PublicHttpServer(vertx, services, new Metrics());
+      Metrics metrics = new Metrics();
+      metrics.gauge("veil_sync_age_seconds",
+          "Seconds since the last successful catch-up with the store started: how old this node's data may be.",
+          () -> services.readiness().syncAge().toMillis() / 1000.0);
+      this.http = new PublicHttpServer(vertx, services, metrics);
       this.httpPort = await(http.start().toCompletionStage().toCompletableFuture(), "the HTTP listener");
       this.demo = config.demo().enabled() ? startDemo(config) : null;
       this.grpcExecutor = Executors.newFixedThreadPool(4, r -> {
@@ -98,7 +103,8 @@ public final class VeilServer implements AutoCloseable {
 
   /** Opens the configured store, builds and starts a node; returns once it is ready to serve. */
   public static VeilServer start(VeilConfig config, Clock clock) {
-    return new VeilServer(config, clock, Stores.open(config.db()));
+    return new VeilServer(config, clock,
+        Stores.open(config.db(), StoreSettings.defaults().withTimeout(config.dbTimeout())));
   }
 
   /** Starts a node on a store the caller opened (tests; the node closes it on {@link #close()}). */

@@ -1,14 +1,18 @@
 package dev.veil.storage;
 
+import dev.veil.common.ChangeCursor;
 import dev.veil.common.JobLock;
 import dev.veil.common.StoreUnavailableException;
+import dev.veil.common.Versioned;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.function.Consumer;
 
 /**
  * What differs between the two engines: how connections are handed out, how a write transaction is
- * opened and committed, and where change sequence numbers come from. Everything above this (the SQL
- * of the feature stores, the migrations runner) is shared.
+ * opened and committed, where change sequence numbers come from and how a reader finds the changes
+ * it has not seen (see the package documentation). Everything above this (the SQL of the feature
+ * stores, the migrations runner) is shared.
  *
  * <p>{@link #write} and {@link #read} translate every {@link SQLException} into a {@link
  * StoreUnavailableException} whose message names the operation and the store, never a value.
@@ -33,6 +37,14 @@ interface Database extends AutoCloseable {
    * PostgreSQL), without writing.
    */
   <T> T read(String operation, SqlWork<T> work);
+
+  /**
+   * Streams the rows of {@code table} changed since {@code since} (every row from {@link
+   * ChangeCursor#START}) in seq order and returns the cursor for the next read: the contract of
+   * {@link dev.veil.common.ChangeFeed}, at least once and never skipping a committed row.
+   */
+  <T> ChangeCursor readChanges(
+      String operation, ChangeTable<T> table, ChangeCursor since, Consumer<Versioned<T>> sink);
 
   /**
    * Allocates {@code count} change sequence numbers, ascending, inside the current write

@@ -4,16 +4,16 @@ import dev.veil.client.ApiClient;
 import dev.veil.client.ApiKeyDigest;
 import dev.veil.client.ClientStore;
 import dev.veil.client.Role;
+import dev.veil.common.ChangeCursor;
 import dev.veil.common.Versioned;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,9 +28,9 @@ final class JdbcClientStore implements ClientStore {
   private static final Logger log = LoggerFactory.getLogger(JdbcClientStore.class);
 
   private static final String COLUMNS =
-      "id, name, site_id, roles, enabled, created_ms, key_id, key_salt, key_hash, seq";
-  private static final String SELECT_AFTER =
-      "SELECT " + COLUMNS + " FROM api_client WHERE seq > ? ORDER BY seq";
+      "id, name, site_id, roles, enabled, created_ms, key_id, key_salt, key_hash";
+  static final ChangeTable<ApiClient> TABLE =
+      new ChangeTable<>("api_client", COLUMNS, JdbcClientStore::client, 1_000);
   private static final String INSERT =
       "INSERT INTO api_client"
           + " (name, site_id, roles, enabled, created_ms, key_id, key_salt, key_hash, seq)"
@@ -47,21 +47,8 @@ final class JdbcClientStore implements ClientStore {
   }
 
   @Override
-  public List<Versioned<ApiClient>> clientsAfter(long afterSeq) {
-    return db.read(
-        "read clients",
-        c -> {
-          List<Versioned<ApiClient>> clients = new ArrayList<>();
-          try (PreparedStatement ps = c.prepareStatement(SELECT_AFTER)) {
-            ps.setLong(1, afterSeq);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                clients.add(new Versioned<>(rs.getLong(10), client(rs)));
-              }
-            }
-          }
-          return clients;
-        });
+  public ChangeCursor forEachChange(ChangeCursor since, Consumer<Versioned<ApiClient>> sink) {
+    return db.readChanges("read clients", TABLE, since, sink);
   }
 
   @Override

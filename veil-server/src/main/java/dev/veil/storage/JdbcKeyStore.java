@@ -1,23 +1,33 @@
 package dev.veil.storage;
 
+import dev.veil.common.ChangeCursor;
 import dev.veil.common.Versioned;
 import dev.veil.core.token.EncryptionKey;
 import dev.veil.key.KeyStore;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.function.Consumer;
 
-/** {@link KeyStore} on table {@code encryption_key}; ids come from the table's id generator. */
+/**
+ * {@link KeyStore} on table {@code encryption_key}; ids come from the table's id generator. The
+ * unique index on {@code (site_id, predecessor_id)} (migration V3) is what keeps a rotation from
+ * happening twice: the second insert of a successor does nothing and the first one is read back.
+ */
 final class JdbcKeyStore implements KeyStore {
-  private static final String SELECT_AFTER =
-      "SELECT id, site_id, created_ms, activates_ms, expires_ms,"
-          + " secret, seq FROM encryption_key WHERE seq > ? ORDER BY seq";
+  private static final String COLUMNS = "id, site_id, created_ms, activates_ms, expires_ms, secret";
+  static final ChangeTable<EncryptionKey> TABLE =
+      new ChangeTable<>("encryption_key", COLUMNS, JdbcKeyStore::key, 1_000);
+
   private static final String INSERT =
-      "INSERT INTO encryption_key (site_id, created_ms, activates_ms, expires_ms, secret, seq)"
-          + " VALUES (?, ?, ?, ?, ?, ?) RETURNING id";
+      "INSERT INTO encryption_key"
+          + " (site_id, predecessor_id, created_ms, activates_ms, expires_ms, secret, seq)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?)"
+          + " ON CONFLICT (site_id, predecessor_id) DO NOTHING RETURNING id";
+  private static final String SELECT_SUCCESSOR =
+      "SELECT " + COLUMNS + ", seq FROM encryption_key WHERE site_id = ? AND predecessor_id = ?";
 
   private final Database db;
 
@@ -26,41 +36,22 @@ final class JdbcKeyStore implements KeyStore {
   }
 
   @Override
-  public List<Versioned<EncryptionKey>> keysAfter(long afterSeq) {
-    return db.read(
-        "read keys",
-        c -> {
-          List<Versioned<EncryptionKey>> keys = new ArrayList<>();
-          try (PreparedStatement ps = c.prepareStatement(SELECT_AFTER)) {
-            ps.setLong(1, afterSeq);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                EncryptionKey key =
-                    new EncryptionKey(
-                        rs.getInt(1),
-                        rs.getInt(2),
-                        Instant.ofEpochMilli(rs.getLong(3)),
-                        Instant.ofEpochMilli(rs.getLong(4)),
-                        Instant.ofEpochMilli(rs.getLong(5)),
-                        rs.getBytes(6));
-                keys.add(new Versioned<>(rs.getLong(7), key));
-              }
-            }
-          }
-          return keys;
-        });
+  public ChangeCursor forEachChange(ChangeCursor since, Consumer<Versioned<EncryptionKey>> sink) {
+    return db.readChanges("read keys", TABLE, since, sink);
   }
 
   /**
    * {@inheritDoc}
    *
-   * <p>Times are stored to the millisecond; the returned key carries the stored values.
+   * <p>Times are stored to the millisecond; the returned key carries the stored values. On
+   * PostgreSQL a concurrent insert of the same successor makes this one wait for it to commit, and
+   * the read that follows sees it.
    *
    * @throws IllegalArgumentException if {@code secret} is not 32 bytes (nothing is written)
    */
   @Override
-  public Versioned<EncryptionKey> insert(
-      int siteId, Instant created, Instant activates, Instant expires, byte[] secret) {
+  public Inserted insert(
+      int siteId, int predecessorId, Instant created, Instant activates, Instant expires, byte[] secret) {
     if (secret.length != 32) {
       throw new IllegalArgumentException("key secret must be 32 bytes");
     }
@@ -74,31 +65,51 @@ final class JdbcKeyStore implements KeyStore {
           long seq = db.nextSeq(c);
           try (PreparedStatement ps = c.prepareStatement(INSERT)) {
             ps.setInt(1, siteId);
-            ps.setLong(2, createdMs);
-            ps.setLong(3, activatesMs);
-            ps.setLong(4, expiresMs);
-            ps.setBytes(5, stored);
-            ps.setLong(6, seq);
-            int id = returnedId(ps);
-            return new Versioned<>(
-                seq,
-                new EncryptionKey(
-                    id,
-                    siteId,
-                    Instant.ofEpochMilli(createdMs),
-                    Instant.ofEpochMilli(activatesMs),
-                    Instant.ofEpochMilli(expiresMs),
-                    stored));
+            ps.setInt(2, predecessorId);
+            ps.setLong(3, createdMs);
+            ps.setLong(4, activatesMs);
+            ps.setLong(5, expiresMs);
+            ps.setBytes(6, stored);
+            ps.setLong(7, seq);
+            try (ResultSet rs = ps.executeQuery()) {
+              if (rs.next()) {
+                EncryptionKey key =
+                    new EncryptionKey(
+                        rs.getInt(1),
+                        siteId,
+                        Instant.ofEpochMilli(createdMs),
+                        Instant.ofEpochMilli(activatesMs),
+                        Instant.ofEpochMilli(expiresMs),
+                        stored);
+                return new Inserted(new Versioned<>(seq, key), true);
+              }
+            }
           }
+          return new Inserted(successor(c, siteId, predecessorId), false);
         });
   }
 
-  private static int returnedId(PreparedStatement insert) throws SQLException {
-    try (ResultSet rs = insert.executeQuery()) {
-      if (!rs.next()) {
-        throw new SQLException("insert returned no id");
+  private static Versioned<EncryptionKey> successor(Connection c, int siteId, int predecessorId)
+      throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(SELECT_SUCCESSOR)) {
+      ps.setInt(1, siteId);
+      ps.setInt(2, predecessorId);
+      try (ResultSet rs = ps.executeQuery()) {
+        if (!rs.next()) {
+          throw new SQLException("the key holding a conflicting successor slot vanished");
+        }
+        return new Versioned<>(rs.getLong(7), key(rs));
       }
-      return rs.getInt(1);
     }
+  }
+
+  private static EncryptionKey key(ResultSet rs) throws SQLException {
+    return new EncryptionKey(
+        rs.getInt(1),
+        rs.getInt(2),
+        Instant.ofEpochMilli(rs.getLong(3)),
+        Instant.ofEpochMilli(rs.getLong(4)),
+        Instant.ofEpochMilli(rs.getLong(5)),
+        rs.getBytes(6));
   }
 }

@@ -1,5 +1,6 @@
 package dev.veil.storage;
 
+import dev.veil.common.ChangeCursor;
 import dev.veil.common.Versioned;
 import dev.veil.optout.OptOut;
 import dev.veil.optout.OptOutStore;
@@ -17,12 +18,15 @@ import java.util.function.Consumer;
  * never changed, so its seq is the time it was first recorded in the change order.
  */
 final class JdbcOptOutStore implements OptOutStore {
-  static final int FETCH_SIZE = 10_000;
+  static final ChangeTable<OptOut> TABLE =
+      new ChangeTable<>(
+          "opt_out",
+          "first_level_hash, opted_out_ms",
+          rs -> new OptOut(rs.getBytes(1), Instant.ofEpochMilli(rs.getLong(2))),
+          10_000);
 
   private static final String SELECT_ONE =
       "SELECT opted_out_ms, seq FROM opt_out WHERE first_level_hash = ?";
-  private static final String SELECT_AFTER =
-      "SELECT first_level_hash, opted_out_ms, seq FROM opt_out WHERE seq > ? ORDER BY seq";
   private static final String INSERT =
       "INSERT INTO opt_out (first_level_hash, opted_out_ms, seq)"
           + " VALUES (?, ?, ?) ON CONFLICT (first_level_hash) DO NOTHING";
@@ -96,25 +100,8 @@ final class JdbcOptOutStore implements OptOutStore {
   }
 
   @Override
-  public long forEachAfter(long afterSeq, Consumer<Versioned<OptOut>> sink) {
-    return db.read(
-        "read opt-outs",
-        c -> {
-          long last = afterSeq;
-          try (PreparedStatement ps = c.prepareStatement(SELECT_AFTER)) {
-            ps.setFetchSize(FETCH_SIZE);
-            ps.setLong(1, afterSeq);
-            try (ResultSet rs = ps.executeQuery()) {
-              while (rs.next()) {
-                last = rs.getLong(3);
-                sink.accept(
-                    new Versioned<>(
-                        last, new OptOut(rs.getBytes(1), Instant.ofEpochMilli(rs.getLong(2)))));
-              }
-            }
-          }
-          return last;
-        });
+  public ChangeCursor forEachChange(ChangeCursor since, Consumer<Versioned<OptOut>> sink) {
+    return db.readChanges("read opt-outs", TABLE, since, sink);
   }
 
   private static Optional<Versioned<OptOut>> select(Connection c, byte[] hash) throws SQLException {

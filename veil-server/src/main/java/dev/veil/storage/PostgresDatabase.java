@@ -2,8 +2,10 @@ package dev.veil.storage;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.veil.common.ChangeCursor;
 import dev.veil.common.JobLock;
 import dev.veil.common.StoreUnavailableException;
+import dev.veil.common.Versioned;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -17,6 +19,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Properties;
+import java.util.function.Consumer;
 
 /**
  * The PostgreSQL engine: a small HikariCP pool with auto-commit off, so every {@link #write} is an
@@ -25,24 +28,35 @@ import java.util.Properties;
  *
  * <p>Durability: each session starts with {@code synchronous_commit=on} (sent as the startup {@code
  * options}), whatever the server's default, so a commit returns only after its WAL record is
- * flushed. A URL that sets {@code options} itself replaces this and takes responsibility for it.
+ * flushed. A URL that sets {@code options} itself replaces all session options below and takes
+ * responsibility for them.
  *
- * <p>Change sequence: numbers come from the shared {@code change_seq} sequence. They are unique and
- * increase in the order they are taken, but concurrent transactions may commit in another order, so
- * a reader can see seq 12 before seq 11 becomes visible. Readers that poll "after the highest seq
- * seen" must therefore re-read a small window below it (see the package documentation).
+ * <p>Bounded calls: the pool hands out a connection within {@link StoreSettings#timeout()} or fails;
+ * connecting is bounded by the same time, every statement by {@code statement_timeout} (per round
+ * trip: a streamed read is not one long statement) and every network read by the socket timeout.
+ * An {@link OutageBreaker} then makes calls fail at once while the database is known to be down.
+ * Sessions also end a transaction left idle for a minute (a node frozen mid-transaction releases its
+ * row locks) and send TCP keepalives, so the server notices a vanished node and drops its locks.
+ *
+ * <p>Change feed: rows carry the id of the transaction that wrote them ({@code writer_xid}, set by
+ * a trigger); {@link #readChanges} returns a transaction-id watermark as cursor (the package
+ * documentation has the argument). Needs PostgreSQL 13 or newer ({@code xid8}).
  *
  * <p>Error details: sessions run with pgjdbc's {@code logServerErrorDetail=false}, so exception
  * messages never quote row values (a unique violation would otherwise print the key).
  */
 final class PostgresDatabase implements Database {
   private static final int REACHABILITY_TIMEOUT_SECONDS = 2;
+  private static final int MIN_SERVER_VERSION = 130_000;
+  private static final Duration IDLE_IN_TRANSACTION_LIMIT = Duration.ofMinutes(1);
+  private static final Duration BREAKER_RETRY = Duration.ofSeconds(1);
 
   private final StoreUrl.Postgres url;
   private final Properties sessionProperties;
   private final HikariDataSource pool;
   private final String schema;
   private final PostgresJobLock jobLock;
+  private final OutageBreaker breaker = new OutageBreaker(BREAKER_RETRY, System::nanoTime);
 
   private PostgresDatabase(
       StoreUrl.Postgres url, Properties sessionProperties, HikariDataSource pool, String schema) {
@@ -54,7 +68,7 @@ final class PostgresDatabase implements Database {
   }
 
   /**
-   * Connects and checks that the target schema exists.
+   * Connects and checks the server version and that the target schema exists.
    *
    * @throws StoreUnavailableException naming the URL (without password) when that fails
    */
@@ -69,8 +83,9 @@ final class PostgresDatabase implements Database {
     }
     try (Connection c = pool.getConnection();
         Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT current_schema()")) {
+        ResultSet rs = s.executeQuery("SELECT current_schema(), current_setting('server_version_num')::int")) {
       String schema = rs.next() ? rs.getString(1) : null;
+      int version = schema == null ? 0 : rs.getInt(2);
       c.commit();
       if (schema == null) {
         throw new StoreUnavailableException(
@@ -78,6 +93,11 @@ final class PostgresDatabase implements Database {
                 + url.describe()
                 + " has no usable schema (does the currentSchema exist?)",
             null);
+      }
+      if (version < MIN_SERVER_VERSION) {
+        throw new StoreUnavailableException(
+            "PostgreSQL store " + url.describe() + " runs server version " + version
+                + "; Veil needs PostgreSQL 13 or newer", null);
       }
       return new PostgresDatabase(url, props, pool, schema);
     } catch (SQLException | RuntimeException e) {
@@ -95,11 +115,16 @@ final class PostgresDatabase implements Database {
     props.putAll(url.credentials());
     props.setProperty("logServerErrorDetail", "false");
     props.setProperty("ApplicationName", "veil");
-    props.setProperty("connectTimeout", Long.toString(seconds(settings.connectTimeout())));
-    props.setProperty("loginTimeout", Long.toString(seconds(settings.connectTimeout())));
+    props.setProperty("connectTimeout", Long.toString(seconds(settings.timeout())));
+    props.setProperty("loginTimeout", Long.toString(seconds(settings.timeout())));
     props.setProperty("socketTimeout", Long.toString(seconds(settings.socketTimeout())));
+    props.setProperty("tcpKeepAlive", "true");
     if (!url.jdbcUrl().contains("options=")) {
-      props.setProperty("options", "-c synchronous_commit=on");
+      props.setProperty("options", String.join(" ",
+          "-c synchronous_commit=on",
+          "-c statement_timeout=" + settings.timeout().toMillis(),
+          "-c idle_in_transaction_session_timeout=" + IDLE_IN_TRANSACTION_LIMIT.toMillis(),
+          "-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3"));
     }
     return props;
   }
@@ -112,13 +137,15 @@ final class PostgresDatabase implements Database {
     config.setAutoCommit(false);
     config.setMaximumPoolSize(s.poolSize());
     config.setMinimumIdle(Math.min(2, s.poolSize()));
-    config.setConnectionTimeout(Math.max(250, s.connectTimeout().toMillis()));
+    long timeoutMs = Math.max(250, s.timeout().toMillis());
+    config.setConnectionTimeout(timeoutMs);
+    config.setValidationTimeout(Math.max(250, timeoutMs / 2));
     config.setInitializationFailTimeout(1); // one attempt at start: fail fast and clearly
     return config;
   }
 
   private static long seconds(Duration d) {
-    return Math.max(1, d.toSeconds());
+    return Math.max(1, (d.toMillis() + 999) / 1000);
   }
 
   private static String rootMessage(Throwable e) {
@@ -149,13 +176,46 @@ final class PostgresDatabase implements Database {
     return inTransaction(operation, work);
   }
 
+  /**
+   * One read-only REPEATABLE READ transaction, so the watermark and the rows come from one snapshot:
+   * the cursor returned is that snapshot's {@code xmin}, and the rows read are those written by
+   * transactions at or above the previous cursor ({@code writer_xid >= since}; every row from
+   * {@link ChangeCursor#START}).
+   */
+  @Override
+  public <T> ChangeCursor readChanges(
+      String operation, ChangeTable<T> table, ChangeCursor since, Consumer<Versioned<T>> sink) {
+    return inTransaction(operation, c -> {
+      try (Statement s = c.createStatement()) {
+        s.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+      }
+      long watermark;
+      try (Statement s = c.createStatement();
+          ResultSet rs = s.executeQuery("SELECT pg_snapshot_xmin(pg_current_snapshot())::text")) {
+        rs.next();
+        watermark = Long.parseLong(rs.getString(1));
+      }
+      boolean all = since.equals(ChangeCursor.START);
+      try (PreparedStatement ps =
+          c.prepareStatement(table.select(all ? "" : "WHERE writer_xid >= CAST(? AS xid8)"))) {
+        if (!all) {
+          ps.setString(1, Long.toString(since.position()));
+        }
+        table.stream(ps, sink, 0);
+      }
+      return new ChangeCursor(watermark);
+    });
+  }
+
   private <T> T inTransaction(String operation, SqlWork<T> work) {
+    breaker.beforeCall(operation, url.describe());
     try (Connection c = pool.getConnection()) {
       boolean committed = false;
       try {
         T result = work.apply(c);
         c.commit();
         committed = true;
+        breaker.succeeded();
         return result;
       } finally {
         if (!committed) {
@@ -163,6 +223,7 @@ final class PostgresDatabase implements Database {
         }
       }
     } catch (SQLException e) {
+      breaker.failed(e);
       throw unavailable(operation, e);
     }
   }
@@ -186,8 +247,17 @@ final class PostgresDatabase implements Database {
     }
   }
 
+  /**
+   * Takes the migration lock; lifts the statement and socket timeouts for the rest of the
+   * transaction first, since a migration of a large table (or waiting for another node's) may take
+   * longer than a request may.
+   */
   @Override
   public void lockForMigration(Connection connection) throws SQLException {
+    connection.setNetworkTimeout(Runnable::run, 0); // the pool restores it when the connection returns
+    try (Statement s = connection.createStatement()) {
+      s.execute("SET LOCAL statement_timeout = 0");
+    }
     try (PreparedStatement ps = connection.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
       ps.setLong(1, advisoryKey("migrations"));
       ps.executeQuery().close();
@@ -211,12 +281,23 @@ final class PostgresDatabase implements Database {
     }
   }
 
-  /** A new session outside the pool (auto-commit on), for locks held across a whole job. */
-  Connection openDedicatedConnection() throws SQLException {
+  /**
+   * A new session outside the pool (auto-commit on), for locks held across a whole job. Fails at
+   * once while the database is known to be unreachable.
+   */
+  Connection openDedicatedConnection(String operation) throws SQLException {
     if (pool.isClosed()) {
       throw new SQLException("store is closed", "08003");
     }
-    return DriverManager.getConnection(url.jdbcUrl(), sessionProperties);
+    breaker.beforeCall(operation, url.describe());
+    try {
+      Connection c = DriverManager.getConnection(url.jdbcUrl(), sessionProperties);
+      breaker.succeeded();
+      return c;
+    } catch (SQLException e) {
+      breaker.failed(e);
+      throw e;
+    }
   }
 
   @Override

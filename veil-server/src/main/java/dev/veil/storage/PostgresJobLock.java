@@ -13,9 +13,16 @@ import org.slf4j.LoggerFactory;
 /**
  * The PostgreSQL job lock: a session-level {@code pg_try_advisory_lock} on a connection of its own
  * (outside the pool, so a job can still use every pooled connection), held while the job runs and
- * released after. If the node dies or loses the connection mid-job, the server drops the lock with
- * the session. The lock key is derived from the schema and the job name, so stores in different
+ * released after. The lock key is derived from the schema and the job name, so stores in different
  * schemas of one database do not exclude each other. A job returning {@code null} yields empty.
+ *
+ * <p>A dead holder: when the node's process dies, its kernel closes the session's socket and the
+ * server drops the lock with the session at once; when the node's machine or network vanishes, the
+ * session's TCP keepalives (sent by the server, about 25 s) end it. The next node whose job timer
+ * fires then takes the lock. A <em>frozen</em> holder (SIGSTOP, a long GC pause) keeps its session
+ * and the lock until it resumes; jobs wait meanwhile. The lock only saves work: each job is
+ * idempotent against the stored state (one successor per key, one run per salt period, salt
+ * generations compare-and-set), so even two holders could not run it twice.
  */
 final class PostgresJobLock implements JobLock {
   private static final Logger log = LoggerFactory.getLogger(PostgresJobLock.class);
@@ -29,7 +36,7 @@ final class PostgresJobLock implements JobLock {
   @Override
   public <T> Optional<T> runExclusive(String jobName, Supplier<T> job) {
     long key = db.advisoryKey("job:" + jobName);
-    try (Connection c = db.openDedicatedConnection()) {
+    try (Connection c = db.openDedicatedConnection("job lock '" + jobName + "'")) {
       if (!call(c, "SELECT pg_try_advisory_lock(?)", key)) {
         return Optional.empty();
       }

@@ -1,7 +1,9 @@
 package dev.veil.storage;
 
+import dev.veil.common.ChangeCursor;
 import dev.veil.common.JobLock;
 import dev.veil.common.StoreUnavailableException;
+import dev.veil.common.Versioned;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +18,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteOpenMode;
 
@@ -28,7 +31,8 @@ import org.sqlite.SQLiteOpenMode;
  * another process on the same file waits up to {@code busy_timeout} instead of failing half-way).
  * Reads go to a fixed pool of read-only connections; in WAL mode they never block the writer and
  * see every committed write. The change counter is the single row of {@code change_counter}, bumped
- * inside the write transaction, so sequence numbers are gap-free and commit in order.
+ * inside the write transaction; writes are serialized, so sequence numbers become visible in
+ * increasing order and a change cursor is simply the highest seq read ("{@code seq > cursor}").
  */
 final class SqliteDatabase implements Database {
   private final String location;
@@ -68,7 +72,7 @@ final class SqliteDatabase implements Database {
         readers.add(reader);
       }
       return new SqliteDatabase(
-          url.describe(), writer, readers, settings.connectTimeout().toMillis());
+          url.describe(), writer, readers, settings.timeout().toMillis());
     } catch (SQLException | IOException e) {
       opened.forEach(SqliteDatabase::closeQuietly);
       throw new StoreUnavailableException(
@@ -158,6 +162,17 @@ final class SqliteDatabase implements Database {
       Thread.currentThread().interrupt();
       throw new StoreUnavailableException(operation + " interrupted on " + location, e);
     }
+  }
+
+  @Override
+  public <T> ChangeCursor readChanges(
+      String operation, ChangeTable<T> table, ChangeCursor since, Consumer<Versioned<T>> sink) {
+    return read(operation, c -> {
+      try (PreparedStatement ps = c.prepareStatement(table.select("WHERE seq > ?"))) {
+        ps.setLong(1, since.position());
+        return new ChangeCursor(table.stream(ps, sink, since.position()));
+      }
+    });
   }
 
   @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.veil.common.ApiProfile;
+import dev.veil.salt.SaltRotationPolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +28,11 @@ class ConfigLoaderTest {
     assertThat(c.limits().maxBatchSize()).isEqualTo(5000);
     assertThat(c.limits().maxBodyBytes()).isEqualTo(1 << 20);
     assertThat(c.profile()).isEqualTo(ApiProfile.VEIL);
-    assertThat(c.dailyRotationFraction()).isEqualTo(1.0 / 365);
+    assertThat(c.saltRotation()).isEqualTo(SaltRotationPolicy.daily());
+    assertThat(c.syncInterval()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(c.syncMaxStaleness()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(c.dbTimeout()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(c.propagationBound()).isEqualTo(Duration.ofSeconds(7));
     assertThat(c.db()).endsWith("veil.db");
   }
 
@@ -87,5 +92,66 @@ class ConfigLoaderTest {
     VeilConfig c = ConfigLoader.load(null, Map.of(), Map.of("db", "postgresql://veil:pw123@db/veil", "http.port", "81"));
     assertThat(c.settings()).containsEntry("http.port", "81").containsKeys(ConfigLoader.DEFAULTS.keySet().toArray(String[]::new));
     assertThat(c.settings().get("db")).doesNotContain("pw123");
+  }
+
+  @Test
+  void multiNodeSettings_parseTogether() {
+    VeilConfig c = ConfigLoader.load(null, Map.of(), Map.of("sync.interval", "500ms", "sync.max-staleness", "20s",
+        "keys.activation-delay", "25s", "keys.rotation-period", "1m", "salt.rotation-period", "5s",
+        "salt.daily-rotation-fraction", "1/16", "db.timeout", "3s"));
+    assertThat(c.propagationBound()).isEqualTo(Duration.ofSeconds(6));
+    assertThat(c.syncMaxStaleness()).isEqualTo(Duration.ofSeconds(20));
+    assertThat(c.keys().activationDelay()).isEqualTo(Duration.ofSeconds(25));
+    assertThat(c.saltRotation()).isEqualTo(new SaltRotationPolicy(1.0 / 16, Duration.ofSeconds(5)));
+    assertThat(c.dbTimeout()).isEqualTo(Duration.ofSeconds(3));
+  }
+
+  @Test
+  void activationDelay_belowThePropagationBound_failsNamingTheSetting() {
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("keys.activation-delay", "6s")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("keys.activation-delay (6s) must be at least the propagation bound")
+        .hasMessageContaining("2 × sync.interval + 5s = 7s");
+  }
+
+  @Test
+  void activationDelay_notLongerThanMaxStaleness_failsNamingBothSettings() {
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("keys.activation-delay", "10m")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("keys.activation-delay (10m) must be longer than sync.max-staleness (10m)");
+    assertThat(ConfigLoader.load(null, Map.of(), Map.of("keys.activation-delay", "11m", "keys.rotation-period", "1d"))
+        .keys().activationDelay()).isEqualTo(Duration.ofMinutes(11));
+  }
+
+  @Test
+  void maxStaleness_belowThePropagationBound_failsNamingTheSetting() {
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("sync.interval", "10s", "sync.max-staleness", "20s")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("sync.max-staleness (20s) must be at least the propagation bound")
+        .hasMessageContaining("= 25s");
+  }
+
+  @Test
+  void syncAndDatabaseTimings_mustBePositiveAndSane() {
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("sync.interval", "0s")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("sync.interval must be greater than zero");
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("sync.max-staleness", "soon")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("sync.max-staleness");
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("db.timeout", "0ms")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("db.timeout");
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("db.timeout", "11m")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("db.timeout must be at most 10m");
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("salt.rotation-period", "500ms")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("salt.rotation-period must be at least 1s");
+  }
+
+  @Test
+  void durations_formatInTheirLargestWholeUnit() {
+    assertThat(DurationFormat.format(Duration.ofSeconds(7))).isEqualTo("7s");
+    assertThat(DurationFormat.format(Duration.ofMinutes(10))).isEqualTo("10m");
+    assertThat(DurationFormat.format(Duration.ofMillis(1500))).isEqualTo("1500ms");
+    assertThat(DurationFormat.format(Duration.ofDays(2))).isEqualTo("2d");
+    assertThat(DurationFormat.format(Duration.ZERO)).isEqualTo("0ms");
+    assertThat(DurationFormat.parse(DurationFormat.format(Duration.ofHours(3)))).isEqualTo(Duration.ofHours(3));
   }
 }

@@ -9,6 +9,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 class KeyServiceTest {
@@ -67,5 +68,57 @@ class KeyServiceTest {
     assertThat(other.ring().size()).isZero();
     other.catchUp();
     assertThat(other.ring().all()).isEqualTo(keys.ring().all());
+  }
+
+  @Test
+  void rotateDue_onTwoNodesAtTheSameMoment_createsOneKeyPerKeyset() {
+    keys.ensureKeysets(List.of(7));
+    KeyService other = new KeyService(stores.keys(), policy, clock, new SecureRandom());
+    other.catchUp();
+    clock.advance(Duration.ofHours(23));
+    // The other node rotates between this node's catch-up and its first insert, as if both held the
+    // job at once (a lock lost with a database restart, a node resuming from a pause).
+    AtomicBoolean raced = new AtomicBoolean();
+    stores.beforeEachCall(call -> {
+      if (call.part() == InMemoryStores.Part.KEYS && call.write() && raced.compareAndSet(false, true)) {
+        assertThat(other.rotateDue()).hasSize(3);
+      }
+    });
+
+    assertThat(keys.rotateDue()).as("nothing left to create").isEmpty();
+
+    stores.beforeEachCall(null);
+    assertThat(keys.ring().size()).isEqualTo(6);
+    other.catchUp();
+    assertThat(other.ring().all()).isEqualTo(keys.ring().all());
+    for (int site : List.of(EncryptionKey.MASTER_SITE_ID, EncryptionKey.REFRESH_SITE_ID, 7)) {
+      assertThat(keys.ring().newestKey(site)).isEqualTo(other.ring().newestKey(site));
+    }
+  }
+
+  @Test
+  void ensureKeysets_forANewSiteOnTwoNodes_createsOneKey() {
+    keys.ensureKeysets(List.of());
+    KeyService other = new KeyService(stores.keys(), policy, clock, new SecureRandom());
+    AtomicBoolean raced = new AtomicBoolean();
+    stores.beforeEachCall(call -> {
+      if (call.part() == InMemoryStores.Part.KEYS && call.write() && raced.compareAndSet(false, true)) {
+        other.ensureKeysets(List.of(42));
+      }
+    });
+
+    assertThat(keys.ensureKeysets(List.of(42))).isEmpty();
+
+    stores.beforeEachCall(null);
+    assertThat(keys.ring().activeKey(42, clock.instant())).isPresent();
+    assertThat(keys.ring().all()).filteredOn(k -> k.siteId() == 42).hasSize(1);
+  }
+
+  @Test
+  void catchUp_skipsKeysItHasAlready() {
+    keys.ensureKeysets(List.of(5));
+    KeyRing before = keys.ring();
+    keys.catchUp();
+    assertThat(keys.ring()).isSameAs(before);
   }
 }

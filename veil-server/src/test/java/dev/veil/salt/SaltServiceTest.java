@@ -3,7 +3,9 @@ package dev.veil.salt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.veil.common.ChangeCursor;
 import dev.veil.common.VeilException;
+import dev.veil.common.Versioned;
 import dev.veil.testing.InMemoryStores;
 import dev.veil.testing.MutableClock;
 import java.security.SecureRandom;
@@ -12,15 +14,20 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.PrimitiveIterator;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 class SaltServiceTest {
   private final MutableClock clock = MutableClock.at("2026-01-01T00:00:00Z");
   private final InMemoryStores stores = new InMemoryStores();
   private final SaltSystem system = SaltSystem.loadOrCreate(stores.meta(), 100, clock, new SecureRandom());
-  private final SaltService salts = new SaltService(system, stores.salts(), stores.meta(), clock);
+  private final SaltRotationPolicy daily = new SaltRotationPolicy(0.05, Duration.ofDays(1));
+  private final SaltService salts = new SaltService(system, stores.salts(), daily, clock);
 
   private static List<Integer> drain(PrimitiveIterator.OfInt it) {
     List<Integer> out = new ArrayList<>();
@@ -78,18 +85,118 @@ class SaltServiceTest {
   }
 
   @Test
-  void rotateDaily_runsOncePerUtcDay_startingTheDayAfterCreation() {
-    assertThat(salts.rotateDaily(0.05)).isZero();
+  void rotateScheduled_runsOncePerUtcDay_startingTheDayAfterCreation() {
+    assertThat(salts.rotateScheduled()).isZero();
+    assertThat(salts.status().lastDailyRotationDay()).isEqualTo("2026-01-01");
     clock.advance(Duration.ofDays(1));
-    assertThat(salts.rotateDaily(0.05)).isEqualTo(5);
-    assertThat(salts.rotateDaily(0.05)).isZero();
+    assertThat(salts.rotateScheduled()).isEqualTo(5);
+    assertThat(salts.rotateScheduled()).isZero();
+    assertThat(salts.status().lastDailyRotationDay()).isEqualTo("2026-01-02");
     clock.advance(Duration.ofDays(1));
-    assertThat(salts.rotateDaily(0.05)).isEqualTo(5);
+    assertThat(salts.rotateScheduled()).isEqualTo(5);
+    assertThat(stores.saltRuns()).containsOnlyKeys(
+        Instant.parse("2026-01-02T00:00:00Z"), Instant.parse("2026-01-03T00:00:00Z"));
+  }
+
+  @Test
+  void rotateScheduled_withAShortPeriod_runsOncePerPeriod_andNamesItByItsStart() {
+    SaltService fast = new SaltService(system, stores.salts(), new SaltRotationPolicy(0.01, Duration.ofSeconds(5)),
+        clock);
+    clock.advance(Duration.ofMillis(4_999));
+    assertThat(fast.rotateScheduled()).isZero(); // still the creation period
+    clock.advance(Duration.ofMillis(1));
+    assertThat(fast.rotateScheduled()).isEqualTo(1);
+    clock.advance(Duration.ofSeconds(4));
+    assertThat(fast.rotateScheduled()).isZero();
+    clock.advance(Duration.ofSeconds(11));
+    assertThat(fast.rotateScheduled()).isEqualTo(1); // a missed period is not made up
+    assertThat(fast.status().lastDailyRotationDay()).isEqualTo("2026-01-01T00:00:20Z");
+  }
+
+  @Test
+  void rotateScheduled_onTwoNodesAtTheSameMoment_runsThePeriodOnce() {
+    SaltService other = new SaltService(system, stores.salts(), daily, clock);
+    clock.advance(Duration.ofDays(1));
+    // The other node writes its run between this node's catch-up and this node's write, as if
+    // both held the job at once (a lock lost with a database restart, a node resuming from a pause).
+    AtomicBoolean raced = new AtomicBoolean();
+    stores.beforeEachCall(call -> {
+      if (call.part() == InMemoryStores.Part.SALTS && call.write() && raced.compareAndSet(false, true)) {
+        assertThat(other.rotateScheduled()).isEqualTo(5);
+      }
+    });
+
+    assertThat(salts.rotateScheduled()).isZero();
+
+    stores.beforeEachCall(null);
+    assertThat(stores.saltRuns()).containsExactly(Map.entry(Instant.parse("2026-01-02T00:00:00Z"), 5));
+    assertThat(salts.current().rotatedCount()).isEqualTo(5);
+    for (int i = 0; i < 100; i++) {
+      assertThat(salts.current().generation(i)).isLessThanOrEqualTo(1);
+    }
+  }
+
+  @Test
+  void rotateBuckets_racingAnotherNode_rotatesFromTheStoredGeneration() {
+    SaltService other = new SaltService(system, stores.salts(), daily, clock);
+    String bucket = salts.current().bucketId(9);
+    AtomicBoolean raced = new AtomicBoolean();
+    stores.beforeEachCall(call -> {
+      if (call.part() == InMemoryStores.Part.SALTS && call.write() && raced.compareAndSet(false, true)) {
+        other.rotateBuckets(List.of(bucket));
+      }
+    });
+
+    assertThat(salts.rotateBuckets(List.of(bucket))).isEqualTo(1);
+
+    stores.beforeEachCall(null);
+    assertThat(salts.current().generation(9)).isEqualTo(2); // two requests, two rotations, no lost one
+    other.catchUp();
+    assertThat(other.current().salt(9)).isEqualTo(salts.current().salt(9));
+  }
+
+  @Test
+  void catchUp_ignoresARowDeliveredAgainAfterANewerOne() {
+    List<Versioned<BucketSalt>> stale = new ArrayList<>();
+    SaltStore redelivering = new SaltStore() {
+      @Override
+      public ChangeCursor forEachChange(ChangeCursor since, Consumer<Versioned<BucketSalt>> sink) {
+        ChangeCursor next = stores.salts().forEachChange(since, sink);
+        stale.forEach(sink);
+        return next;
+      }
+
+      @Override
+      public boolean saveRotations(List<BucketSalt> rotations) {
+        return stores.salts().saveRotations(rotations);
+      }
+
+      @Override
+      public boolean saveScheduledRotation(Instant periodStart, List<BucketSalt> rotations) {
+        return stores.salts().saveScheduledRotation(periodStart, rotations);
+      }
+
+      @Override
+      public Optional<Instant> lastScheduledRun() {
+        return stores.salts().lastScheduledRun();
+      }
+    };
+    SaltService node = new SaltService(system, redelivering, daily, clock);
+    salts.rotateBuckets(List.of(salts.current().bucketId(4)));
+    salts.rotateBuckets(List.of(salts.current().bucketId(4)));
+    node.catchUp();
+    assertThat(node.current().generation(4)).isEqualTo(2);
+
+    stale.add(new Versioned<>(1, new BucketSalt(4, 1, Instant.parse("2026-01-01T00:00:00Z"))));
+    SaltSnapshot before = node.current();
+    node.catchUp();
+    assertThat(node.current()).isSameAs(before);
+    assertThat(node.current().generation(4)).isEqualTo(2);
   }
 
   @Test
   void anotherNode_seesRotations_afterCatchUp() {
-    SaltService other = new SaltService(system, stores.salts(), stores.meta(), clock);
+    SaltService other = new SaltService(system, stores.salts(), daily, clock);
     salts.rotateFraction(0.5);
     assertThat(other.current().rotatedCount()).isZero();
     other.catchUp();

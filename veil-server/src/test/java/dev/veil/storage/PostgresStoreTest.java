@@ -3,14 +3,35 @@ package dev.veil.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.veil.client.ApiClient;
+import dev.veil.client.Role;
+import dev.veil.common.ChangeCursor;
 import dev.veil.common.StoreUnavailableException;
+import dev.veil.common.Versioned;
 import dev.veil.optout.OptOut;
+import dev.veil.salt.BucketSalt;
+import dev.veil.testing.Await;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +69,146 @@ class PostgresStoreTest extends StoreContractTest {
     }
   }
 
+  @Override
+  protected Set<String> engineOnlyColumns() {
+    return Set.of("writer_xid");
+  }
+
+  // ---- change feed: commits out of sequence order -------------------------------------------
+
+  /**
+   * The hole of a plain "seq > highest seen" poll: a transaction takes a seq, a later transaction
+   * takes a higher one and commits first, a reader polls in between. The late row must still come.
+   */
+  @Test
+  void changeFeed_aRowCommittedAfterAHigherSeq_isDeliveredByTheNextRead() throws Exception {
+    Store store = open();
+    Read<OptOut> start = read(store.optOuts(), ChangeCursor.START);
+    try (Connection slow = database.connect()) {
+      slow.setAutoCommit(false);
+      long slowSeq = insertOptOut(slow, hash(1));
+      long fastSeq = store.optOuts().record(hash(2), T0).seq();
+      assertThat(fastSeq).isGreaterThan(slowSeq);
+
+      Read<OptOut> between = read(store.optOuts(), start.next());
+      assertThat(hashes(between.rows())).containsExactly(ByteBuffer.wrap(hash(2)));
+
+      slow.commit();
+      Read<OptOut> after = read(store.optOuts(), between.next());
+      assertThat(hashes(after.rows())).contains(ByteBuffer.wrap(hash(1)));
+      assertThat(after.rows()).extracting(Versioned::seq).contains(slowSeq);
+    }
+  }
+
+  @Test
+  void changeFeed_anUpdateCommittedAfterAHigherSeq_isDeliveredByTheNextRead() throws Exception {
+    Store store = open();
+    Versioned<ApiClient> client = store.clients().insert("c", 0, Set.of(Role.MAPPER), true, T0, digest("c"));
+    store.salts().saveRotations(List.of(new BucketSalt(3, 1, T0)));
+    Read<ApiClient> clientsBefore = read(store.clients(), ChangeCursor.START);
+    Read<BucketSalt> saltsBefore = read(store.salts(), ChangeCursor.START);
+    try (Connection slow = database.connect()) {
+      slow.setAutoCommit(false);
+      try (Statement s = slow.createStatement()) {
+        s.executeUpdate("UPDATE api_client SET enabled = false, seq = nextval('change_seq') WHERE id = "
+            + client.value().id());
+        s.executeUpdate("UPDATE bucket_salt SET generation = 2, seq = nextval('change_seq') WHERE bucket_index = 3");
+      }
+      store.clients().insert("later", 0, Set.of(Role.MAPPER), true, T0, digest("later"));
+      store.salts().saveRotations(List.of(new BucketSalt(4, 1, T0)));
+      Read<ApiClient> clientsBetween = read(store.clients(), clientsBefore.next());
+      Read<BucketSalt> saltsBetween = read(store.salts(), saltsBefore.next());
+
+      slow.commit();
+      assertThat(read(store.clients(), clientsBetween.next()).rows())
+          .anySatisfy(v -> assertThat(v.value().enabled()).isFalse());
+      assertThat(read(store.salts(), saltsBetween.next()).rows())
+          .extracting(Versioned::value)
+          .contains(new BucketSalt(3, 2, T0));
+    }
+  }
+
+  /**
+   * Writers on two connections that hold their transactions open for a random moment after taking
+   * a seq, and a reader that polls all the while: the reader ends with every committed row, also
+   * the many that became visible behind a higher seq (counted, to show the test meets the case).
+   */
+  @Test
+  void changeFeed_underConcurrentOutOfOrderCommits_neverMissesARow() throws Exception {
+    Store store = open();
+    int writers = 4;
+    int perWriter = 60;
+    Set<ByteBuffer> committed = ConcurrentHashMap.newKeySet();
+    Set<ByteBuffer> seen = new HashSet<>();
+    long[] highest = {0};
+    int[] behindHighest = {0};
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int w = 0; w < writers; w++) {
+        int writer = w;
+        done.add(pool.submit(() -> {
+          Random random = new Random(writer);
+          try (Connection c = database.connect()) {
+            c.setAutoCommit(false);
+            for (int i = 0; i < perWriter; i++) {
+              byte[] h = hash(10_000 * (writer + 1) + i);
+              insertOptOut(c, h);
+              Thread.sleep(random.nextInt(15));
+              c.commit();
+              committed.add(ByteBuffer.wrap(h));
+            }
+          }
+          return null;
+        }));
+      }
+      ChangeCursor cursor = ChangeCursor.START;
+      while (!done.stream().allMatch(Future::isDone)) {
+        cursor = poll(store, cursor, seen, highest, behindHighest);
+      }
+      for (Future<?> f : done) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+      poll(store, cursor, seen, highest, behindHighest);
+    } finally {
+      pool.shutdownNow();
+    }
+    System.out.println("PostgresStoreTest: " + behindHighest[0] + " of " + committed.size()
+        + " rows became visible behind a higher seq (a seq > last poll would have missed them)");
+    assertThat(seen).containsAll(committed);
+    assertThat(behindHighest[0]).as("rows that became visible behind a higher seq").isPositive();
+  }
+
+  private static ChangeCursor poll(
+      Store store, ChangeCursor cursor, Set<ByteBuffer> seen, long[] highest, int[] behindHighest) {
+    long before = highest[0];
+    return store.optOuts().forEachChange(cursor, v -> {
+      if (seen.add(ByteBuffer.wrap(v.value().firstLevelHash())) && v.seq() < before) {
+        behindHighest[0]++;
+      }
+      highest[0] = Math.max(highest[0], v.seq());
+    });
+  }
+
+  /** Inserts an opt-out the way the store does, on {@code c}, without committing; returns its seq. */
+  private static long insertOptOut(Connection c, byte[] hash) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement(
+        "INSERT INTO opt_out (first_level_hash, opted_out_ms, seq) VALUES (?, 0, nextval('change_seq'))"
+            + " RETURNING seq")) {
+      ps.setBytes(1, hash);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  private static List<ByteBuffer> hashes(List<Versioned<OptOut>> rows) {
+    return rows.stream().map(v -> ByteBuffer.wrap(v.value().firstLevelHash())).toList();
+  }
+
+  // ---- nodes on one database -----------------------------------------------------------------
+
   @Test
   void open_onTwoNodesAtOnce_migratesExactlyOnce() throws Exception {
     List<Store> stores = concurrently(4, i -> this::open);
@@ -78,6 +239,58 @@ class PostgresStoreTest extends StoreContractTest {
         a, "salts", () -> assertThat(b.jobLock().runExclusive("salts", () -> "b")).isEmpty());
 
     assertThat(b.jobLock().runExclusive("salts", () -> "b")).contains("b");
+  }
+
+  @Test
+  void jobLock_ofANodeKilledMidJob_isReleased_andAnotherNodeTakesOver() throws Exception {
+    Store survivor = open();
+    Process holder =
+        new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                JobLockHolderMain.class.getName(),
+                database.url(),
+                "rotate-salts")
+            .redirectErrorStream(true)
+            .start();
+    try {
+      BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+      String line;
+      while ((line = out.readLine()) != null && !line.equals("holding")) {
+        // start-up output of the child
+      }
+      assertThat(line).as("the child took the lock").isEqualTo("holding");
+      assertThat(survivor.jobLock().runExclusive("rotate-salts", () -> "ran")).isEmpty();
+
+      holder.toHandle().destroyForcibly(); // SIGKILL: the kernel closes its connection
+      assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
+
+      Await.until(Duration.ofSeconds(30), "the dead holder's lock to be released",
+          () -> survivor.jobLock().runExclusive("rotate-salts", () -> "ran").isPresent());
+    } finally {
+      holder.destroyForcibly();
+    }
+  }
+
+  @Test
+  void sessions_boundEveryStatement_andEndIdleTransactions() {
+    JdbcStore store = (JdbcStore) Stores.open(database.url(), StoreSettings.defaults().withTimeout(Duration.ofSeconds(3)));
+    try {
+      String settings = store.database().read("read settings", c -> setting(c, "statement_timeout") + ","
+          + setting(c, "idle_in_transaction_session_timeout") + "," + setting(c, "tcp_keepalives_idle"));
+      assertThat(settings).isEqualTo("3s,1min,10");
+      Throwable slow = catchThrowable(() -> store.database().read("sleep", c -> {
+        try (Statement s = c.createStatement()) {
+          s.execute("SELECT pg_sleep(10)");
+        }
+        return null;
+      }));
+      assertThat(slow).isInstanceOf(StoreUnavailableException.class).hasMessageContaining("57014");
+      assertThat(store.isReachable()).as("a cancelled statement leaves the store usable").isTrue();
+    } finally {
+      store.close();
+    }
   }
 
   @Test

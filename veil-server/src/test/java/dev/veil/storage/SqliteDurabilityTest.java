@@ -2,6 +2,7 @@ package dev.veil.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.veil.common.ChangeCursor;
 import dev.veil.common.Versioned;
 import dev.veil.optout.OptOut;
 import java.io.BufferedReader;
@@ -79,7 +80,7 @@ class SqliteDurabilityTest {
             .isEqualTo(Instant.ofEpochMilli(1_000_000L + i));
       }
       List<Versioned<OptOut>> all = new ArrayList<>();
-      reopened.optOuts().forEachAfter(0, all::add);
+      reopened.optOuts().forEachChange(ChangeCursor.START, all::add);
       // Every acknowledged one is there; at most the one in flight at the kill is extra.
       assertThat(all.size()).isBetween(acked.size(), acked.size() + 1);
     }

@@ -2,6 +2,7 @@ package dev.veil.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -29,6 +30,11 @@ class SqliteStoreTest extends StoreContractTest {
 
   @Override
   protected Connection connectDirectly() throws SQLException {
+    try {
+      Files.createDirectories(file().getParent());
+    } catch (IOException e) {
+      throw new SQLException("cannot create " + file().getParent(), e);
+    }
     return DriverManager.getConnection("jdbc:sqlite:" + file());
   }
 

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.veil.client.ApiClient;
 import dev.veil.client.ApiKeyDigest;
 import dev.veil.client.Role;
+import dev.veil.common.ChangeCursor;
+import dev.veil.common.ChangeFeed;
 import dev.veil.common.StoreUnavailableException;
 import dev.veil.common.Versioned;
 import dev.veil.core.token.EncryptionKey;
@@ -14,6 +16,7 @@ import dev.veil.deduction.DeductionCreateException;
 import dev.veil.deduction.DeductionStatus;
 import dev.veil.deduction.DeductionStore;
 import dev.veil.deduction.NewDeduction;
+import dev.veil.key.KeyStore;
 import dev.veil.optout.OptOut;
 import dev.veil.salt.BucketSalt;
 import java.nio.ByteBuffer;
@@ -21,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -71,6 +75,14 @@ abstract class StoreContractTest {
     return Duration.ofSeconds(1);
   }
 
+  /**
+   * Bookkeeping columns that only this engine has (PostgreSQL's {@code writer_xid}); every other
+   * column is the same on every engine.
+   */
+  protected Set<String> engineOnlyColumns() {
+    return Set.of();
+  }
+
   /** Runs after every store opened by the test is closed. */
   protected void afterStoresClosed() {}
 
@@ -91,25 +103,35 @@ abstract class StoreContractTest {
 
   // ---- keys ---------------------------------------------------------------------------------
 
+  /** A key of a fresh predecessor slot (tests that are not about successors). */
+  private Versioned<EncryptionKey> insertKey(
+      Store store, int siteId, Instant created, Instant activates, Instant expires, byte[] secret) {
+    KeyStore.Inserted inserted =
+        store.keys().insert(siteId, ++predecessors, created, activates, expires, secret);
+    assertThat(inserted.created()).isTrue();
+    return inserted.key();
+  }
+
+  private int predecessors = 1_000;
+
   @Test
   void keys_insert_assignsDistinctPositiveIdsAndStoresEveryField() {
     Store store = open();
     byte[] secret = secret(1);
     Versioned<EncryptionKey> a =
-        store
-            .keys()
-            .insert(
-                EncryptionKey.MASTER_SITE_ID,
-                T0,
-                T0.plusSeconds(60),
-                T0.plusSeconds(86_400),
-                secret);
-    Versioned<EncryptionKey> b = store.keys().insert(17, T0, T0, T0.plusSeconds(10), secret(2));
+        insertKey(
+            store,
+            EncryptionKey.MASTER_SITE_ID,
+            T0,
+            T0.plusSeconds(60),
+            T0.plusSeconds(86_400),
+            secret);
+    Versioned<EncryptionKey> b = insertKey(store, 17, T0, T0, T0.plusSeconds(10), secret(2));
 
     assertThat(a.value().id()).isPositive();
     assertThat(b.value().id()).isPositive().isNotEqualTo(a.value().id());
     assertThat(b.seq()).isGreaterThan(a.seq());
-    List<Versioned<EncryptionKey>> all = store.keys().keysAfter(0);
+    List<Versioned<EncryptionKey>> all = all(store.keys());
     assertThat(all)
         .containsExactly(a, b); // EncryptionKey.equals compares every field and the secret
     EncryptionKey stored = all.get(0).value();
@@ -123,31 +145,101 @@ abstract class StoreContractTest {
   void keys_insert_truncatesTimesToMillis() {
     Store store = open();
     Instant precise = T0.plusNanos(1_234_567);
-    EncryptionKey key =
-        store.keys().insert(1, precise, precise, precise.plusSeconds(1), secret(1)).value();
+    EncryptionKey key = insertKey(store, 1, precise, precise, precise.plusSeconds(1), secret(1)).value();
     assertThat(key.created()).isEqualTo(T0.plusMillis(1));
-    assertThat(store.keys().keysAfter(0).get(0).value()).isEqualTo(key);
+    assertThat(all(store.keys()).get(0).value()).isEqualTo(key);
   }
 
   @Test
   void keys_insert_wrongSecretLength_isRejectedAndWritesNothing() {
     Store store = open();
-    assertThatThrownBy(() -> store.keys().insert(1, T0, T0, T0, new byte[16]))
+    assertThatThrownBy(() -> store.keys().insert(1, 0, T0, T0, T0, new byte[16]))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThat(store.keys().keysAfter(0)).isEmpty();
+    assertThat(all(store.keys())).isEmpty();
   }
 
   @Test
-  void keys_after_returnsExactlyTheLaterRowsInSeqOrder() {
+  void keys_insert_secondSuccessorOfOneKey_returnsTheFirstAndWritesNothing() {
     Store store = open();
-    Versioned<EncryptionKey> k1 = store.keys().insert(1, T0, T0, T0.plusSeconds(1), secret(1));
-    Versioned<EncryptionKey> k2 = store.keys().insert(2, T0, T0, T0.plusSeconds(1), secret(2));
-    Versioned<EncryptionKey> k3 = store.keys().insert(3, T0, T0, T0.plusSeconds(1), secret(3));
+    KeyStore.Inserted first = store.keys().insert(5, 0, T0, T0, T0.plusSeconds(9), secret(1));
+    KeyStore.Inserted again = store.keys().insert(5, 0, T0.plusSeconds(1), T0, T0.plusSeconds(9), secret(2));
+    KeyStore.Inserted next =
+        store.keys().insert(5, first.key().value().id(), T0, T0, T0.plusSeconds(9), secret(3));
+    KeyStore.Inserted otherSite = store.keys().insert(6, 0, T0, T0, T0.plusSeconds(9), secret(4));
 
-    assertThat(store.keys().keysAfter(k1.seq())).containsExactly(k2, k3);
-    assertThat(store.keys().keysAfter(k2.seq())).containsExactly(k3);
-    assertThat(store.keys().keysAfter(k3.seq())).isEmpty();
-    assertThat(store.keys().keysAfter(-1)).containsExactly(k1, k2, k3);
+    assertThat(first.created()).isTrue();
+    assertThat(again.created()).isFalse();
+    assertThat(again.key()).isEqualTo(first.key());
+    assertThat(next.created()).isTrue();
+    assertThat(otherSite.created()).isTrue();
+    assertThat(all(store.keys()))
+        .extracting(Versioned::value)
+        .containsExactly(first.key().value(), next.key().value(), otherSite.key().value());
+  }
+
+  @Test
+  void keys_insert_concurrentSuccessorsOfOneKey_createExactlyOne() throws Exception {
+    Store store = open();
+    Store otherNode = open();
+    List<KeyStore.Inserted> results =
+        concurrently(
+            8,
+            i -> () -> (i % 2 == 0 ? store : otherNode).keys().insert(3, 0, T0, T0, T0.plusSeconds(9), secret(i)));
+
+    assertThat(results).filteredOn(KeyStore.Inserted::created).hasSize(1);
+    assertThat(results).extracting(KeyStore.Inserted::key).containsOnly(results.get(0).key());
+    assertThat(all(store.keys())).hasSize(1);
+  }
+
+  // ---- change feeds (one contract, checked on each table) ---------------------------------
+
+  @Test
+  void changeFeed_fromStart_deliversEveryRowInSeqOrder_thenEveryLaterWrite() {
+    Store store = open();
+    Read<EncryptionKey> empty = read(store.keys(), ChangeCursor.START);
+    assertThat(empty.rows()).isEmpty();
+
+    Versioned<EncryptionKey> k1 = insertKey(store, 1, T0, T0, T0.plusSeconds(1), secret(1));
+    Read<EncryptionKey> first = read(store.keys(), empty.next());
+    assertThat(first.rows()).containsExactly(k1);
+
+    Versioned<EncryptionKey> k2 = insertKey(store, 2, T0, T0, T0.plusSeconds(1), secret(2));
+    Versioned<EncryptionKey> k3 = insertKey(store, 3, T0, T0, T0.plusSeconds(1), secret(3));
+    Read<EncryptionKey> second = read(store.keys(), first.next());
+    // At least once: k1 may come again, but k2 and k3 must, in seq order.
+    assertThat(second.rows()).contains(k2, k3).isSubsetOf(k1, k2, k3);
+    assertThat(second.rows()).extracting(Versioned::seq).isSorted();
+    assertThat(read(store.keys(), second.next()).rows()).isSubsetOf(k1, k2, k3);
+    assertThat(read(store.keys(), ChangeCursor.START).rows()).containsExactly(k1, k2, k3);
+  }
+
+  @Test
+  void changeFeed_deliversTheLatestStateOfAnUpdatedRow() {
+    Store store = open();
+    Versioned<ApiClient> v1 = store.clients().insert("c", 0, Set.of(Role.MAPPER), true, T0, digest("c"));
+    Read<ApiClient> before = read(store.clients(), ChangeCursor.START);
+    ApiClient disabled = new ApiClient(v1.value().id(), "c", v1.value().siteId(), Set.of(Role.MAPPER), false, T0,
+        digest("c"));
+    Versioned<ApiClient> v2 = store.clients().update(disabled).orElseThrow();
+
+    Read<ApiClient> after = read(store.clients(), before.next());
+    assertThat(after.rows()).hasSize(1);
+    assertSameClient(after.rows().get(0), v2);
+    assertThat(after.rows().get(0).value().enabled()).isFalse();
+  }
+
+  @Test
+  void changeFeed_failedRead_keepsTheCursorUsable() {
+    Store store = open();
+    store.optOuts().record(hash(1), T0);
+    Read<OptOut> first = read(store.optOuts(), ChangeCursor.START);
+    store.optOuts().record(hash(2), T0);
+    assertThatThrownBy(() -> store.optOuts().forEachChange(first.next(), v -> {
+      throw new IllegalStateException("sink failed");
+    })).hasMessage("sink failed");
+    assertThat(read(store.optOuts(), first.next()).rows())
+        .extracting(v -> ByteBuffer.wrap(v.value().firstLevelHash()))
+        .contains(ByteBuffer.wrap(hash(2)));
   }
 
   // ---- salts --------------------------------------------------------------------------------
@@ -155,33 +247,93 @@ abstract class StoreContractTest {
   @Test
   void salts_saveRotations_insertsThenReplacesTheBucketWithANewSeq() {
     Store store = open();
-    store.salts().saveRotations(List.of(new BucketSalt(0, 1, T0), new BucketSalt(5, 1, T0)));
-    List<Versioned<BucketSalt>> first = salts(store, 0);
-    assertThat(first)
+    assertThat(store.salts().saveRotations(List.of(new BucketSalt(0, 1, T0), new BucketSalt(5, 1, T0))))
+        .isTrue();
+    Read<BucketSalt> first = read(store.salts(), ChangeCursor.START);
+    assertThat(first.rows())
         .extracting(Versioned::value)
         .containsExactly(new BucketSalt(0, 1, T0), new BucketSalt(5, 1, T0));
-    long mark = first.get(1).seq();
+    long mark = first.rows().get(1).seq();
 
     BucketSalt rotated = new BucketSalt(5, 2, T0.plusSeconds(86_400));
-    store.salts().saveRotations(List.of(rotated));
+    assertThat(store.salts().saveRotations(List.of(rotated))).isTrue();
 
-    List<Versioned<BucketSalt>> later = salts(store, mark);
-    assertThat(later).extracting(Versioned::value).containsExactly(rotated);
-    assertThat(later.get(0).seq()).isGreaterThan(mark);
-    assertThat(salts(store, 0))
+    List<Versioned<BucketSalt>> later = read(store.salts(), first.next()).rows();
+    assertThat(later).extracting(Versioned::value).contains(rotated).doesNotContain(new BucketSalt(5, 1, T0));
+    assertThat(later.get(later.size() - 1).seq()).isGreaterThan(mark);
+    assertThat(all(store.salts()))
         .extracting(Versioned::value)
         .containsExactly(new BucketSalt(0, 1, T0), rotated); // one row per bucket, latest state
   }
 
   @Test
-  void salts_forEachAfter_returnsTheHighestSeqSeen_orTheArgumentWhenNone() {
+  void salts_saveRotations_notTheNextGeneration_writesNothingAtAll() {
     Store store = open();
-    assertThat(store.salts().forEachAfter(42, s -> {})).isEqualTo(42);
-    store.salts().saveRotations(List.of(new BucketSalt(1, 1, T0), new BucketSalt(2, 1, T0)));
-    List<Versioned<BucketSalt>> rows = new ArrayList<>();
-    long last = store.salts().forEachAfter(0, rows::add);
-    assertThat(last).isEqualTo(rows.get(1).seq()).isGreaterThan(rows.get(0).seq());
-    assertThat(store.salts().forEachAfter(last, s -> {})).isEqualTo(last);
+    store.salts().saveRotations(List.of(new BucketSalt(1, 1, T0)));
+
+    assertThat(store.salts().saveRotations(List.of(new BucketSalt(2, 1, T0), new BucketSalt(1, 1, T0))))
+        .as("bucket 1 is at generation 1 already")
+        .isFalse();
+    assertThat(store.salts().saveRotations(List.of(new BucketSalt(3, 2, T0)))).as("3 has no row").isFalse();
+    assertThat(store.salts().saveRotations(List.of(new BucketSalt(1, 3, T0)))).as("skips 2").isFalse();
+
+    assertThat(all(store.salts())).extracting(Versioned::value).containsExactly(new BucketSalt(1, 1, T0));
+    assertThat(store.salts().saveRotations(List.of(new BucketSalt(1, 2, T0), new BucketSalt(1, 3, T0))))
+        .as("consecutive generations of one bucket in one list")
+        .isTrue();
+    assertThat(all(store.salts())).extracting(Versioned::value).containsExactly(new BucketSalt(1, 3, T0));
+  }
+
+  @Test
+  void salts_saveRotations_concurrentlyFromTheSameState_onlyOneApplies() throws Exception {
+    Store store = open();
+    Store otherNode = open();
+    List<Boolean> applied =
+        concurrently(
+            8,
+            i -> () -> (i % 2 == 0 ? store : otherNode).salts()
+                .saveRotations(List.of(new BucketSalt(7, 1, T0.plusSeconds(i)), new BucketSalt(8, 1, T0))));
+
+    assertThat(applied).filteredOn(Boolean::booleanValue).hasSize(1);
+    assertThat(all(store.salts())).extracting(v -> v.value().generation()).containsExactly(1, 1);
+  }
+
+  @Test
+  void salts_scheduledRotation_runsEachPeriodOnce() {
+    Store store = open();
+    Instant day1 = T0;
+    Instant day2 = T0.plusSeconds(86_400);
+    assertThat(store.salts().lastScheduledRun()).isEmpty();
+
+    assertThat(store.salts().saveScheduledRotation(day1, List.of(new BucketSalt(0, 1, T0)))).isTrue();
+    assertThat(store.salts().saveScheduledRotation(day1, List.of(new BucketSalt(1, 1, T0))))
+        .as("day 1 ran already")
+        .isFalse();
+    assertThat(store.salts().lastScheduledRun()).contains(day1);
+    assertThat(store.salts().saveScheduledRotation(day2, List.of(new BucketSalt(0, 1, T0))))
+        .as("bucket 0 is at generation 1: stale, so day 2 is not claimed")
+        .isFalse();
+    assertThat(store.salts().lastScheduledRun()).contains(day1);
+    assertThat(store.salts().saveScheduledRotation(day2, List.of(new BucketSalt(0, 2, day2)))).isTrue();
+
+    assertThat(store.salts().lastScheduledRun()).contains(day2);
+    assertThat(all(store.salts()))
+        .extracting(Versioned::value)
+        .containsExactly(new BucketSalt(0, 2, day2));
+  }
+
+  @Test
+  void salts_scheduledRotation_concurrentlyForOnePeriod_exactlyOneRuns() throws Exception {
+    Store store = open();
+    Store otherNode = open();
+    List<Boolean> ran =
+        concurrently(
+            8,
+            i -> () -> (i % 2 == 0 ? store : otherNode).salts()
+                .saveScheduledRotation(T0, List.of(new BucketSalt(i, 1, T0))));
+
+    assertThat(ran).filteredOn(Boolean::booleanValue).hasSize(1);
+    assertThat(all(store.salts())).hasSize(1);
   }
 
   @Test
@@ -190,25 +342,26 @@ abstract class StoreContractTest {
     store.salts().saveRotations(List.of(new BucketSalt(0, 1, T0))); // warm up connections
     List<BucketSalt> rows = new ArrayList<>();
     for (int i = 0; i < 10_000; i++) {
-      rows.add(new BucketSalt(i, 2, T0.plusSeconds(i)));
+      rows.add(new BucketSalt(i, i == 0 ? 2 : 1, T0.plusSeconds(i))); // one update, 9,999 inserts
     }
     long start = System.nanoTime();
-    store.salts().saveRotations(rows);
+    boolean saved = store.salts().saveRotations(rows);
     Duration took = Duration.ofNanos(System.nanoTime() - start);
 
     System.out.println(
         getClass().getSimpleName() + ": saveRotations(10,000) took " + took.toMillis() + " ms");
+    assertThat(saved).isTrue();
     assertThat(took).isLessThan(saveRotationsBudget());
-    List<Versioned<BucketSalt>> stored = salts(store, 0);
+    List<Versioned<BucketSalt>> stored = all(store.salts());
     assertThat(stored).hasSize(10_000);
-    assertThat(stored).extracting(Versioned::value).containsExactlyElementsOf(rows);
+    assertThat(stored).extracting(Versioned::value).containsExactlyInAnyOrderElementsOf(rows);
   }
 
   @Test
   void salts_saveRotations_emptyList_writesNothing() {
     Store store = open();
-    store.salts().saveRotations(List.of());
-    assertThat(salts(store, 0)).isEmpty();
+    assertThat(store.salts().saveRotations(List.of())).isTrue();
+    assertThat(all(store.salts())).isEmpty();
   }
 
   // ---- opt-outs -----------------------------------------------------------------------------
@@ -237,7 +390,7 @@ abstract class StoreContractTest {
     assertThat(again.seq()).isEqualTo(first.seq());
     assertThat(again.value().optedOutAt()).isEqualTo(T0);
     assertThat(store.optOuts().find(hash(1))).get().extracting(OptOut::optedOutAt).isEqualTo(T0);
-    assertThat(optOuts(store, 0)).hasSize(1);
+    assertThat(all(store.optOuts())).hasSize(1);
   }
 
   @Test
@@ -249,61 +402,68 @@ abstract class StoreContractTest {
     assertThat(results).extracting(Versioned::seq).containsOnly(results.get(0).seq());
     Instant winner = results.get(0).value().optedOutAt();
     assertThat(results).extracting(v -> v.value().optedOutAt()).containsOnly(winner);
-    assertThat(optOuts(store, 0)).hasSize(1);
+    assertThat(all(store.optOuts())).hasSize(1);
   }
 
   @Test
-  void optOuts_forEachAfter_streamsTwoHundredThousandInSeqOrder() {
+  void optOuts_changeFeed_streamsTwoHundredThousandInSeqOrder_thenOnlyWhatFollows() {
     Store store = open();
     int total = 200_000;
     long start = System.nanoTime();
-    bulkRecord(store, total);
+    bulkRecord(store, 0, total / 2);
     long inserted = System.nanoTime();
 
     long[] count = {0};
     long[] previous = {Long.MIN_VALUE};
-    long[] middle = {0};
     long[] outOfOrder = {0};
-    long last =
+    ChangeCursor half =
         store
             .optOuts()
-            .forEachAfter(
-                0,
+            .forEachChange(
+                ChangeCursor.START,
                 v -> {
                   if (v.seq() <= previous[0] || v.value().firstLevelHash().length != 32) {
                     outOfOrder[0]++;
                   }
                   previous[0] = v.seq();
-                  if (++count[0] == total / 2) {
-                    middle[0] = v.seq();
-                  }
+                  count[0]++;
                 });
     long streamed = System.nanoTime();
     System.out.printf(
-        "%s: 200,000 opt-outs inserted in %d ms, streamed in %d ms%n",
+        "%s: 100,000 opt-outs inserted in %d ms, streamed in %d ms%n",
         getClass().getSimpleName(),
         (inserted - start) / 1_000_000,
         (streamed - inserted) / 1_000_000);
-
-    assertThat(count[0]).isEqualTo(total);
+    assertThat(count[0]).isEqualTo(total / 2);
     assertThat(outOfOrder[0]).isZero();
-    assertThat(last).isEqualTo(previous[0]);
-    long[] rest = {0};
-    assertThat(store.optOuts().forEachAfter(middle[0], v -> rest[0]++)).isEqualTo(last);
-    assertThat(rest[0]).isEqualTo(total / 2);
+
+    bulkRecord(store, total / 2, total);
+    long[] delivered = {0};
+    long[] later = {0};
+    long lastOfFirstHalf = previous[0];
+    store.optOuts().forEachChange(half, v -> {
+      delivered[0]++;
+      if (v.seq() > lastOfFirstHalf) {
+        later[0]++;
+      }
+    });
+    // Every row of the second half; rows of the first half only again if another transaction in
+    // the database was still running at the first read (at least once), never more than all.
+    assertThat(later[0]).isEqualTo(total / 2);
+    assertThat(delivered[0]).isLessThanOrEqualTo(total);
     assertThat(store.optOuts().find(hash(123_456)))
         .get()
         .extracting(OptOut::optedOutAt)
         .isEqualTo(T0.plusMillis(123_456));
   }
 
-  /** Loads opt-outs {@code 0..total-1} through the store's batched bulk path. */
-  static void bulkRecord(Store store, int total) {
+  /** Loads opt-outs {@code from..to-1} through the store's batched bulk path. */
+  static void bulkRecord(Store store, int from, int to) {
     JdbcOptOutStore bulk = (JdbcOptOutStore) store.optOuts();
     int chunkSize = 20_000;
-    for (int from = 0; from < total; from += chunkSize) {
+    for (int first = from; first < to; first += chunkSize) {
       List<OptOut> chunk = new ArrayList<>();
-      for (int i = from; i < Math.min(total, from + chunkSize); i++) {
+      for (int i = first; i < Math.min(to, first + chunkSize); i++) {
         chunk.add(new OptOut(hash(i), T0.plusMillis(i)));
       }
       assertThat(bulk.recordAll(chunk)).isEqualTo(chunk.size());
@@ -311,7 +471,7 @@ abstract class StoreContractTest {
   }
 
   @Test
-  void optOuts_forEachAfter_sinkFailure_propagatesAndTheStoreStaysUsable() {
+  void optOuts_changeFeed_sinkFailure_propagatesAndTheStoreStaysUsable() {
     Store store = open();
     store.optOuts().record(hash(1), T0);
     store.optOuts().record(hash(2), T0);
@@ -322,15 +482,15 @@ abstract class StoreContractTest {
               () ->
                   store
                       .optOuts()
-                      .forEachAfter(
-                          0,
+                      .forEachChange(
+                          ChangeCursor.START,
                           v -> {
                             throw boom;
                           }))
           .isSameAs(boom);
     }
     store.optOuts().record(hash(3), T0);
-    assertThat(optOuts(store, 0)).hasSize(3);
+    assertThat(all(store.optOuts())).hasSize(3);
   }
 
   // ---- clients ------------------------------------------------------------------------------
@@ -345,7 +505,7 @@ abstract class StoreContractTest {
 
     assertThat(a.siteId()).isEqualTo((int) a.id());
     assertThat(b.siteId()).isEqualTo((int) b.id()).isNotEqualTo(a.siteId());
-    assertThat(store.clients().clientsAfter(0))
+    assertThat(all(store.clients()))
         .extracting(v -> v.value().siteId())
         .containsExactly(a.siteId(), b.siteId());
   }
@@ -367,7 +527,7 @@ abstract class StoreContractTest {
     Versioned<ApiClient> noRoles =
         store.clients().insert("empty", 99, Set.of(), true, T0, digest("k2"));
 
-    List<Versioned<ApiClient>> all = store.clients().clientsAfter(0);
+    List<Versioned<ApiClient>> all = all(store.clients());
     assertThat(all).hasSize(2);
     assertSameClient(all.get(0), inserted);
     assertSameClient(all.get(1), noRoles);
@@ -403,13 +563,11 @@ abstract class StoreContractTest {
 
     assertThat(v2).isPresent();
     assertThat(v2.get().seq()).isGreaterThan(v1.seq());
-    List<Versioned<ApiClient>> all = store.clients().clientsAfter(0);
+    List<Versioned<ApiClient>> all = all(store.clients());
     assertThat(all).hasSize(1); // latest state only
     assertSameClient(all.get(0), v2.get());
     assertThat(all.get(0).value().siteId()).isEqualTo(77);
     assertThat(all.get(0).value().key().keyId()).isEqualTo("new");
-    assertThat(store.clients().clientsAfter(v1.seq())).hasSize(1);
-    assertThat(store.clients().clientsAfter(v2.get().seq())).isEmpty();
   }
 
   @Test
@@ -417,7 +575,7 @@ abstract class StoreContractTest {
     Store store = open();
     ApiClient ghost = new ApiClient(9_999, "ghost", 1, Set.of(), true, T0, digest("g"));
     assertThat(store.clients().update(ghost)).isEmpty();
-    assertThat(store.clients().clientsAfter(0)).isEmpty();
+    assertThat(all(store.clients())).isEmpty();
   }
 
   // ---- deductions ---------------------------------------------------------------------------
@@ -653,13 +811,13 @@ abstract class StoreContractTest {
   @Test
   void seq_increasesWithEveryWriteAcrossAllTables() {
     Store store = open();
-    long s1 = store.keys().insert(1, T0, T0, T0.plusSeconds(1), secret(1)).seq();
+    long s1 = insertKey(store, 1, T0, T0, T0.plusSeconds(1), secret(1)).seq();
     Versioned<ApiClient> client = store.clients().insert("c", 0, Set.of(), true, T0, digest("c"));
     long s3 = store.optOuts().record(hash(1), T0).seq();
     store.salts().saveRotations(List.of(new BucketSalt(3, 1, T0)));
-    long s4 = salts(store, 0).get(0).seq();
+    long s4 = all(store.salts()).get(0).seq();
     long s5 = store.clients().update(client.value()).orElseThrow().seq();
-    long s6 = store.keys().insert(1, T0, T0, T0.plusSeconds(1), secret(2)).seq();
+    long s6 = insertKey(store, 1, T0, T0, T0.plusSeconds(1), secret(2)).seq();
 
     assertThat(List.of(s1, client.seq(), s3, s4, s5, s6)).isSorted().doesNotHaveDuplicates();
     assertThat(s1).isPositive();
@@ -668,8 +826,9 @@ abstract class StoreContractTest {
   @Test
   void reopen_seesEverythingWrittenBefore_andSeqKeepsGrowing() {
     Store first = open();
-    Versioned<EncryptionKey> key = first.keys().insert(1, T0, T0, T0.plusSeconds(1), secret(1));
-    first.salts().saveRotations(List.of(new BucketSalt(9, 4, T0)));
+    Versioned<EncryptionKey> key = insertKey(first, 1, T0, T0, T0.plusSeconds(1), secret(1));
+    first.salts().saveRotations(List.of(new BucketSalt(9, 1, T0)));
+    first.salts().saveScheduledRotation(T0, List.of(new BucketSalt(9, 2, T0)));
     Versioned<OptOut> optOut = first.optOuts().record(hash(1), T0);
     Versioned<ApiClient> client =
         first.clients().insert("c", 0, Set.of(Role.ADMIN), true, T0, digest("c"));
@@ -679,12 +838,13 @@ abstract class StoreContractTest {
     first.close();
 
     Store second = open();
-    assertThat(second.keys().keysAfter(0)).containsExactly(key);
-    assertThat(salts(second, 0))
+    assertThat(all(second.keys())).containsExactly(key);
+    assertThat(all(second.salts()))
         .extracting(Versioned::value)
-        .containsExactly(new BucketSalt(9, 4, T0));
+        .containsExactly(new BucketSalt(9, 2, T0));
+    assertThat(second.salts().lastScheduledRun()).contains(T0);
     assertThat(second.optOuts().find(hash(1))).get().extracting(OptOut::optedOutAt).isEqualTo(T0);
-    assertSameClient(second.clients().clientsAfter(0).get(0), client);
+    assertSameClient(all(second.clients()).get(0), client);
     assertThat(second.meta().get("created")).get().isEqualTo(bytes("x"));
     assertThat(second.deductions().list(DeductionStatus.EXPIRED, 0, 0))
         .containsExactly(deduction.withStatus(DeductionStatus.EXPIRED, T0.plusSeconds(1)));
@@ -745,8 +905,17 @@ abstract class StoreContractTest {
     expected.put("meta", Set.of("name", "value"));
     expected.put(
         "encryption_key",
-        Set.of("id", "site_id", "created_ms", "activates_ms", "expires_ms", "secret", "seq"));
+        Set.of(
+            "id",
+            "site_id",
+            "predecessor_id",
+            "created_ms",
+            "activates_ms",
+            "expires_ms",
+            "secret",
+            "seq"));
     expected.put("bucket_salt", Set.of("bucket_index", "generation", "effective_ms", "seq"));
+    expected.put("salt_rotation_run", Set.of("period_start_ms", "buckets", "rotated_ms"));
     expected.put("opt_out", Set.of("first_level_hash", "opted_out_ms", "seq"));
     expected.put(
         "api_client",
@@ -781,6 +950,7 @@ abstract class StoreContractTest {
           for (int i = 1; i <= md.getColumnCount(); i++) {
             columns.add(md.getColumnName(i).toLowerCase(Locale.ROOT));
           }
+          columns.removeAll(engineOnlyColumns());
           assertThat(columns)
               .as(table.getKey())
               .containsExactlyInAnyOrderElementsOf(table.getValue());
@@ -796,12 +966,57 @@ abstract class StoreContractTest {
   }
 
   @Test
+  void migrationV3_onAVersion2Store_keepsItsRowsAndCarriesTheLastSaltRotationDayOver() throws SQLException {
+    try (Connection c = connectDirectly(); Statement s = c.createStatement()) {
+      String engine =
+          c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("sqlite") ? "sqlite" : "postgresql";
+      s.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+          + " applied_ms BIGINT NOT NULL)");
+      for (Migrator.Migration m : Migrator.MIGRATIONS.subList(0, 2)) {
+        for (String statement : Migrator.statements(resource(m.resource(engine)))) {
+          s.execute(statement);
+        }
+        s.execute("INSERT INTO schema_version VALUES (" + m.version() + ", '" + m.name() + "', 0)");
+      }
+      boolean sqlite = engine.equals("sqlite");
+      if (sqlite) {
+        s.execute("UPDATE change_counter SET value = value + 1");
+      }
+      s.execute("INSERT INTO encryption_key (site_id, created_ms, activates_ms, expires_ms, secret, seq)"
+          + " VALUES (-1, 0, 0, 1000, " + (sqlite ? "x'" : "'\\x") + "00".repeat(32) + "', "
+          + (sqlite ? "(SELECT value FROM change_counter)" : "nextval('change_seq')") + ")");
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO meta (name, value) VALUES (?, ?)")) {
+        ps.setString(1, "salt.rotation.last_day");
+        ps.setBytes(2, bytes("2026-03-05"));
+        ps.executeUpdate();
+      }
+    }
+
+    Store store = open();
+
+    assertThat(store.salts().lastScheduledRun()).contains(Instant.parse("2026-03-05T00:00:00Z"));
+    List<Versioned<EncryptionKey>> old = all(store.keys());
+    assertThat(old).hasSize(1);
+    KeyStore.Inserted next = store.keys().insert(-1, old.get(0).value().id(), T0, T0, T0.plusSeconds(1), secret(1));
+    assertThat(next.created()).isTrue();
+    assertThat(all(store.keys())).hasSize(2);
+  }
+
+  private static String resource(String name) {
+    try (var in = StoreContractTest.class.getClassLoader().getResourceAsStream(name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
   void closedStore_failsWithStoreUnavailable_andIsNotReachable() {
     Store store = open();
     assertThat(store.isReachable()).isTrue();
     store.close();
     assertThat(store.isReachable()).isFalse();
-    assertThatThrownBy(() -> store.keys().keysAfter(0))
+    assertThatThrownBy(() -> store.keys().forEachChange(ChangeCursor.START, v -> {}))
         .isInstanceOf(StoreUnavailableException.class);
     assertThatThrownBy(() -> store.optOuts().record(hash(1), T0))
         .isInstanceOf(StoreUnavailableException.class)
@@ -844,16 +1059,18 @@ abstract class StoreContractTest {
     assertThat(actual.value()).usingRecursiveComparison().isEqualTo(expected.value());
   }
 
-  static List<Versioned<BucketSalt>> salts(Store store, long after) {
-    List<Versioned<BucketSalt>> rows = new ArrayList<>();
-    store.salts().forEachAfter(after, rows::add);
-    return rows;
+  /** Every row of a change feed: one read from the start. */
+  static <T> List<Versioned<T>> all(ChangeFeed<T> feed) {
+    return read(feed, ChangeCursor.START).rows();
   }
 
-  static List<Versioned<OptOut>> optOuts(Store store, long after) {
-    List<Versioned<OptOut>> rows = new ArrayList<>();
-    store.optOuts().forEachAfter(after, rows::add);
-    return rows;
+  /** What one read of a change feed delivered, and the cursor it returned. */
+  record Read<T>(List<Versioned<T>> rows, ChangeCursor next) {}
+
+  static <T> Read<T> read(ChangeFeed<T> feed, ChangeCursor since) {
+    List<Versioned<T>> rows = new ArrayList<>();
+    ChangeCursor next = feed.forEachChange(since, rows::add);
+    return new Read<>(rows, next);
   }
 
   /** Runs {@code n} tasks released at the same moment and returns their results in task order. */

@@ -17,7 +17,7 @@ class StoresTest {
   @Test
   void unreachablePostgres_failsNamingTheUrlWithoutPassword() {
     // Port 1 on loopback: nothing listens, the connection is refused at once.
-    StoreSettings quick = StoreSettings.defaults().withConnectTimeout(Duration.ofSeconds(2));
+    StoreSettings quick = StoreSettings.defaults().withTimeout(Duration.ofSeconds(2));
     assertThatThrownBy(() -> Stores.open("postgresql://veil:hunter2@127.0.0.1:1/veil", quick))
         .isInstanceOf(StoreUnavailableException.class)
         .hasMessageContaining("postgresql://127.0.0.1:1/veil?user=veil")
@@ -43,9 +43,9 @@ class StoresTest {
     assertThatThrownBy(() -> StoreSettings.defaults().withPoolSize(0))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("pool size");
-    assertThatThrownBy(() -> StoreSettings.defaults().withConnectTimeout(Duration.ZERO))
+    assertThatThrownBy(() -> StoreSettings.defaults().withTimeout(Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("connect timeout");
+        .hasMessageContaining("timeout");
   }
 
   @Test

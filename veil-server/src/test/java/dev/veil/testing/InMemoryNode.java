@@ -2,12 +2,13 @@ package dev.veil.testing;
 
 import dev.veil.client.ClientService;
 import dev.veil.client.Role;
-import dev.veil.common.Versioned;
+import dev.veil.common.ChangeCursor;
 import dev.veil.config.VeilConfig;
 import dev.veil.core.token.EncryptionKey;
 import dev.veil.server.ServiceGraph;
 import dev.veil.server.Services;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -66,6 +67,8 @@ public final class InMemoryNode {
 
   /** Every key with its secret, as stored (to prove that no secret leaves the server). */
   public List<EncryptionKey> keyMaterial() {
-    return store.keys().keysAfter(0).stream().map(Versioned::value).toList();
+    List<EncryptionKey> keys = new ArrayList<>();
+    store.keys().forEachChange(ChangeCursor.START, v -> keys.add(v.value()));
+    return keys;
   }
 }

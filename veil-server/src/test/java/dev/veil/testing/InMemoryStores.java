@@ -4,6 +4,7 @@ import dev.veil.client.ApiClient;
 import dev.veil.client.ApiKeyDigest;
 import dev.veil.client.ClientStore;
 import dev.veil.client.Role;
+import dev.veil.common.ChangeCursor;
 import dev.veil.common.JobLock;
 import dev.veil.common.MetaStore;
 import dev.veil.common.StoreUnavailableException;
@@ -74,6 +75,8 @@ public final class InMemoryStores implements Store {
   private final Map<ByteBuffer, Versioned<OptOut>> optOuts = new HashMap<>();
   private final Map<Long, Versioned<ApiClient>> clients = new HashMap<>();
   private final Map<String, byte[]> meta = new HashMap<>();
+  private final Map<List<Integer>, Versioned<EncryptionKey>> successors = new HashMap<>();
+  private final TreeMap<Instant, Integer> saltRuns = new TreeMap<>();
   private final Map<String, ReentrantLock> jobLocks = new ConcurrentHashMap<>();
   private int nextKeyId = 1;
   private long nextClientId = 1;
@@ -140,23 +143,29 @@ public final class InMemoryStores implements Store {
   public KeyStore keys() {
     return new KeyStore() {
       @Override
-      public List<Versioned<EncryptionKey>> keysAfter(long afterSeq) {
+      public ChangeCursor forEachChange(ChangeCursor since, Consumer<Versioned<EncryptionKey>> sink) {
         enter(Part.KEYS, false);
+        List<Versioned<EncryptionKey>> out = new ArrayList<>();
         synchronized (lock) {
-          List<Versioned<EncryptionKey>> out = new ArrayList<>();
-          keys.tailMap(afterSeq, false).forEach((s, k) -> out.add(new Versioned<>(s, k)));
-          return out;
+          keys.tailMap(since.position(), false).forEach((s, k) -> out.add(new Versioned<>(s, k)));
         }
+        return deliver(out, since, sink);
       }
 
       @Override
-      public Versioned<EncryptionKey> insert(int siteId, Instant created, Instant activates, Instant expires,
+      public Inserted insert(int siteId, int predecessorId, Instant created, Instant activates, Instant expires,
           byte[] secret) {
         enter(Part.KEYS, true);
         synchronized (lock) {
+          Versioned<EncryptionKey> existing = successors.get(List.of(siteId, predecessorId));
+          if (existing != null) {
+            return new Inserted(existing, false);
+          }
           EncryptionKey key = new EncryptionKey(nextKeyId++, siteId, created, activates, expires, secret);
           keys.put(++seq, key);
-          return new Versioned<>(seq, key);
+          Versioned<EncryptionKey> stored = new Versioned<>(seq, key);
+          successors.put(List.of(siteId, predecessorId), stored);
+          return new Inserted(stored, true);
         }
       }
     };
@@ -166,20 +175,65 @@ public final class InMemoryStores implements Store {
   public SaltStore salts() {
     return new SaltStore() {
       @Override
-      public long forEachAfter(long afterSeq, Consumer<Versioned<BucketSalt>> sink) {
-        return forEachChanged(Part.SALTS, salts.values(), afterSeq, sink);
+      public ChangeCursor forEachChange(ChangeCursor since, Consumer<Versioned<BucketSalt>> sink) {
+        return forEachChanged(Part.SALTS, salts.values(), since, sink);
       }
 
       @Override
-      public void saveRotations(List<BucketSalt> rotations) {
+      public boolean saveRotations(List<BucketSalt> rotations) {
         enter(Part.SALTS, true);
         synchronized (lock) {
-          for (BucketSalt r : rotations) {
-            salts.put(r.bucketIndex(), new Versioned<>(++seq, r));
+          return applyRotations(rotations);
+        }
+      }
+
+      @Override
+      public boolean saveScheduledRotation(Instant periodStart, List<BucketSalt> rotations) {
+        enter(Part.SALTS, true);
+        synchronized (lock) {
+          if (saltRuns.containsKey(periodStart)) {
+            return false;
           }
+          if (!applyRotations(rotations)) {
+            return false;
+          }
+          saltRuns.put(periodStart, rotations.size());
+          return true;
+        }
+      }
+
+      @Override
+      public Optional<Instant> lastScheduledRun() {
+        enter(Part.SALTS, false);
+        synchronized (lock) {
+          return saltRuns.isEmpty() ? Optional.empty() : Optional.of(saltRuns.lastKey());
         }
       }
     };
+  }
+
+  /** Compare-and-set of every rotation, all or nothing; call under the lock. */
+  private boolean applyRotations(List<BucketSalt> rotations) {
+    Map<Integer, Integer> generations = new HashMap<>();
+    for (BucketSalt r : rotations) {
+      int before = generations.computeIfAbsent(r.bucketIndex(),
+          i -> salts.containsKey(i) ? salts.get(i).value().generation() : 0);
+      if (r.generation() != before + 1) {
+        return false;
+      }
+      generations.put(r.bucketIndex(), r.generation());
+    }
+    for (BucketSalt r : rotations) {
+      salts.put(r.bucketIndex(), new Versioned<>(++seq, r));
+    }
+    return true;
+  }
+
+  /** The scheduled salt rotation runs recorded: period start to buckets rotated. */
+  public Map<Instant, Integer> saltRuns() {
+    synchronized (lock) {
+      return Map.copyOf(saltRuns);
+    }
   }
 
   @Override
@@ -203,8 +257,8 @@ public final class InMemoryStores implements Store {
       }
 
       @Override
-      public long forEachAfter(long afterSeq, Consumer<Versioned<OptOut>> sink) {
-        return forEachChanged(Part.OPT_OUTS, optOuts.values(), afterSeq, sink);
+      public ChangeCursor forEachChange(ChangeCursor since, Consumer<Versioned<OptOut>> sink) {
+        return forEachChanged(Part.OPT_OUTS, optOuts.values(), since, sink);
       }
     };
   }
@@ -213,11 +267,8 @@ public final class InMemoryStores implements Store {
   public ClientStore clients() {
     return new ClientStore() {
       @Override
-      public List<Versioned<ApiClient>> clientsAfter(long afterSeq) {
-        enter(Part.CLIENTS, false);
-        synchronized (lock) {
-          return changedAfter(clients.values(), afterSeq);
-        }
+      public ChangeCursor forEachChange(ChangeCursor since, Consumer<Versioned<ApiClient>> sink) {
+        return forEachChanged(Part.CLIENTS, clients.values(), since, sink);
       }
 
       @Override
@@ -305,16 +356,24 @@ public final class InMemoryStores implements Store {
     return rows.stream().filter(v -> v.seq() > afterSeq).sorted(Comparator.comparingLong(Versioned::seq)).toList();
   }
 
-  /** Hands the rows written after {@code afterSeq} to {@code sink} outside the lock; returns the last sequence. */
-  private <T> long forEachChanged(Part part, Collection<Versioned<T>> rows, long afterSeq,
+  /**
+   * Hands the rows written after the cursor (a sequence number here: writes are atomic under one
+   * lock, so they become visible in sequence order) to {@code sink} outside the lock.
+   */
+  private <T> ChangeCursor forEachChanged(Part part, Collection<Versioned<T>> rows, ChangeCursor since,
       Consumer<Versioned<T>> sink) {
     enter(part, false);
     List<Versioned<T>> changed;
     synchronized (lock) {
-      changed = changedAfter(rows, afterSeq);
+      changed = changedAfter(rows, since.position());
     }
+    return deliver(changed, since, sink);
+  }
+
+  private static <T> ChangeCursor deliver(List<Versioned<T>> changed, ChangeCursor since,
+      Consumer<Versioned<T>> sink) {
     changed.forEach(sink);
-    return changed.isEmpty() ? afterSeq : changed.get(changed.size() - 1).seq();
+    return changed.isEmpty() ? since : new ChangeCursor(changed.get(changed.size() - 1).seq());
   }
 
   @Override

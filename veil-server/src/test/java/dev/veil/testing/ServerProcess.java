@@ -102,6 +102,28 @@ public final class ServerProcess implements AutoCloseable {
     return "http://127.0.0.1:" + httpPort;
   }
 
+  /** The process id of the child JVM. */
+  public long pid() {
+    return process.pid();
+  }
+
+  /** SIGSTOP: the process freezes with its sockets open, as in a long GC pause or a hung VM. */
+  public void pause() throws IOException, InterruptedException {
+    signal("STOP");
+  }
+
+  /** SIGCONT after {@link #pause()}. */
+  public void resume() throws IOException, InterruptedException {
+    signal("CONT");
+  }
+
+  private void signal(String name) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+    if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+      throw new IOException("kill -" + name + " " + process.pid() + " failed");
+    }
+  }
+
   /** SIGKILL: no shutdown hook runs. */
   public void kill() throws InterruptedException {
     process.destroyForcibly();
@@ -125,7 +147,7 @@ public final class ServerProcess implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     if (process.isAlive()) {
-      kill();
+      kill(); // SIGKILL works on a paused process too
     }
   }
 }

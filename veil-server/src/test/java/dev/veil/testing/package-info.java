@@ -8,9 +8,12 @@
  *       {@link dev.veil.testing.InMemoryNode} (the production service graph over the fakes) and
  *       {@link dev.veil.testing.RunningAdminServer} (the admin gRPC listener in front of it); the
  *       HTTP listener in front of it is {@code dev.veil.http.testing.TestNode}.
- *   <li>The real process: {@link dev.veil.testing.ServerProcess}, with {@link dev.veil.testing.Http},
- *       {@link dev.veil.testing.AdminCli} and {@link dev.veil.testing.Await} to talk to it, and
+ *   <li>The real process: {@link dev.veil.testing.ServerProcess} (which can also be killed, paused
+ *       and resumed), with {@link dev.veil.testing.Http}, {@link dev.veil.testing.AdminCli}, {@link
+ *       dev.veil.testing.IdentityAdminClient} and {@link dev.veil.testing.Await} to talk to it, and
  *       {@link dev.veil.testing.Browser} (headless Chromium) for the browser SDK.
+ *   <li>A database of the test's own: {@link dev.veil.testing.PrivatePostgres}, a throwaway
+ *       PostgreSQL server that a test may stop, crash and restart.
  * </ul>
  */
 package dev.veil.testing;

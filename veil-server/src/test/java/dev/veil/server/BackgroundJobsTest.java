@@ -1,0 +1,83 @@
+package dev.veil.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.veil.config.VeilConfig;
+import dev.veil.testing.InMemoryStores;
+import dev.veil.testing.MutableClock;
+import dev.veil.testing.TestConfigs;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The background work of a node, driven by hand (no threads): catch-up records a successful sync
+ * in readiness and survives an outage; the rotation job runs each salt period once.
+ */
+class BackgroundJobsTest {
+  private final MutableClock clock = MutableClock.at("2026-02-01T00:00:00Z");
+  private final InMemoryStores stores = new InMemoryStores();
+  private final VeilConfig config = TestConfigs.config("salt.rotation-period", "10s",
+      "salt.daily-rotation-fraction", "1/8");
+  private final Services node = ServiceGraph.build(config, clock, stores).services();
+  private final Services otherNode = ServiceGraph.build(config, clock, stores).services();
+  private final BackgroundJobs jobs = new BackgroundJobs(node, stores.jobLock(), clock);
+
+  @Test
+  void syncOnce_bringsInWhatAnotherNodeWrote_andRecordsTheSync() {
+    byte[] hash = new byte[32];
+    hash[0] = 7;
+    otherNode.optOuts().record(hash);
+    clock.advance(Duration.ofSeconds(3));
+    Instant started = clock.instant();
+
+    jobs.syncOnce();
+
+    assertThat(node.optOuts().isOptedOut(hash)).isTrue();
+    assertThat(node.readiness().lastSync()).isEqualTo(started);
+    assertThat(node.readiness().syncAge()).isZero();
+  }
+
+  @Test
+  void syncOnce_duringAnOutage_keepsTheLastSync_andRecordsTheNextOneAfter() {
+    Instant before = node.readiness().lastSync();
+    stores.setDown(true);
+    clock.advance(Duration.ofMinutes(3));
+
+    jobs.syncOnce(); // logged, not thrown
+
+    assertThat(node.readiness().lastSync()).isEqualTo(before);
+    assertThat(node.readiness().syncAge()).isEqualTo(Duration.ofMinutes(3));
+    stores.setDown(false);
+    jobs.syncOnce();
+    assertThat(node.readiness().syncAge()).isZero();
+  }
+
+  @Test
+  void rotateOnce_runsEachSaltPeriodOnce_evenFromTwoNodes() {
+    BackgroundJobs other = new BackgroundJobs(otherNode, stores.jobLock(), clock);
+    clock.advance(Duration.ofSeconds(10));
+
+    jobs.rotateOnce();
+    other.rotateOnce();
+    jobs.rotateOnce();
+
+    assertThat(stores.saltRuns()).containsExactly(java.util.Map.entry(Instant.parse("2026-02-01T00:00:10Z"), 8));
+    clock.advance(Duration.ofSeconds(10));
+    other.rotateOnce();
+    jobs.rotateOnce();
+    assertThat(stores.saltRuns()).hasSize(2);
+    jobs.syncOnce();
+    assertThat(node.salts().current().rotatedCount()).isEqualTo(16);
+  }
+
+  @Test
+  void rotateOnce_duringAnOutage_doesNotThrow() {
+    stores.setDown(true);
+    clock.advance(Duration.ofDays(2));
+    jobs.rotateOnce();
+    stores.setDown(false);
+    jobs.rotateOnce();
+    assertThat(stores.saltRuns()).hasSize(1);
+  }
+}
