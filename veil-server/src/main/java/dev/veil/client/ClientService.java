@@ -63,9 +63,18 @@ public final class ClientService {
     return new CreatedClient(stored.value(), key);
   }
 
-  /** Enables or disables a client; disabled keys are refused at once on this node. */
+  /**
+   * Enables or disables a client; disabled keys are refused at once on this node.
+   *
+   * @throws VeilException {@code CLIENT_ERROR} when this would disable the last enabled {@code
+   *     ADMIN} client (nobody could administer the service any more); create another first
+   */
   public synchronized ApiClient setEnabled(long clientId, boolean enabled) {
     ApiClient current = existing(clientId);
+    if (!enabled && current.enabled() && current.roles().contains(Role.ADMIN) && enabledAdmins() == 1) {
+      throw VeilException.clientError(
+          "client " + clientId + " is the last enabled ADMIN client; create another ADMIN client before disabling it");
+    }
     ApiClient next = new ApiClient(current.id(), current.name(), current.siteId(), current.roles(), enabled,
         current.created(), current.key());
     return save(next);
@@ -78,6 +87,11 @@ public final class ClientService {
     ApiClient next = new ApiClient(current.id(), current.name(), current.siteId(), current.roles(),
         current.enabled(), current.created(), key.digest(random));
     return new CreatedClient(save(next), key);
+  }
+
+  /** Number of enabled clients with the {@code ADMIN} role known to this node. */
+  public int enabledAdmins() {
+    return (int) registry.get().all().stream().filter(c -> c.enabled() && c.roles().contains(Role.ADMIN)).count();
   }
 
   public List<ApiClient> list() {

@@ -163,6 +163,32 @@ class IdentityAdminServiceIT {
   }
 
   @Test
+  void setClientEnabled_false_onTheLastEnabledAdmin_isRefused_andTheAdminKeepsWorking() {
+    long adminId = admin.listClients(ListClientsRequest.getDefaultInstance()).getClients(0).getId();
+
+    Status status = statusOf(() -> admin.setClientEnabled(
+        SetClientEnabledRequest.newBuilder().setClientId(adminId).setEnabled(false).build()));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(status.getDescription()).contains("last enabled ADMIN client");
+    assertThat(admin.listClients(ListClientsRequest.getDefaultInstance()).getClients(0).getEnabled()).isTrue();
+  }
+
+  @Test
+  void setClientEnabled_false_onTheFirstAdmin_isAllowed_onceAnotherAdminIsEnabled() {
+    long firstId = admin.listClients(ListClientsRequest.getDefaultInstance()).getClients(0).getId();
+    CreateClientResponse second = admin.createClient(createRequest("second admin", "ADMIN"));
+
+    Client disabled = server.withAuthorization("Bearer " + second.getApiKey()).setClientEnabled(
+        SetClientEnabledRequest.newBuilder().setClientId(firstId).setEnabled(false).build()).getClient();
+
+    assertThat(disabled.getEnabled()).isFalse();
+    Status refused = statusOf(() -> server.withAuthorization("Bearer " + second.getApiKey()).setClientEnabled(
+        SetClientEnabledRequest.newBuilder().setClientId(second.getClient().getId()).setEnabled(false).build()));
+    assertThat(refused.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+  }
+
+  @Test
   void setClientEnabled_true_enablesADisabledClientAgain() {
     CreateClientResponse other = admin.createClient(createRequest("second admin", "ADMIN"));
     long id = other.getClient().getId();
