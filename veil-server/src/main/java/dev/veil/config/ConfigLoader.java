@@ -40,6 +40,7 @@ public final class ConfigLoader {
     d.put("http.port", "8080");
     d.put("http.header-timeout", "10s");
     d.put("http.idle-timeout", "60s");
+    d.put("http.drain-delay", "0s");
     d.put("grpc.host", "127.0.0.1");
     d.put("grpc.port", "9090");
     d.put("grpc.max-message-bytes", "4194304");
@@ -173,11 +174,15 @@ public final class ConfigLoader {
     if (dbTimeout.compareTo(Duration.ofMinutes(10)) > 0) {
       throw new ConfigException("db.timeout must be at most 10m, got '" + v.get("db.timeout") + "'");
     }
+    Duration drainDelay = s.duration("http.drain-delay");
+    if (drainDelay.compareTo(Duration.ofMinutes(5)) > 0) {
+      throw new ConfigException("http.drain-delay must be at most 5m, got '" + v.get("http.drain-delay") + "'");
+    }
     Path dataDir = Path.of(s.text("data.dir", false));
     String db = s.text("db", true);
     return new VeilConfig(
         new VeilConfig.Http(s.text("http.host", false), s.port("http.port"), s.duration("http.header-timeout"),
-            s.duration("http.idle-timeout")),
+            s.duration("http.idle-timeout"), drainDelay),
         new VeilConfig.Grpc(s.text("grpc.host", false), s.port("grpc.port"),
             s.intIn("grpc.max-message-bytes", 1024, Integer.MAX_VALUE)),
         dataDir,

@@ -60,7 +60,7 @@ public record VeilConfig(
   }
 
   /** The public HTTP listener. */
-  public record Http(String host, int port, Duration headerTimeout, Duration idleTimeout) {}
+  public record Http(String host, int port, Duration headerTimeout, Duration idleTimeout, Duration drainDelay) {}
 
   /** The admin gRPC listener. */
   public record Grpc(String host, int port, int maxMessageBytes) {}

@@ -148,7 +148,11 @@ public final class VeilServer implements AutoCloseable {
     return Optional.ofNullable(bootstrapAdminKey);
   }
 
-  /** Graceful stop: not ready, stop accepting, finish in-flight requests, then release everything. */
+  /**
+   * Graceful stop: not ready, keep serving for {@code http.drain-delay} so load balancers see the
+   * failing readiness and stop sending, stop accepting, finish in-flight requests, then release
+   * everything.
+   */
   @Override
   public synchronized void close() {
     if (closed) {
@@ -156,6 +160,15 @@ public final class VeilServer implements AutoCloseable {
     }
     closed = true;
     services.readiness().markDraining();
+    Duration drain = services.config().http().drainDelay();
+    if (!drain.isZero()) {
+      LOG.info("event=draining delay_ms={}", drain.toMillis());
+      try {
+        Thread.sleep(drain.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt(); // stop at once when asked to hurry
+      }
+    }
     jobs.close();
     if (demo != null) {
       try {

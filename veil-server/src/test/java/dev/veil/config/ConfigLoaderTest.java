@@ -132,6 +132,15 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void drainDelay_isOffByDefault_andBounded() {
+    assertThat(ConfigLoader.load(null, Map.of(), Map.of()).http().drainDelay()).isZero();
+    assertThat(ConfigLoader.load(null, Map.of("VEIL_HTTP_DRAIN_DELAY", "15s"), Map.of()).http().drainDelay())
+        .isEqualTo(java.time.Duration.ofSeconds(15));
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("http.drain-delay", "1h")))
+        .hasMessageContaining("http.drain-delay");
+  }
+
+  @Test
   void syncAndDatabaseTimings_mustBePositiveAndSane() {
     assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("sync.interval", "0s")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("sync.interval must be greater than zero");
