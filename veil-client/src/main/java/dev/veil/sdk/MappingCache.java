@@ -1,7 +1,7 @@
 package dev.veil.sdk;
 
-import dev.veil.sdk.internal.MappingStore;
-import dev.veil.sdk.internal.RotationLoad;
+import dev.veil.sdk.internal.cache.MappingStore;
+import dev.veil.sdk.internal.cache.RotationLoad;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,10 +21,10 @@ import java.util.function.Consumer;
 
 /**
  * The data collector's mapping table, kept up to date as salts rotate: identifier → advertising id
- * → bucket id, with the time each entry was mapped, in a local SQLite file.
+ * → bucket id, with the time each entry was mapped, in a local file.
  *
  * <pre>{@code
- * try (MappingCache cache = veil.mappingCache(Path.of("audience.db")).build()) {
+ * try (MappingCache cache = veil.mappingCache(Path.of("audience.veil-cache")).build()) {
  *   cache.add(List.of(Identifier.email("a@example.com"), Identifier.email("b@example.com")));
  *   cache.mapPending();                    // maps what is new (or left over from an interrupted run)
  *   cache.startPolling();                  // daily: poll rotated buckets, re-map what they affect
@@ -50,19 +50,37 @@ import java.util.function.Consumer;
  *
  * <h2>Design note: durability</h2>
  *
- * <p>Every step commits to the file before the next begins ({@code synchronous=FULL}): added
- * identifiers, each batch's answer, and a poll's marks together with the new poll time. A process
- * killed at any point therefore leaves either the state before or after a step; the next {@link
- * #mapPending()} or {@link #refresh()} continues with the entries still marked to do. Entries are
- * unique by (kind, identifier): nothing is lost and nothing is held twice. An identifier the
- * server reports as opted out (or invalid) is removed and recorded as a {@link Rejection}, also
- * durably, and the {@link Listener} is told.
+ * <p>The file is a log: every step appends one checksummed frame (added identifiers with the input
+ * checkpoint they reach; one batch's answer; a poll's marks, then its new poll time) and returns
+ * only once the frame is on disk. A process killed at any point, even in the middle of a write,
+ * leaves a file whose complete frames are exactly the steps that returned, plus perhaps an
+ * incomplete last frame, which the next open cuts off. The next {@link #mapPending()} or {@link
+ * #refresh()} then continues with the entries still waiting. Entries are unique by (kind,
+ * identifier), checked against an index the cache keeps in memory and confirmed against the stored
+ * value: nothing is lost and nothing is held twice. An identifier the server reports as opted out
+ * (or invalid) is removed and recorded as a {@link Rejection}, in the same frame as the rest of its
+ * batch, and the {@link Listener} is told. When most records have been replaced (by re-mappings
+ * and removals), a refresh or the next open rewrites the file with the current ones only, via a
+ * new file renamed over the old. The file format is described in {@code
+ * dev.veil.sdk.internal.cache.Records}; files written by the first client version (SQLite) are not
+ * read: map into a new file.
+ *
+ * <h2>Costs</h2>
+ *
+ * <p>Memory: about 33 bytes per entry (an index and each entry's position in the file; values stay
+ * in the file), so 33 MB per million. Disk: about 80 bytes per email entry and mapping. Opening
+ * reads the whole file (well under a second per million entries).
  *
  * <p>Thread-safe. One mapping run ({@link #mapPending()} or {@link #refresh()}) at a time: a
- * second caller waits. {@link #add}, {@link #get} and the iterations may run alongside; reads see
- * committed data. Close it to release the file.
+ * second caller waits. {@link #add}, {@link #get} and the iterations may run alongside; they see
+ * every step that has been written. One {@code MappingCache} per file: a second one, in this
+ * process or another, fails to open while the first is open (a lock on {@code <file>.lock}).
+ * Close it to release the file.
  */
 public final class MappingCache implements AutoCloseable {
+  /** The most requests a run may keep on the wire at once ({@link Builder#requestsInFlight}). */
+  public static final int MAX_REQUESTS_IN_FLIGHT = 4;
+
   /** How far each poll reaches back before the previous one, against clock skew. */
   public static final Duration POLL_OVERLAP = Duration.ofMinutes(10);
 
@@ -87,6 +105,7 @@ public final class MappingCache implements AutoCloseable {
   private final MappingStore store;
   private final IdentityMapClient mapper;
   private final int batchSize;
+  private final int requestsInFlight;
   private final Listener listener;
   private final Clock clock;
   private final Duration pollInterval;
@@ -99,6 +118,7 @@ public final class MappingCache implements AutoCloseable {
   private MappingCache(Builder b) {
     this.mapper = b.client.mapper();
     this.batchSize = b.client.batchSize();
+    this.requestsInFlight = b.requestsInFlight;
     this.listener = b.listener;
     this.clock = b.clock;
     this.pollInterval = b.pollInterval;
@@ -164,8 +184,8 @@ public final class MappingCache implements AutoCloseable {
 
   /**
    * Maps every entry that waits for it: new ones, and stale ones left by an interrupted {@link
-   * #refresh()}. Batches go out one after the other; each answer is committed before the next
-   * request.
+   * #refresh()}. Batches go out one after the other (or up to {@link Builder#requestsInFlight} at
+   * once); each answer is stored durably as it arrives.
    *
    * @throws VeilClientException if a batch fails; the batches before it are kept
    */
@@ -209,14 +229,16 @@ public final class MappingCache implements AutoCloseable {
       long nextSince = Math.max(since, start.minus(POLL_OVERLAP).toEpochMilli());
       long marked = load.commit(POLL_SINCE, Long.toString(nextSince), LAST_POLL,
           Long.toString(start.toEpochMilli()));
-      return newRun().run(buckets, marked, start, () -> false);
+      CacheReport report = newRun().run(buckets, marked, start, () -> false);
+      store.compactIfWorthIt(); // re-mappings replace records; rewrite the file when most are replaced
+      return report;
     } finally {
       runLock.unlock();
     }
   }
 
   private MappingRun newRun() {
-    return new MappingRun(store, mapper, batchSize, clock, listener, added);
+    return new MappingRun(store, mapper, batchSize, requestsInFlight, clock, listener, added);
   }
 
   /** The entry for {@code identifier}, if it has been mapped (stale or not). */
@@ -311,6 +333,7 @@ public final class MappingCache implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private Duration pollInterval = Duration.ofDays(1);
     private ScheduledExecutorService scheduler;
+    private int requestsInFlight = 1;
 
     private Builder(VeilClient client, Path file) {
       this.client = Objects.requireNonNull(client, "client");
@@ -335,6 +358,21 @@ public final class MappingCache implements AutoCloseable {
         throw new IllegalArgumentException("pollInterval must be positive");
       }
       this.pollInterval = pollInterval;
+      return this;
+    }
+
+    /**
+     * How many mapping requests a run keeps on the wire at once, 1 to {@value #MAX_REQUESTS_IN_FLIGHT}
+     * (default 1: batches are sent one after the other). With 2, the server maps one batch while
+     * this client reads and stores the previous answer, which matters when both share a machine or
+     * the network is slow; answers are then stored as they arrive, possibly out of order, with the
+     * same guarantees. Ask the server's operator before going higher.
+     */
+    public Builder requestsInFlight(int requestsInFlight) {
+      if (requestsInFlight < 1 || requestsInFlight > MAX_REQUESTS_IN_FLIGHT) {
+        throw new IllegalArgumentException("requestsInFlight must be 1 to " + MAX_REQUESTS_IN_FLIGHT);
+      }
+      this.requestsInFlight = requestsInFlight;
       return this;
     }
 

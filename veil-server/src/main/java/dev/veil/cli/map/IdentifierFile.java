@@ -4,6 +4,7 @@ import dev.veil.core.identity.IdentityInput;
 import dev.veil.sdk.Identifier;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +54,8 @@ final class IdentifierFile {
    * @throws IllegalArgumentException if {@code --column} names no column of the header
    */
   long read(long skipLines, int chunkSize, ChunkSink sink) throws IOException {
-    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+    try (BufferedReader in = new BufferedReader(
+        new InputStreamReader(Files.newInputStream(file), StandardCharsets.UTF_8.newDecoder()), 1 << 16)) {
       String first = in.readLine();
       if (first == null) {
         return 0;

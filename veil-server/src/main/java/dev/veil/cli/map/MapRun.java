@@ -37,6 +37,11 @@ public final class MapRun {
   static final int UNREACHABLE = 3;
   /** Lines per transaction while reading: small enough that mapping commits are not held up long. */
   private static final int CHUNK = 10_000;
+  /**
+   * Mapping requests on the wire at once: with 2, the server maps one batch while this process
+   * reads and stores the previous answer (both usually share a machine's cores).
+   */
+  static final int REQUESTS_IN_FLIGHT = 2;
 
   /** The command's options. */
   public record Settings(Path in, Path out, Path cache, boolean refresh, String type, String column,
@@ -72,7 +77,8 @@ public final class MapRun {
       return USAGE;
     }
     long started = System.nanoTime();
-    try (MappingCache cache = client.mappingCache(cachePath).listener(display).build()) {
+    try (MappingCache cache = client.mappingCache(cachePath).listener(display).requestsInFlight(REQUESTS_IN_FLIGHT)
+        .build()) {
       CacheReport report;
       if (s.refresh()) {
         if (s.in() != null) {

@@ -1,14 +1,9 @@
 package dev.veil.cli.map;
 
 import dev.veil.sdk.MappingCache;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -27,19 +22,15 @@ final class MappingFile {
   static long writeMappings(MappingCache cache, Path out) throws IOException {
     long[] rows = {0};
     replace(out, w -> {
-      w.write("identifier,advertising_id,bucket_id\n");
+      w.ascii("identifier,advertising_id,bucket_id\n");
       cache.forEach(m -> {
-        try {
-          w.write(Csv.field(m.identifier().value()));
-          w.write(',');
-          w.write(m.advertisingId());
-          w.write(',');
-          w.write(Csv.field(m.bucketId()));
-          w.write('\n');
-          rows[0]++;
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
+        w.field(m.identifier().value());
+        w.comma();
+        w.field(m.advertisingId());
+        w.comma();
+        w.field(m.bucketId());
+        w.newline();
+        rows[0]++;
       });
     });
     return rows[0];
@@ -53,20 +44,19 @@ final class MappingFile {
       return 0;
     }
     replace(out, w -> {
-      w.write("identifier,reason\n");
+      w.ascii("identifier,reason\n");
       cache.forEachRejection(r -> {
-        try {
-          w.write(Csv.field(r.identifier().value()) + "," + r.reason().wireName() + "\n");
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
+        w.field(r.identifier().value());
+        w.comma();
+        w.ascii(r.reason().wireName());
+        w.newline();
       });
     });
     return count[0];
   }
 
   private interface Content {
-    void write(Writer w) throws IOException;
+    void write(CsvWriter w) throws IOException;
   }
 
   private static void replace(Path target, Content content) throws IOException {
@@ -74,8 +64,7 @@ final class MappingFile {
     Path tmp = absolute.resolveSibling(absolute.getFileName() + ".tmp");
     try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING)) {
-      Writer w = new BufferedWriter(new OutputStreamWriter(Channels.newOutputStream(channel), StandardCharsets.UTF_8),
-          1 << 16);
+      CsvWriter w = new CsvWriter(channel);
       try {
         content.write(w);
       } catch (UncheckedIOException e) {

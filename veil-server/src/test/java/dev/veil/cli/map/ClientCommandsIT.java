@@ -7,15 +7,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veil.testing.AdminCli;
 import dev.veil.testing.Await;
 import dev.veil.testing.Http;
+import dev.veil.sdk.MappingCache;
+import dev.veil.sdk.VeilClient;
 import dev.veil.testing.ServerProcess;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -206,25 +206,34 @@ class ClientCommandsIT {
     assertThat(entriesIn(cache)).isEqualTo(ROWS);
   }
 
-  /** Mapped entries committed in a cache file, read with a connection of the test's own. */
+  /** Mapped entries durable in a cache file (possibly being written): read from a copy of it. */
   private static long mappedIn(Path cache) {
-    return count(cache, "SELECT count(*) FROM mapping");
+    return countsIn(cache)[1];
   }
 
   private static long entriesIn(Path cache) {
-    return count(cache, "SELECT count(*) FROM entry");
+    return countsIn(cache)[0];
   }
 
-  private static long count(Path cache, String sql) {
+  /**
+   * {entries held, entries mapped} of a copy of the cache file: the copy may end in the middle of
+   * a frame the child process is writing, which opening it cuts off, as after a crash.
+   */
+  private static long[] countsIn(Path cache) {
     if (!Files.exists(cache)) {
-      return 0;
+      return new long[] {0, 0};
     }
-    try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + cache);
-        Statement s = c.createStatement();
-        ResultSet r = s.executeQuery(sql)) {
-      return r.next() ? r.getLong(1) : 0;
-    } catch (java.sql.SQLException notYetCreated) {
-      return 0;
+    Path copy = dir.resolve("copy-of-" + cache.getFileName());
+    try {
+      Files.copy(cache, copy, StandardCopyOption.REPLACE_EXISTING);
+      try (MappingCache opened = VeilClient.builder().baseUrl(server.baseUrl()).build().mappingCache(copy).build()) {
+        return new long[] {opened.size(), opened.size() - opened.pendingCount()};
+      } finally {
+        Files.deleteIfExists(copy);
+        Files.deleteIfExists(Path.of(copy + ".lock"));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 

@@ -1,0 +1,482 @@
+package dev.veil.sdk.internal.cache;
+
+import dev.veil.sdk.AddResult;
+import dev.veil.sdk.CachedMapping;
+import dev.veil.sdk.Identifier;
+import dev.veil.sdk.MapOutcome;
+import dev.veil.sdk.Rejection;
+import dev.veil.sdk.internal.MapAnswer;
+import dev.veil.sdk.internal.ValueList;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
+
+/**
+ * The store behind a {@link dev.veil.sdk.MappingCache}: an append-only {@link LogFile} of {@link
+ * Records}, and in memory ({@link StoreState}) where each entry's records are, an index by
+ * identifier, the settings and the rejections. Every operation appends one frame (or a few) and
+ * returns once it is on disk; readers find values in the file through the positions.
+ *
+ * <p>Costs per entry: adding is a hash, an index probe and a copy into the frame; storing a
+ * mapping is a copy; memory is about 33 bytes. Reads of values are positional reads through
+ * cached windows. When more than half of the records have been replaced (re-mappings, removals),
+ * {@link #compactIfWorthIt()} rewrites the file with only the current records (see {@link
+ * Compaction}).
+ *
+ * <p>Thread-safe. A mutex guards the in-memory state and the appends (so positions handed out
+ * match the file); syncs happen outside it, so one thread's force covers others' frames (group
+ * commit). A read-write lock keeps positions valid: every operation holds its read side,
+ * compaction (which renumbers) its write side. Callers serialize mapping runs (entry numbers in
+ * a run's hands must not change).
+ */
+public final class MappingStore implements AutoCloseable {
+  private static final int FRAME_TARGET = 4 << 20;
+  /** Longest identifier held or recorded, in UTF-8 bytes (valid ones are under 300). */
+  public static final int MAX_VALUE_BYTES = 1 << 20;
+  private static final int CHUNK = 4096;
+
+  /** What storing one answer did; {@code removed} lists the entries taken out. */
+  public record Applied(int mapped, int remapped, int optedOut, int invalid, List<Rejection> removed) {}
+
+  private final Path path;
+  private final CacheLock lock;
+  private final Fingerprint fingerprint = Fingerprint.random();
+  private final ReentrantReadWriteLock positions = new ReentrantReadWriteLock();
+  private final Object guard = new Object();
+  private final Frame addFrame = new Frame(256 * 1024);
+  private LogFile log;
+  private StoreState state;
+  private LogReader lookups;
+  private long truncatedBytes;
+
+  private MappingStore(Path path, CacheLock lock) {
+    this.path = path;
+    this.lock = lock;
+  }
+
+  /**
+   * Opens the file (creating it, mode 0600), recovering from a crash and compacting if worth it.
+   *
+   * @throws UncheckedIOException if it is in use, not a mapping cache, damaged or unreadable
+   */
+  public static MappingStore open(Path path) {
+    CacheLock lock;
+    try {
+      lock = CacheLock.acquire(path);
+    } catch (IOException e) {
+      throw failure("open " + path, e);
+    }
+    MappingStore store = new MappingStore(path, lock);
+    try {
+      Files.deleteIfExists(Compaction.temporaryFile(path)); // a compaction that did not finish
+      store.load();
+      store.truncatedBytes = store.log.truncatedBytes();
+      store.compactIfWorthIt();
+      return store;
+    } catch (IOException | RuntimeException e) {
+      store.closeAfter(e);
+      throw e instanceof IOException io ? failure("open " + path, io) : (RuntimeException) e;
+    }
+  }
+
+  private void load() throws IOException {
+    StoreState fresh = new StoreState(fingerprint);
+    log = LogFile.open(path, fresh);
+    state = fresh;
+    lookups = new LogReader(log, 2);
+  }
+
+  /** Bytes of an incomplete write cut off the end when the file was opened (0 after a clean close). */
+  public long recoveredTailBytes() {
+    return truncatedBytes;
+  }
+
+  // --- settings ---
+
+  public Optional<String> meta(String key) {
+    synchronized (guard) {
+      return Optional.ofNullable(state.meta.get(key));
+    }
+  }
+
+  /** Sets values durably, all at once ({@code key, value, key, value...}). */
+  public void putMeta(String... keysAndValues) {
+    write(() -> {
+      Frame f = new Frame(256);
+      for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
+        f.meta(keysAndValues[i], keysAndValues[i + 1]);
+      }
+      log.append(f.seal());
+      for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
+        state.putMeta(keysAndValues[i], keysAndValues[i + 1]);
+      }
+    });
+  }
+
+  // --- adding ---
+
+  /**
+   * Adds {@code valid} identifiers (each once) and records {@code invalid} ones as rejected, and
+   * sets {@code checkpointKey} (when not null) in the last frame, after the identifiers it covers.
+   *
+   * @throws IllegalArgumentException if a value is longer than {@link #MAX_VALUE_BYTES}
+   */
+  public AddResult add(List<Identifier> valid, List<Identifier> invalid, Instant now, String checkpointKey,
+      String checkpointValue) {
+    Adding adding = new Adding(valid, fingerprint);
+    long at = now.toEpochMilli();
+    write(() -> {
+      Frame f = addFrame;
+      f.reset();
+      long base = log.end() + Frame.HEAD;
+      for (int i = 0; i < adding.size(); i++) {
+        if (state.index.find(adding.hash(i), adding.confirmer(i, this, f, base)) >= 0) {
+          continue;
+        }
+        if (f.payloadSize() > FRAME_TARGET) {
+          log.append(f.seal());
+          f.reset();
+          base = log.end() + Frame.HEAD;
+        }
+        int offset = f.nextRecordOffset();
+        f.add(adding.kind(i), adding.value(i), 0, adding.value(i).length);
+        state.index.insert(adding.hash(i), state.entries.add(base + offset));
+        adding.added++;
+      }
+      for (Identifier id : invalid) {
+        byte[] value = Adding.utf8(id.value());
+        int offset = f.nextRecordOffset();
+        f.reject(KindCode.of(id.kind()), ReasonCode.of(MapOutcome.Reason.INVALID_IDENTIFIER), at, value, 0,
+            value.length);
+        state.rejected(base + offset);
+      }
+      if (checkpointKey != null) {
+        f.meta(checkpointKey, checkpointValue);
+        state.putMeta(checkpointKey, checkpointValue);
+      }
+      if (!f.isEmpty()) {
+        log.append(f.seal());
+      }
+    });
+    return new AddResult(adding.added, valid.size() - adding.added, invalid.size());
+  }
+
+  /** Whether held entry {@code entry} is {@code kind}/{@code value}; its record may be in {@code frame}. */
+  boolean sameIdentifier(int entry, int kind, byte[] value, Frame frame, long frameBase) throws IOException {
+    if (!state.entries.isHeld(entry)) {
+      return false;
+    }
+    long at = state.entries.addAt(entry);
+    Records.Cursor c = at >= frameBase
+        ? new Records.Cursor(frame.array(), Frame.payloadBase() + (int) (at - frameBase), Frame.HEAD + frame.payloadSize())
+        : lookups.record(at);
+    c.u8();
+    if (c.u8() != kind || c.varint32() != value.length) {
+      return false;
+    }
+    for (int i = 0; i < value.length; i++) {
+      if (c.b[c.pos + i] != value[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // --- mapping ---
+
+  /** Entries held, mapped or not. */
+  public long size() {
+    synchronized (guard) {
+      return state.entries.held();
+    }
+  }
+
+  /** Entries waiting to be mapped: without a mapping, or with a stale one. */
+  public long todoCount() {
+    synchronized (guard) {
+      return state.entries.pending();
+    }
+  }
+
+  /** Up to {@code limit} entries waiting to be mapped with numbers above {@code after}, in order. */
+  public PendingBatch pending(int after, int limit) {
+    return read(() -> {
+      int[] picked = new int[limit];
+      long[] addAt = new long[limit];
+      boolean[] before = new boolean[limit];
+      int n = 0;
+      synchronized (guard) {
+        EntryTable entries = state.entries;
+        for (int e = after + 1; e < entries.count() && n < limit; e++) {
+          if (entries.isPending(e)) {
+            picked[n] = e;
+            addAt[n] = entries.addAt(e);
+            before[n++] = entries.mapAt(e) >= 0;
+          }
+        }
+      }
+      LogReader reader = new LogReader(log, 1);
+      PendingBatch batch = new PendingBatch(n);
+      for (int i = 0; i < n; i++) {
+        Records.Cursor c = reader.record(addAt[i]);
+        c.u8();
+        int kind = c.u8();
+        int length = c.varint32();
+        batch.add(picked[i], kind, before[i], c.b, c.pos, length);
+      }
+      return batch;
+    });
+  }
+
+  /**
+   * Stores the answer for {@code part} ({@code answer} result {@code i} for its entry {@code i}):
+   * mapped entries get their ids and {@code mappedAt}; unmapped ones are removed and recorded as
+   * rejected.
+   */
+  public Applied apply(PendingBatch part, MapAnswer answer, Instant mappedAt, Instant now) {
+    if (answer.size() != part.size()) {
+      throw new IllegalArgumentException("answer has " + answer.size() + " results for " + part.size() + " entries");
+    }
+    Frame f = new Frame(part.size() * 112);
+    int[] offsets = new int[part.size()];
+    int[] counts = new int[4];
+    List<Rejection> removed = new ArrayList<>();
+    long mappedMillis = mappedAt.toEpochMilli();
+    ValueList values = part.values();
+    for (int i = 0; i < offsets.length; i++) {
+      if (answer.isMapped(i)) {
+        offsets[i] = f.nextRecordOffset();
+        f.map(part.entry(i), mappedMillis, answer.data(), answer.advertisingIdStart(i), answer.advertisingIdLength(i),
+            answer.bucketIdStart(i), answer.bucketIdLength(i));
+        counts[part.mappedBefore(i) ? 1 : 0]++;
+      } else {
+        MapOutcome.Reason reason = MapOutcome.Reason.fromWire(answer.reason(i));
+        f.remove(part.entry(i));
+        offsets[i] = f.nextRecordOffset();
+        f.reject(part.kindCode(i), ReasonCode.of(reason), now.toEpochMilli(), values.bytes(), values.start(i),
+            values.length(i));
+        counts[reason == MapOutcome.Reason.OPTED_OUT ? 2 : 3]++;
+        removed.add(new Rejection(part.identifier(i), reason, now));
+      }
+    }
+    write(() -> {
+      long base = log.append(f.seal());
+      for (int i = 0; i < offsets.length; i++) {
+        if (answer.isMapped(i)) {
+          state.entries.mapped(part.entry(i), base + offsets[i]);
+        } else {
+          state.entries.remove(part.entry(i));
+          state.rejected(base + offsets[i]);
+        }
+      }
+    });
+    return new Applied(counts[0], counts[1], counts[2], counts[3], removed);
+  }
+
+  /** Collects a poll's rotated buckets and marks the mappings they make stale; see {@link RotationLoad}. */
+  public RotationLoad rotationLoad() {
+    return new RotationLoad(this);
+  }
+
+  /** Marks stale, with the settings, the entries {@code marking} selects; returns how many. */
+  long markStale(StaleMarking marking, String... keysAndValues) {
+    return read(() -> {
+      int[] marked = marking.select(this);
+      long[] count = {0};
+      write(() -> count[0] = StaleMarking.commit(this, marked, keysAndValues));
+      return count[0];
+    });
+  }
+
+  // --- reading ---
+
+  public Optional<CachedMapping> get(Identifier identifier) {
+    Adding one = new Adding(List.of(identifier), fingerprint);
+    return read(() -> {
+      long at;
+      boolean stale;
+      synchronized (guard) {
+        int entry = state.index.find(one.hash(0), one.confirmer(0, this, addFrame, Long.MAX_VALUE));
+        if (entry < 0 || state.entries.mapAt(entry) < 0) {
+          return Optional.empty();
+        }
+        at = state.entries.mapAt(entry);
+        stale = state.entries.isStale(entry);
+      }
+      return Optional.of(StoredMapping.read(new LogReader(log, 1).record(at)).toCached(identifier, stale));
+    });
+  }
+
+  /** Every mapped entry in the order it was first added. */
+  public void forEach(Consumer<CachedMapping> action) {
+    read(() -> {
+      LogReader adds = new LogReader(log, 2);
+      LogReader maps = new LogReader(log, 4);
+      long[] addAt = new long[CHUNK];
+      long[] mapAt = new long[CHUNK];
+      boolean[] stale = new boolean[CHUNK];
+      for (int start = 0; ; start += CHUNK) {
+        int n = 0;
+        synchronized (guard) {
+          EntryTable entries = state.entries;
+          if (start >= entries.count()) {
+            return null;
+          }
+          for (int e = start; e < Math.min(start + CHUNK, entries.count()); e++) {
+            if (entries.mapAt(e) >= 0) {
+              addAt[n] = entries.addAt(e);
+              mapAt[n] = entries.mapAt(e);
+              stale[n++] = entries.isStale(e);
+            }
+          }
+        }
+        for (int i = 0; i < n; i++) {
+          Identifier id = StoredMapping.identifier(adds.record(addAt[i]));
+          action.accept(StoredMapping.read(maps.record(mapAt[i])).toCached(id, stale[i]));
+        }
+      }
+    });
+  }
+
+  /** Every identifier not held (invalid, opted out), once each with its latest reason, oldest first. */
+  public void forEachRejection(Consumer<Rejection> action) {
+    read(() -> {
+      long[] at;
+      synchronized (guard) {
+        at = state.rejections();
+      }
+      Rejections.latest(new LogReader(log, 2), at).forEach(action);
+      return null;
+    });
+  }
+
+  // --- compaction ---
+
+  /**
+   * Rewrites the file with only the current records if more than half of them were replaced.
+   * Waits for running reads; callers must not be inside a mapping run.
+   */
+  public void compactIfWorthIt() {
+    positions.writeLock().lock();
+    try {
+      synchronized (guard) {
+        checkUsable();
+        long garbage = state.garbageRecords();
+        if (garbage < 10_000 || garbage <= state.entries.held()) {
+          return;
+        }
+        Compaction.write(log, state, Compaction.temporaryFile(path));
+        Compaction.replace(path);
+        LogFile old = log;
+        load();
+        old.close();
+      }
+    } catch (IOException e) {
+      throw failure("compact " + path, e);
+    } finally {
+      positions.writeLock().unlock();
+    }
+  }
+
+  // --- plumbing ---
+
+  /** Work that appends frames, under the guard; the frames are then synced (outside it). */
+  interface Write {
+    void run() throws IOException;
+  }
+
+  /** Work that reads positions (and files), under the read side of the positions lock. */
+  interface Read<T> {
+    T run() throws IOException;
+  }
+
+  private void write(Write work) {
+    positions.readLock().lock();
+    try {
+      long end;
+      synchronized (guard) {
+        checkUsable();
+        work.run();
+        end = log.end();
+      }
+      log.syncTo(end);
+    } catch (IOException e) {
+      throw failure("write " + path, e);
+    } finally {
+      positions.readLock().unlock();
+    }
+  }
+
+  private <T> T read(Read<T> work) {
+    positions.readLock().lock();
+    try {
+      synchronized (guard) {
+        checkUsable();
+      }
+      return work.run();
+    } catch (IOException e) {
+      throw failure("read " + path, e);
+    } finally {
+      positions.readLock().unlock();
+    }
+  }
+
+  StoreState state() {
+    return state;
+  }
+
+  LogFile log() {
+    return log;
+  }
+
+  Object guard() {
+    return guard;
+  }
+
+  private void checkUsable() throws IOException {
+    if (log == null) {
+      throw new IllegalStateException("mapping cache " + path + " is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    positions.writeLock().lock();
+    try {
+      synchronized (guard) {
+        if (log == null) {
+          return;
+        }
+        try (CacheLock l = lock; LogFile file = log) {
+          log = null;
+        }
+      }
+    } catch (IOException e) {
+      throw failure("close " + path, e);
+    } finally {
+      positions.writeLock().unlock();
+    }
+  }
+
+  private void closeAfter(Exception failure) {
+    try {
+      if (log != null) {
+        log.close();
+      }
+      lock.close();
+    } catch (IOException suppressed) {
+      failure.addSuppressed(suppressed);
+    }
+  }
+
+  static UncheckedIOException failure(String what, IOException e) {
+    return new UncheckedIOException("mapping cache: cannot " + what + ": " + e.getMessage(), e);
+  }
+}
