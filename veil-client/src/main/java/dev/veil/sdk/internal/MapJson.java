@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.veil.core.identity.IdentityInput;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +14,8 @@ import java.util.Arrays;
  * The wire format of {@code POST /v1/identity/map}: a body {@code {"<kind>":[values…]}} and an
  * answer {@code {"mapped":[{identifier,advertising_id,bucket_id}…],
  * "unmapped":[{identifier,reason}…]}}, both lists in request order. Values travel as UTF-8 bytes
- * end to end (the cache stores them so), and the answer is read with Jackson's streaming parser
- * into one array ({@link MapAnswer}) without a tree or a string per member. The answer is matched
+ * end to end (the cache stores them so), and the answer is read into one array ({@link MapAnswer})
+ * without a tree or a string per member. The answer is matched
  * back to the request by walking both lists along the request, comparing each echoed identifier
  * with the value sent; identical values in one request map identically, so duplicates cannot be
  * confused.
@@ -30,11 +31,19 @@ public final class MapJson {
     byte[] out = new byte[ENVELOPE_BYTES + values.jsonBytesBound()];
     int n = ascii(out, 0, "{\"" + kind.parameterName() + "\":[");
     byte[] src = values.bytes();
+    boolean plain = !values.needsEscapes();
     for (int i = 0; i < values.size(); i++) {
       if (i > 0) {
         out[n++] = ',';
       }
-      n = string(out, n, src, values.start(i), values.end(i));
+      if (plain) {
+        out[n++] = '"';
+        System.arraycopy(src, values.start(i), out, n, values.length(i));
+        n += values.length(i);
+        out[n++] = '"';
+      } else {
+        n = string(out, n, src, values.start(i), values.end(i));
+      }
     }
     n = ascii(out, n, "]}");
     return Arrays.copyOf(out, n);
@@ -72,8 +81,19 @@ public final class MapJson {
     return at;
   }
 
-  /** Reads an answer to a request of {@code sent} values; one result per sent value, in order. */
+  /**
+   * Reads an answer to a request of {@code sent} values; one result per sent value, in order. The
+   * body is read whole; a body in the server's own shape is scanned directly ({@link
+   * MapAnswerScanner}), any other with Jackson's streaming parser.
+   */
   public static MapAnswer answer(InputStream in, ValueList sent) throws IOException {
+    byte[] body = in.readAllBytes();
+    MapAnswer scanned = MapAnswerScanner.scan(body, sent);
+    return scanned != null ? scanned : parse(new ByteArrayInputStream(body), sent);
+  }
+
+  /** Reads an answer with Jackson's streaming parser (any member order, spaces, escapes). */
+  static MapAnswer parse(InputStream in, ValueList sent) throws IOException {
     Lists lists = Envelopes.read(in, p -> readLists(p, sent.size())).successBody();
     return lists.match(sent);
   }

@@ -78,6 +78,11 @@ public final class ValueList {
     return Arrays.equals(bytes, start(i), end(i), other, from, to);
   }
 
+  /** Whether a value holds a byte that JSON must escape (a quote, a backslash, a control character). */
+  public boolean needsEscapes() {
+    return jsonBound != size + 3 * count;
+  }
+
   /** A bound of the bytes these values take in a JSON array: quotes, commas and escapes. */
   public int jsonBytesBound() {
     return jsonBound;
