@@ -2,6 +2,8 @@ package dev.veil.sdk;
 
 import dev.veil.sdk.internal.cache.MappingStore;
 import dev.veil.sdk.internal.cache.RotationLoad;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -51,11 +53,13 @@ import java.util.function.Consumer;
  * <h2>Design note: durability</h2>
  *
  * <p>The file is a log: every step appends one checksummed frame (added identifiers with the input
- * checkpoint they reach; one batch's answer; a poll's marks, then its new poll time) and returns
- * only once the frame is on disk. A process killed at any point, even in the middle of a write,
- * leaves a file whose complete frames are exactly the steps that returned, plus perhaps an
- * incomplete last frame, which the next open cuts off. The next {@link #mapPending()} or {@link
- * #refresh()} then continues with the entries still waiting. Entries are unique by (kind,
+ * checkpoint they reach; one batch's answer; a poll's marks, then its new poll time), and every
+ * prefix of the log is a consistent cache. {@link #add} returns once its frame is on disk; a run
+ * forces its answers to disk in groups and returns once all are. A process killed at any point,
+ * even in the middle of a write, leaves a file of complete frames (at least every step that had
+ * returned) plus perhaps an incomplete last frame, which the next open cuts off. The next {@link
+ * #mapPending()} or {@link #refresh()} then continues with the entries still waiting; a lost
+ * checkpoint only makes an import read lines again that it then finds already held. Entries are unique by (kind,
  * identifier), checked against an index the cache keeps in memory and confirmed against the stored
  * value: nothing is lost and nothing is held twice. An identifier the server reports as opted out
  * (or invalid) is removed and recorded as a {@link Rejection}, in the same frame as the rest of its
@@ -145,11 +149,11 @@ public final class MappingCache implements AutoCloseable {
     for (Identifier id : identifiers) {
       chunk.add(Objects.requireNonNull(id, "identifier"));
       if (chunk.size() == ADD_CHUNK) {
-        total = total.plus(addChunk(chunk, null, 0));
+        total = total.plus(addChunk(chunk, null, 0, true));
         chunk.clear();
       }
     }
-    return chunk.isEmpty() ? total : total.plus(addChunk(chunk, null, 0));
+    return chunk.isEmpty() ? total : total.plus(addChunk(chunk, null, 0, true));
   }
 
   /**
@@ -162,7 +166,25 @@ public final class MappingCache implements AutoCloseable {
    */
   public AddResult add(List<Identifier> identifiers, String source, long position) {
     Objects.requireNonNull(source, "source");
-    return addChunk(identifiers, source, position);
+    return addChunk(identifiers, source, position, true);
+  }
+
+  /**
+   * {@link #add(List, String, long)} for bulk imports: returns once the identifiers and the position
+   * are written, without waiting for the disk. They are on disk after the next force of the file:
+   * by a later {@link #add}, a mapping run (which forces its answers in groups), {@link #sync()} or
+   * {@link #close()}. A crash may lose the last such adds, but never a position without the
+   * identifiers before it, so reading on from {@link #checkpoint} after a crash reads exactly what
+   * was lost. An import that reads while it maps so never waits for the disk.
+   */
+  public AddResult addBuffered(List<Identifier> identifiers, String source, long position) {
+    Objects.requireNonNull(source, "source");
+    return addChunk(identifiers, source, position, false);
+  }
+
+  /** Forces everything written so far to disk. */
+  public void sync() {
+    store.sync();
   }
 
   /** The position last recorded for {@code source} by {@link #add(List, String, long)}. */
@@ -170,14 +192,14 @@ public final class MappingCache implements AutoCloseable {
     return store.meta(CHECKPOINT + source).map(v -> OptionalLong.of(Long.parseLong(v))).orElse(OptionalLong.empty());
   }
 
-  private AddResult addChunk(List<Identifier> chunk, String source, long position) {
+  private AddResult addChunk(List<Identifier> chunk, String source, long position, boolean sync) {
     List<Identifier> valid = new ArrayList<>(chunk.size());
     List<Identifier> invalid = new ArrayList<>();
     for (Identifier id : chunk) {
       (id.isValid() ? valid : invalid).add(id);
     }
     AddResult result = store.add(valid, invalid, clock.instant(), source == null ? null : CHECKPOINT + source,
-        Long.toString(position));
+        Long.toString(position), sync);
     added.record(result.added()); // a run in mapPendingWhile may be waiting for these
     return result;
   }
@@ -185,7 +207,9 @@ public final class MappingCache implements AutoCloseable {
   /**
    * Maps every entry that waits for it: new ones, and stale ones left by an interrupted {@link
    * #refresh()}. Batches go out one after the other (or up to {@link Builder#requestsInFlight} at
-   * once); each answer is stored durably as it arrives.
+   * once); answers are stored as they arrive and forced to disk in groups, so when this returns
+   * (or throws) every answer received is on disk, and a crash meanwhile loses at most the answers
+   * of the last group, which the next run maps again.
    *
    * @throws VeilClientException if a batch fails; the batches before it are kept
    */
@@ -249,6 +273,58 @@ public final class MappingCache implements AutoCloseable {
   /** Every mapped entry, in the order identifiers were first added. */
   public void forEach(Consumer<CachedMapping> action) {
     store.forEach(action);
+  }
+
+  /**
+   * Every mapped entry in the order identifiers were first added, like {@link #forEach}, while a
+   * mapping run ({@link #mapPendingWhile}) goes on in another thread: an entry that waits to be
+   * mapped is waited for, so each comes with its mapping from this run, and entries added meanwhile
+   * are included. Returns once {@code mapping} is false and every entry has been passed on; entries
+   * still waiting then (after a failed run) come as {@link #forEach} gives them. An import can so
+   * write its output while it maps:
+   *
+   * <pre>{@code
+   * AtomicBoolean mapping = new AtomicBoolean(true);
+   * Thread writer = new Thread(() -> cache.forEachWhileMapping(mapping::get, out::write));
+   * writer.start();
+   * try {
+   *   cache.mapPendingWhile(reading::get);
+   * } finally {
+   *   mapping.set(false);
+   * }
+   * writer.join();
+   * }</pre>
+   *
+   * <p>Not for use alongside {@link #refresh()}: entries it is about to mark stale could be passed
+   * on with their old mapping first.
+   */
+  public void forEachWhileMapping(BooleanSupplier mapping, Consumer<CachedMapping> action) {
+    store.forEachWhileMapping(Objects.requireNonNull(mapping, "mapping"), Objects.requireNonNull(action, "action"));
+  }
+
+  /**
+   * Writes the table as CSV, UTF-8, to {@code out}: the header {@code
+   * identifier,advertising_id,bucket_id}, then one row per mapped entry in the order identifiers
+   * were first added (a stale entry with its previous ids). A field holding a comma, quote, CR or
+   * LF is quoted, quotes doubled (RFC 4180). Rows are copied from the file's bytes, several times
+   * cheaper than formatting {@link #forEach}'s objects. Does not flush or close {@code out}.
+   *
+   * @return the number of rows
+   * @throws IOException if writing to {@code out} fails
+   */
+  public long writeCsv(OutputStream out) throws IOException {
+    return store.writeCsv(() -> false, Objects.requireNonNull(out, "out"));
+  }
+
+  /**
+   * {@link #writeCsv} while a mapping run goes on in another thread, following it the way {@link
+   * #forEachWhileMapping} does: rows come in order, each with its mapping from this run.
+   *
+   * @return the number of rows
+   * @throws IOException if writing to {@code out} fails
+   */
+  public long writeCsvWhileMapping(BooleanSupplier mapping, OutputStream out) throws IOException {
+    return store.writeCsv(Objects.requireNonNull(mapping, "mapping"), Objects.requireNonNull(out, "out"));
   }
 
   /** Every identifier not held (invalid, opted out), oldest first. */

@@ -14,8 +14,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicReference;
@@ -26,8 +28,9 @@ import java.util.function.BooleanSupplier;
  * requests of at most the batch size, and each answer is stored.
  *
  * <p>The run's thread takes batches from the store and hands each request to a sender thread;
- * senders send and read the answer, a writer thread stores answers (one frame and one sync each)
- * in the order they arrive. At most {@code inFlight} requests are on the wire at once (1: one after
+ * senders send and read the answer, a saver thread stores answers in the order they arrive (one
+ * frame each) and forces them to disk in groups (one force for all that arrived during the last).
+ * At most {@code inFlight} requests are on the wire at once (1: one after
  * the other, as {@link MappingCache#mapPending()} promises; the store still works while the next
  * request is out), and at most {@code inFlight + 2} answers are unstored, so memory stays bounded.
  * Answers may be stored out of order: each entry's state is its own, so no order is needed to
@@ -63,11 +66,13 @@ final class MappingRun {
    */
   CacheReport run(long buckets, long marked, Instant start, BooleanSupplier adding) {
     RunTally tally = new RunTally(store.todoCount(), added.count());
-    ExecutorService senders = Executors.newFixedThreadPool(inFlight, daemon("veil-mapping-cache-sender"));
-    ExecutorService writer = Executors.newSingleThreadExecutor(daemon("veil-mapping-cache-writer"));
+    ExecutorService senders = Executors.newFixedThreadPool(inFlight, daemon("veil-cache-send"));
     Semaphore wire = new Semaphore(inFlight);
     int unstoredLimit = inFlight + 2;
     Semaphore unstored = new Semaphore(unstoredLimit);
+    Saver saver = new Saver(unstored, tally);
+    Thread saving = daemon("veil-cache-save").newThread(saver);
+    saving.start();
     try {
       int after = -1;
       PendingBatch batch;
@@ -86,24 +91,24 @@ final class MappingRun {
             unstored.release();
             break;
           }
-          senders.execute(() -> send(part, wire, unstored, writer, tally));
+          senders.execute(() -> send(part, wire, unstored, saver));
         }
       }
     } finally {
-      // Every request sent is answered (or fails) and every answer received is stored before the
-      // run ends, even when it ends by a failure: the store's file is never written from a run that
-      // has returned.
+      // Every request sent is answered (or fails) and every answer received is stored and synced
+      // before the run ends, even when it ends by a failure: nothing writes to the store after it.
       unstored.acquireUninterruptibly(unstoredLimit);
       senders.shutdown();
-      writer.shutdown();
+      saver.stop();
+      joinUninterruptibly(saving);
     }
     rethrow(failure.get());
     return new CacheReport(buckets, marked, tally.counts[0], tally.counts[1], tally.counts[2], tally.counts[3],
         Duration.between(start, clock.instant()));
   }
 
-  /** On a sender thread: sends one part, then queues its answer for the writer. */
-  private void send(Part part, Semaphore wire, Semaphore unstored, ExecutorService writer, RunTally tally) {
+  /** On a sender thread: sends one part, then hands its answer to the saver. */
+  private void send(Part part, Semaphore wire, Semaphore unstored, Saver saver) {
     MapAnswer answer;
     Instant mappedAt;
     try {
@@ -118,15 +123,80 @@ final class MappingRun {
     } finally {
       wire.release();
     }
-    writer.execute(() -> {
-      try {
-        tally.add(store.apply(part.entries(), answer, mappedAt, clock.instant()), part.entries().size());
-      } catch (Throwable t) {
-        failure.compareAndSet(null, t);
-      } finally {
-        unstored.release();
+    saver.queue.add(new Answered(part, answer, mappedAt));
+  }
+
+  private record Answered(Part part, MapAnswer answer, Instant mappedAt) {}
+
+  /**
+   * The saver thread: stores answers as they arrive and syncs them in groups, one force for all
+   * that arrived while the last one ran, so that a slow disk slows the run by a force per group
+   * rather than per answer. Each answer's permit is released once it is on disk.
+   */
+  private final class Saver implements Runnable {
+    private static final Answered STOP = new Answered(null, null, null);
+
+    final BlockingQueue<Answered> queue = new LinkedBlockingQueue<>();
+    private final Semaphore unstored;
+    private final RunTally tally;
+
+    Saver(Semaphore unstored, RunTally tally) {
+      this.unstored = unstored;
+      this.tally = tally;
+    }
+
+    void stop() {
+      queue.add(STOP);
+    }
+
+    @Override
+    public void run() {
+      List<Answered> group = new ArrayList<>();
+      List<MappingStore.Applied> applied = new ArrayList<>();
+      boolean stopping = false;
+      while (!stopping) {
+        group.clear();
+        applied.clear();
+        group.add(takeUninterruptibly());
+        queue.drainTo(group);
+        stopping = group.remove(STOP);
+        try {
+          for (Answered a : group) {
+            if (failure.get() == null) {
+              applied.add(store.append(a.part().entries(), a.answer(), a.mappedAt(), clock.instant()));
+            }
+          }
+          if (!applied.isEmpty()) {
+            store.sync(applied.get(applied.size() - 1).end());
+          }
+          for (int i = 0; i < applied.size(); i++) {
+            tally.add(applied.get(i), group.get(i).part().entries().size());
+          }
+        } catch (Throwable t) {
+          failure.compareAndSet(null, t);
+        } finally {
+          unstored.release(group.size());
+        }
       }
-    });
+    }
+
+    /** The next answer; only the run ends the saver (with STOP, once every permit came back). */
+    private Answered takeUninterruptibly() {
+      boolean interrupted = false;
+      try {
+        while (true) {
+          try {
+            return queue.take();
+          } catch (InterruptedException e) {
+            interrupted = true;
+          }
+        }
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
   }
 
   /**
@@ -222,6 +292,21 @@ final class MappingRun {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while mapping", e);
+    }
+  }
+
+  private static void joinUninterruptibly(Thread thread) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        thread.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 

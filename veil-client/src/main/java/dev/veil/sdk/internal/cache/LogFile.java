@@ -82,6 +82,11 @@ final class LogFile implements AutoCloseable {
    *     damaged before its tail
    */
   static LogFile open(Path path, FrameVisitor visitor) throws IOException {
+    return open(path, visitor, MAX_UNSYNCED);
+  }
+
+  /** Tests: a smaller bound of a torn tail (damage further back is reported as such). */
+  static LogFile open(Path path, FrameVisitor visitor, long maxTornTail) throws IOException {
     boolean created = createPrivately(path);
     RandomAccessFile writer = new RandomAccessFile(path.toFile(), "rw");
     LogFile log;
@@ -95,7 +100,7 @@ final class LogFile implements AutoCloseable {
       if (created) {
         syncDirectory(path);
       }
-      log.recover(visitor);
+      log.recover(visitor, maxTornTail);
       return log;
     } catch (IOException | RuntimeException e) {
       log.close();
@@ -103,7 +108,7 @@ final class LogFile implements AutoCloseable {
     }
   }
 
-  private void recover(FrameVisitor visitor) throws IOException {
+  private void recover(FrameVisitor visitor, long maxTornTail) throws IOException {
     long size = writer.length();
     if (!checkHeader(size)) {
       writer.setLength(0);
@@ -142,7 +147,7 @@ final class LogFile implements AutoCloseable {
       pos += Frame.HEAD + length;
     }
     if (pos < size) {
-      if (size - pos > MAX_UNSYNCED) {
+      if (size - pos > maxTornTail) {
         throw new IOException("mapping cache " + path + " is damaged at byte " + pos + " of " + size
             + ", before the part a crash can leave incomplete; restore it from a backup or map into a new file");
       }

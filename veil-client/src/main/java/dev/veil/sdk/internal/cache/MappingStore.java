@@ -8,6 +8,7 @@ import dev.veil.sdk.Rejection;
 import dev.veil.sdk.internal.MapAnswer;
 import dev.veil.sdk.internal.ValueList;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -40,25 +42,30 @@ public final class MappingStore implements AutoCloseable {
   private static final int FRAME_TARGET = 4 << 20;
   /** Longest identifier held or recorded, in UTF-8 bytes (valid ones are under 300). */
   public static final int MAX_VALUE_BYTES = 1 << 20;
-  private static final int CHUNK = 4096;
 
-  /** What storing one answer did; {@code removed} lists the entries taken out. */
-  public record Applied(int mapped, int remapped, int optedOut, int invalid, List<Rejection> removed) {}
+  /**
+   * What storing one answer did; {@code removed} lists the entries taken out, {@code end} is where
+   * its frame ends (for {@link #sync}).
+   */
+  public record Applied(int mapped, int remapped, int optedOut, int invalid, List<Rejection> removed, long end) {}
 
   private final Path path;
   private final CacheLock lock;
-  private final Fingerprint fingerprint = Fingerprint.random();
+  private final Fingerprint fingerprint;
   private final ReentrantReadWriteLock positions = new ReentrantReadWriteLock();
   private final Object guard = new Object();
   private final Frame addFrame = new Frame(256 * 1024);
+  /** Counts writes, for walks that follow a mapping run. */
+  private final Changes changes = new Changes();
   private LogFile log;
   private StoreState state;
   private LogReader lookups;
   private long truncatedBytes;
 
-  private MappingStore(Path path, CacheLock lock) {
+  private MappingStore(Path path, CacheLock lock, Fingerprint fingerprint) {
     this.path = path;
     this.lock = lock;
+    this.fingerprint = fingerprint;
   }
 
   /**
@@ -67,13 +74,18 @@ public final class MappingStore implements AutoCloseable {
    * @throws UncheckedIOException if it is in use, not a mapping cache, damaged or unreadable
    */
   public static MappingStore open(Path path) {
+    return open(path, Fingerprint.random());
+  }
+
+  /** Tests: a chosen fingerprint (e.g. one under which every identifier collides). */
+  static MappingStore open(Path path, Fingerprint fingerprint) {
     CacheLock lock;
     try {
       lock = CacheLock.acquire(path);
     } catch (IOException e) {
       throw failure("open " + path, e);
     }
-    MappingStore store = new MappingStore(path, lock);
+    MappingStore store = new MappingStore(path, lock, fingerprint);
     try {
       Files.deleteIfExists(Compaction.temporaryFile(path)); // a compaction that did not finish
       store.load();
@@ -130,6 +142,12 @@ public final class MappingStore implements AutoCloseable {
    */
   public AddResult add(List<Identifier> valid, List<Identifier> invalid, Instant now, String checkpointKey,
       String checkpointValue) {
+    return add(valid, invalid, now, checkpointKey, checkpointValue, true);
+  }
+
+  /** {@link #add}, waiting for the disk only if {@code sync} (else it is on disk after a later sync). */
+  public AddResult add(List<Identifier> valid, List<Identifier> invalid, Instant now, String checkpointKey,
+      String checkpointValue, boolean sync) {
     Adding adding = new Adding(valid, fingerprint);
     long at = now.toEpochMilli();
     write(() -> {
@@ -164,7 +182,7 @@ public final class MappingStore implements AutoCloseable {
       if (!f.isEmpty()) {
         log.append(f.seal());
       }
-    });
+    }, sync);
     return new AddResult(adding.added, valid.size() - adding.added, invalid.size());
   }
 
@@ -241,6 +259,17 @@ public final class MappingStore implements AutoCloseable {
    * rejected.
    */
   public Applied apply(PendingBatch part, MapAnswer answer, Instant mappedAt, Instant now) {
+    Applied applied = append(part, answer, mappedAt, now);
+    sync(applied.end());
+    return applied;
+  }
+
+  /**
+   * {@link #apply} without waiting for the disk: the answer is stored (and visible) but durable
+   * only after {@link #sync}{@code (applied.end())}. A run stores answers as they come and syncs
+   * them in groups.
+   */
+  public Applied append(PendingBatch part, MapAnswer answer, Instant mappedAt, Instant now) {
     if (answer.size() != part.size()) {
       throw new IllegalArgumentException("answer has " + answer.size() + " results for " + part.size() + " entries");
     }
@@ -266,7 +295,7 @@ public final class MappingStore implements AutoCloseable {
         removed.add(new Rejection(part.identifier(i), reason, now));
       }
     }
-    write(() -> {
+    long end = write(() -> {
       long base = log.append(f.seal());
       for (int i = 0; i < offsets.length; i++) {
         if (answer.isMapped(i)) {
@@ -276,8 +305,31 @@ public final class MappingStore implements AutoCloseable {
           state.rejected(base + offsets[i]);
         }
       }
-    });
-    return new Applied(counts[0], counts[1], counts[2], counts[3], removed);
+    }, false);
+    return new Applied(counts[0], counts[1], counts[2], counts[3], removed, end);
+  }
+
+  /** Returns once everything written so far is on disk. */
+  public void sync() {
+    long end;
+    synchronized (guard) {
+      checkUsable();
+      end = log.end();
+    }
+    sync(end);
+  }
+
+  /** Returns once everything written up to {@code end} is on disk (one force may serve many). */
+  public void sync(long end) {
+    positions.readLock().lock();
+    try {
+      log.syncTo(end);
+      changes.happened();
+    } catch (IOException e) {
+      throw failure("write " + path, e);
+    } finally {
+      positions.readLock().unlock();
+    }
   }
 
   /** Collects a poll's rotated buckets and marks the mappings they make stale; see {@link RotationLoad}. */
@@ -317,32 +369,45 @@ public final class MappingStore implements AutoCloseable {
   /** Every mapped entry in the order it was first added. */
   public void forEach(Consumer<CachedMapping> action) {
     read(() -> {
-      LogReader adds = new LogReader(log, 2);
-      LogReader maps = new LogReader(log, 4);
-      long[] addAt = new long[CHUNK];
-      long[] mapAt = new long[CHUNK];
-      boolean[] stale = new boolean[CHUNK];
-      for (int start = 0; ; start += CHUNK) {
-        int n = 0;
-        synchronized (guard) {
-          EntryTable entries = state.entries;
-          if (start >= entries.count()) {
-            return null;
-          }
-          for (int e = start; e < Math.min(start + CHUNK, entries.count()); e++) {
-            if (entries.mapAt(e) >= 0) {
-              addAt[n] = entries.addAt(e);
-              mapAt[n] = entries.mapAt(e);
-              stale[n++] = entries.isStale(e);
-            }
-          }
-        }
-        for (int i = 0; i < n; i++) {
-          Identifier id = StoredMapping.identifier(adds.record(addAt[i]));
-          action.accept(StoredMapping.read(maps.record(mapAt[i])).toCached(id, stale[i]));
-        }
-      }
+      Export.walk(this, () -> false, Export.objects(action));
+      return null;
     });
+  }
+
+  /**
+   * Every mapped entry in the order it was first added, while {@code mapping} says a run may still
+   * map or add entries: an entry that waits to be mapped is waited for. Once {@code mapping} is
+   * false, the rest is passed on like {@link #forEach} does (stale entries with their previous
+   * mapping, entries never mapped skipped).
+   */
+  public void forEachWhileMapping(BooleanSupplier mapping, Consumer<CachedMapping> action) {
+    read(() -> {
+      Export.walk(this, mapping, Export.objects(action));
+      return null;
+    });
+  }
+
+  /**
+   * Writes the mapped entries as CSV to {@code out}, header first, following a run like {@link
+   * #forEachWhileMapping} while {@code mapping} is true; returns the number of rows. Does not flush
+   * or close {@code out}.
+   *
+   * @throws IOException if writing to {@code out} fails (the cache's own failures are unchecked)
+   */
+  public long writeCsv(BooleanSupplier mapping, OutputStream out) throws IOException {
+    positions.readLock().lock();
+    try {
+      synchronized (guard) {
+        checkUsable();
+      }
+      Export.CsvRows rows = new Export.CsvRows(out);
+      rows.header();
+      Export.walk(this, mapping, rows);
+      rows.flush();
+      return rows.rows();
+    } finally {
+      positions.readLock().unlock();
+    }
   }
 
   /** Every identifier not held (invalid, opted out), once each with its latest reason, oldest first. */
@@ -360,11 +425,15 @@ public final class MappingStore implements AutoCloseable {
   // --- compaction ---
 
   /**
-   * Rewrites the file with only the current records if more than half of them were replaced.
-   * Waits for running reads; callers must not be inside a mapping run.
+   * Rewrites the file with only the current records if more than half of them were replaced, unless
+   * another thread is using the cache at the moment. Callers must not be inside a mapping run.
    */
   public void compactIfWorthIt() {
-    positions.writeLock().lock();
+    // Not lock(): a writer queued behind a long read (an export following a run) would block the
+    // run's own reads and writes. A busy cache is compacted another time.
+    if (!positions.writeLock().tryLock()) {
+      return;
+    }
     try {
       synchronized (guard) {
         checkUsable();
@@ -398,6 +467,11 @@ public final class MappingStore implements AutoCloseable {
   }
 
   private void write(Write work) {
+    write(work, true);
+  }
+
+  /** Runs {@code work} under the guard and, if {@code sync}, waits for the disk; returns the end written. */
+  private long write(Write work, boolean sync) {
     positions.readLock().lock();
     try {
       long end;
@@ -406,7 +480,11 @@ public final class MappingStore implements AutoCloseable {
         work.run();
         end = log.end();
       }
-      log.syncTo(end);
+      if (sync) {
+        log.syncTo(end);
+      }
+      changes.happened();
+      return end;
     } catch (IOException e) {
       throw failure("write " + path, e);
     } finally {
@@ -440,7 +518,11 @@ public final class MappingStore implements AutoCloseable {
     return guard;
   }
 
-  private void checkUsable() throws IOException {
+  Changes changes() {
+    return changes;
+  }
+
+  private void checkUsable() {
     if (log == null) {
       throw new IllegalStateException("mapping cache " + path + " is closed");
     }
@@ -456,6 +538,7 @@ public final class MappingStore implements AutoCloseable {
         }
         try (CacheLock l = lock; LogFile file = log) {
           log = null;
+          file.syncTo(file.end()); // buffered adds
         }
       }
     } catch (IOException e) {
