@@ -7,15 +7,16 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Writes CSV as UTF-8 into a file through a 1 MiB buffer: fields are quoted only when they hold a
- * comma, quote, CR or LF ({@link Csv#field}). Output runs to a million rows, so ASCII text is copied
- * byte by byte instead of going through a character encoder. Write failures surface as {@link
+ * Writes CSV as UTF-8 into a file through a buffer: fields are quoted only when they hold a comma,
+ * quote, CR or LF ({@link Csv#field}). Used for the rejected identifiers (the mappings come from
+ * {@link dev.veil.sdk.MappingCache#writeCsv}). Write failures surface as {@link
  * UncheckedIOException} (the rows come from a callback that cannot throw {@link IOException}).
  */
 final class CsvWriter {
   private final FileChannel out;
-  private final byte[] buf = new byte[1 << 20];
+  private final byte[] buf = new byte[1 << 16];
   private int size;
+  private long drained;
 
   CsvWriter(FileChannel out) {
     this.out = out;
@@ -74,6 +75,7 @@ final class CsvWriter {
       while (src.hasRemaining()) {
         out.write(src);
       }
+      drained += bytes.length;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -85,10 +87,16 @@ final class CsvWriter {
       while (src.hasRemaining()) {
         out.write(src);
       }
+      drained += size;
       size = 0;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** Bytes handed to the file so far (not counting the buffer). */
+  long written() {
+    return drained;
   }
 
   /** Writes what is buffered. */

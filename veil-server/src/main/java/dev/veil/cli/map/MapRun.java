@@ -15,8 +15,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import picocli.CommandLine;
 
@@ -35,7 +33,7 @@ public final class MapRun {
   static final int FAILED = 1;
   static final int USAGE = 2;
   static final int UNREACHABLE = 3;
-  /** Lines per transaction while reading: small enough that mapping commits are not held up long. */
+  /** Lines per add: one frame each, built while the store's lock is held; 10,000 keep that short. */
   private static final int CHUNK = 10_000;
   /**
    * Mapping requests on the wire at once: with 2, the server maps one batch while this process
@@ -80,6 +78,7 @@ public final class MapRun {
     try (MappingCache cache = client.mappingCache(cachePath).listener(display).requestsInFlight(REQUESTS_IN_FLIGHT)
         .build()) {
       CacheReport report;
+      long rows = -1;
       if (s.refresh()) {
         if (s.in() != null) {
           readInput(cache, display, () -> false);
@@ -87,11 +86,14 @@ public final class MapRun {
         display.phase("re-mapping");
         report = cache.refresh();
       } else {
-        report = readAndMap(cache, display);
+        display.phase("mapping");
+        ImportRun.Result result = ImportRun.run(cache, (c, stop) -> readInput(c, display, stop), s.out());
+        report = result.report();
+        rows = result.rows();
       }
       display.progress(report.sent(), report.sent());
       display.finishBar();
-      summarize(cache, report, display, started);
+      summarize(cache, report, rows, display, started);
       return OK;
     } catch (VeilApiException e) {
       return failed(display, "the server refused: " + e.getMessage(), cachePath, FAILED);
@@ -105,51 +107,6 @@ public final class MapRun {
       display.finishBar();
       err.println("veil map: " + e.getMessage());
       return USAGE;
-    }
-  }
-
-  /**
-   * Reads the input on a thread of its own while this one maps what has been added, so the server
-   * works while the input is read. A failure on either side stops both.
-   */
-  private CacheReport readAndMap(MappingCache cache, ProgressDisplay display) throws IOException {
-    display.phase("mapping");
-    AtomicBoolean reading = new AtomicBoolean(true);
-    AtomicBoolean stop = new AtomicBoolean();
-    AtomicReference<Exception> readFailure = new AtomicReference<>();
-    Thread reader = new Thread(() -> {
-      try {
-        readInput(cache, display, stop::get);
-      } catch (Exception e) {
-        readFailure.set(e);
-      } finally {
-        reading.set(false);
-      }
-    }, "veil-map-input");
-    reader.setDaemon(true);
-    reader.start();
-    CacheReport report;
-    try {
-      report = cache.mapPendingWhile(() -> reading.get() && readFailure.get() == null);
-    } finally {
-      stop.set(true);
-      joinQuietly(reader);
-    }
-    Exception failure = readFailure.get();
-    if (failure instanceof IOException io) {
-      throw io;
-    }
-    if (failure instanceof RuntimeException runtime) {
-      throw runtime;
-    }
-    return report;
-  }
-
-  private static void joinQuietly(Thread thread) {
-    try {
-      thread.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 
@@ -199,7 +156,7 @@ public final class MapRun {
       if (stop.getAsBoolean()) {
         throw new IOException("stopped reading: mapping failed");
       }
-      total[0] = total[0].plus(cache.add(chunk, source, linesRead));
+      total[0] = total[0].plus(cache.addBuffered(chunk, source, linesRead)); // forced by the mapping run
     });
     if (skip > 0) {
       display.message(String.format(Locale.ROOT, "resumed reading %s after line %,d", s.in(), skip));
@@ -209,7 +166,8 @@ public final class MapRun {
         lines, (System.nanoTime() - startNanos) / 1e9, added.added(), added.alreadyPresent(), added.invalid()));
   }
 
-  private void summarize(MappingCache cache, CacheReport report, ProgressDisplay display, long started)
+  /** Reports the run and writes what is left to write: all rows after a refresh ({@code rows} -1), the rejections. */
+  private void summarize(MappingCache cache, CacheReport report, long rows, ProgressDisplay display, long started)
       throws IOException {
     if (s.refresh()) {
       display.message(String.format(Locale.ROOT, "%,d rotated bucket(s) since the last poll; %,d entries were"
@@ -219,12 +177,12 @@ public final class MapRun {
         + " invalid", report.mapped(), report.remapped(), display.phaseSeconds(), report.optedOut(), report.invalid()));
     if (s.out() != null) {
       display.phase("writing");
-      long rows = MappingFile.writeMappings(cache, s.out());
+      long written = rows >= 0 ? rows : MappingFile.writeMappings(cache, s.out());
       Path rejectedFile = Path.of(s.out() + ".rejected.csv");
       long rejected = MappingFile.writeRejections(cache, rejectedFile);
-      display.message(String.format(Locale.ROOT, "wrote %,d rows to %s in %.1f s%s", rows, s.out(),
-          display.phaseSeconds(),
-          rejected > 0 ? String.format(Locale.ROOT, " and %,d rejected identifiers to %s", rejected, rejectedFile) : ""));
+      display.message(String.format(Locale.ROOT, "wrote %,d rows to %s%s (%.1f s after mapping)", written, s.out(),
+          rejected > 0 ? String.format(Locale.ROOT, " and %,d rejected identifiers to %s", rejected, rejectedFile) : "",
+          display.phaseSeconds()));
     }
     double seconds = (System.nanoTime() - started) / 1e9;
     display.message(String.format(Locale.ROOT, "done in %.1f s", seconds));
