@@ -71,9 +71,11 @@ import java.util.function.Consumer;
  *
  * <h2>Costs</h2>
  *
- * <p>Memory: about 33 bytes per entry (an index and each entry's position in the file; values stay
- * in the file), so 33 MB per million. Disk: about 80 bytes per email entry and mapping. Opening
- * reads the whole file (well under a second per million entries).
+ * <p>Memory: 32 to 64 bytes per entry (an index and each entry's positions in the file, in tables
+ * that grow by doubling; values stay in the file), 32 MB for a million. Disk: about 100 bytes per
+ * email with its mapping. Opening reads the whole file (well under a second per million entries).
+ * Adding costs a hash and a lookup per identifier, storing an answer a copy; the file is forced
+ * once per {@link #add}, per group of answers, per poll.
  *
  * <p>Thread-safe. One mapping run ({@link #mapPending()} or {@link #refresh()}) at a time: a
  * second caller waits. {@link #add}, {@link #get} and the iterations may run alongside; they see

@@ -19,13 +19,14 @@ import java.util.function.BooleanSupplier;
 import picocli.CommandLine;
 
 /**
- * One {@code veil map} run: add the input to the cache (resuming where a previous run stopped)
- * while mapping what has been added, or, with {@code --refresh}, poll rotated buckets and re-map;
- * then write the output.
+ * One {@code veil map} run: an import ({@link ImportRun}: add the input to the cache, resuming
+ * where a previous run stopped, while mapping what has been added and writing the output as it
+ * gets mapped), or, with {@code --refresh}, a poll of rotated buckets, the re-mapping, then the
+ * output.
  *
- * <p>Every step is durable in the cache before the next, so the command can be killed at any
- * point and run again: the input is read on from the line the cache recorded, batches already
- * answered are not sent again, and the output is rewritten whole.
+ * <p>The cache keeps every step it has forced to disk, so the command can be killed at any point
+ * and run again: the input is read on from the line the cache recorded, answers on disk are not
+ * asked for again, and the output is rewritten whole.
  */
 public final class MapRun {
   /** 0 ok, 1 refused or file error, 2 usage, 3 cannot connect. */

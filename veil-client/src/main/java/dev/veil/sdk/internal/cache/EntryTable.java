@@ -3,10 +3,10 @@ package dev.veil.sdk.internal.cache;
 import java.util.Arrays;
 
 /**
- * What the store keeps in memory per entry (about 17 bytes, plus the index's): where its {@code ADD}
- * record is, where its current {@code MAP} record is (or that it has none, or was removed), and
- * whether it is stale. The values themselves stay in the file. Counts are kept as entries change,
- * so sizes are O(1). Not thread-safe (the store guards it).
+ * What the store keeps in memory per entry (16 to 32 bytes as the arrays grow, plus the index):
+ * where its {@code ADD} record is, where its current {@code MAP} record is (or that it has none, or
+ * was removed), and whether it is stale. The values themselves stay in the file. Counts are kept
+ * as entries change, so sizes are O(1). Not thread-safe (the store guards it).
  */
 final class EntryTable {
   static final long UNMAPPED = -1;

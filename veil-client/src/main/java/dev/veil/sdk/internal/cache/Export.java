@@ -25,9 +25,10 @@ final class Export {
   private Export() {}
 
   /**
-   * Walks every mapped entry; an {@link IOException} can only come from the sink. While {@code mapping} is true, waits for entries that wait to be
-   * mapped and for entries added later; once it is false, finishes like a plain walk (stale
-   * entries with their previous mapping, entries never mapped skipped).
+   * Walks every mapped entry; an {@link IOException} can only come from the sink. While {@code
+   * mapping} is true, waits for entries that wait to be mapped and for entries added later; once
+   * it is false, finishes like a plain walk (stale entries with their previous mapping, entries
+   * never mapped skipped).
    */
   static void walk(MappingStore store, BooleanSupplier mapping, Sink sink) throws IOException {
     LogReader adds = new LogReader(store.log(), 2);

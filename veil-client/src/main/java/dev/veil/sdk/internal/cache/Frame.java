@@ -43,11 +43,6 @@ final class Frame {
     return buf;
   }
 
-  /** The array offset of payload offset 0. */
-  static int payloadBase() {
-    return HEAD;
-  }
-
   // --- records ---
 
   void add(int kind, byte[] value, int off, int len) {

@@ -6,10 +6,10 @@ import java.util.function.IntPredicate;
 /**
  * Entry numbers by identifier, in memory: an open-addressing table (linear probing, at most half
  * full) of 8-byte slots, each holding 32 bits of the identifier's {@link Fingerprint} and the entry
- * number; 16 bytes per entry or less. The table is rebuilt from the file when the cache is opened.
- * A slot whose fingerprint bits match is a candidate only: the caller confirms it against the
- * stored identifier. Slots of removed entries stay until the next growth drops them. Not
- * thread-safe (the store guards it).
+ * number; 16 to 32 bytes per entry as it grows. The table is rebuilt from the file when the cache
+ * is opened. A slot whose fingerprint bits match is a candidate only: the caller confirms it
+ * against the stored identifier. Slots of removed entries stay until the next growth drops them.
+ * Not thread-safe (the store guards it).
  */
 final class IdentifierIndex {
   /** Confirms that a candidate entry holds the identifier looked up (and is not removed). */

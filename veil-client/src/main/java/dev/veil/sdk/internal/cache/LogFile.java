@@ -36,8 +36,11 @@ import java.util.zip.CRC32C;
  * unacknowledged tail (a torn write): it is cut off and the file forced. If it lies further back,
  * the damage cannot come from a crash, and the file is reported corrupt rather than shortened.
  *
- * <p>The caller holds a {@link CacheLock}, so no one else appends. Files are created with mode 0600: they hold personal data. Thread-safe: appends are serialized,
- * {@link #syncTo} from several threads shares one force (group commit), reads are positional.
+ * <p>The caller holds a {@link CacheLock}, so no one else appends. Files are created with mode
+ * 0600: they hold personal data. Thread-safe: appends are serialized, {@link #syncTo} from several
+ * threads shares one force (group commit), reads are positional. Writes and forces go through a
+ * {@code RandomAccessFile}, which an interrupted thread does not close (a {@code FileChannel}
+ * would, for every user of the cache).
  */
 final class LogFile implements AutoCloseable {
   static final byte[] MAGIC = "VEILMC1\n".getBytes(StandardCharsets.US_ASCII);

@@ -23,11 +23,13 @@ import java.util.function.Consumer;
 /**
  * The store behind a {@link dev.veil.sdk.MappingCache}: an append-only {@link LogFile} of {@link
  * Records}, and in memory ({@link StoreState}) where each entry's records are, an index by
- * identifier, the settings and the rejections. Every operation appends one frame (or a few) and
- * returns once it is on disk; readers find values in the file through the positions.
+ * identifier, the settings and the rejections. Every write appends one frame (or a few) and
+ * either returns once it is on disk or leaves that to a later {@link #sync} (buffered adds, a
+ * run's answers); readers find values in the file through the positions. Which frames a crash can
+ * cost, and why every prefix of the file is a consistent store, is in {@link LogFile}.
  *
  * <p>Costs per entry: adding is a hash, an index probe and a copy into the frame; storing a
- * mapping is a copy; memory is about 33 bytes. Reads of values are positional reads through
+ * mapping is a copy; memory is 32 to 64 bytes. Reads of values are positional reads through
  * cached windows. When more than half of the records have been replaced (re-mappings, removals),
  * {@link #compactIfWorthIt()} rewrites the file with only the current records (see {@link
  * Compaction}).
@@ -193,7 +195,7 @@ public final class MappingStore implements AutoCloseable {
     }
     long at = state.entries.addAt(entry);
     Records.Cursor c = at >= frameBase
-        ? new Records.Cursor(frame.array(), Frame.payloadBase() + (int) (at - frameBase), Frame.HEAD + frame.payloadSize())
+        ? new Records.Cursor(frame.array(), Frame.HEAD + (int) (at - frameBase), Frame.HEAD + frame.payloadSize())
         : lookups.record(at);
     c.u8();
     if (c.u8() != kind || c.varint32() != value.length) {
