@@ -65,7 +65,7 @@ final class MappingRun {
    * @param marked entries that poll marked stale, for the report
    */
   CacheReport run(long buckets, long marked, Instant start, BooleanSupplier adding) {
-    RunTally tally = new RunTally(store.todoCount(), added.count());
+    RunTally tally = new RunTally();
     ExecutorService senders = Executors.newFixedThreadPool(inFlight, daemon("veil-cache-send"));
     Semaphore wire = new Semaphore(inFlight);
     int unstoredLimit = inFlight + 2;
@@ -153,26 +153,31 @@ final class MappingRun {
     public void run() {
       List<Answered> group = new ArrayList<>();
       List<MappingStore.Applied> applied = new ArrayList<>();
+      List<Long> waitingAfter = new ArrayList<>();
       boolean stopping = false;
+      boolean storeFailed = false; // after a failed request, answers received are still stored
       while (!stopping) {
         group.clear();
         applied.clear();
+        waitingAfter.clear();
         group.add(takeUninterruptibly());
         queue.drainTo(group);
         stopping = group.remove(STOP);
         try {
           for (Answered a : group) {
-            if (failure.get() == null) {
+            if (!storeFailed) {
               applied.add(store.append(a.part().entries(), a.answer(), a.mappedAt(), clock.instant()));
+              waitingAfter.add(store.todoCount());
             }
           }
           if (!applied.isEmpty()) {
             store.sync(applied.get(applied.size() - 1).end());
           }
           for (int i = 0; i < applied.size(); i++) {
-            tally.add(applied.get(i), group.get(i).part().entries().size());
+            tally.add(applied.get(i), group.get(i).part().entries().size(), waitingAfter.get(i));
           }
         } catch (Throwable t) {
+          storeFailed = true;
           failure.compareAndSet(null, t);
         } finally {
           unstored.release(group.size());
@@ -217,27 +222,23 @@ final class MappingRun {
     return batch;
   }
 
-  /** Counts of one run, reported to the listener on the writer thread. */
+  /**
+   * Counts of one run, reported to the listener on the saver thread. The total is what was stored
+   * plus what waited right after: exact (an entry is either stored or still waiting), and it grows
+   * as entries are added during the run.
+   */
   private final class RunTally {
     final long[] counts = new long[4];
-    final long initialTotal;
-    final long addedAtStart;
     long done;
 
-    RunTally(long initialTotal, long addedAtStart) {
-      this.initialTotal = initialTotal;
-      this.addedAtStart = addedAtStart;
-    }
-
-    void add(MappingStore.Applied applied, int size) {
+    void add(MappingStore.Applied applied, int size, long waiting) {
       counts[0] += applied.mapped();
       counts[1] += applied.remapped();
       counts[2] += applied.optedOut();
       counts[3] += applied.invalid();
       applied.removed().forEach(r -> listener.removed(r.identifier(), r.reason()));
       done += size;
-      long total = initialTotal + added.count() - addedAtStart;
-      listener.progress(done, Math.max(done, total));
+      listener.progress(done, done + waiting);
     }
   }
 
