@@ -180,13 +180,14 @@ class ClientCommandsIT {
     Path cache = dir.resolve("kill.csv.veil-cache");
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-cp", System.getProperty("java.class.path"), "dev.veil.cli.Main", "map", "--in", in.toString(),
-        "--out", out.toString(), "--url", server.baseUrl(), "--progress", "lines", "--batch-size", "200"));
+        "--out", out.toString(), "--url", server.baseUrl(), "--progress", "lines", "--batch-size", "20"));
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(dir.resolve("kill.log").toFile());
     pb.environment().put("VEIL_API_KEY", mapperKey); // the key from the environment, as users should pass it
     Process child = pb.start();
     try {
-      Await.until(Duration.ofSeconds(120), "some batches committed", () -> mappedIn(cache) >= 20_000);
+      // Batches of 20 keep the child busy for a few seconds: the kill lands in the middle of the run.
+      Await.until(Duration.ofSeconds(120), "some batches committed", () -> mappedIn(cache) >= 10_000);
       assertThat(child.isAlive()).as("still mapping when killed").isTrue();
       child.destroyForcibly(); // SIGKILL: no shutdown hook, no close
       assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -194,13 +195,13 @@ class ClientCommandsIT {
       child.destroyForcibly();
     }
     long committed = mappedIn(cache);
-    assertThat(committed).isBetween(20_000L, ROWS - 1L);
+    assertThat(committed).isBetween(10_000L, ROWS - 1L);
     assertThat(out).doesNotExist();
 
     CliRun resumed = map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey);
 
     assertThat(resumed.exitCode()).as(resumed.err()).isZero();
-    assertThat(resumed.err()).contains("resumed reading").contains("0 new")
+    assertThat(resumed.err()).contains("resumed reading").contains(": 0 new, 0 already held, 0 invalid")
         .contains(String.format("mapped %,d new", ROWS - committed));
     assertMatchesServer(readOutput(out), ROWS);
     assertThat(entriesIn(cache)).isEqualTo(ROWS);
