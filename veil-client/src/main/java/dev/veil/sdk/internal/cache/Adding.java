@@ -1,6 +1,7 @@
 package dev.veil.sdk.internal.cache;
 
 import dev.veil.sdk.Identifier;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -43,9 +44,33 @@ final class Adding {
     return hashes[i];
   }
 
-  /** Confirms index candidates for identifier {@code i} (whose record may be in {@code frame}). */
-  IdentifierIndex.Confirm confirmer(int i, MappingStore store, Frame frame, long frameBase) {
-    return entry -> store.sameIdentifier(entry, kinds[i], values[i], frame, frameBase);
+  /**
+   * Confirms index candidates against the identifier set by {@link #at} (whose record may still be
+   * in the frame being built). One object serves a whole add: no allocation per lookup.
+   */
+  static final class Confirmer implements IdentifierIndex.Confirm {
+    private final Adding adding;
+    private final MappingStore store;
+    private int i;
+    private Frame frame;
+    private long frameBase;
+
+    Confirmer(Adding adding, MappingStore store) {
+      this.adding = adding;
+      this.store = store;
+    }
+
+    Confirmer at(int identifier, Frame frame, long frameBase) {
+      this.i = identifier;
+      this.frame = frame;
+      this.frameBase = frameBase;
+      return this;
+    }
+
+    @Override
+    public boolean same(int entry) throws IOException {
+      return store.sameIdentifier(entry, adding.kinds[i], adding.values[i], frame, frameBase);
+    }
   }
 
   /** UTF-8 bytes of a value, within {@link MappingStore#MAX_VALUE_BYTES}. */

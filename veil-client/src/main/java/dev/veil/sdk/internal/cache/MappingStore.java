@@ -156,8 +156,9 @@ public final class MappingStore implements AutoCloseable {
       Frame f = addFrame;
       f.reset();
       long base = log.end() + Frame.HEAD;
+      Adding.Confirmer confirmer = new Adding.Confirmer(adding, this);
       for (int i = 0; i < adding.size(); i++) {
-        if (state.index.find(adding.hash(i), adding.confirmer(i, this, f, base)) >= 0) {
+        if (state.index.find(adding.hash(i), confirmer.at(i, f, base)) >= 0) {
           continue;
         }
         if (f.payloadSize() > FRAME_TARGET) {
@@ -357,7 +358,7 @@ public final class MappingStore implements AutoCloseable {
       long at;
       boolean stale;
       synchronized (guard) {
-        int entry = state.index.find(one.hash(0), one.confirmer(0, this, addFrame, Long.MAX_VALUE));
+        int entry = state.index.find(one.hash(0), new Adding.Confirmer(one, this).at(0, addFrame, Long.MAX_VALUE));
         if (entry < 0 || state.entries.mapAt(entry) < 0) {
           return Optional.empty();
         }
