@@ -1,15 +1,20 @@
 package dev.veil.sdk.internal.cache;
 
 import dev.veil.sdk.Identifier;
+import dev.veil.sdk.MapOutcome;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * Identifiers on their way into the store, prepared before its lock is taken: value bytes, kind
- * codes and fingerprints.
+ * Identifiers on their way into the store: value bytes, kind codes and fingerprints prepared
+ * before the store's lock is taken ({@link #Adding}), then, under it, each looked up and, if new,
+ * appended as an {@code ADD} record and indexed ({@link #write}).
  */
 final class Adding {
+  /** Frames of an add are cut at about this size. */
+  private static final int FRAME_TARGET = 4 << 20;
+
   private final byte[][] values;
   private final int[] kinds;
   private final long[] hashes;
@@ -32,31 +37,68 @@ final class Adding {
     return values.length;
   }
 
-  byte[] value(int i) {
-    return values[i];
-  }
-
-  int kind(int i) {
-    return kinds[i];
-  }
-
   long hash(int i) {
     return hashes[i];
   }
 
   /**
-   * Confirms index candidates against the identifier set by {@link #at} (whose record may still be
-   * in the frame being built). One object serves a whole add: no allocation per lookup.
+   * Under the store's guard: appends the new identifiers (each once, also within this add), the
+   * {@code invalid} ones as rejected and the setting {@code key} (if not null) after them, and
+   * updates the store's state. Counts the new ones in {@link #added}.
    */
-  static final class Confirmer implements IdentifierIndex.Confirm {
-    private final Adding adding;
+  void write(MappingStore store, Frame f, List<Identifier> invalid, long atMillis, String key, String value)
+      throws IOException {
+    StoreState state = store.state();
+    LogFile log = store.log();
+    f.reset();
+    long base = log.end() + Frame.HEAD;
+    Confirmer confirmer = new Confirmer(store);
+    for (int i = 0; i < values.length; i++) {
+      if (state.index.find(hashes[i], confirmer.at(i, f, base)) >= 0) {
+        continue;
+      }
+      if (f.payloadSize() > FRAME_TARGET) {
+        log.append(f.seal());
+        f.reset();
+        base = log.end() + Frame.HEAD;
+      }
+      int offset = f.nextRecordOffset();
+      f.add(kinds[i], values[i], 0, values[i].length);
+      state.index.insert(hashes[i], state.entries.add(base + offset));
+      added++;
+    }
+    for (Identifier id : invalid) {
+      byte[] bytes = utf8(id.value());
+      int offset = f.nextRecordOffset();
+      f.reject(KindCode.of(id.kind()), ReasonCode.of(MapOutcome.Reason.INVALID_IDENTIFIER), atMillis, bytes, 0,
+          bytes.length);
+      state.rejected(base + offset);
+    }
+    if (key != null) {
+      f.meta(key, value);
+      state.putMeta(key, value);
+    }
+    if (!f.isEmpty()) {
+      log.append(f.seal());
+    }
+  }
+
+  /** Under the guard: the entry holding identifier {@code i}, or -1. */
+  int find(MappingStore store, int i) throws IOException {
+    return store.state().index.find(hashes[i], new Confirmer(store).at(i, null, Long.MAX_VALUE));
+  }
+
+  /**
+   * Confirms index candidates against identifier {@code i} (whose record may still be in the frame
+   * being built). One object serves a whole add: no allocation per lookup.
+   */
+  private final class Confirmer implements IdentifierIndex.Confirm {
     private final MappingStore store;
     private int i;
     private Frame frame;
     private long frameBase;
 
-    Confirmer(Adding adding, MappingStore store) {
-      this.adding = adding;
+    Confirmer(MappingStore store) {
       this.store = store;
     }
 
@@ -69,7 +111,25 @@ final class Adding {
 
     @Override
     public boolean same(int entry) throws IOException {
-      return store.sameIdentifier(entry, adding.kinds[i], adding.values[i], frame, frameBase);
+      EntryTable entries = store.state().entries;
+      if (!entries.isHeld(entry)) {
+        return false;
+      }
+      long at = entries.addAt(entry);
+      Records.Cursor c = at >= frameBase
+          ? new Records.Cursor(frame.array(), Frame.HEAD + (int) (at - frameBase), Frame.HEAD + frame.payloadSize())
+          : store.lookups().record(at);
+      c.u8();
+      byte[] value = values[i];
+      if (c.u8() != kinds[i] || c.varint32() != value.length) {
+        return false;
+      }
+      for (int k = 0; k < value.length; k++) {
+        if (c.b[c.pos + k] != value[k]) {
+          return false;
+        }
+      }
+      return true;
     }
   }
 

@@ -3,17 +3,14 @@ package dev.veil.sdk.internal.cache;
 import dev.veil.sdk.AddResult;
 import dev.veil.sdk.CachedMapping;
 import dev.veil.sdk.Identifier;
-import dev.veil.sdk.MapOutcome;
 import dev.veil.sdk.Rejection;
 import dev.veil.sdk.internal.MapAnswer;
-import dev.veil.sdk.internal.ValueList;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -41,7 +38,6 @@ import java.util.function.Consumer;
  * a run's hands must not change).
  */
 public final class MappingStore implements AutoCloseable {
-  private static final int FRAME_TARGET = 4 << 20;
   /** Longest identifier held or recorded, in UTF-8 bytes (valid ones are under 300). */
   public static final int MAX_VALUE_BYTES = 1 << 20;
 
@@ -151,63 +147,8 @@ public final class MappingStore implements AutoCloseable {
   public AddResult add(List<Identifier> valid, List<Identifier> invalid, Instant now, String checkpointKey,
       String checkpointValue, boolean sync) {
     Adding adding = new Adding(valid, fingerprint);
-    long at = now.toEpochMilli();
-    write(() -> {
-      Frame f = addFrame;
-      f.reset();
-      long base = log.end() + Frame.HEAD;
-      Adding.Confirmer confirmer = new Adding.Confirmer(adding, this);
-      for (int i = 0; i < adding.size(); i++) {
-        if (state.index.find(adding.hash(i), confirmer.at(i, f, base)) >= 0) {
-          continue;
-        }
-        if (f.payloadSize() > FRAME_TARGET) {
-          log.append(f.seal());
-          f.reset();
-          base = log.end() + Frame.HEAD;
-        }
-        int offset = f.nextRecordOffset();
-        f.add(adding.kind(i), adding.value(i), 0, adding.value(i).length);
-        state.index.insert(adding.hash(i), state.entries.add(base + offset));
-        adding.added++;
-      }
-      for (Identifier id : invalid) {
-        byte[] value = Adding.utf8(id.value());
-        int offset = f.nextRecordOffset();
-        f.reject(KindCode.of(id.kind()), ReasonCode.of(MapOutcome.Reason.INVALID_IDENTIFIER), at, value, 0,
-            value.length);
-        state.rejected(base + offset);
-      }
-      if (checkpointKey != null) {
-        f.meta(checkpointKey, checkpointValue);
-        state.putMeta(checkpointKey, checkpointValue);
-      }
-      if (!f.isEmpty()) {
-        log.append(f.seal());
-      }
-    }, sync);
+    write(() -> adding.write(this, addFrame, invalid, now.toEpochMilli(), checkpointKey, checkpointValue), sync);
     return new AddResult(adding.added, valid.size() - adding.added, invalid.size());
-  }
-
-  /** Whether held entry {@code entry} is {@code kind}/{@code value}; its record may be in {@code frame}. */
-  boolean sameIdentifier(int entry, int kind, byte[] value, Frame frame, long frameBase) throws IOException {
-    if (!state.entries.isHeld(entry)) {
-      return false;
-    }
-    long at = state.entries.addAt(entry);
-    Records.Cursor c = at >= frameBase
-        ? new Records.Cursor(frame.array(), Frame.HEAD + (int) (at - frameBase), Frame.HEAD + frame.payloadSize())
-        : lookups.record(at);
-    c.u8();
-    if (c.u8() != kind || c.varint32() != value.length) {
-      return false;
-    }
-    for (int i = 0; i < value.length; i++) {
-      if (c.b[c.pos + i] != value[i]) {
-        return false;
-      }
-    }
-    return true;
   }
 
   // --- mapping ---
@@ -273,43 +214,9 @@ public final class MappingStore implements AutoCloseable {
    * them in groups.
    */
   public Applied append(PendingBatch part, MapAnswer answer, Instant mappedAt, Instant now) {
-    if (answer.size() != part.size()) {
-      throw new IllegalArgumentException("answer has " + answer.size() + " results for " + part.size() + " entries");
-    }
-    Frame f = new Frame(part.size() * 112);
-    int[] offsets = new int[part.size()];
-    int[] counts = new int[4];
-    List<Rejection> removed = new ArrayList<>();
-    long mappedMillis = mappedAt.toEpochMilli();
-    ValueList values = part.values();
-    for (int i = 0; i < offsets.length; i++) {
-      if (answer.isMapped(i)) {
-        offsets[i] = f.nextRecordOffset();
-        f.map(part.entry(i), mappedMillis, answer.data(), answer.advertisingIdStart(i), answer.advertisingIdLength(i),
-            answer.bucketIdStart(i), answer.bucketIdLength(i));
-        counts[part.mappedBefore(i) ? 1 : 0]++;
-      } else {
-        MapOutcome.Reason reason = MapOutcome.Reason.fromWire(answer.reason(i));
-        f.remove(part.entry(i));
-        offsets[i] = f.nextRecordOffset();
-        f.reject(part.kindCode(i), ReasonCode.of(reason), now.toEpochMilli(), values.bytes(), values.start(i),
-            values.length(i));
-        counts[reason == MapOutcome.Reason.OPTED_OUT ? 2 : 3]++;
-        removed.add(new Rejection(part.identifier(i), reason, now));
-      }
-    }
-    long end = write(() -> {
-      long base = log.append(f.seal());
-      for (int i = 0; i < offsets.length; i++) {
-        if (answer.isMapped(i)) {
-          state.entries.mapped(part.entry(i), base + offsets[i]);
-        } else {
-          state.entries.remove(part.entry(i));
-          state.rejected(base + offsets[i]);
-        }
-      }
-    }, false);
-    return new Applied(counts[0], counts[1], counts[2], counts[3], removed, end);
+    AnswerFrame frame = AnswerFrame.of(part, answer, mappedAt, now);
+    long end = write(() -> frame.applyTo(state, log.append(frame.seal())), false);
+    return frame.applied(end);
   }
 
   /** Returns once everything written so far is on disk. */
@@ -358,7 +265,7 @@ public final class MappingStore implements AutoCloseable {
       long at;
       boolean stale;
       synchronized (guard) {
-        int entry = state.index.find(one.hash(0), new Adding.Confirmer(one, this).at(0, addFrame, Long.MAX_VALUE));
+        int entry = one.find(this, 0);
         if (entry < 0 || state.entries.mapAt(entry) < 0) {
           return Optional.empty();
         }
@@ -515,6 +422,11 @@ public final class MappingStore implements AutoCloseable {
 
   LogFile log() {
     return log;
+  }
+
+  /** A reader for lookups under the guard. */
+  LogReader lookups() {
+    return lookups;
   }
 
   Object guard() {
