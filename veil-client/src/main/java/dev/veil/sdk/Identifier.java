@@ -71,7 +71,7 @@ public final class Identifier {
   public boolean isValid() {
     switch (kind) {
       case EMAIL:
-        return EmailNormalizer.normalize(value).isPresent();
+        return EmailNormalizer.isValid(value);
       case PHONE:
         return PhoneNormalizer.normalize(value).isPresent();
       default:

@@ -2,7 +2,10 @@ package dev.veil.sdk;
 
 import dev.veil.core.identity.IdentityInput;
 import dev.veil.sdk.internal.BucketJson;
+import dev.veil.sdk.internal.MapAnswer;
 import dev.veil.sdk.internal.MapJson;
+import dev.veil.sdk.internal.ValueList;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -65,11 +68,11 @@ public final class IdentityMapClient {
     Objects.requireNonNull(progress, "progress");
     MapOutcome[] outcomes = new MapOutcome[identifiers.size()];
     Map<IdentityInput, List<Integer>> byKind = new EnumMap<>(IdentityInput.class);
-    List<String> sentValues = new ArrayList<>(identifiers.size());
+    byte[][] sentValues = new byte[identifiers.size()][];
     for (int i = 0; i < outcomes.length; i++) {
       Identifier id = Objects.requireNonNull(identifiers.get(i), "identifier");
       Identifier sent = toSend(id);
-      sentValues.add(sent == null ? null : sent.value());
+      sentValues[i] = sent == null ? null : sent.value().getBytes(StandardCharsets.UTF_8);
       if (sent == null) {
         outcomes[i] = new MapOutcome.Unmapped(id, MapOutcome.Reason.INVALID_IDENTIFIER);
       } else {
@@ -79,11 +82,14 @@ public final class IdentityMapClient {
     long done = outcomes.length - byKind.values().stream().mapToLong(List::size).sum();
     for (Map.Entry<IdentityInput, List<Integer>> group : byKind.entrySet()) {
       for (List<Integer> batch : batches(group.getValue(), sentValues)) {
-        List<String> values = batch.stream().map(sentValues::get).toList();
-        MapJson.Entry[] entries = send(group.getKey(), values);
-        for (int j = 0; j < entries.length; j++) {
+        ValueList values = new ValueList(batch.size(), batch.size() * 32);
+        for (int index : batch) {
+          values.add(sentValues[index], 0, sentValues[index].length);
+        }
+        MapAnswer answer = send(group.getKey(), values);
+        for (int j = 0; j < answer.size(); j++) {
           int index = batch.get(j);
-          outcomes[index] = outcome(identifiers.get(index), entries[j]);
+          outcomes[index] = outcome(identifiers.get(index), answer, j);
         }
         done += batch.size();
         progress.progress(done, outcomes.length);
@@ -117,9 +123,14 @@ public final class IdentityMapClient {
     });
   }
 
-  /** Sends one batch of values of one kind; one entry per value. */
-  MapJson.Entry[] send(IdentityInput kind, List<String> values) {
+  /** Sends one batch of values of one kind; one result per value. */
+  MapAnswer send(IdentityInput kind, ValueList values) {
     return client.caller().call("/v1/identity/map", MapJson.request(kind, values), in -> MapJson.answer(in, values));
+  }
+
+  /** Whether identifiers are hashed here before they are sent. */
+  boolean hashesIdentifiers() {
+    return client.hashIdentifiers();
   }
 
   /** What goes on the wire for {@code id}: itself, its hash, or null when it does not normalize. */
@@ -142,20 +153,30 @@ public final class IdentityMapClient {
     }
   }
 
-  static MapOutcome outcome(Identifier id, MapJson.Entry entry) {
-    return entry.isMapped()
-        ? new MapOutcome.Mapped(id, entry.advertisingId(), entry.bucketId())
-        : new MapOutcome.Unmapped(id, MapOutcome.Reason.fromWire(entry.reason()));
+  /** Most identifiers per request. */
+  int batchSize() {
+    return client.batchSize();
+  }
+
+  /** Most bytes per request body. */
+  int batchBytes() {
+    return client.batchBytes();
+  }
+
+  static MapOutcome outcome(Identifier id, MapAnswer answer, int i) {
+    return answer.isMapped(i)
+        ? new MapOutcome.Mapped(id, answer.advertisingId(i), answer.bucketId(i))
+        : new MapOutcome.Unmapped(id, MapOutcome.Reason.fromWire(answer.reason(i)));
   }
 
   /** Splits {@code indexes} into runs within the batch size and body size limits. */
-  List<List<Integer>> batches(List<Integer> indexes, List<String> values) {
+  List<List<Integer>> batches(List<Integer> indexes, byte[][] values) {
     List<List<Integer>> batches = new ArrayList<>();
     List<Integer> current = new ArrayList<>();
     int bytes = MapJson.ENVELOPE_BYTES;
     for (int index : indexes) {
-      int size = MapJson.encodedSizeBound(values.get(index));
-      if (!current.isEmpty() && (current.size() >= client.batchSize() || bytes + size > client.batchBytes())) {
+      int size = ValueList.jsonBytesBound(values[index], 0, values[index].length);
+      if (!current.isEmpty() && (current.size() >= batchSize() || bytes + size > batchBytes())) {
         batches.add(current);
         current = new ArrayList<>();
         bytes = MapJson.ENVELOPE_BYTES;

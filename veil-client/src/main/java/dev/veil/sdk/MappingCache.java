@@ -1,7 +1,9 @@
 package dev.veil.sdk;
 
-import dev.veil.sdk.internal.MappingStore;
-import dev.veil.sdk.internal.RotationLoad;
+import dev.veil.sdk.internal.cache.MappingStore;
+import dev.veil.sdk.internal.cache.RotationLoad;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,10 +23,10 @@ import java.util.function.Consumer;
 
 /**
  * The data collector's mapping table, kept up to date as salts rotate: identifier → advertising id
- * → bucket id, with the time each entry was mapped, in a local SQLite file.
+ * → bucket id, with the time each entry was mapped, in a local file.
  *
  * <pre>{@code
- * try (MappingCache cache = veil.mappingCache(Path.of("audience.db")).build()) {
+ * try (MappingCache cache = veil.mappingCache(Path.of("audience.veil-cache")).build()) {
  *   cache.add(List.of(Identifier.email("a@example.com"), Identifier.email("b@example.com")));
  *   cache.mapPending();                    // maps what is new (or left over from an interrupted run)
  *   cache.startPolling();                  // daily: poll rotated buckets, re-map what they affect
@@ -50,19 +52,41 @@ import java.util.function.Consumer;
  *
  * <h2>Design note: durability</h2>
  *
- * <p>Every step commits to the file before the next begins ({@code synchronous=FULL}): added
- * identifiers, each batch's answer, and a poll's marks together with the new poll time. A process
- * killed at any point therefore leaves either the state before or after a step; the next {@link
- * #mapPending()} or {@link #refresh()} continues with the entries still marked to do. Entries are
- * unique by (kind, identifier): nothing is lost and nothing is held twice. An identifier the
- * server reports as opted out (or invalid) is removed and recorded as a {@link Rejection}, also
- * durably, and the {@link Listener} is told.
+ * <p>The file is a log: every step appends one checksummed frame (added identifiers with the input
+ * checkpoint they reach; one batch's answer; a poll's marks, then its new poll time), and every
+ * prefix of the log is a consistent cache. {@link #add} returns once its frame is on disk; a run
+ * forces its answers to disk in groups and returns once all are. A process killed at any point,
+ * even in the middle of a write, leaves a file of complete frames (at least every step that had
+ * returned) plus perhaps an incomplete last frame, which the next open cuts off. The next {@link
+ * #mapPending()} or {@link #refresh()} then continues with the entries still waiting; a lost
+ * checkpoint only makes an import read lines again that it then finds already held. Entries are unique by (kind,
+ * identifier), checked against an index the cache keeps in memory and confirmed against the stored
+ * value: nothing is lost and nothing is held twice. An identifier the server reports as opted out
+ * (or invalid) is removed and recorded as a {@link Rejection}, in the same frame as the rest of its
+ * batch, and the {@link Listener} is told. When most records have been replaced (by re-mappings
+ * and removals), a refresh or the next open rewrites the file with the current ones only, via a
+ * new file renamed over the old. The file format is described in {@code
+ * dev.veil.sdk.internal.cache.Records}; files written by the first client version (SQLite) are not
+ * read: map into a new file.
+ *
+ * <h2>Costs</h2>
+ *
+ * <p>Memory: 32 to 64 bytes per entry (an index and each entry's positions in the file, in tables
+ * that grow by doubling; values stay in the file), 32 MB for a million. Disk: about 100 bytes per
+ * email with its mapping. Opening reads the whole file (well under a second per million entries).
+ * Adding costs a hash and a lookup per identifier, storing an answer a copy; the file is forced
+ * once per {@link #add}, per group of answers, per poll.
  *
  * <p>Thread-safe. One mapping run ({@link #mapPending()} or {@link #refresh()}) at a time: a
- * second caller waits. {@link #add}, {@link #get} and the iterations may run alongside; reads see
- * committed data. Close it to release the file.
+ * second caller waits. {@link #add}, {@link #get} and the iterations may run alongside; they see
+ * every step that has been written. One {@code MappingCache} per file: a second one, in this
+ * process or another, fails to open while the first is open (a lock on {@code <file>.lock}).
+ * Close it to release the file.
  */
 public final class MappingCache implements AutoCloseable {
+  /** The most requests a run may keep on the wire at once ({@link Builder#requestsInFlight}). */
+  public static final int MAX_REQUESTS_IN_FLIGHT = 4;
+
   /** How far each poll reaches back before the previous one, against clock skew. */
   public static final Duration POLL_OVERLAP = Duration.ofMinutes(10);
 
@@ -87,6 +111,7 @@ public final class MappingCache implements AutoCloseable {
   private final MappingStore store;
   private final IdentityMapClient mapper;
   private final int batchSize;
+  private final int requestsInFlight;
   private final Listener listener;
   private final Clock clock;
   private final Duration pollInterval;
@@ -99,6 +124,7 @@ public final class MappingCache implements AutoCloseable {
   private MappingCache(Builder b) {
     this.mapper = b.client.mapper();
     this.batchSize = b.client.batchSize();
+    this.requestsInFlight = b.requestsInFlight;
     this.listener = b.listener;
     this.clock = b.clock;
     this.pollInterval = b.pollInterval;
@@ -125,11 +151,11 @@ public final class MappingCache implements AutoCloseable {
     for (Identifier id : identifiers) {
       chunk.add(Objects.requireNonNull(id, "identifier"));
       if (chunk.size() == ADD_CHUNK) {
-        total = total.plus(addChunk(chunk, null, 0));
+        total = total.plus(addChunk(chunk, null, 0, true));
         chunk.clear();
       }
     }
-    return chunk.isEmpty() ? total : total.plus(addChunk(chunk, null, 0));
+    return chunk.isEmpty() ? total : total.plus(addChunk(chunk, null, 0, true));
   }
 
   /**
@@ -142,7 +168,25 @@ public final class MappingCache implements AutoCloseable {
    */
   public AddResult add(List<Identifier> identifiers, String source, long position) {
     Objects.requireNonNull(source, "source");
-    return addChunk(identifiers, source, position);
+    return addChunk(identifiers, source, position, true);
+  }
+
+  /**
+   * {@link #add(List, String, long)} for bulk imports: returns once the identifiers and the position
+   * are written, without waiting for the disk. They are on disk after the next force of the file:
+   * by a later {@link #add}, a mapping run (which forces its answers in groups), {@link #sync()} or
+   * {@link #close()}. A crash may lose the last such adds, but never a position without the
+   * identifiers before it, so reading on from {@link #checkpoint} after a crash reads exactly what
+   * was lost. An import that reads while it maps so never waits for the disk.
+   */
+  public AddResult addBuffered(List<Identifier> identifiers, String source, long position) {
+    Objects.requireNonNull(source, "source");
+    return addChunk(identifiers, source, position, false);
+  }
+
+  /** Forces everything written so far to disk. */
+  public void sync() {
+    store.sync();
   }
 
   /** The position last recorded for {@code source} by {@link #add(List, String, long)}. */
@@ -150,22 +194,24 @@ public final class MappingCache implements AutoCloseable {
     return store.meta(CHECKPOINT + source).map(v -> OptionalLong.of(Long.parseLong(v))).orElse(OptionalLong.empty());
   }
 
-  private AddResult addChunk(List<Identifier> chunk, String source, long position) {
+  private AddResult addChunk(List<Identifier> chunk, String source, long position, boolean sync) {
     List<Identifier> valid = new ArrayList<>(chunk.size());
     List<Identifier> invalid = new ArrayList<>();
     for (Identifier id : chunk) {
       (id.isValid() ? valid : invalid).add(id);
     }
     AddResult result = store.add(valid, invalid, clock.instant(), source == null ? null : CHECKPOINT + source,
-        Long.toString(position));
+        Long.toString(position), sync);
     added.record(result.added()); // a run in mapPendingWhile may be waiting for these
     return result;
   }
 
   /**
    * Maps every entry that waits for it: new ones, and stale ones left by an interrupted {@link
-   * #refresh()}. Batches go out one after the other; each answer is committed before the next
-   * request.
+   * #refresh()}. Batches go out one after the other (or up to {@link Builder#requestsInFlight} at
+   * once); answers are stored as they arrive and forced to disk in groups, so when this returns
+   * (or throws) every answer received is on disk, and a crash meanwhile loses at most the answers
+   * of the last group, which the next run maps again.
    *
    * @throws VeilClientException if a batch fails; the batches before it are kept
    */
@@ -209,14 +255,16 @@ public final class MappingCache implements AutoCloseable {
       long nextSince = Math.max(since, start.minus(POLL_OVERLAP).toEpochMilli());
       long marked = load.commit(POLL_SINCE, Long.toString(nextSince), LAST_POLL,
           Long.toString(start.toEpochMilli()));
-      return newRun().run(buckets, marked, start, () -> false);
+      CacheReport report = newRun().run(buckets, marked, start, () -> false);
+      store.compactIfWorthIt(); // re-mappings replace records; rewrite the file when most are replaced
+      return report;
     } finally {
       runLock.unlock();
     }
   }
 
   private MappingRun newRun() {
-    return new MappingRun(store, mapper, batchSize, clock, listener, added);
+    return new MappingRun(store, mapper, batchSize, requestsInFlight, clock, listener, added);
   }
 
   /** The entry for {@code identifier}, if it has been mapped (stale or not). */
@@ -227,6 +275,58 @@ public final class MappingCache implements AutoCloseable {
   /** Every mapped entry, in the order identifiers were first added. */
   public void forEach(Consumer<CachedMapping> action) {
     store.forEach(action);
+  }
+
+  /**
+   * Every mapped entry in the order identifiers were first added, like {@link #forEach}, while a
+   * mapping run ({@link #mapPendingWhile}) goes on in another thread: an entry that waits to be
+   * mapped is waited for, so each comes with its mapping from this run, and entries added meanwhile
+   * are included. Returns once {@code mapping} is false and every entry has been passed on; entries
+   * still waiting then (after a failed run) come as {@link #forEach} gives them. An import can so
+   * write its output while it maps:
+   *
+   * <pre>{@code
+   * AtomicBoolean mapping = new AtomicBoolean(true);
+   * Thread writer = new Thread(() -> cache.forEachWhileMapping(mapping::get, out::write));
+   * writer.start();
+   * try {
+   *   cache.mapPendingWhile(reading::get);
+   * } finally {
+   *   mapping.set(false);
+   * }
+   * writer.join();
+   * }</pre>
+   *
+   * <p>Not for use alongside {@link #refresh()}: entries it is about to mark stale could be passed
+   * on with their old mapping first.
+   */
+  public void forEachWhileMapping(BooleanSupplier mapping, Consumer<CachedMapping> action) {
+    store.forEachWhileMapping(Objects.requireNonNull(mapping, "mapping"), Objects.requireNonNull(action, "action"));
+  }
+
+  /**
+   * Writes the table as CSV, UTF-8, to {@code out}: the header {@code
+   * identifier,advertising_id,bucket_id}, then one row per mapped entry in the order identifiers
+   * were first added (a stale entry with its previous ids). A field holding a comma, quote, CR or
+   * LF is quoted, quotes doubled (RFC 4180). Rows are copied from the file's bytes, several times
+   * cheaper than formatting {@link #forEach}'s objects. Does not flush or close {@code out}.
+   *
+   * @return the number of rows
+   * @throws IOException if writing to {@code out} fails
+   */
+  public long writeCsv(OutputStream out) throws IOException {
+    return store.writeCsv(() -> false, Objects.requireNonNull(out, "out"));
+  }
+
+  /**
+   * {@link #writeCsv} while a mapping run goes on in another thread, following it the way {@link
+   * #forEachWhileMapping} does: rows come in order, each with its mapping from this run.
+   *
+   * @return the number of rows
+   * @throws IOException if writing to {@code out} fails
+   */
+  public long writeCsvWhileMapping(BooleanSupplier mapping, OutputStream out) throws IOException {
+    return store.writeCsv(Objects.requireNonNull(mapping, "mapping"), Objects.requireNonNull(out, "out"));
   }
 
   /** Every identifier not held (invalid, opted out), oldest first. */
@@ -311,6 +411,7 @@ public final class MappingCache implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private Duration pollInterval = Duration.ofDays(1);
     private ScheduledExecutorService scheduler;
+    private int requestsInFlight = 1;
 
     private Builder(VeilClient client, Path file) {
       this.client = Objects.requireNonNull(client, "client");
@@ -335,6 +436,21 @@ public final class MappingCache implements AutoCloseable {
         throw new IllegalArgumentException("pollInterval must be positive");
       }
       this.pollInterval = pollInterval;
+      return this;
+    }
+
+    /**
+     * How many mapping requests a run keeps on the wire at once, 1 to {@value #MAX_REQUESTS_IN_FLIGHT}
+     * (default 1: batches are sent one after the other). With 2, the server maps one batch while
+     * this client reads and stores the previous answer, which matters when both share a machine or
+     * the network is slow; answers are then stored as they arrive, possibly out of order, with the
+     * same guarantees. Ask the server's operator before going higher.
+     */
+    public Builder requestsInFlight(int requestsInFlight) {
+      if (requestsInFlight < 1 || requestsInFlight > MAX_REQUESTS_IN_FLIGHT) {
+        throw new IllegalArgumentException("requestsInFlight must be 1 to " + MAX_REQUESTS_IN_FLIGHT);
+      }
+      this.requestsInFlight = requestsInFlight;
       return this;
     }
 

@@ -1,113 +1,220 @@
 package dev.veil.sdk;
 
 import dev.veil.core.identity.IdentityInput;
+import dev.veil.sdk.internal.MapAnswer;
 import dev.veil.sdk.internal.MapJson;
-import dev.veil.sdk.internal.MappingStore;
+import dev.veil.sdk.internal.ValueList;
+import dev.veil.sdk.internal.cache.MappingStore;
+import dev.veil.sdk.internal.cache.PendingBatch;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 /**
- * One mapping run of a {@link MappingCache}: every entry that waits is sent, in id order, in
- * requests of at most the batch size, one request at a time, and each answer is committed. While
- * the server answers one request, a writer thread commits the previous answer and a reader thread
- * fetches the next batch, so the server rarely waits for the disk. The cache serializes runs; a
- * run object is used once.
+ * One mapping run of a {@link MappingCache}: every entry that waits is sent, in entry order, in
+ * requests of at most the batch size, and each answer is stored.
+ *
+ * <p>The run's thread takes batches from the store and hands each request to a sender thread;
+ * senders send and read the answer, a saver thread stores answers in the order they arrive (one
+ * frame each) and forces them to disk in groups (one force for all that arrived during the last).
+ * At most {@code inFlight} requests are on the wire at once (1: one after
+ * the other, as {@link MappingCache#mapPending()} promises; the store still works while the next
+ * request is out), and at most {@code inFlight + 2} answers are unstored, so memory stays bounded.
+ * Answers may be stored out of order: each entry's state is its own, so no order is needed to
+ * resume. A failure stops new requests; answers already received are still stored, then the
+ * first failure is thrown. The cache serializes runs; a run object is used once.
  */
 final class MappingRun {
-  private static final MapJson.Entry INVALID =
-      new MapJson.Entry(null, null, MapOutcome.Reason.INVALID_IDENTIFIER.wireName());
-
   private final MappingStore store;
   private final IdentityMapClient mapper;
   private final int batchSize;
+  private final int inFlight;
   private final Clock clock;
   private final MappingCache.Listener listener;
   private final AddSignal added;
+  private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
-  MappingRun(MappingStore store, IdentityMapClient mapper, int batchSize, Clock clock, MappingCache.Listener listener,
-      AddSignal added) {
+  MappingRun(MappingStore store, IdentityMapClient mapper, int batchSize, int inFlight, Clock clock,
+      MappingCache.Listener listener, AddSignal added) {
     this.store = store;
     this.mapper = mapper;
     this.batchSize = batchSize;
+    this.inFlight = inFlight;
     this.clock = clock;
     this.listener = listener;
     this.added = added;
   }
 
   /**
-   * Maps what waits, and while {@code adding} is true also what is added meanwhile. A failure
-   * stops the run only after the commit in progress has finished.
+   * Maps what waits, and while {@code adding} is true also what is added meanwhile.
    *
    * @param buckets rotated buckets of the poll that started the run, for the report
    * @param marked entries that poll marked stale, for the report
    */
   CacheReport run(long buckets, long marked, Instant start, BooleanSupplier adding) {
-    RunTally tally = new RunTally(store.todoCount(), added.count());
-    ExecutorService writer = Executors.newSingleThreadExecutor(daemon("veil-mapping-cache-writer"));
-    ExecutorService reader = Executors.newSingleThreadExecutor(daemon("veil-mapping-cache-reader"));
-    Future<MappingStore.Applied> committing = null;
-    int committingSize = 0;
+    RunTally tally = new RunTally();
+    ExecutorService senders = Executors.newFixedThreadPool(inFlight, daemon("veil-cache-send"));
+    Semaphore wire = new Semaphore(inFlight);
+    int unstoredLimit = inFlight + 2;
+    Semaphore unstored = new Semaphore(unstoredLimit);
+    Saver saver = new Saver(unstored, tally);
+    Thread saving = daemon("veil-cache-save").newThread(saver);
+    saving.start();
     try {
-      Future<List<MappingStore.Todo>> next = reader.submit(() -> store.todo(0, batchSize));
-      long after = 0;
-      List<MappingStore.Todo> batch;
-      while (!(batch = fill(await(next), after, adding)).isEmpty()) {
-        long last = batch.get(batch.size() - 1).id();
-        after = last;
-        // The reader connection fetches the next batch while this one is on the wire.
-        next = reader.submit(() -> store.todo(last, batchSize));
+      int after = -1;
+      PendingBatch batch;
+      while (failure.get() == null && !(batch = fill(store.pending(after, batchSize), after, adding)).isEmpty()) {
+        after = batch.lastEntry();
         for (Part part : parts(batch)) {
-          Instant mappedAt = clock.instant();
-          MapJson.Entry[] entries = part.kind() == null ? part.locallyInvalid() : mapper.send(part.kind(), part.values());
-          if (committing != null) {
-            tally.add(await(committing), committingSize);
+          acquire(unstored, 1);
+          try {
+            acquire(wire, 1);
+          } catch (RuntimeException interrupted) {
+            unstored.release(); // the finally below waits for every permit that a task holds
+            throw interrupted;
           }
-          committing = writer.submit(() -> store.apply(part.todos(), entries, mappedAt, clock.instant()));
-          committingSize = part.todos().size();
+          if (failure.get() != null) {
+            wire.release();
+            unstored.release();
+            break;
+          }
+          senders.execute(() -> send(part, wire, unstored, saver));
         }
-      }
-      if (committing != null) {
-        tally.add(await(committing), committingSize);
-        committing = null;
       }
     } finally {
-      if (committing != null) {
-        try {
-          committing.get(); // the answer already received is kept; the failure propagates
-        } catch (ExecutionException | InterruptedException | RuntimeException ignored) {
-          // the run is failing for another reason, which wins
-        }
-      }
-      writer.shutdown();
-      reader.shutdown();
+      // Every request sent is answered (or fails) and every answer received is stored and synced
+      // before the run ends, even when it ends by a failure: nothing writes to the store after it.
+      unstored.acquireUninterruptibly(unstoredLimit);
+      senders.shutdown();
+      saver.stop();
+      joinUninterruptibly(saving);
     }
+    rethrow(failure.get());
     return new CacheReport(buckets, marked, tally.counts[0], tally.counts[1], tally.counts[2], tally.counts[3],
         Duration.between(start, clock.instant()));
+  }
+
+  /** On a sender thread: sends one part, then hands its answer to the saver. */
+  private void send(Part part, Semaphore wire, Semaphore unstored, Saver saver) {
+    MapAnswer answer;
+    Instant mappedAt;
+    try {
+      mappedAt = clock.instant(); // before the request leaves: the server maps with a salt of this time or later
+      answer = part.kind() == null
+          ? MapAnswer.allUnmapped(part.entries().size(), MapOutcome.Reason.INVALID_IDENTIFIER.wireName())
+          : mapper.send(part.kind(), part.sent());
+    } catch (Throwable t) {
+      failure.compareAndSet(null, t);
+      unstored.release();
+      return;
+    } finally {
+      wire.release();
+    }
+    saver.queue.add(new Answered(part, answer, mappedAt));
+  }
+
+  private record Answered(Part part, MapAnswer answer, Instant mappedAt) {}
+
+  /**
+   * The saver thread: stores answers as they arrive and syncs them in groups, one force for all
+   * that arrived while the last one ran, so that a slow disk slows the run by a force per group
+   * rather than per answer. Each answer's permit is released once it is on disk.
+   */
+  private final class Saver implements Runnable {
+    private static final Answered STOP = new Answered(null, null, null);
+
+    final BlockingQueue<Answered> queue = new LinkedBlockingQueue<>();
+    private final Semaphore unstored;
+    private final RunTally tally;
+
+    Saver(Semaphore unstored, RunTally tally) {
+      this.unstored = unstored;
+      this.tally = tally;
+    }
+
+    void stop() {
+      queue.add(STOP);
+    }
+
+    @Override
+    public void run() {
+      List<Answered> group = new ArrayList<>();
+      List<MappingStore.Applied> applied = new ArrayList<>();
+      List<Long> waitingAfter = new ArrayList<>();
+      boolean stopping = false;
+      boolean storeFailed = false; // after a failed request, answers received are still stored
+      while (!stopping) {
+        group.clear();
+        applied.clear();
+        waitingAfter.clear();
+        group.add(takeUninterruptibly());
+        queue.drainTo(group);
+        stopping = group.remove(STOP);
+        try {
+          for (Answered a : group) {
+            if (!storeFailed) {
+              applied.add(store.append(a.part().entries(), a.answer(), a.mappedAt(), clock.instant()));
+              waitingAfter.add(store.todoCount());
+            }
+          }
+          if (!applied.isEmpty()) {
+            store.sync(applied.get(applied.size() - 1).end());
+          }
+          for (int i = 0; i < applied.size(); i++) {
+            tally.add(applied.get(i), group.get(i).part().entries().size(), waitingAfter.get(i));
+          }
+        } catch (Throwable t) {
+          storeFailed = true;
+          failure.compareAndSet(null, t);
+        } finally {
+          unstored.release(group.size());
+        }
+      }
+    }
+
+    /** The next answer; only the run ends the saver (with STOP, once every permit came back). */
+    private Answered takeUninterruptibly() {
+      boolean interrupted = false;
+      try {
+        while (true) {
+          try {
+            return queue.take();
+          } catch (InterruptedException e) {
+            interrupted = true;
+          }
+        }
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
   }
 
   /**
    * {@code batch} if it is full or nothing more is being added; otherwise waits for adds and
    * fetches again from the same cursor, until the batch is full or adding has stopped.
    */
-  private List<MappingStore.Todo> fill(List<MappingStore.Todo> batch, long after, BooleanSupplier adding) {
-    while (batch.size() < batchSize) {
+  private PendingBatch fill(PendingBatch batch, int after, BooleanSupplier adding) {
+    while (batch.size() < batchSize && failure.get() == null) {
       boolean more = adding.getAsBoolean();
       if (more) {
         added.awaitMoreThan(added.count());
       }
-      batch = store.todo(after, batchSize);
+      batch = store.pending(after, batchSize);
       if (!more) {
         break; // adding had stopped before this fetch: it saw everything
       }
@@ -115,64 +222,106 @@ final class MappingRun {
     return batch;
   }
 
-  /** Counts of one run, reported to the listener on the run's thread. */
+  /**
+   * Counts of one run, reported to the listener on the saver thread. The total is what was stored
+   * plus what waited right after: exact (an entry is either stored or still waiting), and it grows
+   * as entries are added during the run.
+   */
   private final class RunTally {
     final long[] counts = new long[4];
-    final long initialTotal;
-    final long addedAtStart;
     long done;
 
-    RunTally(long initialTotal, long addedAtStart) {
-      this.initialTotal = initialTotal;
-      this.addedAtStart = addedAtStart;
-    }
-
-    void add(MappingStore.Applied applied, int size) {
+    void add(MappingStore.Applied applied, int size, long waiting) {
       counts[0] += applied.mapped();
       counts[1] += applied.remapped();
       counts[2] += applied.optedOut();
       counts[3] += applied.invalid();
       applied.removed().forEach(r -> listener.removed(r.identifier(), r.reason()));
       done += size;
-      long total = initialTotal + added.count() - addedAtStart;
-      listener.progress(done, Math.max(done, total));
+      listener.progress(done, done + waiting);
     }
   }
 
-  /** One request's worth of entries: all sent as {@code kind} ({@code values}), or none (kind null). */
-  private record Part(List<MappingStore.Todo> todos, IdentityInput kind, List<String> values) {
-    /** Entries that no longer hash (only if normalization changed since they were added). */
-    MapJson.Entry[] locallyInvalid() {
-      MapJson.Entry[] entries = new MapJson.Entry[todos.size()];
-      Arrays.fill(entries, INVALID);
-      return entries;
-    }
-  }
+  /**
+   * One request's worth of entries, all sent as {@code kind} with the values {@code sent} (their
+   * hashes when the client hashes here); none sent when kind is null.
+   */
+  private record Part(PendingBatch entries, IdentityInput kind, ValueList sent) {}
 
   /** Groups a batch by the kind sent, in order, and splits groups where a body would grow too large. */
-  private List<Part> parts(List<MappingStore.Todo> batch) {
-    List<String> values = new ArrayList<>(batch.size());
+  private List<Part> parts(PendingBatch batch) {
+    if (!mapper.hashesIdentifiers() && batch.oneKind()
+        && MapJson.ENVELOPE_BYTES + batch.values().jsonBytesBound() <= mapper.batchBytes()) {
+      return List.of(new Part(batch, batch.kind(0), batch.values())); // the usual case: one request as it is
+    }
+    IdentityInput[] kinds = new IdentityInput[batch.size()];
+    byte[][] values = new byte[batch.size()][];
     Map<IdentityInput, List<Integer>> byKind = new LinkedHashMap<>();
-    List<MappingStore.Todo> invalid = new ArrayList<>();
+    List<Integer> unsendable = new ArrayList<>();
     for (int i = 0; i < batch.size(); i++) {
-      Identifier sent = mapper.toSendValid(batch.get(i).identifier());
-      values.add(sent == null ? null : sent.value());
+      Identifier sent = mapper.hashesIdentifiers() ? mapper.toSendValid(batch.identifier(i)) : batch.identifier(i);
       if (sent == null) {
-        invalid.add(batch.get(i));
+        unsendable.add(i);
       } else {
-        byKind.computeIfAbsent(sent.kind(), k -> new ArrayList<>()).add(i);
+        kinds[i] = sent.kind();
+        values[i] = sent.value().getBytes(StandardCharsets.UTF_8);
+        byKind.computeIfAbsent(kinds[i], k -> new ArrayList<>()).add(i);
       }
     }
     List<Part> parts = new ArrayList<>();
-    if (!invalid.isEmpty()) {
-      parts.add(new Part(invalid, null, List.of()));
+    if (!unsendable.isEmpty()) {
+      // Only when hashing here and normalization changed since they were added: reported invalid.
+      parts.add(new Part(select(batch, unsendable), null, null));
     }
     byKind.forEach((kind, indexes) -> {
       for (List<Integer> run : mapper.batches(indexes, values)) {
-        parts.add(new Part(run.stream().map(batch::get).toList(), kind, run.stream().map(values::get).toList()));
+        ValueList sent = new ValueList(run.size(), run.size() * 48);
+        run.forEach(i -> sent.add(values[i], 0, values[i].length));
+        parts.add(new Part(select(batch, run), kind, sent));
       }
     });
     return parts;
+  }
+
+  private static PendingBatch select(PendingBatch batch, List<Integer> indexes) {
+    return batch.select(indexes.stream().mapToInt(Integer::intValue).toArray(), 0, indexes.size());
+  }
+
+  private void acquire(Semaphore semaphore, int permits) {
+    try {
+      semaphore.acquire(permits);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while mapping", e);
+    }
+  }
+
+  private static void joinUninterruptibly(Thread thread) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        thread.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void rethrow(Throwable t) {
+    if (t == null) {
+      return;
+    }
+    if (t instanceof RuntimeException r) {
+      throw r;
+    }
+    if (t instanceof Error e) {
+      throw e;
+    }
+    throw new IllegalStateException(t);
   }
 
   private static ThreadFactory daemon(String name) {
@@ -181,22 +330,5 @@ final class MappingRun {
       t.setDaemon(true);
       return t;
     };
-  }
-
-  private static <T> T await(Future<T> work) {
-    try {
-      return work.get();
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      if (e.getCause() instanceof Error error) {
-        throw error;
-      }
-      throw new IllegalStateException(e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for the mapping cache file", e);
-    }
   }
 }

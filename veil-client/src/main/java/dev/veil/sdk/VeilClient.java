@@ -3,6 +3,7 @@ package dev.veil.sdk;
 import dev.veil.sdk.internal.ApiCaller;
 import dev.veil.sdk.internal.HttpTransport;
 import dev.veil.sdk.internal.Sleeper;
+import dev.veil.sdk.internal.SocketTransport;
 import dev.veil.sdk.internal.Transport;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -32,8 +33,15 @@ import java.util.function.DoubleSupplier;
  * retried under the {@link RetryPolicy}. Failures surface as {@link VeilApiException} (the server
  * said no) or {@link VeilTransportException} (no answer); see {@link VeilClientException}.
  *
+ * <p>Requests go over HTTP/1.1 on a few kept-alive connections of the client's own (plain sockets,
+ * or TLS with the JDK's default trust store), which costs far less CPU per mapped identifier than
+ * the JDK's {@code HttpClient}. Pass an {@code HttpClient} to {@link Builder#httpClient} to use it
+ * instead (for custom TLS settings or an authenticator); it is also used when the JVM's proxy
+ * settings name a proxy for the server.
+ *
  * <p>Immutable and thread-safe: build one per server and key, share it, and take as many role
- * clients from it as you like (they are cheap views). It holds no resources that need closing.
+ * clients from it as you like (they are cheap views). It holds no resources that need closing:
+ * idle connections are few and are closed by the server after its idle timeout.
  */
 public final class VeilClient {
   /** The most identifiers a single {@code POST /v1/identity/map} may carry (the server's limit). */
@@ -49,10 +57,15 @@ public final class VeilClient {
 
   private VeilClient(Builder b) {
     this.baseUrl = b.baseUrl;
-    Transport transport = b.transport != null
-        ? b.transport
-        : new HttpTransport(b.httpClient != null ? b.httpClient : HttpTransport.defaultClient(b.connectTimeout),
-            b.baseUrl, b.requestTimeout);
+    Transport transport;
+    if (b.transport != null) {
+      transport = b.transport;
+    } else if (b.httpClient == null && SocketTransport.reachesDirectly(b.baseUrl)) {
+      transport = new SocketTransport(b.baseUrl, b.connectTimeout, b.requestTimeout);
+    } else {
+      transport = new HttpTransport(b.httpClient != null ? b.httpClient : HttpTransport.defaultClient(b.connectTimeout),
+          b.baseUrl, b.requestTimeout);
+    }
     this.caller = new ApiCaller(transport, b.retryPolicy, b.sleeper, b.random, b.apiKey);
     this.hashIdentifiers = b.hashIdentifiers;
     this.batchSize = b.batchSize;
@@ -189,7 +202,10 @@ public final class VeilClient {
       return this;
     }
 
-    /** Use this JDK client (to share its connection pool, or for TLS settings). */
+    /**
+     * Send requests with this JDK client instead of the client's own connections: for TLS settings
+     * of your own, an authenticator, or a proxy selector. It costs more CPU per request.
+     */
     public Builder httpClient(HttpClient httpClient) {
       this.httpClient = Objects.requireNonNull(httpClient, "httpClient");
       return this;

@@ -4,17 +4,21 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.veil.core.identity.IdentityInput;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.ArrayList;
-import java.util.List;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The wire format of {@code POST /v1/identity/map}: a body {@code {"<kind>":[values…]}} and an
  * answer {@code {"mapped":[{identifier,advertising_id,bucket_id}…],
- * "unmapped":[{identifier,reason}…]}}, both lists in request order. The answer is matched back to
- * the request by walking both lists along the request; identical values in one request map
- * identically, so duplicates cannot be confused.
+ * "unmapped":[{identifier,reason}…]}}, both lists in request order. Values travel as UTF-8 bytes
+ * end to end (the cache stores them so), and the answer is read into one array ({@link MapAnswer})
+ * without a tree or a string per member. The answer is matched
+ * back to the request by walking both lists along the request, comparing each echoed identifier
+ * with the value sent; identical values in one request map identically, so duplicates cannot be
+ * confused.
  */
 public final class MapJson {
   /** Bytes of a request body besides its values: {@code {"phone_hash":[]}} and a margin. */
@@ -22,125 +26,243 @@ public final class MapJson {
 
   private MapJson() {}
 
-  /** The result for one sent value: mapped (reason null) or unmapped (ids null). */
-  public record Entry(String advertisingId, String bucketId, String reason) {
-    public boolean isMapped() {
-      return reason == null;
+  /** The request body for {@code values} of one kind. */
+  public static byte[] request(IdentityInput kind, ValueList values) {
+    byte[] out = new byte[ENVELOPE_BYTES + values.jsonBytesBound()];
+    int n = ascii(out, 0, "{\"" + kind.parameterName() + "\":[");
+    byte[] src = values.bytes();
+    boolean plain = !values.needsEscapes();
+    for (int i = 0; i < values.size(); i++) {
+      if (i > 0) {
+        out[n++] = ',';
+      }
+      if (plain) {
+        out[n++] = '"';
+        System.arraycopy(src, values.start(i), out, n, values.length(i));
+        n += values.length(i);
+        out[n++] = '"';
+      } else {
+        n = string(out, n, src, values.start(i), values.end(i));
+      }
     }
+    n = ascii(out, n, "]}");
+    return Arrays.copyOf(out, n);
   }
 
-  /** The request body for {@code values} of one kind. */
-  public static byte[] request(IdentityInput kind, List<String> values) {
-    return Envelopes.write(g -> {
-      g.writeStartObject();
-      g.writeArrayFieldStart(kind.parameterName());
-      for (String v : values) {
-        g.writeString(v);
+  private static int ascii(byte[] out, int at, String text) {
+    for (int i = 0; i < text.length(); i++) {
+      out[at++] = (byte) text.charAt(i);
+    }
+    return at;
+  }
+
+  private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
+  private static int string(byte[] out, int at, byte[] src, int from, int to) {
+    out[at++] = '"';
+    for (int i = from; i < to; i++) {
+      byte b = src[i];
+      if (b >= 0 && (b < 0x20 || b == '"' || b == '\\')) {
+        out[at++] = '\\';
+        if (b == '"' || b == '\\') {
+          out[at++] = b;
+        } else {
+          out[at++] = 'u';
+          out[at++] = '0';
+          out[at++] = '0';
+          out[at++] = HEX[b >> 4];
+          out[at++] = HEX[b & 0xF];
+        }
+      } else {
+        out[at++] = b;
       }
-      g.writeEndArray();
-      g.writeEndObject();
-    });
+    }
+    out[at++] = '"';
+    return at;
   }
 
   /**
-   * A conservative bound of the bytes {@code value} adds to a request body: UTF-8 length, escapes,
-   * quotes and comma.
+   * Reads an answer to a request of {@code sent} values; one result per sent value, in order. The
+   * body is read whole; a body in the server's own shape is scanned directly ({@link
+   * MapAnswerScanner}), any other with Jackson's streaming parser.
    */
-  public static int encodedSizeBound(String value) {
-    int bytes = 3;
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (c < 0x20) {
-        bytes += 6;
-      } else if (c == '"' || c == '\\') {
-        bytes += 2;
-      } else if (c < 0x80) {
-        bytes += 1;
-      } else {
-        bytes += 3;
-      }
-    }
-    return bytes;
+  public static MapAnswer answer(InputStream in, ValueList sent) throws IOException {
+    byte[] body = in.readAllBytes();
+    MapAnswer scanned = MapAnswerScanner.scan(body, sent);
+    return scanned != null ? scanned : parse(new ByteArrayInputStream(body), sent);
   }
 
-  /** Reads an answer to a request of {@code sent} values; one entry per sent value, in order. */
-  public static Entry[] answer(InputStream in, List<String> sent) throws IOException {
-    Envelopes.Envelope<Lists> envelope = Envelopes.read(in, MapJson::readLists);
-    return match(envelope.successBody(), sent);
+  /** Reads an answer with Jackson's streaming parser (any member order, spaces, escapes). */
+  static MapAnswer parse(InputStream in, ValueList sent) throws IOException {
+    Lists lists = Envelopes.read(in, p -> readLists(p, sent.size())).successBody();
+    return lists.match(sent);
   }
 
-  private record Lists(List<String[]> mapped, List<String[]> unmapped) {}
-
-  private static Lists readLists(JsonParser p) throws IOException {
+  private static Lists readLists(JsonParser p, int expected) throws IOException {
     Envelopes.expect(p, p.currentToken(), JsonToken.START_OBJECT);
-    List<String[]> mapped = new ArrayList<>();
-    List<String[]> unmapped = new ArrayList<>();
+    Lists lists = new Lists(expected);
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String name = p.currentName();
       p.nextToken();
       if ("mapped".equals(name)) {
-        readArray(p, mapped, "identifier", "advertising_id", "bucket_id");
+        readArray(p, lists, true);
       } else if ("unmapped".equals(name)) {
-        readArray(p, unmapped, "identifier", "reason");
+        readArray(p, lists, false);
       } else {
         p.skipChildren();
       }
     }
-    return new Lists(mapped, unmapped);
+    return lists;
   }
 
-  /** Reads an array of objects, keeping the string members {@code names} of each, in that order. */
-  private static void readArray(JsonParser p, List<String[]> out, String... names) throws IOException {
+  /** Reads {@code [{identifier, advertising_id, bucket_id}…]} or {@code [{identifier, reason}…]}. */
+  private static void readArray(JsonParser p, Lists lists, boolean mapped) throws IOException {
     Envelopes.expect(p, p.currentToken(), JsonToken.START_ARRAY);
+    Bytes echoes = mapped ? lists.mappedEchoes : lists.unmappedEchoes;
     while (p.nextToken() == JsonToken.START_OBJECT) {
-      String[] row = new String[names.length];
+      int echoStart = -1;
+      int echoEnd = -1;
+      int advStart = -1;
+      int advEnd = -1;
+      int bucketStart = -1;
+      int bucketEnd = -1;
+      String reason = null;
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String name = p.currentName();
         p.nextToken();
-        int at = indexOf(names, name);
-        if (at >= 0) {
-          row[at] = Envelopes.text(p);
+        if ("identifier".equals(name)) {
+          echoStart = echoes.size();
+          echoEnd = echoes.appendText(p);
+        } else if (mapped && "advertising_id".equals(name)) {
+          advStart = lists.ids.size();
+          advEnd = lists.ids.appendText(p);
+        } else if (mapped && "bucket_id".equals(name)) {
+          bucketStart = lists.ids.size();
+          bucketEnd = lists.ids.appendText(p);
+        } else if (!mapped && "reason".equals(name)) {
+          reason = Envelopes.text(p);
         } else {
           p.skipChildren();
         }
       }
-      for (String value : row) {
-        if (value == null) {
-          throw new JsonParseException(p, "mapping answer entry lacks a member");
-        }
+      if (echoStart < 0 || (mapped ? advStart < 0 || bucketStart < 0 : reason == null)) {
+        throw new JsonParseException(p, "mapping answer entry lacks a member");
       }
-      out.add(row);
+      if (mapped) {
+        lists.addMapped(echoStart, echoEnd, advStart, advEnd, bucketStart, bucketEnd);
+      } else {
+        lists.addUnmapped(echoStart, echoEnd, reason);
+      }
     }
     Envelopes.expect(p, p.currentToken(), JsonToken.END_ARRAY);
   }
 
-  private static int indexOf(String[] names, String name) {
-    for (int i = 0; i < names.length; i++) {
-      if (names[i].equals(name)) {
-        return i;
-      }
+  /** The two lists as read: echoed identifiers and ids as byte ranges, reasons as words. */
+  private static final class Lists {
+    final Bytes ids;
+    final Bytes mappedEchoes;
+    final Bytes unmappedEchoes = new Bytes(64);
+    /** Per mapped row: echo start, echo end, advertising id start, its end, bucket id start, its end. */
+    private int[] mapped;
+    private int mappedCount;
+    private int[] unmapped = new int[8];
+    private String[] reasons = new String[4];
+    private int unmappedCount;
+
+    Lists(int expected) {
+      ids = new Bytes(expected * 60 + 64);
+      mappedEchoes = new Bytes(expected * 32 + 64);
+      mapped = new int[6 * Math.max(1, expected)];
     }
-    return -1;
+
+    void addMapped(int echoStart, int echoEnd, int advStart, int advEnd, int bucketStart, int bucketEnd) {
+      if (6 * (mappedCount + 1) > mapped.length) {
+        mapped = Arrays.copyOf(mapped, mapped.length * 2);
+      }
+      int at = 6 * mappedCount++;
+      mapped[at] = echoStart;
+      mapped[at + 1] = echoEnd;
+      mapped[at + 2] = advStart;
+      mapped[at + 3] = advEnd;
+      mapped[at + 4] = bucketStart;
+      mapped[at + 5] = bucketEnd;
+    }
+
+    void addUnmapped(int echoStart, int echoEnd, String reason) {
+      if (2 * (unmappedCount + 1) > unmapped.length) {
+        unmapped = Arrays.copyOf(unmapped, unmapped.length * 2);
+        reasons = Arrays.copyOf(reasons, reasons.length * 2);
+      }
+      unmapped[2 * unmappedCount] = echoStart;
+      unmapped[2 * unmappedCount + 1] = echoEnd;
+      reasons[unmappedCount++] = reason;
+    }
+
+    MapAnswer match(ValueList sent) throws IOException {
+      int n = sent.size();
+      int[] offsets = new int[4 * n];
+      String[] results = new String[n];
+      int m = 0;
+      int u = 0;
+      for (int i = 0; i < n; i++) {
+        if (m < mappedCount && sent.equalsAt(i, mappedEchoes.array(), mapped[6 * m], mapped[6 * m + 1])) {
+          System.arraycopy(mapped, 6 * m++ + 2, offsets, 4 * i, 4);
+        } else if (u < unmappedCount
+            && sent.equalsAt(i, unmappedEchoes.array(), unmapped[2 * u], unmapped[2 * u + 1])) {
+          results[i] = reasons[u++];
+        } else {
+          throw new JsonParseException(null, "mapping answer does not match the request at position " + i);
+        }
+      }
+      if (m != mappedCount || u != unmappedCount) {
+        throw new JsonParseException(null, "mapping answer has more entries than the request");
+      }
+      return new MapAnswer(ids.array(), offsets, results);
+    }
   }
 
-  private static Entry[] match(Lists lists, List<String> sent) throws IOException {
-    Entry[] entries = new Entry[sent.size()];
-    int m = 0;
-    int u = 0;
-    for (int i = 0; i < entries.length; i++) {
-      String value = sent.get(i);
-      if (m < lists.mapped.size() && lists.mapped.get(m)[0].equals(value)) {
-        String[] row = lists.mapped.get(m++);
-        entries[i] = new Entry(row[1], row[2], null);
-      } else if (u < lists.unmapped.size() && lists.unmapped.get(u)[0].equals(value)) {
-        entries[i] = new Entry(null, null, lists.unmapped.get(u++)[1]);
-      } else {
-        throw new JsonParseException(null, "mapping answer does not match the request at position " + i);
+  /** A growable byte array that string values are appended to as UTF-8. */
+  private static final class Bytes {
+    private byte[] b;
+    private int size;
+
+    Bytes(int capacity) {
+      b = new byte[capacity];
+    }
+
+    int size() {
+      return size;
+    }
+
+    byte[] array() {
+      return b;
+    }
+
+    /** Appends the current string value as UTF-8; returns the new size. */
+    int appendText(JsonParser p) throws IOException {
+      Envelopes.expect(p, p.currentToken(), JsonToken.VALUE_STRING);
+      char[] chars = p.getTextCharacters();
+      int off = p.getTextOffset();
+      int len = p.getTextLength();
+      ensure(len);
+      for (int i = 0; i < len; i++) {
+        char c = chars[off + i];
+        if (c >= 0x80) {
+          byte[] utf8 = new String(chars, off + i, len - i).getBytes(StandardCharsets.UTF_8);
+          ensure(utf8.length);
+          System.arraycopy(utf8, 0, b, size, utf8.length);
+          size += utf8.length;
+          return size;
+        }
+        b[size++] = (byte) c;
+      }
+      return size;
+    }
+
+    private void ensure(int more) {
+      if (size + more > b.length) {
+        b = Arrays.copyOf(b, Math.max(b.length * 2, size + more));
       }
     }
-    if (m != lists.mapped.size() || u != lists.unmapped.size()) {
-      throw new JsonParseException(null, "mapping answer has more entries than the request");
-    }
-    return entries;
   }
 }

@@ -31,6 +31,7 @@ class EmailNormalizerTest {
       })
   void normalize_validAddress_givesNormalForm(String raw, String expected) {
     assertThat(EmailNormalizer.normalize(raw)).contains(expected);
+    assertThat(EmailNormalizer.isValid(raw)).isTrue();
   }
 
   @ParameterizedTest(name = "[{index}] ''{0}''")
@@ -62,6 +63,7 @@ class EmailNormalizerTest {
       })
   void normalize_invalidAddress_isEmpty(String raw) {
     assertThat(EmailNormalizer.normalize(raw)).isEmpty();
+    assertThat(EmailNormalizer.isValid(raw)).isFalse();
   }
 
   @Test
@@ -90,7 +92,9 @@ class EmailNormalizerTest {
 
     assertThat(dotted).hasSize(EmailNormalizer.MAX_LENGTH + 1);
     assertThat(EmailNormalizer.normalize(dotted)).isEmpty();
+    assertThat(EmailNormalizer.isValid(dotted)).isFalse();
     assertThat(EmailNormalizer.normalize(dotted.substring(2))).contains("a".repeat(122) + "@gmail.com");
+    assertThat(EmailNormalizer.isValid(dotted.substring(2))).isTrue();
   }
 
   @ParameterizedTest

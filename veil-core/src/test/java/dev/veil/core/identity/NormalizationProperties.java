@@ -32,6 +32,16 @@ class NormalizationProperties {
   }
 
   @Property
+  void email_isValid_agreesWithNormalize(@ForAll(supplier = EmailLike.class) String raw) {
+    assertThat(EmailNormalizer.isValid(raw)).isEqualTo(EmailNormalizer.normalize(raw).isPresent());
+  }
+
+  @Property
+  void email_isValid_agreesWithNormalize_onAnyString(@ForAll String raw) {
+    assertThat(EmailNormalizer.isValid(raw)).isEqualTo(EmailNormalizer.normalize(raw).isPresent());
+  }
+
+  @Property
   void email_asciiCaseAndSurroundingSpaceDoNotMatter(@ForAll(supplier = EmailLike.class) String raw) {
     assertThat(EmailNormalizer.normalize(" \t" + upperCaseAscii(raw) + "\n")).isEqualTo(EmailNormalizer.normalize(raw));
   }

@@ -2,9 +2,7 @@ package dev.veil.cli.map;
 
 import dev.veil.core.identity.IdentityInput;
 import dev.veil.sdk.Identifier;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,7 +51,7 @@ final class IdentifierFile {
    * @throws IllegalArgumentException if {@code --column} names no column of the header
    */
   long read(long skipLines, int chunkSize, ChunkSink sink) throws IOException {
-    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+    try (LineReader in = new LineReader(Files.newInputStream(file))) {
       String first = in.readLine();
       if (first == null) {
         return 0;
@@ -66,15 +64,18 @@ final class IdentifierFile {
       if (!layout.header() && skipLines < 1) {
         addValue(first, layout, chunk);
       }
+      for (; line < skipLines; line++) {
+        if (!in.skipLine()) {
+          return line;
+        }
+      }
       for (String text = in.readLine(); text != null; text = in.readLine()) {
         line++;
-        if (line > skipLines) {
-          addValue(text, layout, chunk);
-          if (chunk.size() >= chunkSize) {
-            sink.accept(chunk, line);
-            reported = line;
-            chunk = new ArrayList<>(chunkSize);
-          }
+        addValue(text, layout, chunk);
+        if (chunk.size() >= chunkSize) {
+          sink.accept(chunk, line);
+          reported = line;
+          chunk = new ArrayList<>(chunkSize);
         }
       }
       if (!chunk.isEmpty() || line > reported) {

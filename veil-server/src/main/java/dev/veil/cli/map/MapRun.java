@@ -15,19 +15,18 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import picocli.CommandLine;
 
 /**
- * One {@code veil map} run: add the input to the cache (resuming where a previous run stopped)
- * while mapping what has been added, or, with {@code --refresh}, poll rotated buckets and re-map;
- * then write the output.
+ * One {@code veil map} run: an import ({@link ImportRun}: add the input to the cache, resuming
+ * where a previous run stopped, while mapping what has been added and writing the output as it
+ * gets mapped), or, with {@code --refresh}, a poll of rotated buckets, the re-mapping, then the
+ * output.
  *
- * <p>Every step is durable in the cache before the next, so the command can be killed at any
- * point and run again: the input is read on from the line the cache recorded, batches already
- * answered are not sent again, and the output is rewritten whole.
+ * <p>The cache keeps every step it has forced to disk, so the command can be killed at any point
+ * and run again: the input is read on from the line the cache recorded, answers on disk are not
+ * asked for again, and the output is rewritten whole.
  */
 public final class MapRun {
   /** 0 ok, 1 refused or file error, 2 usage, 3 cannot connect. */
@@ -35,8 +34,13 @@ public final class MapRun {
   static final int FAILED = 1;
   static final int USAGE = 2;
   static final int UNREACHABLE = 3;
-  /** Lines per transaction while reading: small enough that mapping commits are not held up long. */
+  /** Lines per add: one frame each, built while the store's lock is held; 10,000 keep that short. */
   private static final int CHUNK = 10_000;
+  /**
+   * Mapping requests on the wire at once: with 2, the server maps one batch while this process
+   * reads and stores the previous answer (both usually share a machine's cores).
+   */
+  static final int REQUESTS_IN_FLIGHT = 2;
 
   /** The command's options. */
   public record Settings(Path in, Path out, Path cache, boolean refresh, String type, String column,
@@ -72,8 +76,10 @@ public final class MapRun {
       return USAGE;
     }
     long started = System.nanoTime();
-    try (MappingCache cache = client.mappingCache(cachePath).listener(display).build()) {
+    try (MappingCache cache = client.mappingCache(cachePath).listener(display).requestsInFlight(REQUESTS_IN_FLIGHT)
+        .build()) {
       CacheReport report;
+      long rows = -1;
       if (s.refresh()) {
         if (s.in() != null) {
           readInput(cache, display, () -> false);
@@ -81,11 +87,14 @@ public final class MapRun {
         display.phase("re-mapping");
         report = cache.refresh();
       } else {
-        report = readAndMap(cache, display);
+        display.phase("mapping");
+        ImportRun.Result result = ImportRun.run(cache, (c, stop) -> readInput(c, display, stop), s.out());
+        report = result.report();
+        rows = result.rows();
       }
       display.progress(report.sent(), report.sent());
       display.finishBar();
-      summarize(cache, report, display, started);
+      summarize(cache, report, rows, display, started);
       return OK;
     } catch (VeilApiException e) {
       return failed(display, "the server refused: " + e.getMessage(), cachePath, FAILED);
@@ -99,51 +108,6 @@ public final class MapRun {
       display.finishBar();
       err.println("veil map: " + e.getMessage());
       return USAGE;
-    }
-  }
-
-  /**
-   * Reads the input on a thread of its own while this one maps what has been added, so the server
-   * works while the input is read. A failure on either side stops both.
-   */
-  private CacheReport readAndMap(MappingCache cache, ProgressDisplay display) throws IOException {
-    display.phase("mapping");
-    AtomicBoolean reading = new AtomicBoolean(true);
-    AtomicBoolean stop = new AtomicBoolean();
-    AtomicReference<Exception> readFailure = new AtomicReference<>();
-    Thread reader = new Thread(() -> {
-      try {
-        readInput(cache, display, stop::get);
-      } catch (Exception e) {
-        readFailure.set(e);
-      } finally {
-        reading.set(false);
-      }
-    }, "veil-map-input");
-    reader.setDaemon(true);
-    reader.start();
-    CacheReport report;
-    try {
-      report = cache.mapPendingWhile(() -> reading.get() && readFailure.get() == null);
-    } finally {
-      stop.set(true);
-      joinQuietly(reader);
-    }
-    Exception failure = readFailure.get();
-    if (failure instanceof IOException io) {
-      throw io;
-    }
-    if (failure instanceof RuntimeException runtime) {
-      throw runtime;
-    }
-    return report;
-  }
-
-  private static void joinQuietly(Thread thread) {
-    try {
-      thread.join();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 
@@ -193,7 +157,7 @@ public final class MapRun {
       if (stop.getAsBoolean()) {
         throw new IOException("stopped reading: mapping failed");
       }
-      total[0] = total[0].plus(cache.add(chunk, source, linesRead));
+      total[0] = total[0].plus(cache.addBuffered(chunk, source, linesRead)); // forced by the mapping run
     });
     if (skip > 0) {
       display.message(String.format(Locale.ROOT, "resumed reading %s after line %,d", s.in(), skip));
@@ -203,7 +167,8 @@ public final class MapRun {
         lines, (System.nanoTime() - startNanos) / 1e9, added.added(), added.alreadyPresent(), added.invalid()));
   }
 
-  private void summarize(MappingCache cache, CacheReport report, ProgressDisplay display, long started)
+  /** Reports the run and writes what is left to write: all rows after a refresh ({@code rows} -1), the rejections. */
+  private void summarize(MappingCache cache, CacheReport report, long rows, ProgressDisplay display, long started)
       throws IOException {
     if (s.refresh()) {
       display.message(String.format(Locale.ROOT, "%,d rotated bucket(s) since the last poll; %,d entries were"
@@ -213,12 +178,12 @@ public final class MapRun {
         + " invalid", report.mapped(), report.remapped(), display.phaseSeconds(), report.optedOut(), report.invalid()));
     if (s.out() != null) {
       display.phase("writing");
-      long rows = MappingFile.writeMappings(cache, s.out());
+      long written = rows >= 0 ? rows : MappingFile.writeMappings(cache, s.out());
       Path rejectedFile = Path.of(s.out() + ".rejected.csv");
       long rejected = MappingFile.writeRejections(cache, rejectedFile);
-      display.message(String.format(Locale.ROOT, "wrote %,d rows to %s in %.1f s%s", rows, s.out(),
-          display.phaseSeconds(),
-          rejected > 0 ? String.format(Locale.ROOT, " and %,d rejected identifiers to %s", rejected, rejectedFile) : ""));
+      display.message(String.format(Locale.ROOT, "wrote %,d rows to %s%s (%.1f s after mapping)", written, s.out(),
+          rejected > 0 ? String.format(Locale.ROOT, " and %,d rejected identifiers to %s", rejected, rejectedFile) : "",
+          display.phaseSeconds()));
     }
     double seconds = (System.nanoTime() - started) / 1e9;
     display.message(String.format(Locale.ROOT, "done in %.1f s", seconds));

@@ -1,48 +1,97 @@
 package dev.veil.cli.map;
 
 import dev.veil.sdk.MappingCache;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.channels.Channels;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
- * Writes {@code veil map}'s output from the cache: {@code identifier,advertising_id,bucket_id}, one
- * row per identifier in input order, and the rejected identifiers beside it ({@code
- * identifier,reason}). Each file is written to a temporary file, synced and renamed over the
- * target, so a reader (or a killed run) never sees half a file.
+ * Writes {@code veil map}'s output: {@code identifier,advertising_id,bucket_id}, one row per
+ * identifier in input order ({@link MappingCache#writeCsv}), and the rejected identifiers beside it
+ * ({@code identifier,reason}). Each file is written to a temporary file, forced to disk and renamed
+ * over the target, so a reader (or a killed run) never sees half a file. The mappings may be
+ * written while the mapping goes on ({@link #open}, {@link #stream}, {@link #commit}); the file is
+ * then forced every {@value #FORCE_EVERY_BYTES} bytes on the way, so little is left to force at
+ * the end.
  */
-final class MappingFile {
-  private MappingFile() {}
+final class MappingFile implements AutoCloseable {
+  private static final long FORCE_EVERY_BYTES = 32L << 20;
 
-  /** Writes the mappings; returns the number of rows. */
-  static long writeMappings(MappingCache cache, Path out) throws IOException {
-    long[] rows = {0};
-    replace(out, w -> {
-      w.write("identifier,advertising_id,bucket_id\n");
-      cache.forEach(m -> {
-        try {
-          w.write(Csv.field(m.identifier().value()));
-          w.write(',');
-          w.write(m.advertisingId());
-          w.write(',');
-          w.write(Csv.field(m.bucketId()));
-          w.write('\n');
-          rows[0]++;
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
+  private final Path target;
+  private final Path tmp;
+  private final FileChannel channel;
+  private boolean committed;
+
+  private MappingFile(Path target, Path tmp, FileChannel channel) {
+    this.target = target;
+    this.tmp = tmp;
+    this.channel = channel;
+  }
+
+  /** Starts a file that replaces {@code out} when committed: a temporary file beside it. */
+  static MappingFile open(Path out) throws IOException {
+    Path absolute = out.toAbsolutePath();
+    Path tmp = absolute.resolveSibling(absolute.getFileName() + ".tmp");
+    return new MappingFile(absolute, tmp, FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING));
+  }
+
+  /** The stream to write the rows to; unbuffered (the writer buffers), forcing as it goes. */
+  OutputStream stream() {
+    return new OutputStream() {
+      private long written;
+      private long forcedAt;
+
+      @Override
+      public void write(int b) throws IOException {
+        write(new byte[] {(byte) b}, 0, 1);
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        ByteBuffer src = ByteBuffer.wrap(b, off, len);
+        while (src.hasRemaining()) {
+          channel.write(src);
         }
-      });
-    });
-    return rows[0];
+        written += len;
+        if (written - forcedAt > FORCE_EVERY_BYTES) {
+          forcedAt = written;
+          channel.force(false);
+        }
+      }
+    };
+  }
+
+  /** Forces the file to disk and renames it over the target. */
+  void commit() throws IOException {
+    channel.force(true);
+    channel.close();
+    Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    committed = true;
+  }
+
+  /** Drops the temporary file unless it was committed. */
+  @Override
+  public void close() throws IOException {
+    if (!committed) {
+      channel.close();
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  /** Writes every mapping of the cache; returns the number of rows. */
+  static long writeMappings(MappingCache cache, Path out) throws IOException {
+    try (MappingFile file = open(out)) {
+      long rows = cache.writeCsv(file.stream());
+      file.commit();
+      return rows;
+    }
   }
 
   /** Writes the rejections to {@code out} when there are any; returns how many. */
@@ -52,38 +101,22 @@ final class MappingFile {
     if (count[0] == 0) {
       return 0;
     }
-    replace(out, w -> {
-      w.write("identifier,reason\n");
-      cache.forEachRejection(r -> {
-        try {
-          w.write(Csv.field(r.identifier().value()) + "," + r.reason().wireName() + "\n");
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-    });
-    return count[0];
-  }
-
-  private interface Content {
-    void write(Writer w) throws IOException;
-  }
-
-  private static void replace(Path target, Content content) throws IOException {
-    Path absolute = target.toAbsolutePath();
-    Path tmp = absolute.resolveSibling(absolute.getFileName() + ".tmp");
-    try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
-      Writer w = new BufferedWriter(new OutputStreamWriter(Channels.newOutputStream(channel), StandardCharsets.UTF_8),
-          1 << 16);
+    try (MappingFile file = open(out)) {
+      CsvWriter w = new CsvWriter(file.channel);
+      w.ascii("identifier,reason\n");
       try {
-        content.write(w);
+        cache.forEachRejection(r -> {
+          w.field(r.identifier().value());
+          w.comma();
+          w.ascii(r.reason().wireName());
+          w.newline();
+        });
       } catch (UncheckedIOException e) {
         throw e.getCause();
       }
       w.flush();
-      channel.force(true);
+      file.commit();
     }
-    Files.move(tmp, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    return count[0];
   }
 }

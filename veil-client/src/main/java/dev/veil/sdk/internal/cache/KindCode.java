@@ -1,4 +1,4 @@
-package dev.veil.sdk.internal;
+package dev.veil.sdk.internal.cache;
 
 import dev.veil.core.identity.IdentityInput;
 

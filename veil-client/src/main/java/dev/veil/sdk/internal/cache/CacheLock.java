@@ -1,0 +1,51 @@
+package dev.veil.sdk.internal.cache;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * An exclusive lock on {@code <cache>.lock} for as long as a store has the cache open, so that no
+ * second writer (another process, or another cache object in this one) appends to the same file.
+ * It is a sibling file rather than the cache itself because compaction replaces the cache file.
+ * The operating system releases it when the process dies.
+ */
+final class CacheLock implements AutoCloseable {
+  private final FileChannel channel;
+  private final FileLock lock;
+
+  private CacheLock(FileChannel channel, FileLock lock) {
+    this.channel = channel;
+    this.lock = lock;
+  }
+
+  static CacheLock acquire(Path cache) throws IOException {
+    Path path = cache.resolveSibling(cache.getFileName() + ".lock");
+    LogFile.createPrivately(path);
+    FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE);
+    FileLock lock;
+    try {
+      lock = channel.tryLock();
+    } catch (OverlappingFileLockException sameProcess) {
+      lock = null;
+    } catch (IOException e) {
+      channel.close();
+      throw e;
+    }
+    if (lock == null) {
+      channel.close();
+      throw new IOException("mapping cache " + cache + " is open in another process (or another cache object here)");
+    }
+    return new CacheLock(channel, lock);
+  }
+
+  @Override
+  public void close() throws IOException {
+    try (FileChannel c = channel) {
+      lock.release();
+    }
+  }
+}

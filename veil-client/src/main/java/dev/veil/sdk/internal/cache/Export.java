@@ -1,0 +1,181 @@
+package dev.veil.sdk.internal.cache;
+
+import dev.veil.sdk.CachedMapping;
+import dev.veil.sdk.Identifier;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * Walks the mapped entries in entry order and hands each one's {@code ADD} and {@code MAP} records
+ * to a {@link Sink}: as objects ({@link #objects}) or as CSV rows written straight from the records'
+ * bytes ({@link CsvRows}). A walk may follow a mapping run: while {@code mapping} is true, it stops
+ * at the first entry that waits to be mapped and goes on when a write changed something.
+ */
+final class Export {
+  private static final int CHUNK = 4096;
+
+  /** Receives each mapped entry's records; the cursors are valid during the call only. */
+  interface Sink {
+    void entry(Records.Cursor add, Records.Cursor map, boolean stale) throws IOException;
+  }
+
+  private Export() {}
+
+  /**
+   * Walks every mapped entry; an {@link IOException} can only come from the sink. While {@code
+   * mapping} is true, waits for entries that wait to be mapped and for entries added later; once
+   * it is false, finishes like a plain walk (stale entries with their previous mapping, entries
+   * never mapped skipped).
+   */
+  static void walk(MappingStore store, BooleanSupplier mapping, Sink sink) throws IOException {
+    LogReader adds = new LogReader(store.log(), 2);
+    LogReader maps = new LogReader(store.log(), 4);
+    long[] addAt = new long[CHUNK];
+    long[] mapAt = new long[CHUNK];
+    boolean[] stale = new boolean[CHUNK];
+    int next = 0;
+    while (true) {
+      long seen = store.changes().count();
+      boolean live = mapping.getAsBoolean(); // read before the scan: once false, the scan sees the final state
+      int n = 0;
+      boolean blocked = false;
+      int count;
+      synchronized (store.guard()) {
+        EntryTable entries = store.state().entries;
+        count = entries.count();
+        for (; next < count && n < CHUNK; next++) {
+          if (live && entries.isPending(next)) {
+            blocked = true;
+            break;
+          }
+          if (entries.mapAt(next) >= 0) {
+            addAt[n] = entries.addAt(next);
+            mapAt[n] = entries.mapAt(next);
+            stale[n++] = entries.isStale(next);
+          }
+        }
+      }
+      for (int i = 0; i < n; i++) {
+        sink.entry(record(store, adds, addAt[i]), record(store, maps, mapAt[i]), stale[i]);
+      }
+      if (!live && next >= count) {
+        return;
+      }
+      if (blocked || next >= count) {
+        store.changes().awaitAfter(seen);
+      }
+    }
+  }
+
+  /** A record of the cache; a failure to read it is the cache's (unchecked), not the sink's. */
+  private static Records.Cursor record(MappingStore store, LogReader reader, long position) {
+    try {
+      return reader.record(position);
+    } catch (IOException e) {
+      throw MappingStore.failure("read " + store.log().path(), e);
+    }
+  }
+
+  /** A sink that builds a {@link CachedMapping} per entry. */
+  static Sink objects(Consumer<CachedMapping> action) {
+    return (add, map, stale) -> {
+      Identifier id = StoredMapping.identifier(add);
+      action.accept(StoredMapping.read(map).toCached(id, stale));
+    };
+  }
+
+  /**
+   * CSV rows {@code identifier,advertising_id,bucket_id} (RFC 4180: a field holding a comma, quote,
+   * CR or LF is quoted, quotes doubled), copied from the records' UTF-8 bytes through a buffer.
+   */
+  static final class CsvRows implements Sink {
+    static final byte[] HEADER = "identifier,advertising_id,bucket_id\n".getBytes(StandardCharsets.US_ASCII);
+
+    private final OutputStream out;
+    private final byte[] buf = new byte[1 << 20];
+    private int size;
+    private long rows;
+
+    CsvRows(OutputStream out) {
+      this.out = out;
+    }
+
+    void header() throws IOException {
+      bytes(HEADER, 0, HEADER.length);
+    }
+
+    @Override
+    public void entry(Records.Cursor add, Records.Cursor map, boolean stale) throws IOException {
+      add.u8();
+      add.u8();
+      int idLength = add.varint32();
+      field(add.b, add.pos, idLength);
+      put(',');
+      map.u8();
+      map.varint32();
+      map.int64();
+      int advLength = map.varint32();
+      field(map.b, map.pos, advLength);
+      map.pos += advLength;
+      put(',');
+      int bucketLength = map.varint32();
+      field(map.b, map.pos, bucketLength);
+      put('\n');
+      rows++;
+    }
+
+    long rows() {
+      return rows;
+    }
+
+    private void field(byte[] b, int off, int len) throws IOException {
+      for (int i = off; i < off + len; i++) {
+        byte c = b[i];
+        if (c == ',' || c == '"' || c == '\n' || c == '\r') {
+          quoted(b, off, len);
+          return;
+        }
+      }
+      bytes(b, off, len);
+    }
+
+    private void quoted(byte[] b, int off, int len) throws IOException {
+      put('"');
+      for (int i = off; i < off + len; i++) {
+        if (b[i] == '"') {
+          put('"');
+        }
+        put(b[i]);
+      }
+      put('"');
+    }
+
+    private void put(int c) throws IOException {
+      if (size == buf.length) {
+        flush();
+      }
+      buf[size++] = (byte) c;
+    }
+
+    private void bytes(byte[] b, int off, int len) throws IOException {
+      if (size + len > buf.length) {
+        flush();
+        if (len > buf.length) {
+          out.write(b, off, len);
+          return;
+        }
+      }
+      System.arraycopy(b, off, buf, size, len);
+      size += len;
+    }
+
+    /** Writes what is buffered to the stream (without flushing the stream itself). */
+    void flush() throws IOException {
+      out.write(buf, 0, size);
+      size = 0;
+    }
+  }
+}

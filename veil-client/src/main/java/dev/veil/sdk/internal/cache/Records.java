@@ -1,0 +1,163 @@
+package dev.veil.sdk.internal.cache;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The records of a mapping cache file, inside frames. Integers are unsigned LEB128 varints unless
+ * noted; times are 8-byte big-endian epoch milliseconds; text is UTF-8. Entries are numbered by the
+ * order of their {@code ADD} records, from 0; a number is never reused.
+ *
+ * <pre>
+ * ADD    1  kind:u8 length value              a new entry (identifier kind code and value)
+ * MAP    2  entry mappedAt:i64 length advertisingId length bucketId
+ *                                             the entry's current mapping; clears a stale mark
+ * STALE  3  count first (delta)*              the entries are stale (bucket rotated after mappedAt)
+ * REMOVE 4  entry                             the entry is gone (opted out or invalid)
+ * REJECT 5  kind:u8 reason:u8 at:i64 length value
+ *                                             an identifier not held, and why
+ * META   6  length key length value           a setting (poll times, input checkpoints)
+ * </pre>
+ *
+ * <p>New record types need a new file version: a reader stops at a type it does not know.
+ */
+final class Records {
+  static final int ADD = 1;
+  static final int MAP = 2;
+  static final int STALE = 3;
+  static final int REMOVE = 4;
+  static final int REJECT = 5;
+  static final int META = 6;
+
+  private Records() {}
+
+  /**
+   * The length of the record at {@code off}, or -1 if {@code available} bytes are too few to tell.
+   *
+   * @throws IOException if the bytes are not a record
+   */
+  static int length(byte[] b, int off, int available) throws IOException {
+    Cursor c = new Cursor(b, off, off + available);
+    if (!c.has(1)) {
+      return -1;
+    }
+    int type = c.u8();
+    switch (type) {
+      case ADD:
+        return c.has(1) && c.skip(1) && c.hasVarint() ? lengthAfter(c, off, c.varint32()) : -1;
+      case MAP: {
+        if (!c.hasVarint() || c.varint32() < 0 || !c.skip(8) || !c.hasVarint()) {
+          return -1;
+        }
+        int adv = c.varint32();
+        return c.skip(adv) && c.hasVarint() ? lengthAfter(c, off, c.varint32()) : -1;
+      }
+      case STALE: {
+        if (!c.hasVarint()) {
+          return -1;
+        }
+        int count = c.varint32();
+        for (int i = 0; i < count; i++) {
+          if (!c.hasVarint()) {
+            return -1;
+          }
+          c.varint32();
+        }
+        return c.pos - off;
+      }
+      case REMOVE:
+        if (!c.hasVarint()) {
+          return -1;
+        }
+        c.varint32();
+        return c.pos - off;
+      case REJECT:
+        return c.skip(10) && c.hasVarint() ? lengthAfter(c, off, c.varint32()) : -1;
+      case META: {
+        if (!c.hasVarint()) {
+          return -1;
+        }
+        int key = c.varint32();
+        return c.skip(key) && c.hasVarint() ? lengthAfter(c, off, c.varint32()) : -1;
+      }
+      default:
+        throw new IOException("unknown record type " + type + " in the mapping cache");
+    }
+  }
+
+  private static int lengthAfter(Cursor c, int off, int trailing) {
+    return c.pos - off + trailing;
+  }
+
+  /** Reads fields of records; bounds are checked (a frame's CRC has been checked before). */
+  static final class Cursor {
+    final byte[] b;
+    int pos;
+    final int limit;
+
+    Cursor(byte[] b, int pos, int limit) {
+      this.b = b;
+      this.pos = pos;
+      this.limit = limit;
+    }
+
+    boolean has(int n) {
+      return n >= 0 && limit - pos >= n;
+    }
+
+    boolean skip(int n) {
+      if (!has(n)) {
+        return false;
+      }
+      pos += n;
+      return true;
+    }
+
+    boolean hasVarint() {
+      for (int i = pos; i < limit && i < pos + 5; i++) {
+        if ((b[i] & 0x80) == 0) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    int u8() {
+      return b[pos++] & 0xFF;
+    }
+
+    /** A varint of at most 31 bits. */
+    int varint32() {
+      int value = 0;
+      for (int shift = 0; shift < 35; shift += 7) {
+        int x = b[pos++];
+        value |= (x & 0x7F) << shift;
+        if (x >= 0) {
+          return value;
+        }
+      }
+      throw new IllegalStateException("varint too long");
+    }
+
+    long int64() {
+      long v = 0;
+      for (int i = 0; i < 8; i++) {
+        v = v << 8 | (b[pos++] & 0xFF);
+      }
+      return v;
+    }
+
+    String text(int length) {
+      String s = new String(b, pos, length, StandardCharsets.UTF_8);
+      pos += length;
+      return s;
+    }
+
+    /** Checks that {@code n} more bytes exist before a field of that length is used. */
+    void require(int n) throws IOException {
+      if (!has(n)) {
+        throw new IOException("record overruns its frame in the mapping cache");
+      }
+    }
+  }
+}

@@ -1,0 +1,193 @@
+package dev.veil.sdk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The mapping cache as a bulk import uses it: several requests in flight, adds that do not wait
+ * for the disk, and the table written out (as objects or CSV) while the run maps it.
+ */
+class MappingCacheImportTest {
+  private static final Instant START = Instant.parse("2026-03-01T12:00:00.250Z");
+
+  @TempDir Path dir;
+  private final TestClock clock = new TestClock(START);
+  private final FakeVeil server = new FakeVeil(clock, 16);
+  private final List<MappingCache> opened = new ArrayList<>();
+
+  @AfterEach
+  void closeAll() {
+    opened.forEach(MappingCache::close);
+  }
+
+  private MappingCache open(VeilClient client, int inFlight) {
+    MappingCache cache = client.mappingCache(dir.resolve("cache.db")).clock(clock).requestsInFlight(inFlight).build();
+    opened.add(cache);
+    return cache;
+  }
+
+  private static List<Identifier> emails(int from, int to) {
+    return IntStream.range(from, to).mapToObj(i -> Identifier.email("user" + i + "@example.com")).toList();
+  }
+
+  private static List<String> values(List<Identifier> ids) {
+    return ids.stream().map(Identifier::value).toList();
+  }
+
+  @Test
+  void twoRequestsInFlight_mapEveryEntryOnce() throws Exception {
+    MappingCache cache = open(server.client().batchSize(1000).build(), 2);
+    cache.add(emails(0, 12_000));
+
+    CacheReport report = cache.mapPending();
+
+    assertThat(report.mapped()).isEqualTo(12_000);
+    assertThat(cache.pendingCount()).isZero();
+    List<String> sent = new ArrayList<>();
+    server.mapBatches().forEach(sent::addAll);
+    assertThat(server.mapBatches()).hasSize(12);
+    assertThat(sent).containsExactlyInAnyOrderElementsOf(values(emails(0, 12_000)));
+    cache.forEach(m -> assertThat(m.advertisingId()).isEqualTo(server.advertisingIdOf(m.identifier())));
+  }
+
+  @Test
+  void aFailureWithTwoInFlight_keepsEveryAnswerReceived_andTheNextRunMapsTheRest() throws Exception {
+    VeilClient fragile = server.client().batchSize(500).retryPolicy(RetryPolicy.none()).build();
+    MappingCache cache = open(fragile, 2);
+    cache.add(emails(0, 6000));
+    server.failMapAfter = 5;
+
+    assertThatThrownBy(cache::mapPending).isInstanceOf(VeilTransportException.class);
+    long mappedBefore = cache.size() - cache.pendingCount();
+    cache.close();
+    opened.clear();
+    server.failMapAfter = -1;
+    MappingCache reopened = open(fragile, 2);
+    CacheReport resumed = reopened.mapPending();
+
+    assertThat(mappedBefore).isEqualTo(5 * 500);
+    assertThat(resumed.mapped()).isEqualTo(6000 - mappedBefore);
+    Map<Identifier, CachedMapping> all = new HashMap<>();
+    reopened.forEach(m -> assertThat(all.put(m.identifier(), m)).as("held once").isNull());
+    assertThat(all).hasSize(6000);
+  }
+
+  @Test
+  void forEachWhileMapping_followsTheRun_everyEntryInOrder_withItsMappingFromThisRun() throws Exception {
+    MappingCache cache = open(server.client().batchSize(700).build(), 2);
+    cache.add(emails(0, 300));
+    cache.mapPending(); // entries mapped before the run are passed on at their place too
+    AtomicBoolean adding = new AtomicBoolean(true);
+    AtomicBoolean mapping = new AtomicBoolean(true);
+    Thread producer = new Thread(() -> {
+      for (int i = 0; i < 10; i++) {
+        cache.addBuffered(emails(i * 450, (i + 1) * 450), "input", (i + 1) * 450L);
+      }
+      adding.set(false);
+    });
+    List<CachedMapping> exported = Collections.synchronizedList(new ArrayList<>());
+    Thread exporter = new Thread(() -> cache.forEachWhileMapping(mapping::get, exported::add));
+    exporter.start();
+    producer.start();
+
+    CacheReport report = cache.mapPendingWhile(adding::get);
+    mapping.set(false);
+    producer.join();
+    exporter.join();
+
+    assertThat(report.mapped()).isEqualTo(4500 - 300);
+    assertThat(exported).extracting(CachedMapping::identifier).containsExactlyElementsOf(emails(0, 4500));
+    assertThat(exported).allSatisfy(m -> {
+      assertThat(m.advertisingId()).isEqualTo(server.advertisingIdOf(m.identifier()));
+      assertThat(m.stale()).isFalse();
+    });
+    assertThat(cache.checkpoint("input")).hasValue(4500);
+  }
+
+  @Test
+  void writeCsv_isTheTableInAddOrder_quotingFieldsThatNeedIt() throws Exception {
+    MappingCache cache = open(server.client().build(), 1);
+    Identifier comma = Identifier.email("\"a,b\"@example.com");
+    cache.add(List.of(Identifier.email("x@example.com"), comma, Identifier.email("not an email")));
+    cache.mapPending();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+
+    long rows = cache.writeCsv(out);
+
+    assertThat(rows).isEqualTo(2);
+    String x = server.advertisingIdOf(Identifier.email("x@example.com"));
+    String c = server.advertisingIdOf(comma);
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("identifier,advertising_id,bucket_id\n"
+        + "x@example.com," + x + "," + FakeVeil.bucketId(server.bucketOf(Identifier.email("x@example.com"))) + "\n"
+        + "\"\"\"a,b\"\"@example.com\"," + c + "," + FakeVeil.bucketId(server.bucketOf(comma)) + "\n");
+  }
+
+  @Test
+  void writeCsvWhileMapping_writesEveryRowOnce_inOrder() throws Exception {
+    MappingCache cache = open(server.client().batchSize(1000).build(), 2);
+    cache.add(emails(0, 5000));
+    AtomicBoolean mapping = new AtomicBoolean(true);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    long[] rows = {-1};
+    Thread writer = new Thread(() -> {
+      try {
+        rows[0] = cache.writeCsvWhileMapping(mapping::get, out);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+    writer.start();
+
+    cache.mapPending();
+    mapping.set(false);
+    writer.join();
+
+    String[] lines = out.toString(StandardCharsets.UTF_8).split("\n");
+    assertThat(rows[0]).isEqualTo(5000);
+    assertThat(lines).hasSize(5001);
+    for (int i = 0; i < 5000; i++) {
+      Identifier id = Identifier.email("user" + i + "@example.com");
+      assertThat(lines[i + 1]).isEqualTo(id.value() + "," + server.advertisingIdOf(id) + ","
+          + FakeVeil.bucketId(server.bucketOf(id)));
+    }
+  }
+
+  @Test
+  void bufferedAdds_andTheirCheckpoint_areKeptOnceSynced_orClosed() {
+    MappingCache cache = open(server.client().build(), 1);
+    cache.addBuffered(emails(0, 10), "in", 10);
+    cache.sync();
+    cache.addBuffered(emails(10, 20), "in", 20);
+    cache.close();
+    opened.clear();
+
+    MappingCache reopened = open(server.client().build(), 1);
+
+    assertThat(reopened.size()).isEqualTo(20);
+    assertThat(reopened.checkpoint("in")).hasValue(20);
+  }
+
+  @Test
+  void requestsInFlight_isBounded() {
+    MappingCache.Builder builder = server.client().build().mappingCache(dir.resolve("x.db"));
+
+    assertThatThrownBy(() -> builder.requestsInFlight(0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> builder.requestsInFlight(MappingCache.MAX_REQUESTS_IN_FLIGHT + 1))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+}

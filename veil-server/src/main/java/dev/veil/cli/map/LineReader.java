@@ -1,0 +1,106 @@
+package dev.veil.cli.map;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * Reads lines of UTF-8 text like {@link java.io.BufferedReader#readLine()} (ended by LF, CR or CR
+ * LF; malformed UTF-8 is an error), but from bytes: an ASCII line becomes a string without a
+ * decoder, and a skipped line ({@link #skipLine()}) becomes nothing. Input files run to millions of
+ * lines. Not thread-safe.
+ */
+final class LineReader implements Closeable {
+  private final InputStream in;
+  private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+      .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+  private byte[] buf = new byte[1 << 16];
+  private int pos;
+  private int limit;
+  private boolean eof;
+  /** The last line ended with CR: a LF right after it belongs to that line end. */
+  private boolean afterCr;
+  private int lineStart;
+  private int lineEnd;
+
+  LineReader(InputStream in) {
+    this.in = in;
+  }
+
+  /** The next line without its end, or null after the last. */
+  String readLine() throws IOException {
+    if (!next()) {
+      return null;
+    }
+    for (int i = lineStart; i < lineEnd; i++) {
+      if (buf[i] < 0) {
+        return utf8.decode(ByteBuffer.wrap(buf, lineStart, lineEnd - lineStart)).toString();
+      }
+    }
+    return new String(buf, lineStart, lineEnd - lineStart, StandardCharsets.ISO_8859_1);
+  }
+
+  /** Skips the next line; false if there was none. */
+  boolean skipLine() throws IOException {
+    return next();
+  }
+
+  /** Finds the next line: bytes {@code [lineStart, lineEnd)} of the buffer. */
+  private boolean next() throws IOException {
+    int scanFrom = pos;
+    while (true) {
+      if (afterCr && pos < limit) {
+        afterCr = false;
+        if (buf[pos] == '\n') {
+          pos++;
+          scanFrom = pos;
+        }
+      }
+      for (int i = scanFrom; i < limit; i++) {
+        byte c = buf[i];
+        if (c == '\n' || c == '\r') {
+          lineStart = pos;
+          lineEnd = i;
+          pos = i + 1;
+          afterCr = c == '\r';
+          return true;
+        }
+      }
+      scanFrom = limit;
+      if (eof) {
+        if (pos == limit) {
+          return false;
+        }
+        lineStart = pos;
+        lineEnd = limit;
+        pos = limit;
+        return true;
+      }
+      int kept = limit - pos;
+      if (pos > 0) {
+        System.arraycopy(buf, pos, buf, 0, kept);
+        scanFrom -= pos;
+        pos = 0;
+        limit = kept;
+      } else if (limit == buf.length) {
+        buf = Arrays.copyOf(buf, buf.length * 2); // a line longer than the buffer
+      }
+      int n = in.read(buf, limit, buf.length - limit);
+      if (n < 0) {
+        eof = true;
+      } else {
+        limit += n;
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    in.close();
+  }
+}
