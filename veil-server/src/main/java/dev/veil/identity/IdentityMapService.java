@@ -46,7 +46,7 @@ public final class IdentityMapService {
     if (respectOptOut && isOptedOut(mapped.firstLevelHash())) {
       return MapResult.Unmapped.OPTOUT;
     }
-    return new MapResult.Mapped(mapped.advertisingId(), mapped.bucketId());
+    return new MapResult.Mapped(mapped.advertisingId(), mapper.bucketId(mapped.bucketIndex()));
   }
 
   private boolean isOptedOut(byte[] flh) {

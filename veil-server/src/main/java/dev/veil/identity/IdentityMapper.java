@@ -25,7 +25,9 @@ public final class IdentityMapper {
   }
 
   public byte[] firstLevelHash(IdentityHash identity) {
-    return Sha256.digest(identity.toBytes(), firstLevelSalt);
+    byte[] firstLevelHash = new byte[Sha256.BYTES];
+    identity.digestWithSuffix(firstLevelSalt, firstLevelHash, 0);
+    return firstLevelHash;
   }
 
   /** Maps from a first-level hash (as carried in a refresh token) with the current salts. */
@@ -33,6 +35,11 @@ public final class IdentityMapper {
     SaltSnapshot snapshot = salts.current();
     int bucket = snapshot.bucketOf(firstLevelHash);
     byte[] advertisingId = snapshot.hashWithSalt(firstLevelHash, bucket);
-    return new MappedIdentity(firstLevelHash, bucket, snapshot.bucketId(bucket), advertisingId);
+    return new MappedIdentity(firstLevelHash, bucket, advertisingId);
+  }
+
+  /** The opaque id of a bucket (stable for the life of the store). */
+  public String bucketId(int bucketIndex) {
+    return salts.current().bucketId(bucketIndex);
   }
 }

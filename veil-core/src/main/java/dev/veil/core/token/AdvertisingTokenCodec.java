@@ -4,6 +4,7 @@ import dev.veil.core.crypto.AesGcm;
 import dev.veil.core.crypto.NonceSource;
 import dev.veil.core.token.InvalidTokenException.Reason;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -107,6 +108,14 @@ public final class AdvertisingTokenCodec {
    *     p.privacyBits()} uses its top byte (bits 24 to 31), which carries the identity prefix
    */
   public String encode(AdvertisingTokenPayload p, EncryptionKey masterKey, EncryptionKey siteKey) {
+    return new String(encodeAscii(p, masterKey, siteKey), StandardCharsets.US_ASCII);
+  }
+
+  /**
+   * Like {@link #encode}, the token text as US-ASCII bytes ({@value #TOKEN_CHARS} of them), for
+   * writers that put it straight into a response without a {@code String} in between.
+   */
+  public byte[] encodeAscii(AdvertisingTokenPayload p, EncryptionKey masterKey, EncryptionKey siteKey) {
     checkKeys(p, masterKey, siteKey);
     if ((p.privacyBits() & ~CALLER_PRIVACY_BITS) != 0) {
       throw new IllegalArgumentException("privacy bits of an advertising token must fit in 24 bits");
@@ -123,7 +132,7 @@ public final class AdvertisingTokenCodec {
     GcmSegment.seal(siteKey, innerIv, NO_AAD, plain, OUTER_PLAIN, INNER_PLAIN, plain, OUTER_HEAD);
     writeOuterHead(ByteBuffer.wrap(plain, 0, OUTER_HEAD), p, siteKey.id());
     GcmSegment.seal(masterKey, outerIv, NO_AAD, plain, 0, OUTER_PLAIN, token, TokenHeader.BYTES);
-    return TokenText.URL_UNPADDED.encode(token);
+    return TokenText.URL_UNPADDED.encodeAscii(token);
   }
 
   /**
@@ -195,8 +204,8 @@ public final class AdvertisingTokenCodec {
     // The identity prefix goes into the top byte, which encode has checked to be free.
     out.putInt(((p.identityType().prefix() & 0xFF) << PREFIX_SHIFT) | p.privacyBits())
         .putLong(p.established().toEpochMilli())
-        .putLong(p.refreshed().toEpochMilli())
-        .put(p.advertisingId());
+        .putLong(p.refreshed().toEpochMilli());
+    p.putAdvertisingId(out);
   }
 
   private static void writeOuterHead(ByteBuffer out, AdvertisingTokenPayload p, int siteKeyId) {

@@ -5,6 +5,7 @@ import dev.veil.core.crypto.NonceSource;
 import dev.veil.core.identity.IdentityType;
 import dev.veil.core.token.InvalidTokenException.Reason;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -63,6 +64,14 @@ public final class RefreshTokenCodec {
    * @throws IllegalArgumentException if {@code refreshKey} is not in the refresh keyset
    */
   public String encode(RefreshTokenPayload p, EncryptionKey refreshKey) {
+    return new String(encodeAscii(p, refreshKey), StandardCharsets.US_ASCII);
+  }
+
+  /**
+   * Like {@link #encode}, the token text as US-ASCII bytes ({@value #TOKEN_CHARS} of them), for
+   * writers that put it straight into a response without a {@code String} in between.
+   */
+  public byte[] encodeAscii(RefreshTokenPayload p, EncryptionKey refreshKey) {
     if (refreshKey.siteId() != EncryptionKey.REFRESH_SITE_ID) {
       throw new IllegalArgumentException("a refresh token must be encrypted with a refresh key");
     }
@@ -74,7 +83,7 @@ public final class RefreshTokenCodec {
     byte[] token = new byte[TOKEN_BYTES];
     header.writeTo(token);
     GcmSegment.seal(refreshKey, iv, header.toBytes(), plain, 0, PLAIN, token, TokenHeader.BYTES);
-    return TokenText.STANDARD_PADDED.encode(token);
+    return TokenText.STANDARD_PADDED.encodeAscii(token);
   }
 
   /**
@@ -117,7 +126,7 @@ public final class RefreshTokenCodec {
     p.publisher().writeTo(out);
     out.putInt(p.privacyBits())
         .putLong(p.established().toEpochMilli())
-        .put(p.identityType().prefix())
-        .put(p.firstLevelHash());
+        .put(p.identityType().prefix());
+    p.putFirstLevelHash(out);
   }
 }

@@ -26,8 +26,9 @@ final class TokenText {
     this.padded = padded;
   }
 
-  String encode(byte[] bytes) {
-    return encoder.encodeToString(bytes);
+  /** The text of {@code bytes} as US-ASCII bytes. */
+  byte[] encodeAscii(byte[] bytes) {
+    return encoder.encode(bytes);
   }
 
   /**
