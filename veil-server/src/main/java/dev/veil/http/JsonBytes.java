@@ -104,7 +104,35 @@ final class JsonBytes {
 
   /** {@code s} as a quoted, escaped JSON string. */
   JsonBytes string(String s) {
-    return string(s, 0, s.length());
+    int n = s.length();
+    if (isPlainAscii(s, n)) {
+      // The common case (identifiers, bucket ids): one bulk copy of the characters' low bytes.
+      ensure(n + 2);
+      byte[] b = bytes;
+      int at = length;
+      b[at] = '"';
+      copyLatin1(s, n, b, at + 1);
+      b[at + 1 + n] = '"';
+      length = at + n + 2;
+      return this;
+    }
+    return string(s, 0, n);
+  }
+
+  private static boolean isPlainAscii(String s, int n) {
+    for (int i = 0; i < n; i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** {@code String.getBytes(int, int, byte[], int)} copies each char's low byte: right for ASCII, and fast. */
+  @SuppressWarnings("deprecation")
+  private static void copyLatin1(String s, int n, byte[] out, int off) {
+    s.getBytes(0, n, out, off);
   }
 
   /** {@code s[from, to)} as a quoted, escaped JSON string. */
@@ -166,24 +194,29 @@ final class JsonBytes {
   /** {@code src[off, off+n)} as a quoted string of standard base64 with padding. */
   JsonBytes base64String(byte[] src, int off, int n) {
     ensure(2 + 4 * ((n + 2) / 3));
-    bytes[length++] = '"';
+    byte[] b = bytes;
+    int at = length;
+    b[at++] = '"';
     int end = off + n - n % 3;
     for (int i = off; i < end; i += 3) {
       int v = (src[i] & 0xFF) << 16 | (src[i + 1] & 0xFF) << 8 | (src[i + 2] & 0xFF);
-      bytes[length++] = BASE64[v >>> 18];
-      bytes[length++] = BASE64[(v >>> 12) & 63];
-      bytes[length++] = BASE64[(v >>> 6) & 63];
-      bytes[length++] = BASE64[v & 63];
+      b[at] = BASE64[v >>> 18];
+      b[at + 1] = BASE64[(v >>> 12) & 63];
+      b[at + 2] = BASE64[(v >>> 6) & 63];
+      b[at + 3] = BASE64[v & 63];
+      at += 4;
     }
     int rest = n % 3;
     if (rest > 0) {
       int v = (src[end] & 0xFF) << 16 | (rest == 2 ? (src[end + 1] & 0xFF) << 8 : 0);
-      bytes[length++] = BASE64[v >>> 18];
-      bytes[length++] = BASE64[(v >>> 12) & 63];
-      bytes[length++] = rest == 2 ? BASE64[(v >>> 6) & 63] : (byte) '=';
-      bytes[length++] = '=';
+      b[at] = BASE64[v >>> 18];
+      b[at + 1] = BASE64[(v >>> 12) & 63];
+      b[at + 2] = rest == 2 ? BASE64[(v >>> 6) & 63] : (byte) '=';
+      b[at + 3] = '=';
+      at += 4;
     }
-    bytes[length++] = '"';
+    b[at++] = '"';
+    length = at;
     return this;
   }
 

@@ -38,6 +38,23 @@ public final class IdentityMapper {
     return new MappedIdentity(firstLevelHash, bucket, advertisingId);
   }
 
+  /** The salts that {@link #mapInto} maps with; read once per batch, so a batch sees one state. */
+  public SaltSnapshot snapshot() {
+    return salts.current();
+  }
+
+  /**
+   * Maps {@code identity} with {@code snapshot} into the caller's 32-byte arrays and returns the
+   * bucket: the whole derivation of SPEC 2 (first-level hash, bucket, advertising id) without
+   * allocating, for loops over many identities.
+   */
+  public int mapInto(IdentityHash identity, SaltSnapshot snapshot, byte[] firstLevelHash, byte[] advertisingId) {
+    identity.digestWithSuffix(firstLevelSalt, firstLevelHash, 0);
+    int bucket = snapshot.bucketOf(firstLevelHash);
+    snapshot.hashWithSaltInto(firstLevelHash, bucket, advertisingId, 0);
+    return bucket;
+  }
+
   /** The opaque id of a bucket (stable for the life of the store). */
   public String bucketId(int bucketIndex) {
     return salts.current().bucketId(bucketIndex);

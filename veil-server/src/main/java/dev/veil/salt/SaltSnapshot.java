@@ -32,7 +32,10 @@ public final class SaltSnapshot {
   static final int INDEX_BITS = 29;
 
   private static final int SALT_BYTES = SaltDerivation.SALT_BYTES;
-  private static final int ID_CHARS = SaltDerivation.ID_CHARS;
+  /** Length of a bucket id. */
+  public static final int BUCKET_ID_CHARS = SaltDerivation.ID_CHARS;
+
+  private static final int ID_CHARS = BUCKET_ID_CHARS;
 
   private final SaltSystem system;
   private final int[] generation;
@@ -145,6 +148,11 @@ public final class SaltSnapshot {
     return Sha256.digest(prefix, salts.records(), salts.offset(bucketIndex), SALT_BYTES);
   }
 
+  /** Like {@link #hashWithSalt}, into {@code out[off, off+32)}: allocates nothing. */
+  public void hashWithSaltInto(byte[] prefix, int bucketIndex, byte[] out, int off) {
+    Sha256.digestInto(prefix, salts.records(), salts.offset(bucketIndex), SALT_BYTES, out, off);
+  }
+
   public int generation(int bucketIndex) {
     return generation[bucketIndex];
   }
@@ -160,6 +168,11 @@ public final class SaltSnapshot {
   /** The opaque id of a bucket. */
   public String bucketId(int bucketIndex) {
     return new String(bucketIds.records(), bucketIds.offset(bucketIndex), ID_CHARS, StandardCharsets.US_ASCII);
+  }
+
+  /** Copies the {@value #BUCKET_ID_CHARS} ASCII characters of a bucket's id to {@code out} at {@code off}. */
+  public void copyBucketId(int bucketIndex, byte[] out, int off) {
+    System.arraycopy(bucketIds.records(), bucketIds.offset(bucketIndex), out, off, ID_CHARS);
   }
 
   /** Number of buckets rotated at least once. */
