@@ -25,9 +25,10 @@ public final class ApiKey {
   private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
 
   private final String keyId;
-  private final String secret;
+  /** The secret's 43 characters as US-ASCII bytes: what is hashed. */
+  private final byte[] secret;
 
-  private ApiKey(String keyId, String secret) {
+  private ApiKey(String keyId, byte[] secret) {
     this.keyId = keyId;
     this.secret = secret;
   }
@@ -38,7 +39,7 @@ public final class ApiKey {
     byte[] secret = new byte[32];
     random.nextBytes(id);
     random.nextBytes(secret);
-    return new ApiKey(B64.encodeToString(id), B64.encodeToString(secret));
+    return new ApiKey(B64.encodeToString(id), B64.encode(secret));
   }
 
   /** Parses a presented key; returns null when it does not have the key format. */
@@ -55,13 +56,19 @@ public final class ApiKey {
       return null;
     }
     boolean valid = text.charAt(from + ID_END) == '.';
-    for (int i = from + PREFIX.length(); i < to; i++) {
-      valid &= i == from + ID_END || isBase64Url(text.charAt(i));
+    for (int i = from + PREFIX.length(); i < from + ID_END; i++) {
+      valid &= isBase64Url(text.charAt(i));
+    }
+    byte[] secret = new byte[SECRET_CHARS];
+    for (int i = 0; i < SECRET_CHARS; i++) {
+      char c = text.charAt(from + ID_END + 1 + i);
+      valid &= isBase64Url(c);
+      secret[i] = (byte) c;
     }
     if (!valid) {
       return null;
     }
-    return new ApiKey(text.substring(from + PREFIX.length(), from + ID_END), text.substring(from + ID_END + 1, to));
+    return new ApiKey(text.substring(from + PREFIX.length(), from + ID_END), secret);
   }
 
   /** {@code [A-Za-z0-9_-]}, without branches that depend on which class the character is in. */
@@ -82,12 +89,12 @@ public final class ApiKey {
 
   /** SHA-256(salt || secret) for this key's secret. */
   byte[] hashWith(byte[] salt) {
-    return Sha256.digest(salt, secret.getBytes(StandardCharsets.US_ASCII));
+    return Sha256.digest(salt, secret);
   }
 
   /** The full key text, to show the client exactly once. */
   public String reveal() {
-    return PREFIX + keyId + "." + secret;
+    return PREFIX + keyId + "." + new String(secret, StandardCharsets.US_ASCII);
   }
 
   @Override
