@@ -7,6 +7,7 @@ import dev.veil.core.token.InvalidTokenException.Reason;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -51,6 +52,9 @@ public final class RefreshTokenCodec {
   private static final int PLAIN = 8 + 8 + OperatorInfo.BYTES + PublisherInfo.BYTES + 4 + 8 + 1
       + RefreshTokenPayload.FIRST_LEVEL_HASH_BYTES;
 
+  /** Each thread's work buffer for {@link #encodeAscii}: the token, then the plaintext. */
+  private static final ThreadLocal<byte[]> WORK = ThreadLocal.withInitial(() -> new byte[TOKEN_BYTES + PLAIN]);
+
   private final NonceSource nonces;
 
   /** A codec that draws its IVs from {@code nonces} (use {@link NonceSource#secure()}). */
@@ -78,12 +82,16 @@ public final class RefreshTokenCodec {
     TokenHeader header = new TokenHeader(p.identityType(), VERSION, refreshKey.id());
     byte[] iv = new byte[AesGcm.IV_BYTES];
     nonces.nextBytes(iv);
-    byte[] plain = new byte[PLAIN];
-    writePlain(ByteBuffer.wrap(plain), p);
-    byte[] token = new byte[TOKEN_BYTES];
-    header.writeTo(token);
-    GcmSegment.seal(refreshKey, iv, header.toBytes(), plain, 0, PLAIN, token, TokenHeader.BYTES);
-    return TokenText.STANDARD_PADDED.encodeAscii(token);
+    // One work buffer per thread: the token [0, 124), then the plaintext [124, 214).
+    byte[] work = WORK.get();
+    try {
+      writePlain(ByteBuffer.wrap(work, TOKEN_BYTES, PLAIN), p);
+      header.writeTo(work);
+      GcmSegment.seal(refreshKey, iv, header.toBytes(), work, TOKEN_BYTES, PLAIN, work, TokenHeader.BYTES);
+      return TokenText.STANDARD_PADDED.encodeAscii(work, 0, TOKEN_BYTES);
+    } finally {
+      Arrays.fill(work, TOKEN_BYTES, TOKEN_BYTES + PLAIN, (byte) 0); // no plaintext stays behind in the buffer
+    }
   }
 
   /**
