@@ -43,10 +43,6 @@ final class JsonBytes {
     return constant.getBytes(StandardCharsets.US_ASCII);
   }
 
-  int length() {
-    return length;
-  }
-
   /** The array being written; valid until the next write (which may replace it). */
   byte[] array() {
     return bytes;
@@ -64,13 +60,6 @@ final class JsonBytes {
     ensure(ascii.length);
     System.arraycopy(ascii, 0, bytes, length, ascii.length);
     length += ascii.length;
-    return this;
-  }
-
-  JsonBytes raw(byte[] ascii, int off, int n) {
-    ensure(n);
-    System.arraycopy(ascii, off, bytes, length, n);
-    length += n;
     return this;
   }
 
@@ -226,11 +215,6 @@ final class JsonBytes {
    */
   Buffer toBuffer() {
     return BufferInternal.buffer(Unpooled.wrappedBuffer(bytes, 0, length));
-  }
-
-  /** Forgets everything written, keeping the array (an answer that turned into an error). */
-  void reset() {
-    length = 0;
   }
 
   private void ensure(int n) {
