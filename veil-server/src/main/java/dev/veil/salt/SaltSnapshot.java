@@ -14,18 +14,17 @@ import java.util.PrimitiveIterator;
  * <p>Design note. A bucket's salt is never stored in the database: it is {@code SHA-256(seed ||
  * index || generation)} ({@link SaltDerivation}), so the store holds only generation and effective
  * time of rotated buckets. In memory the snapshot keeps, per bucket, the generation and effective
- * time (12 bytes), the salt itself (32 bytes) and the bucket id (12 ASCII bytes), plus a ready flag
- * for each of the last two: 58 MiB for 2^20 buckets. Salts and bucket ids are computed on first use
- * ({@link DerivedTable}): computing all of them at start took 2^21 SHA-256 on a cold JIT, most of
- * the time to ready, while a bucket's first use costs one SHA-256 more (about 0.1 µs) and every
- * later one nothing. A rotation copies the arrays, keeping the salts already computed except the
- * rotated buckets'; bucket ids never change and are shared by all snapshots. The rotation index
- * holds the indexes of buckets rotated at least once, sorted by effective time, then index.
- * Buckets still at generation 0 share the store's creation time, which precedes every rotation,
- * so "buckets updated after T" is either all generation-0 buckets followed by the whole rotation
- * index (T before creation) or a suffix of the rotation index found by binary search. Bucket ids
- * are the first 9 bytes of {@code SHA-256(bucket id secret || index)} in base64url (12
- * characters): opaque, stable, not revealing the index.
+ * time (12 bytes) and a 48-byte record with the salt itself, the bucket id and a ready flag for
+ * each ({@link BucketRecords}): 60 MiB for 2^20 buckets. Salts and bucket ids are computed on first
+ * use: computing all of them at start took 2^21 SHA-256 on a cold JIT, most of the time to ready,
+ * while a bucket's first use costs one SHA-256 more (about 0.1 µs) and every later one nothing. A
+ * rotation copies the arrays, keeping the salts already computed except the rotated buckets', and
+ * every bucket id (ids never change). The rotation index holds the indexes of buckets rotated at
+ * least once, sorted by effective time, then index. Buckets still at generation 0 share the
+ * store's creation time, which precedes every rotation, so "buckets updated after T" is either all
+ * generation-0 buckets followed by the whole rotation index (T before creation) or a suffix of the
+ * rotation index found by binary search. Bucket ids are the first 9 bytes of {@code SHA-256(bucket
+ * id secret || index)} in base64url (12 characters): opaque, stable, not revealing the index.
  */
 public final class SaltSnapshot {
   /** Largest supported bucket count is 2^INDEX_BITS. */
@@ -40,18 +39,15 @@ public final class SaltSnapshot {
   private final SaltSystem system;
   private final int[] generation;
   private final long[] effectiveMs;
-  private final DerivedTable salts;
-  private final DerivedTable bucketIds;
+  private final BucketRecords records;
   private final int[] rotated;
   private final int unrotatedCount;
 
-  private SaltSnapshot(SaltSystem system, int[] generation, long[] effectiveMs, DerivedTable salts,
-      DerivedTable bucketIds) {
+  private SaltSnapshot(SaltSystem system, int[] generation, long[] effectiveMs, BucketRecords records) {
     this.system = system;
     this.generation = generation;
     this.effectiveMs = effectiveMs;
-    this.salts = salts;
-    this.bucketIds = bucketIds;
+    this.records = records;
     this.rotated = sortedRotated(generation, effectiveMs);
     this.unrotatedCount = generation.length - rotated.length;
   }
@@ -63,17 +59,13 @@ public final class SaltSnapshot {
     Arrays.fill(effective, system.created().toEpochMilli());
     int[] generation = new int[n];
     SaltDerivation derivation = new SaltDerivation(system);
-    return new SaltSnapshot(system, generation, effective, saltTable(derivation, generation, null, null),
-        new DerivedTable(n, ID_CHARS, derivation::bucketId));
+    return new SaltSnapshot(system, generation, effective,
+        new BucketRecords(n, saltOf(derivation, generation), derivation::bucketId));
   }
 
-  /** Salts at {@code generation}: a fresh table, or a copy of {@code previous} but for {@code changed}. */
-  private static DerivedTable saltTable(SaltDerivation derivation, int[] generation, DerivedTable previous,
-      boolean[] changed) {
-    DerivedTable.Deriver deriver = (bucket, out, off) -> derivation.salt(bucket, generation[bucket], out, off);
-    return previous == null
-        ? new DerivedTable(generation.length, SALT_BYTES, deriver)
-        : DerivedTable.copyOf(previous, deriver, changed);
+  /** The salt of a bucket at its generation in {@code generation}. */
+  private static BucketRecords.Deriver saltOf(SaltDerivation derivation, int[] generation) {
+    return (bucket, out, off) -> derivation.salt(bucket, generation[bucket], out, off);
   }
 
   /** A new snapshot with the given bucket states applied (later entries win). */
@@ -93,7 +85,8 @@ public final class SaltSnapshot {
       eff[i] = change.effectiveAt().toEpochMilli();
       changed[i] = true;
     }
-    return new SaltSnapshot(system, gen, eff, saltTable(new SaltDerivation(system), gen, salts, changed), bucketIds);
+    return new SaltSnapshot(system, gen, eff,
+        BucketRecords.copyOf(records, saltOf(new SaltDerivation(system), gen), changed));
   }
 
   private static int[] sortedRotated(int[] gen, long[] eff) {
@@ -139,18 +132,18 @@ public final class SaltSnapshot {
 
   /** The current 32-byte salt of a bucket (a copy). */
   public byte[] salt(int bucketIndex) {
-    int off = salts.offset(bucketIndex);
-    return Arrays.copyOfRange(salts.records(), off, off + SALT_BYTES);
+    int off = records.salt(bucketIndex);
+    return Arrays.copyOfRange(records.records(), off, off + SALT_BYTES);
   }
 
   /** SHA-256({@code prefix} || salt of the bucket), without copying the salt (the mapping hot path). */
   public byte[] hashWithSalt(byte[] prefix, int bucketIndex) {
-    return Sha256.digest(prefix, salts.records(), salts.offset(bucketIndex), SALT_BYTES);
+    return Sha256.digest(prefix, records.records(), records.salt(bucketIndex), SALT_BYTES);
   }
 
   /** Like {@link #hashWithSalt}, into {@code out[off, off+32)}: allocates nothing. */
   public void hashWithSaltInto(byte[] prefix, int bucketIndex, byte[] out, int off) {
-    Sha256.digestInto(prefix, salts.records(), salts.offset(bucketIndex), SALT_BYTES, out, off);
+    Sha256.digestInto(prefix, records.records(), records.salt(bucketIndex), SALT_BYTES, out, off);
   }
 
   public int generation(int bucketIndex) {
@@ -167,12 +160,12 @@ public final class SaltSnapshot {
 
   /** The opaque id of a bucket. */
   public String bucketId(int bucketIndex) {
-    return new String(bucketIds.records(), bucketIds.offset(bucketIndex), ID_CHARS, StandardCharsets.US_ASCII);
+    return new String(records.records(), records.id(bucketIndex), ID_CHARS, StandardCharsets.US_ASCII);
   }
 
   /** Copies the {@value #BUCKET_ID_CHARS} ASCII characters of a bucket's id to {@code out} at {@code off}. */
   public void copyBucketId(int bucketIndex, byte[] out, int off) {
-    System.arraycopy(bucketIds.records(), bucketIds.offset(bucketIndex), out, off, ID_CHARS);
+    System.arraycopy(records.records(), records.id(bucketIndex), out, off, ID_CHARS);
   }
 
   /** Number of buckets rotated at least once. */
