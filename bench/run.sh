@@ -146,11 +146,13 @@ run_optout_memory() {
 }
 
 # Starts `veil serve` on $1 (data dir), pinned to $2 (cores, may be empty); sets server_pid and
-# server_ready_ms (process start to /ops/readyz = 200).
+# server_ready_ms (process start to /ops/readyz = 200). Through the launcher, as users start it,
+# so with the launcher's JVM options (garbage collector, class data sharing archive); the launcher
+# execs the JVM, so the pid is the JVM's. VEIL_NO_BUILD: the jar was just built (or --no-build).
 start_server() {
   local data="$1" cpus="$2" logfile="$work/serve-$(date +%s%N).log" t0 code
   t0=$(date +%s%N)
-  pinned_bg "$cpus" "$logfile" java -jar veil-server/target/veil.jar serve --data-dir "$data" --port "$port" \
+  pinned_bg "$cpus" "$logfile" env VEIL_NO_BUILD=1 ./veil serve --data-dir "$data" --port "$port" \
     --grpc-port "$grpc_port" --set "salt.buckets=$buckets"
   server_pid=$bg_pid
   while :; do
@@ -179,6 +181,9 @@ heap_used_mb() {
 
 measure_starts() {
   local data="$work/data"
+  # The first start runs without a class data sharing archive (and writes one when it stops), as
+  # the first `./veil serve` of a build does; the second start uses it.
+  rm -f veil-server/target/veil-serve-*.jsa veil-server/target/veil-serve-*.jsa.*.dump
   log "start-up: first start on an empty data dir ($buckets buckets)"
   start_server "$data" ""
   put start.first_ms "$server_ready_ms"

@@ -19,6 +19,18 @@ final class SampleEmails {
     return emails;
   }
 
+  /**
+   * {@code user0@example.com}, {@code user1@example.com}, …: the addresses of the map batches that
+   * {@code bench/run.sh} posts, so a limit measured on them compares like with like.
+   */
+  static String[] batchLike(int count) {
+    String[] emails = new String[count];
+    for (int i = 0; i < count; i++) {
+      emails[i] = "user" + i + "@example.com";
+    }
+    return emails;
+  }
+
   /** The {@code i}-th address of the sequence. */
   static String email(int i) {
     String domain = DOMAINS[i % DOMAINS.length];

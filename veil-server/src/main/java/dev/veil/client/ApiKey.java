@@ -4,24 +4,31 @@ import dev.veil.core.crypto.Sha256;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.regex.Pattern;
 
 /**
  * An API key as handed to a client once: {@code vk1.<key id>.<secret>}, where the key id (12
  * base64url characters) is public and names the client without a scan, and the secret (43 base64url
  * characters, 256 bits) is checked against the stored digest in constant time. {@link #toString()}
  * never shows the secret.
+ *
+ * <p>{@link #parse} checks the format with a character loop rather than regular expressions (which
+ * cost 7 % of a generate request's CPU): it reads every character whatever it finds, so its time
+ * depends on the length of the text only, never on where a bad character sits.
  */
 public final class ApiKey {
   private static final String PREFIX = "vk1.";
-  private static final Pattern ID = Pattern.compile("[A-Za-z0-9_-]{12}");
-  private static final Pattern SECRET = Pattern.compile("[A-Za-z0-9_-]{43}");
+  private static final int ID_CHARS = 12;
+  private static final int SECRET_CHARS = 43;
+  private static final int ID_END = PREFIX.length() + ID_CHARS;
+  /** {@code vk1.} + id + {@code .} + secret: 60 characters. */
+  static final int LENGTH = ID_END + 1 + SECRET_CHARS;
   private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
 
   private final String keyId;
-  private final String secret;
+  /** The secret's 43 characters as US-ASCII bytes: what is hashed. */
+  private final byte[] secret;
 
-  private ApiKey(String keyId, String secret) {
+  private ApiKey(String keyId, byte[] secret) {
     this.keyId = keyId;
     this.secret = secret;
   }
@@ -32,20 +39,41 @@ public final class ApiKey {
     byte[] secret = new byte[32];
     random.nextBytes(id);
     random.nextBytes(secret);
-    return new ApiKey(B64.encodeToString(id), B64.encodeToString(secret));
+    return new ApiKey(B64.encodeToString(id), B64.encode(secret));
   }
 
   /** Parses a presented key; returns null when it does not have the key format. */
   public static ApiKey parse(String presented) {
-    if (presented == null || presented.length() != PREFIX.length() + 12 + 1 + 43 || !presented.startsWith(PREFIX)) {
+    return presented == null ? null : parse(presented, 0, presented.length());
+  }
+
+  /**
+   * Parses the key in {@code text[from, to)}; returns null when it does not have the key format
+   * ({@code vk1.}, 12 base64url characters, {@code .}, 43 base64url characters).
+   */
+  static ApiKey parse(String text, int from, int to) {
+    if (to - from != LENGTH || !text.startsWith(PREFIX, from)) {
       return null;
     }
-    String id = presented.substring(4, 16);
-    String secret = presented.substring(17);
-    if (presented.charAt(16) != '.' || !ID.matcher(id).matches() || !SECRET.matcher(secret).matches()) {
+    boolean valid = text.charAt(from + ID_END) == '.';
+    for (int i = from + PREFIX.length(); i < from + ID_END; i++) {
+      valid &= isBase64Url(text.charAt(i));
+    }
+    byte[] secret = new byte[SECRET_CHARS];
+    for (int i = 0; i < SECRET_CHARS; i++) {
+      char c = text.charAt(from + ID_END + 1 + i);
+      valid &= isBase64Url(c);
+      secret[i] = (byte) c;
+    }
+    if (!valid) {
       return null;
     }
-    return new ApiKey(id, secret);
+    return new ApiKey(text.substring(from + PREFIX.length(), from + ID_END), secret);
+  }
+
+  /** {@code [A-Za-z0-9_-]}, without branches that depend on which class the character is in. */
+  private static boolean isBase64Url(char c) {
+    return (c >= 'A' & c <= 'Z') | (c >= 'a' & c <= 'z') | (c >= '0' & c <= '9') | c == '-' | c == '_';
   }
 
   public String keyId() {
@@ -61,12 +89,12 @@ public final class ApiKey {
 
   /** SHA-256(salt || secret) for this key's secret. */
   byte[] hashWith(byte[] salt) {
-    return Sha256.digest(salt, secret.getBytes(StandardCharsets.US_ASCII));
+    return Sha256.digest(salt, secret);
   }
 
   /** The full key text, to show the client exactly once. */
   public String reveal() {
-    return PREFIX + keyId + "." + secret;
+    return PREFIX + keyId + "." + new String(secret, StandardCharsets.US_ASCII);
   }
 
   @Override

@@ -37,11 +37,20 @@ public final class ApiKeyAuthenticator {
     return Optional.of(client);
   }
 
+  /** The key after {@code Bearer }, surrounding whitespace ignored (as {@link String#trim()} does). */
   private static ApiKey parseHeader(String header) {
     if (header == null || header.length() <= BEARER.length()
         || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
       return null;
     }
-    return ApiKey.parse(header.substring(BEARER.length()).trim());
+    int from = BEARER.length();
+    int to = header.length();
+    while (from < to && header.charAt(from) <= ' ') {
+      from++;
+    }
+    while (to > from && header.charAt(to - 1) <= ' ') {
+      to--;
+    }
+    return ApiKey.parse(header, from, to);
   }
 }

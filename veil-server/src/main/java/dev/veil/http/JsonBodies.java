@@ -8,7 +8,9 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import dev.veil.common.VeilException;
+import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import java.io.CharConversionException;
 import java.io.IOException;
 
@@ -53,8 +55,7 @@ final class JsonBodies {
    * @throws VeilException CLIENT_ERROR for any malformed, oversized or trailing input
    */
   <T> T parse(Buffer body, BodyParser<T> parser) {
-    byte[] bytes = body.getBytes();
-    try (JsonParser json = factory.createParser(bytes)) {
+    try (JsonParser json = parserOver(body)) {
       T value = parser.parse(json);
       requireEnd(json);
       return value;
@@ -73,6 +74,17 @@ final class JsonBodies {
               : "not valid JSON";
       throw VeilException.clientError("Malformed JSON body: " + problem);
     }
+  }
+
+  /** A parser over the body's own bytes when it has an array (it does: BodyReader builds it on the heap). */
+  private JsonParser parserOver(Buffer body) throws IOException {
+    if (body instanceof BufferInternal internal) {
+      ByteBuf bytes = internal.getByteBuf();
+      if (bytes.hasArray()) {
+        return factory.createParser(bytes.array(), bytes.arrayOffset() + bytes.readerIndex(), bytes.readableBytes());
+      }
+    }
+    return factory.createParser(body.getBytes());
   }
 
   private static void requireEnd(JsonParser json) {

@@ -5,34 +5,46 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.veil.common.VeilException;
 import dev.veil.core.identity.IdentityInput;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * The body of {@code POST /v1/identity/map} (SPEC 1.6): a JSON object with exactly one non-empty
- * array of strings under {@code email}, {@code email_hash}, {@code phone} or {@code phone_hash}.
- * Other members are ignored (for forward compatibility); empty arrays count as absent. The size
- * limit is checked while reading, so a body with too many identifiers is refused at the first one
- * over the limit.
+ * Reads the body of {@code POST /v1/identity/map} (SPEC 1.6): a JSON object with exactly one
+ * non-empty array of strings under {@code email}, {@code email_hash}, {@code phone} or {@code
+ * phone_hash}. Other members are ignored (for forward compatibility); empty arrays count as absent.
  *
- * @param input which kind of identifier the array holds
- * @param values the identifiers, in request order
+ * <p>The identifiers of the first non-empty array go to a {@link Sink} as they are read, so mapping
+ * keeps pace with parsing and no list of identifiers is built. The rules are checked in the order
+ * of the body, as a reader that collected everything first would: an element that is not a string,
+ * or one identifier over the limit, is refused where it stands; a second non-empty array is refused
+ * once it has been read. A refused body may have sent identifiers to the sink before the refusal:
+ * the caller discards what it made of them.
  */
-record MapBatchRequest(IdentityInput input, List<String> values) {
+final class MapBatchRequest {
   static final String NO_ARRAY =
       "Invalid body: expected one non-empty array of email, email_hash, phone or phone_hash";
   static final String TWO_ARRAYS =
       "Invalid body: only one of email, email_hash, phone, phone_hash may hold a non-empty array";
 
-  /** Reads the request from a parser positioned before the body's first token. */
-  static MapBatchRequest read(JsonParser json, int maxIdentifiers) throws IOException {
+  /** Receives the identifiers of the chosen array, in request order. */
+  @FunctionalInterface
+  interface Sink {
+    void identifier(IdentityInput input, String value);
+  }
+
+  private MapBatchRequest() {}
+
+  /**
+   * Reads the request from a parser positioned before the body's first token and returns the kind
+   * of identifier its array holds.
+   *
+   * @throws VeilException CLIENT_ERROR naming the problem of a bad body
+   */
+  static IdentityInput read(JsonParser json, int maxIdentifiers, Sink sink) throws IOException {
     if (json.nextToken() != JsonToken.START_OBJECT) {
       throw VeilException.clientError(json.currentToken() == null
           ? "Request body is empty: expected a JSON object"
           : "Request body must be a JSON object");
     }
     IdentityInput chosen = null;
-    List<String> values = List.of();
     while (json.nextToken() == JsonToken.FIELD_NAME) {
       IdentityInput input = IdentityInput.fromParameterName(json.currentName());
       JsonToken value = json.nextToken();
@@ -43,35 +55,39 @@ record MapBatchRequest(IdentityInput input, List<String> values) {
       if (value != JsonToken.START_ARRAY) {
         throw VeilException.clientError("Invalid body: " + input.parameterName() + " must be an array of strings");
       }
-      List<String> strings = readStrings(json, input, maxIdentifiers);
-      if (strings.isEmpty()) {
+      int count = readStrings(json, input, maxIdentifiers, chosen == null ? sink : null);
+      if (count == 0) {
         continue;
       }
       if (chosen != null) {
         throw VeilException.clientError(TWO_ARRAYS);
       }
       chosen = input;
-      values = strings;
     }
     if (chosen == null) {
       throw VeilException.clientError(NO_ARRAY);
     }
-    return new MapBatchRequest(chosen, values);
+    return chosen;
   }
 
-  private static List<String> readStrings(JsonParser json, IdentityInput input, int max) throws IOException {
-    List<String> out = new ArrayList<>();
+  /** Reads an array of strings up to its end, giving each to {@code sink} unless it is null; returns the count. */
+  private static int readStrings(JsonParser json, IdentityInput input, int max, Sink sink) throws IOException {
+    int count = 0;
     JsonToken token;
     while ((token = json.nextToken()) != JsonToken.END_ARRAY) {
       if (token != JsonToken.VALUE_STRING) {
         throw VeilException.clientError(
-            "Invalid body: " + input.parameterName() + "[" + out.size() + "] must be a string");
+            "Invalid body: " + input.parameterName() + "[" + count + "] must be a string");
       }
-      if (out.size() == max) {
+      if (count == max) {
         throw VeilException.clientError("Too many identifiers: at most " + max + " per request");
       }
-      out.add(json.getText());
+      String value = json.getText(); // also where malformed UTF-8 inside the string is found
+      if (sink != null) {
+        sink.identifier(input, value);
+      }
+      count++;
     }
-    return out;
+    return count;
   }
 }

@@ -60,9 +60,12 @@ final class QueryString {
     if (plain) {
       return s.substring(from, to);
     }
-    ByteBuffer bytes = ByteBuffer.allocate((to - from) * 3);
+    byte[] bytes = new byte[to - from];
+    int n = 0;
+    boolean ascii = true;
     for (int i = from; i < to; i++) {
       char c = s.charAt(i);
+      byte b;
       if (c == '%') {
         if (i + 2 >= to) {
           throw VeilException.clientError(MALFORMED);
@@ -72,21 +75,26 @@ final class QueryString {
         if (hi < 0 || lo < 0) {
           throw VeilException.clientError(MALFORMED);
         }
-        bytes.put((byte) ((hi << 4) | lo));
+        b = (byte) ((hi << 4) | lo);
         i += 2;
       } else if (c == '+') {
-        bytes.put((byte) ' ');
-      } else if (c < 0x80) {
-        bytes.put((byte) c);
-      } else {
+        b = (byte) ' ';
+      } else if (c > 0xff) {
         // Netty hands the request line over as ISO-8859-1 text: each char is one raw byte.
-        if (c > 0xff) {
-          throw VeilException.clientError(MALFORMED);
-        }
-        bytes.put((byte) c);
+        throw VeilException.clientError(MALFORMED);
+      } else {
+        b = (byte) c;
       }
+      ascii &= b >= 0;
+      bytes[n++] = b;
     }
-    bytes.flip();
+    if (ascii) {
+      return new String(bytes, 0, n, StandardCharsets.US_ASCII);
+    }
+    return utf8(ByteBuffer.wrap(bytes, 0, n));
+  }
+
+  private static String utf8(ByteBuffer bytes) {
     CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
         .onMalformedInput(CodingErrorAction.REPORT)
         .onUnmappableCharacter(CodingErrorAction.REPORT);

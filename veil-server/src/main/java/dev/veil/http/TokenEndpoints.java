@@ -1,6 +1,5 @@
 package dev.veil.http;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import dev.veil.client.ApiClient;
 import dev.veil.common.ErrorCode;
 import dev.veil.common.VeilException;
@@ -9,7 +8,7 @@ import dev.veil.token.GenerateOutcome;
 import dev.veil.token.IdentityTokens;
 import dev.veil.token.RefreshOutcome;
 import dev.veil.token.TokenService;
-import java.io.IOException;
+import io.vertx.core.buffer.Buffer;
 
 /**
  * {@code /v1/token/generate}, {@code /v1/token/refresh} and {@code /v1/token/validate} (SPEC 1.3 to
@@ -19,7 +18,15 @@ import java.io.IOException;
 final class TokenEndpoints {
   static final String REFRESH_TOKEN = "refresh_token";
   static final String REFRESH_TOKEN_MISSING = "Required Parameter Missing: refresh_token";
-  private static final int TOKENS_BODY_SIZE = 640;
+  private static final byte[] TOKENS_HEAD =
+      JsonBytes.ascii("{\"status\":\"success\",\"body\":{\"advertising_token\":\"");
+  private static final byte[] REFRESH_TOKEN_FIELD = JsonBytes.ascii("\",\"refresh_token\":\"");
+  private static final byte[] IDENTITY_EXPIRES_FIELD = JsonBytes.ascii("\",\"identity_expires\":");
+  private static final byte[] REFRESH_FROM_FIELD = JsonBytes.ascii(",\"refresh_from\":");
+  private static final byte[] REFRESH_EXPIRES_FIELD = JsonBytes.ascii(",\"refresh_expires\":");
+  private static final byte[] TOKENS_TAIL = JsonBytes.ascii("}}");
+  /** Keys, punctuation and three numbers of a tokens answer, besides the tokens themselves. */
+  private static final int TOKENS_OVERHEAD = 200;
 
   private final TokenService tokens;
 
@@ -33,7 +40,7 @@ final class TokenEndpoints {
     ApiClient client = ex.client();
     GenerateOutcome outcome = tokens.generate(identity, client.siteId(), client.id());
     if (outcome instanceof GenerateOutcome.Generated generated) {
-      ex.success(json -> writeTokens(json, generated.tokens()), TOKENS_BODY_SIZE);
+      ex.sendJson(200, tokensAnswer(generated.tokens()));
     } else {
       ex.optout();
     }
@@ -52,7 +59,7 @@ final class TokenEndpoints {
     RefreshOutcome outcome = tokens.refresh(refreshToken);
     boolean authenticated = ex.client() != null;
     if (outcome instanceof RefreshOutcome.Refreshed refreshed) {
-      ex.success(json -> writeTokens(json, refreshed.tokens()), TOKENS_BODY_SIZE);
+      ex.sendJson(200, tokensAnswer(refreshed.tokens()));
     } else if (outcome instanceof RefreshOutcome.OptedOut) {
       ex.optout();
     } else if (!authenticated) {
@@ -73,13 +80,23 @@ final class TokenEndpoints {
     ex.success(json -> json.writeBoolean(valid), 48);
   }
 
-  static void writeTokens(JsonGenerator json, IdentityTokens t) throws IOException {
-    json.writeStartObject();
-    json.writeStringField("advertising_token", t.advertisingToken());
-    json.writeStringField("refresh_token", t.refreshToken());
-    json.writeNumberField("identity_expires", t.identityExpires().toEpochMilli());
-    json.writeNumberField("refresh_from", t.refreshFrom().toEpochMilli());
-    json.writeNumberField("refresh_expires", t.refreshExpires().toEpochMilli());
-    json.writeEndObject();
+  /**
+   * {@code {"status":"success","body":{"advertising_token":…,"refresh_token":…,"identity_expires":…,
+   * "refresh_from":…,"refresh_expires":…}}}, written by hand ({@link JsonBytes}): the tokens are
+   * base64 text, which needs no escaping, copied as bytes.
+   */
+  static Buffer tokensAnswer(IdentityTokens t) {
+    JsonBytes json = new JsonBytes(t.advertisingTokenLength() + t.refreshTokenLength() + TOKENS_OVERHEAD);
+    json.raw(TOKENS_HEAD);
+    int at = json.reserve(t.advertisingTokenLength());
+    t.copyAdvertisingToken(json.array(), at);
+    json.raw(REFRESH_TOKEN_FIELD);
+    at = json.reserve(t.refreshTokenLength());
+    t.copyRefreshToken(json.array(), at);
+    json.raw(IDENTITY_EXPIRES_FIELD).number(t.identityExpires().toEpochMilli())
+        .raw(REFRESH_FROM_FIELD).number(t.refreshFrom().toEpochMilli())
+        .raw(REFRESH_EXPIRES_FIELD).number(t.refreshExpires().toEpochMilli())
+        .raw(TOKENS_TAIL);
+    return json.toBuffer();
   }
 }

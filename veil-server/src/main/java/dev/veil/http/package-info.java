@@ -10,15 +10,17 @@
  *       ({@code BodyReader} enforces the size limit while reading, {@code JsonBodies} the JSON
  *       limits).
  *   <li>Endpoints translate parameters into domain calls and outcomes into answers: {@code
- *       TokenEndpoints}, {@code IdentityMapEndpoints} (batch body: {@code MapBatchRequest}), {@code
+ *       TokenEndpoints}, {@code IdentityMapEndpoints} (batch: {@code MapBatchRequest} reads the body
+ *       and hands each identifier to {@code MapBatchAnswer}, which maps and writes it), {@code
  *       BucketsEndpoint} ({@code BucketStream} streams with backpressure), {@code OptOutEndpoint}
  *       (the only blocking call, on a worker), {@code KeyLatestEndpoint}, {@code OpsEndpoints}, {@code
  *       SdkScriptEndpoint} (the browser SDK file, {@link dev.veil.http.SdkScript}, at {@code
  *       /static/veil-sdk.js} and under its versioned name).
  *   <li>{@code Exchange} carries one request and is the only way to answer, so {@code
- *       RequestObserver} sees each answer once (metrics, access log). {@code Envelope} writes the
- *       JSON envelope with Jackson's streaming generator; {@code ErrorResponses} is the one place
- *       that maps refusals to HTTP status and {@code status} word.
+ *       RequestObserver} sees each answer once (metrics, access log). {@code JsonBytes} writes the
+ *       hot answers (token pairs, identity maps) by hand; {@code Envelope} writes every other JSON
+ *       answer with Jackson's streaming generator; {@code ErrorResponses} is the one place that
+ *       maps refusals to HTTP status and {@code status} word.
  * </ol>
  *
  * <p>A new rule for an existing endpoint goes into its endpoint class; a new error kind into

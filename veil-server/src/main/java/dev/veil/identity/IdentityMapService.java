@@ -41,12 +41,17 @@ public final class IdentityMapService {
     return map(identity, respectOptOut);
   }
 
+  /** A mapper for the identifiers of one batch request; opt-outs always apply. */
+  public MapBatch batch() {
+    return new MapBatch(mapper, optOuts, alwaysOptedOut);
+  }
+
   public MapResult map(IdentityHash identity, boolean respectOptOut) {
     MappedIdentity mapped = mapper.map(identity);
     if (respectOptOut && isOptedOut(mapped.firstLevelHash())) {
       return MapResult.Unmapped.OPTOUT;
     }
-    return new MapResult.Mapped(mapped.advertisingId(), mapped.bucketId());
+    return new MapResult.Mapped(mapped.advertisingId(), mapper.bucketId(mapped.bucketIndex()));
   }
 
   private boolean isOptedOut(byte[] flh) {

@@ -25,7 +25,9 @@ public final class IdentityMapper {
   }
 
   public byte[] firstLevelHash(IdentityHash identity) {
-    return Sha256.digest(identity.toBytes(), firstLevelSalt);
+    byte[] firstLevelHash = new byte[Sha256.BYTES];
+    identity.digestWithSuffix(firstLevelSalt, firstLevelHash, 0);
+    return firstLevelHash;
   }
 
   /** Maps from a first-level hash (as carried in a refresh token) with the current salts. */
@@ -33,6 +35,28 @@ public final class IdentityMapper {
     SaltSnapshot snapshot = salts.current();
     int bucket = snapshot.bucketOf(firstLevelHash);
     byte[] advertisingId = snapshot.hashWithSalt(firstLevelHash, bucket);
-    return new MappedIdentity(firstLevelHash, bucket, snapshot.bucketId(bucket), advertisingId);
+    return new MappedIdentity(firstLevelHash, bucket, advertisingId);
+  }
+
+  /** The salts that {@link #mapInto} maps with; read once per batch, so a batch sees one state. */
+  public SaltSnapshot snapshot() {
+    return salts.current();
+  }
+
+  /**
+   * Maps {@code identity} with {@code snapshot} into the caller's 32-byte arrays and returns the
+   * bucket: the whole derivation of SPEC 2 (first-level hash, bucket, advertising id) without
+   * allocating, for loops over many identities.
+   */
+  public int mapInto(IdentityHash identity, SaltSnapshot snapshot, byte[] firstLevelHash, byte[] advertisingId) {
+    identity.digestWithSuffix(firstLevelSalt, firstLevelHash, 0);
+    int bucket = snapshot.bucketOf(firstLevelHash);
+    snapshot.hashWithSaltInto(firstLevelHash, bucket, advertisingId, 0);
+    return bucket;
+  }
+
+  /** The opaque id of a bucket (stable for the life of the store). */
+  public String bucketId(int bucketIndex) {
+    return salts.current().bucketId(bucketIndex);
   }
 }

@@ -195,10 +195,10 @@ public final class SaltService {
   private Map<String, Integer> bucketIndexById() {
     Map<String, Integer> index = indexById;
     if (index == null) {
-      SaltSystem system = snapshot.get().system();
-      index = new HashMap<>(system.bucketCount() * 2);
-      for (int i = 0; i < system.bucketCount(); i++) {
-        index.put(SaltSnapshot.bucketIdOf(system, i), i);
+      SaltSnapshot current = snapshot.get();
+      index = new HashMap<>(current.bucketCount() * 2);
+      for (int i = 0; i < current.bucketCount(); i++) {
+        index.put(current.bucketId(i), i);
       }
       indexById = index;
     }

@@ -7,20 +7,21 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.NoSuchElementException;
 import java.util.PrimitiveIterator;
-import java.util.stream.IntStream;
 
 /**
  * An immutable view of every bucket's salt state, published by {@link SaltService}.
  *
  * <p>Design note. A bucket's salt is never stored in the database: it is {@code SHA-256(seed ||
- * index || generation)}, so the store holds only generation and effective time of rotated buckets.
- * In memory the snapshot keeps, per bucket, the generation and effective time (12 bytes), the salt
- * itself (32 bytes) and the bucket id (12 ASCII bytes): 56 MiB for 2^20 buckets, computed once at
- * start (about 2^21 SHA-256, a few hundred milliseconds) so that mapping an identity costs no hash
- * beyond its own two. A rotation copies the arrays and recomputes only the rotated buckets' salts;
- * bucket ids never change and are shared by all snapshots. The rotation index holds the indexes of
- * buckets rotated at least once, sorted by effective time, then index. Buckets still at generation 0 share the store's
- * creation time, which precedes every rotation, so "buckets updated after T" is either all
+ * index || generation)} ({@link SaltDerivation}), so the store holds only generation and effective
+ * time of rotated buckets. In memory the snapshot keeps, per bucket, the generation and effective
+ * time (12 bytes) and a 48-byte record with the salt itself, the bucket id and a ready flag for
+ * each ({@link BucketRecords}): 60 MiB for 2^20 buckets. Salts and bucket ids are computed on first
+ * use: computing all of them at start took 2^21 SHA-256 on a cold JIT, most of the time to ready,
+ * while a bucket's first use costs one SHA-256 more (about 0.1 µs) and every later one nothing. A
+ * rotation copies the arrays, keeping the salts already computed except the rotated buckets', and
+ * every bucket id (ids never change). The rotation index holds the indexes of buckets rotated at
+ * least once, sorted by effective time, then index. Buckets still at generation 0 share the
+ * store's creation time, which precedes every rotation, so "buckets updated after T" is either all
  * generation-0 buckets followed by the whole rotation index (T before creation) or a suffix of the
  * rotation index found by binary search. Bucket ids are the first 9 bytes of {@code SHA-256(bucket
  * id secret || index)} in base64url (12 characters): opaque, stable, not revealing the index.
@@ -29,23 +30,24 @@ public final class SaltSnapshot {
   /** Largest supported bucket count is 2^INDEX_BITS. */
   static final int INDEX_BITS = 29;
 
-  private static final int SALT_BYTES = 32;
-  private static final int ID_CHARS = 12;
+  private static final int SALT_BYTES = SaltDerivation.SALT_BYTES;
+  /** Length of a bucket id. */
+  public static final int BUCKET_ID_CHARS = SaltDerivation.ID_CHARS;
+
+  private static final int ID_CHARS = BUCKET_ID_CHARS;
 
   private final SaltSystem system;
   private final int[] generation;
   private final long[] effectiveMs;
-  private final byte[] salts;
-  private final byte[] bucketIds;
+  private final BucketRecords records;
   private final int[] rotated;
   private final int unrotatedCount;
 
-  private SaltSnapshot(SaltSystem system, int[] generation, long[] effectiveMs, byte[] salts, byte[] bucketIds) {
+  private SaltSnapshot(SaltSystem system, int[] generation, long[] effectiveMs, BucketRecords records) {
     this.system = system;
     this.generation = generation;
     this.effectiveMs = effectiveMs;
-    this.salts = salts;
-    this.bucketIds = bucketIds;
+    this.records = records;
     this.rotated = sortedRotated(generation, effectiveMs);
     this.unrotatedCount = generation.length - rotated.length;
   }
@@ -56,17 +58,14 @@ public final class SaltSnapshot {
     long[] effective = new long[n];
     Arrays.fill(effective, system.created().toEpochMilli());
     int[] generation = new int[n];
-    byte[] salts = new byte[n * SALT_BYTES];
-    byte[] ids = new byte[n * ID_CHARS];
-    // 2^21 SHA-256 at start: spread over the cores in chunks (each writes its own array ranges).
-    int chunk = 1 << 14;
-    IntStream.range(0, (n + chunk - 1) / chunk).parallel().forEach(c -> {
-      for (int i = c * chunk, end = Math.min(n, i + chunk); i < end; i++) {
-        System.arraycopy(computeSalt(system, i, 0), 0, salts, i * SALT_BYTES, SALT_BYTES);
-        writeBucketId(system, i, ids, i * ID_CHARS);
-      }
-    });
-    return new SaltSnapshot(system, generation, effective, salts, ids);
+    SaltDerivation derivation = new SaltDerivation(system);
+    return new SaltSnapshot(system, generation, effective,
+        new BucketRecords(n, saltOf(derivation, generation), derivation::bucketId));
+  }
+
+  /** The salt of a bucket at its generation in {@code generation}. */
+  private static BucketRecords.Deriver saltOf(SaltDerivation derivation, int[] generation) {
+    return (bucket, out, off) -> derivation.salt(bucket, generation[bucket], out, off);
   }
 
   /** A new snapshot with the given bucket states applied (later entries win). */
@@ -76,7 +75,7 @@ public final class SaltSnapshot {
     }
     int[] gen = generation.clone();
     long[] eff = effectiveMs.clone();
-    byte[] newSalts = salts.clone();
+    boolean[] changed = new boolean[gen.length];
     for (BucketSalt change : changes) {
       int i = change.bucketIndex();
       if (i < 0 || i >= gen.length) {
@@ -84,9 +83,10 @@ public final class SaltSnapshot {
       }
       gen[i] = change.generation();
       eff[i] = change.effectiveAt().toEpochMilli();
-      System.arraycopy(computeSalt(system, i, gen[i]), 0, newSalts, i * SALT_BYTES, SALT_BYTES);
+      changed[i] = true;
     }
-    return new SaltSnapshot(system, gen, eff, newSalts, bucketIds);
+    return new SaltSnapshot(system, gen, eff,
+        BucketRecords.copyOf(records, saltOf(new SaltDerivation(system), gen), changed));
   }
 
   private static int[] sortedRotated(int[] gen, long[] eff) {
@@ -132,19 +132,18 @@ public final class SaltSnapshot {
 
   /** The current 32-byte salt of a bucket (a copy). */
   public byte[] salt(int bucketIndex) {
-    return Arrays.copyOfRange(salts, bucketIndex * SALT_BYTES, (bucketIndex + 1) * SALT_BYTES);
+    int off = records.salt(bucketIndex);
+    return Arrays.copyOfRange(records.records(), off, off + SALT_BYTES);
   }
 
   /** SHA-256({@code prefix} || salt of the bucket), without copying the salt (the mapping hot path). */
   public byte[] hashWithSalt(byte[] prefix, int bucketIndex) {
-    return Sha256.digest(prefix, salts, bucketIndex * SALT_BYTES, SALT_BYTES);
+    return Sha256.digest(prefix, records.records(), records.salt(bucketIndex), SALT_BYTES);
   }
 
-  private static byte[] computeSalt(SaltSystem system, int bucketIndex, int generation) {
-    byte[] input = new byte[8];
-    putInt(input, 0, bucketIndex);
-    putInt(input, 4, generation);
-    return Sha256.digest(system.saltSeed(), input);
+  /** Like {@link #hashWithSalt}, into {@code out[off, off+32)}: allocates nothing. */
+  public void hashWithSaltInto(byte[] prefix, int bucketIndex, byte[] out, int off) {
+    Sha256.digestInto(prefix, records.records(), records.salt(bucketIndex), SALT_BYTES, out, off);
   }
 
   public int generation(int bucketIndex) {
@@ -161,30 +160,12 @@ public final class SaltSnapshot {
 
   /** The opaque id of a bucket. */
   public String bucketId(int bucketIndex) {
-    return new String(bucketIds, bucketIndex * ID_CHARS, ID_CHARS, StandardCharsets.US_ASCII);
+    return new String(records.records(), records.id(bucketIndex), ID_CHARS, StandardCharsets.US_ASCII);
   }
 
-  static String bucketIdOf(SaltSystem system, int bucketIndex) {
-    byte[] id = new byte[ID_CHARS];
-    writeBucketId(system, bucketIndex, id, 0);
-    return new String(id, StandardCharsets.US_ASCII);
-  }
-
-  private static final byte[] BASE64URL =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".getBytes(StandardCharsets.US_ASCII);
-
-  /** Base64url (no padding) of the first 9 bytes of SHA-256(secret || index): 12 characters. */
-  private static void writeBucketId(SaltSystem system, int bucketIndex, byte[] out, int off) {
-    byte[] input = new byte[4];
-    putInt(input, 0, bucketIndex);
-    byte[] d = Sha256.digest(system.bucketIdSecret(), input);
-    for (int g = 0; g < 3; g++) {
-      int v = (d[g * 3] & 0xff) << 16 | (d[g * 3 + 1] & 0xff) << 8 | (d[g * 3 + 2] & 0xff);
-      out[off + g * 4] = BASE64URL[v >>> 18];
-      out[off + g * 4 + 1] = BASE64URL[(v >>> 12) & 63];
-      out[off + g * 4 + 2] = BASE64URL[(v >>> 6) & 63];
-      out[off + g * 4 + 3] = BASE64URL[v & 63];
-    }
+  /** Copies the {@value #BUCKET_ID_CHARS} ASCII characters of a bucket's id to {@code out} at {@code off}. */
+  public void copyBucketId(int bucketIndex, byte[] out, int off) {
+    System.arraycopy(records.records(), records.id(bucketIndex), out, off, ID_CHARS);
   }
 
   /** Number of buckets rotated at least once. */
@@ -252,10 +233,4 @@ public final class SaltSnapshot {
     return lo;
   }
 
-  private static void putInt(byte[] b, int off, int v) {
-    b[off] = (byte) (v >>> 24);
-    b[off + 1] = (byte) (v >>> 16);
-    b[off + 2] = (byte) (v >>> 8);
-    b[off + 3] = (byte) v;
-  }
 }

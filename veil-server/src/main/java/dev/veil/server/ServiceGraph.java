@@ -46,20 +46,30 @@ public final class ServiceGraph {
   public record Built(Services services, Optional<String> bootstrapAdminKey, DeductionService deductions) {}
 
   public static Built build(VeilConfig config, Clock clock, Store store) {
+    return build(config, clock, store, new StartupPhases());
+  }
+
+  static Built build(VeilConfig config, Clock clock, Store store, StartupPhases phases) {
     SecureRandom random = new SecureRandom();
     KeyService keys = new KeyService(store.keys(), config.keys(), clock, random);
     SaltSystem system = SaltSystem.loadOrCreate(store.meta(), config.bucketCount(), clock, random);
+    phases.done("salt_system");
     SaltService salts = new SaltService(system, store.salts(), config.saltRotation(), clock);
+    phases.done("salt_snapshot");
     OptOutService optOuts = new OptOutService(store.optOuts(), clock);
     ClientService clients = new ClientService(store.clients(), keys, clock, random);
     Instant loadStarted = clock.instant();
     keys.catchUp();
+    phases.done("keys_loaded");
     salts.catchUp();
+    phases.done("salt_rotations_loaded");
     optOuts.catchUp();
+    phases.done("optouts_loaded");
     clients.catchUp();
     keys.ensureKeysets(clients.list().stream().map(ApiClient::siteId).distinct().toList());
     Optional<String> adminKey = store.jobLock().runExclusive("bootstrap-admin", () -> bootstrapAdmin(clients))
         .flatMap(o -> o);
+    phases.done("clients_loaded");
 
     IdentityMapper mapper = new IdentityMapper(salts);
     TestIdentities tests = new TestIdentities(config.profile(), config.testEmail(), mapper);
@@ -71,6 +81,7 @@ public final class ServiceGraph {
     readiness.recordSync(loadStarted);
     Services services = new Services(config, clock, keys, salts, optOuts, clients,
         new ApiKeyAuthenticator(clients::registry), mapper, mapping, tokens, tests, readiness);
+    phases.done("services_built");
     return new Built(services, adminKey, new DeductionService(store.deductions(), clock));
   }
 

@@ -47,7 +47,7 @@ public final class VeilServer implements AutoCloseable {
   private final String bootstrapAdminKey;
   private boolean closed;
 
-  private VeilServer(VeilConfig config, Clock clock, Store store) {
+  private VeilServer(VeilConfig config, Clock clock, Store store, StartupPhases phases) {
     this.store = store;
     LOG.info("event=config {}", configLine(config));
     // Vert.x starts (mostly class loading) on another thread while the services load the store and
@@ -55,16 +55,18 @@ public final class VeilServer implements AutoCloseable {
     java.util.concurrent.CompletableFuture<Vertx> vertxStarting = java.util.concurrent.CompletableFuture.supplyAsync(
         () -> Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Runtime.getRuntime().availableProcessors())));
     try {
-      ServiceGraph.Built built = ServiceGraph.build(config, clock, store);
+      ServiceGraph.Built built = ServiceGraph.build(config, clock, store, phases);
       this.services = built.services();
       this.bootstrapAdminKey = built.bootstrapAdminKey().orElse(null);
       this.vertx = vertxStarting.join();
+      phases.done("vertx_started");
       Metrics metrics = new Metrics();
       metrics.gauge("veil_sync_age_seconds",
           "Seconds since the last successful catch-up with the store started: how old this node's data may be.",
           () -> services.readiness().syncAge().toMillis() / 1000.0);
       this.http = new PublicHttpServer(vertx, services, metrics);
       this.httpPort = await(http.start().toCompletionStage().toCompletableFuture(), "the HTTP listener");
+      phases.done("http_listening");
       this.demo = config.demo().enabled() ? startDemo(config) : null;
       this.grpcExecutor = Executors.newFixedThreadPool(4, r -> {
         Thread t = new Thread(r, "veil-grpc");
@@ -74,6 +76,7 @@ public final class VeilServer implements AutoCloseable {
       this.grpc = new AdminGrpcServer(config.grpc(), services, grpcExecutor,
           List.of(new DeductionAdminService(built.deductions())));
       this.grpcPort = grpc.start();
+      phases.done("grpc_listening");
       services.readiness().markLoaded();
       this.jobs = new BackgroundJobs(services, store.jobLock(), clock);
       jobs.start();
@@ -103,13 +106,15 @@ public final class VeilServer implements AutoCloseable {
 
   /** Opens the configured store, builds and starts a node; returns once it is ready to serve. */
   public static VeilServer start(VeilConfig config, Clock clock) {
-    return new VeilServer(config, clock,
-        Stores.open(config.db(), StoreSettings.defaults().withTimeout(config.dbTimeout())));
+    StartupPhases phases = new StartupPhases();
+    Store store = Stores.open(config.db(), StoreSettings.defaults().withTimeout(config.dbTimeout()));
+    phases.done("store_opened");
+    return new VeilServer(config, clock, store, phases);
   }
 
   /** Starts a node on a store the caller opened (tests; the node closes it on {@link #close()}). */
   public static VeilServer start(VeilConfig config, Clock clock, Store store) {
-    return new VeilServer(config, clock, store);
+    return new VeilServer(config, clock, store, new StartupPhases());
   }
 
   private static <T> T await(java.util.concurrent.CompletableFuture<T> future, String what) {

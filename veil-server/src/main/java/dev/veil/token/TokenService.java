@@ -118,11 +118,11 @@ public final class TokenService {
     EncryptionKey refreshKey = active(ring, EncryptionKey.REFRESH_SITE_ID, now);
     Instant identityExpires = now.plus(lifetimes.advertising());
     Instant refreshExpires = now.plus(lifetimes.refresh());
-    String advertising = advertisingCodec.encode(
+    byte[] advertising = advertisingCodec.encodeAscii(
         new AdvertisingTokenPayload(type, identityExpires, now, OPERATOR, publisher, privacyBits, established, now,
             mapped.advertisingId()),
         master, site);
-    String refresh = refreshCodec.encode(
+    byte[] refresh = refreshCodec.encodeAscii(
         new RefreshTokenPayload(type, refreshExpires, now, OPERATOR, publisher, privacyBits, established,
             mapped.firstLevelHash()),
         refreshKey);

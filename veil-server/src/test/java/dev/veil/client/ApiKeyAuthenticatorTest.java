@@ -44,6 +44,15 @@ class ApiKeyAuthenticatorTest {
   }
 
   @Test
+  void whitespaceAroundTheKey_isIgnored_butNotInsideIt() {
+    ClientService.CreatedClient c = clients.create("pub", 0, Set.of(Role.GENERATOR));
+    String key = c.key().reveal();
+    assertThat(auth.authenticate("Bearer   " + key + " \t")).isPresent();
+    assertThat(auth.authenticate("Bearer " + key.substring(0, 30) + " " + key.substring(31))).isEmpty();
+    assertThat(auth.authenticate("Bearer" + key)).isEmpty();
+  }
+
+  @Test
   void disabledClient_andRotatedKey_areRefused() {
     ClientService.CreatedClient c = clients.create("pub", 0, Set.of(Role.MAPPER));
     clients.setEnabled(c.client().id(), false);

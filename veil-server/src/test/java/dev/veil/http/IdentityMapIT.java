@@ -135,6 +135,16 @@ class IdentityMapIT {
   }
 
   @Test
+  void mapPost_echoesEveryIdentifierAsGiven_beyondTheBmpAndLoneSurrogatesIncluded() {
+    Response r = node.post("/v1/identity/map", mapper,
+        "{\"email\":[\"\u00c4nne@b\u00fccher.de\",\"\ud83d\ude00@example.com\",\"\\ud800@example.com\",\"tab\\t@x.y\"]}");
+
+    assertThat(r.code()).isEqualTo(200);
+    assertThat(identifiers(r.bodyNode().path("mapped"))).containsExactly("\u00c4nne@b\u00fccher.de", "\ud83d\ude00@example.com");
+    assertThat(identifiers(r.bodyNode().path("unmapped"))).containsExactly("\ud800@example.com", "tab\t@x.y");
+  }
+
+  @Test
   void mapPost_atTheBatchLimit_mapsEveryIdentifier() {
     Response r = node.post("/v1/identity/map", mapper, emails(5_000));
 
@@ -166,6 +176,8 @@ class IdentityMapIT {
     "null element             | {\"email_hash\":[null]}                 | Invalid body: email_hash[0] must be a string",
     "nested element           | {\"email\":[[\"a@b.com\"]]}             | Invalid body: email[0] must be a string",
     "two non-empty arrays     | {\"email\":[\"a@b.com\"],\"phone\":[\"+14155550100\"]} | Invalid body: only one of email, email_hash, phone, phone_hash may hold a non-empty array",
+    "second array, bad element | {\"email\":[\"a@b.com\"],\"phone\":[\"+14155550100\",7]} | Invalid body: phone[1] must be a string",
+    "empty, then two arrays   | {\"phone\":[],\"email\":[\"a@b.com\"],\"email_hash\":[\"x\"]} | Invalid body: only one of email, email_hash, phone, phone_hash may hold a non-empty array",
     "duplicate key            | {\"email\":[\"a@b.com\"],\"email\":[\"c@d.com\"]} | Malformed JSON body: a key appears more than once",
     "truncated                | {\"email\":[\"a@b.com\"                 | Malformed JSON body: unexpected end of input",
     "trailing content         | {\"email\":[\"a@b.com\"]}]              | Malformed JSON body: unexpected content after the JSON value",

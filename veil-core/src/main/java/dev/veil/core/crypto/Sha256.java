@@ -1,5 +1,6 @@
 package dev.veil.core.crypto;
 
+import java.security.DigestException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
@@ -13,7 +14,7 @@ public final class Sha256 {
   /** Length of a SHA-256 digest in bytes. */
   public static final int BYTES = 32;
 
-  private static final ThreadLocal<MessageDigest> DIGEST = ThreadLocal.withInitial(Sha256::newDigest);
+  private static final ThreadLocal<MessageDigest> DIGEST = ThreadLocal.withInitial(Sha256::newMessageDigest);
 
   private Sha256() {}
 
@@ -37,7 +38,24 @@ public final class Sha256 {
     return digest.digest();
   }
 
-  private static MessageDigest newDigest() {
+  /**
+   * Writes the SHA-256 digest of {@code a || b[bOff .. bOff+bLen)} to {@code out[outOff ..
+   * outOff+32)}, allocating nothing.
+   *
+   * @throws IllegalArgumentException if {@code out} has fewer than 32 bytes from {@code outOff}
+   */
+  public static void digestInto(byte[] a, byte[] b, int bOff, int bLen, byte[] out, int outOff) {
+    MessageDigest digest = DIGEST.get();
+    digest.update(a);
+    digest.update(b, bOff, bLen);
+    try {
+      digest.digest(out, outOff, BYTES);
+    } catch (DigestException e) {
+      throw new IllegalArgumentException("no room for a SHA-256 digest at offset " + outOff, e);
+    }
+  }
+
+  private static MessageDigest newMessageDigest() {
     try {
       return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {

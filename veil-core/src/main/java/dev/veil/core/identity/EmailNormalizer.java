@@ -124,6 +124,9 @@ public final class EmailNormalizer {
 
   /** The lowered text, or null if it holds a forbidden character. */
   private static String lowerCaseAsciiIfClean(String raw, int start, int end) {
+    if (isLowerCaseCleanAscii(raw, start, end)) {
+      return raw.substring(start, end); // the common case: nothing to change, nothing copied if untrimmed
+    }
     StringBuilder out = new StringBuilder(end - start);
     for (int i = start; i < end; i++) {
       char c = raw.charAt(i);
@@ -147,13 +150,24 @@ public final class EmailNormalizer {
     return out.toString();
   }
 
+  /** Whether every character is printable ASCII other than an upper-case letter (then lowering changes nothing). */
+  private static boolean isLowerCaseCleanAscii(String raw, int start, int end) {
+    for (int i = start; i < end; i++) {
+      char c = raw.charAt(i);
+      if (c <= ' ' || c >= 0x7F || (c >= 'A' && c <= 'Z')) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static Optional<String> splitAndRewrite(String address) {
     int at = address.indexOf('@');
     if (at <= 0 || at == address.length() - 1 || address.indexOf('@', at + 1) >= 0) {
       return Optional.empty();
     }
-    String domain = address.substring(at + 1);
-    if (!domain.equals(GMAIL)) {
+    boolean gmail = address.length() - at - 1 == GMAIL.length() && address.startsWith(GMAIL, at + 1);
+    if (!gmail) {
       return Optional.of(address);
     }
     String local = gmailLocalPart(address.substring(0, at));

@@ -78,6 +78,14 @@ public final class IdentityHash {
     return hash.clone();
   }
 
+  /**
+   * Writes SHA-256(hash || {@code suffix}) to {@code out[outOff, outOff+32)}: the first step of
+   * every derivation from an identity, without copying the hash out.
+   */
+  public void digestWithSuffix(byte[] suffix, byte[] out, int outOff) {
+    Sha256.digestInto(hash, suffix, 0, suffix.length, out, outOff);
+  }
+
   /** The hash in standard base64 with padding (44 characters). */
   public String toBase64() {
     return Base64.getEncoder().encodeToString(hash);

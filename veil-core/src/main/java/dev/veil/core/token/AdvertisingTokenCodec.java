@@ -4,7 +4,9 @@ import dev.veil.core.crypto.AesGcm;
 import dev.veil.core.crypto.NonceSource;
 import dev.veil.core.token.InvalidTokenException.Reason;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -84,6 +86,11 @@ public final class AdvertisingTokenCodec {
   private static final int INNER_SEALED = INNER_PLAIN + GcmSegment.OVERHEAD;
   private static final int OUTER_HEAD = 8 + 8 + OperatorInfo.BYTES + 4;
   private static final int OUTER_PLAIN = OUTER_HEAD + INNER_SEALED;
+  /** Where the plaintexts start in the work buffer, after the token. */
+  private static final int PLAIN_AT = TOKEN_BYTES;
+  private static final int WORK_BYTES = PLAIN_AT + OUTER_PLAIN + INNER_PLAIN;
+  /** Each thread's work buffer for {@link #encodeAscii}: the token and both plaintexts. */
+  private static final ThreadLocal<byte[]> WORK = ThreadLocal.withInitial(() -> new byte[WORK_BYTES]);
 
   /** Neither layer has additional authenticated data: UID2's SDKs use none. */
   private static final byte[] NO_AAD = new byte[0];
@@ -107,6 +114,14 @@ public final class AdvertisingTokenCodec {
    *     p.privacyBits()} uses its top byte (bits 24 to 31), which carries the identity prefix
    */
   public String encode(AdvertisingTokenPayload p, EncryptionKey masterKey, EncryptionKey siteKey) {
+    return new String(encodeAscii(p, masterKey, siteKey), StandardCharsets.US_ASCII);
+  }
+
+  /**
+   * Like {@link #encode}, the token text as US-ASCII bytes ({@value #TOKEN_CHARS} of them), for
+   * writers that put it straight into a response without a {@code String} in between.
+   */
+  public byte[] encodeAscii(AdvertisingTokenPayload p, EncryptionKey masterKey, EncryptionKey siteKey) {
     checkKeys(p, masterKey, siteKey);
     if ((p.privacyBits() & ~CALLER_PRIVACY_BITS) != 0) {
       throw new IllegalArgumentException("privacy bits of an advertising token must fit in 24 bits");
@@ -114,16 +129,20 @@ public final class AdvertisingTokenCodec {
     TokenHeader header = new TokenHeader(p.identityType(), VERSION, masterKey.id());
     byte[] outerIv = nextIv();
     byte[] innerIv = nextIv();
-    byte[] token = new byte[TOKEN_BYTES];
-    header.writeTo(token);
-    // One work buffer: the outer plaintext [0, 129), then the inner plaintext [129, 197), which is
-    // sealed straight into its place in the outer plaintext.
-    byte[] plain = new byte[OUTER_PLAIN + INNER_PLAIN];
-    writeInnerPlain(ByteBuffer.wrap(plain, OUTER_PLAIN, INNER_PLAIN), p);
-    GcmSegment.seal(siteKey, innerIv, NO_AAD, plain, OUTER_PLAIN, INNER_PLAIN, plain, OUTER_HEAD);
-    writeOuterHead(ByteBuffer.wrap(plain, 0, OUTER_HEAD), p, siteKey.id());
-    GcmSegment.seal(masterKey, outerIv, NO_AAD, plain, 0, OUTER_PLAIN, token, TokenHeader.BYTES);
-    return TokenText.URL_UNPADDED.encode(token);
+    // One work buffer per thread: the token [0, 163), then the outer plaintext [163, 292), then
+    // the inner plaintext [292, 360), which is sealed straight into its place in the outer one.
+    byte[] work = WORK.get();
+    try {
+      header.writeTo(work);
+      writeInnerPlain(ByteBuffer.wrap(work, PLAIN_AT + OUTER_PLAIN, INNER_PLAIN), p);
+      GcmSegment.seal(siteKey, innerIv, NO_AAD, work, PLAIN_AT + OUTER_PLAIN, INNER_PLAIN, work,
+          PLAIN_AT + OUTER_HEAD);
+      writeOuterHead(ByteBuffer.wrap(work, PLAIN_AT, OUTER_HEAD), p, siteKey.id());
+      GcmSegment.seal(masterKey, outerIv, NO_AAD, work, PLAIN_AT, OUTER_PLAIN, work, TokenHeader.BYTES);
+      return TokenText.URL_UNPADDED.encodeAscii(work, 0, TOKEN_BYTES);
+    } finally {
+      Arrays.fill(work, PLAIN_AT, WORK_BYTES, (byte) 0); // no plaintext stays behind in the buffer
+    }
   }
 
   /**
@@ -195,8 +214,8 @@ public final class AdvertisingTokenCodec {
     // The identity prefix goes into the top byte, which encode has checked to be free.
     out.putInt(((p.identityType().prefix() & 0xFF) << PREFIX_SHIFT) | p.privacyBits())
         .putLong(p.established().toEpochMilli())
-        .putLong(p.refreshed().toEpochMilli())
-        .put(p.advertisingId());
+        .putLong(p.refreshed().toEpochMilli());
+    p.putAdvertisingId(out);
   }
 
   private static void writeOuterHead(ByteBuffer out, AdvertisingTokenPayload p, int siteKeyId) {

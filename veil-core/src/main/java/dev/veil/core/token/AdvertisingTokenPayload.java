@@ -1,6 +1,7 @@
 package dev.veil.core.token;
 
 import dev.veil.core.identity.IdentityType;
+import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Objects;
@@ -60,6 +61,11 @@ public record AdvertisingTokenPayload(
   @Override
   public byte[] advertisingId() {
     return advertisingId.clone();
+  }
+
+  /** Puts the 32-byte advertising id into {@code out} without a copy (the codec's encoder). */
+  void putAdvertisingId(ByteBuffer out) {
+    out.put(advertisingId);
   }
 
   @Override

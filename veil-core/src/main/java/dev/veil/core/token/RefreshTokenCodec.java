@@ -5,7 +5,9 @@ import dev.veil.core.crypto.NonceSource;
 import dev.veil.core.identity.IdentityType;
 import dev.veil.core.token.InvalidTokenException.Reason;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -50,6 +52,9 @@ public final class RefreshTokenCodec {
   private static final int PLAIN = 8 + 8 + OperatorInfo.BYTES + PublisherInfo.BYTES + 4 + 8 + 1
       + RefreshTokenPayload.FIRST_LEVEL_HASH_BYTES;
 
+  /** Each thread's work buffer for {@link #encodeAscii}: the token, then the plaintext. */
+  private static final ThreadLocal<byte[]> WORK = ThreadLocal.withInitial(() -> new byte[TOKEN_BYTES + PLAIN]);
+
   private final NonceSource nonces;
 
   /** A codec that draws its IVs from {@code nonces} (use {@link NonceSource#secure()}). */
@@ -63,18 +68,30 @@ public final class RefreshTokenCodec {
    * @throws IllegalArgumentException if {@code refreshKey} is not in the refresh keyset
    */
   public String encode(RefreshTokenPayload p, EncryptionKey refreshKey) {
+    return new String(encodeAscii(p, refreshKey), StandardCharsets.US_ASCII);
+  }
+
+  /**
+   * Like {@link #encode}, the token text as US-ASCII bytes ({@value #TOKEN_CHARS} of them), for
+   * writers that put it straight into a response without a {@code String} in between.
+   */
+  public byte[] encodeAscii(RefreshTokenPayload p, EncryptionKey refreshKey) {
     if (refreshKey.siteId() != EncryptionKey.REFRESH_SITE_ID) {
       throw new IllegalArgumentException("a refresh token must be encrypted with a refresh key");
     }
     TokenHeader header = new TokenHeader(p.identityType(), VERSION, refreshKey.id());
     byte[] iv = new byte[AesGcm.IV_BYTES];
     nonces.nextBytes(iv);
-    byte[] plain = new byte[PLAIN];
-    writePlain(ByteBuffer.wrap(plain), p);
-    byte[] token = new byte[TOKEN_BYTES];
-    header.writeTo(token);
-    GcmSegment.seal(refreshKey, iv, header.toBytes(), plain, 0, PLAIN, token, TokenHeader.BYTES);
-    return TokenText.STANDARD_PADDED.encode(token);
+    // One work buffer per thread: the token [0, 124), then the plaintext [124, 214).
+    byte[] work = WORK.get();
+    try {
+      writePlain(ByteBuffer.wrap(work, TOKEN_BYTES, PLAIN), p);
+      header.writeTo(work);
+      GcmSegment.seal(refreshKey, iv, header.toBytes(), work, TOKEN_BYTES, PLAIN, work, TokenHeader.BYTES);
+      return TokenText.STANDARD_PADDED.encodeAscii(work, 0, TOKEN_BYTES);
+    } finally {
+      Arrays.fill(work, TOKEN_BYTES, TOKEN_BYTES + PLAIN, (byte) 0); // no plaintext stays behind in the buffer
+    }
   }
 
   /**
@@ -117,7 +134,7 @@ public final class RefreshTokenCodec {
     p.publisher().writeTo(out);
     out.putInt(p.privacyBits())
         .putLong(p.established().toEpochMilli())
-        .put(p.identityType().prefix())
-        .put(p.firstLevelHash());
+        .put(p.identityType().prefix());
+    p.putFirstLevelHash(out);
   }
 }

@@ -1,6 +1,7 @@
 package dev.veil.core.token;
 
 import dev.veil.core.identity.IdentityType;
+import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.Arrays;
@@ -56,6 +57,11 @@ public record RefreshTokenPayload(
   @Override
   public byte[] firstLevelHash() {
     return firstLevelHash.clone();
+  }
+
+  /** Puts the 32-byte first-level hash into {@code out} without a copy (the codec's encoder). */
+  void putFirstLevelHash(ByteBuffer out) {
+    out.put(firstLevelHash);
   }
 
   @Override
