@@ -200,12 +200,12 @@ public final class BenchReport {
   private void startAndMemory() {
     line("### Start-up and memory (" + get("start.buckets") + " salt buckets)");
     line("");
-    line("| Start | Process start → `/ops/readyz` 200 | Heap used after a full GC |");
+    line("| Start (`./veil serve`) | Launch → `/ops/readyz` 200 | Heap used after a full GC |");
     line("|---|---|---|");
-    line("| First (empty data dir: creates salts, keys, admin) | " + fmt(num("start.first_ms")) + " ms | "
-        + fmt1(num("heap.first_mb")) + " MiB |");
-    line("| Second (same data dir) | " + fmt(num("start.second_ms")) + " ms | " + fmt1(num("heap.second_mb"))
-        + " MiB |");
+    line("| First (empty data dir: creates keys, the admin client and the salt system; no class data sharing "
+        + "archive yet) | " + fmt(num("start.first_ms")) + " ms | " + fmt1(num("heap.first_mb")) + " MiB |");
+    line("| Second (same data dir; with the archive the first start wrote) | " + fmt(num("start.second_ms"))
+        + " ms | " + fmt1(num("heap.second_mb")) + " MiB |");
     line("");
     line("Opt-out index: " + fmt(num("optout.records")) + " random records in " + fmt(num("optout.table_bytes"))
         + " bytes of table, " + get("optout.bytes_per_record") + " bytes per record (`tableBytes()/size`); heap "
