@@ -67,8 +67,17 @@ public final class ServeCommand implements Callable<Integer> {
       return 2;
     }
     VeilServer server;
+    Path keyFile = config.dataDir().resolve("admin.key");
+    String[] keySaveError = {null};
     try {
-      server = VeilServer.start(config, Clock.systemUTC());
+      // The key file is written before the node reports ready and before anything is printed.
+      server = VeilServer.start(config, Clock.systemUTC(), key -> {
+        try {
+          writeSecret(keyFile, key);
+        } catch (IOException e) {
+          keySaveError[0] = e.getMessage();
+        }
+      });
     } catch (RuntimeException e) {
       err.println("veil: cannot start: " + e.getMessage());
       return 1;
@@ -81,7 +90,7 @@ public final class ServeCommand implements Callable<Integer> {
         stopped.countDown();
       }
     }, "veil-shutdown"));
-    printNextSteps(out, config, server);
+    printNextSteps(out, config, server, keyFile, keySaveError[0]);
     try {
       stopped.await();
     } catch (InterruptedException e) {
@@ -110,22 +119,20 @@ public final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  private static void printNextSteps(PrintWriter out, VeilConfig config, VeilServer server) {
+  private static void printNextSteps(
+      PrintWriter out, VeilConfig config, VeilServer server, Path keyFile, String keySaveError) {
     String base = "http://" + config.http().host() + ":" + server.httpPort();
     List<String> lines = new ArrayList<>();
     lines.add("");
     lines.add("Veil is running.");
     server.bootstrapAdminKey().ifPresent(key -> {
-      // The file is written before anything is printed, so whoever reads the banner finds it.
-      Path keyFile = config.dataDir().resolve("admin.key");
       lines.add("");
       lines.add("First start: an admin key was created. It is shown only now:");
       lines.add("  " + key);
-      try {
-        writeSecret(keyFile, key);
+      if (keySaveError == null) {
         lines.add("  (also saved to " + keyFile + ", readable only by you)");
-      } catch (IOException e) {
-        lines.add("  (could not save it to " + keyFile + ": " + e.getMessage() + "; copy it now)");
+      } else {
+        lines.add("  (could not save it to " + keyFile + ": " + keySaveError + "; copy it now)");
       }
     });
     lines.add("");

@@ -13,6 +13,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.Consumer;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -47,7 +48,8 @@ public final class VeilServer implements AutoCloseable {
   private final String bootstrapAdminKey;
   private boolean closed;
 
-  private VeilServer(VeilConfig config, Clock clock, Store store, StartupPhases phases) {
+  private VeilServer(VeilConfig config, Clock clock, Store store, StartupPhases phases,
+      Consumer<String> bootstrapKeySink) {
     this.store = store;
     LOG.info("event=config {}", configLine(config));
     // Vert.x starts (mostly class loading) on another thread while the services load the store and
@@ -77,6 +79,10 @@ public final class VeilServer implements AutoCloseable {
           List.of(new DeductionAdminService(built.deductions())));
       this.grpcPort = grpc.start();
       phases.done("grpc_listening");
+      // Whoever waits for readiness finds the bootstrap admin key already saved.
+      if (bootstrapAdminKey != null) {
+        bootstrapKeySink.accept(bootstrapAdminKey);
+      }
       services.readiness().markLoaded();
       this.jobs = new BackgroundJobs(services, store.jobLock(), clock);
       jobs.start();
@@ -106,15 +112,23 @@ public final class VeilServer implements AutoCloseable {
 
   /** Opens the configured store, builds and starts a node; returns once it is ready to serve. */
   public static VeilServer start(VeilConfig config, Clock clock) {
+    return start(config, clock, key -> {});
+  }
+
+  /**
+   * Like {@link #start(VeilConfig, Clock)}; when this start bootstraps an admin key, {@code
+   * bootstrapKeySink} receives it before the node reports ready (so it can be saved first).
+   */
+  public static VeilServer start(VeilConfig config, Clock clock, Consumer<String> bootstrapKeySink) {
     StartupPhases phases = new StartupPhases();
     Store store = Stores.open(config.db(), StoreSettings.defaults().withTimeout(config.dbTimeout()));
     phases.done("store_opened");
-    return new VeilServer(config, clock, store, phases);
+    return new VeilServer(config, clock, store, phases, bootstrapKeySink);
   }
 
   /** Starts a node on a store the caller opened (tests; the node closes it on {@link #close()}). */
   public static VeilServer start(VeilConfig config, Clock clock, Store store) {
-    return new VeilServer(config, clock, store, new StartupPhases());
+    return new VeilServer(config, clock, store, new StartupPhases(), key -> {});
   }
 
   private static <T> T await(java.util.concurrent.CompletableFuture<T> future, String what) {
