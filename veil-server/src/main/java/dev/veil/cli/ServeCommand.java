@@ -137,8 +137,11 @@ public final class ServeCommand implements Callable<Integer> {
     });
     lines.add("");
     lines.add("Next steps:");
-    lines.add("  1. Create an API key for your site (uses data/admin.key):");
-    lines.add("       ./veil admin client create --name my-site --roles GENERATOR,MAPPER --port " + server.grpcPort());
+    // `veil admin` reads data/admin.key by default; another data directory needs the key passed on.
+    boolean defaultKeyFile = keyFile.normalize().equals(Path.of("data", "admin.key"));
+    lines.add("  1. Create an API key for your site (uses " + (defaultKeyFile ? "data/admin.key" : keyFile) + "):");
+    lines.add("       " + (defaultKeyFile ? "" : "VEIL_ADMIN_KEY=\"$(cat " + keyFile + ")\" ")
+        + "./veil admin client create --name my-site --roles GENERATOR,MAPPER --port " + server.grpcPort());
     lines.add("  2. Generate a token with it:");
     lines.add("       curl -H \"Authorization: Bearer $KEY\" '" + base + "/v1/token/generate?email=user@example.com'");
     lines.add("  3. Read the README for every endpoint, the browser SDK and running several nodes.");
