@@ -65,11 +65,10 @@ database="veil_bench_$(date +%Y%m%d%H%M%S)_$$"
 database_created=""
 node_pids=()
 
-log() { printf '[multinode %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-put() { printf '%s=%s\n' "$1" "$2" >>"$results"; }
+log_tag=multinode
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 get() { awk -F= -v k="$1" '$1 == k { sub(/^[^=]*=/, ""); v = $0 } END { print v }' "$results"; }
-die() { log "error: $*"; exit 1; }
-
 cleanup() {
   local pid
   for pid in "${node_pids[@]}"; do
@@ -91,13 +90,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-pinned() {
-  local cpus="$1"
-  shift
-  if [ -n "$cpus" ]; then taskset -c "$cpus" "$@"; else "$@"; fi
-}
-
-listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 http_port() { echo $((base_port + 2 * ($1 - 1))); }
 grpc_port() { echo $((base_port + 2 * ($1 - 1) + 1)); }
 # utime + stime of a process, in clock ticks.
@@ -112,18 +104,7 @@ db_xacts() {
 }
 
 check_tools() {
-  if ! command -v wrk >/dev/null; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-      log "installing wrk (Debian package)"
-      apt-get install -y wrk >/dev/null
-    else
-      die "wrk is missing: apt-get install wrk"
-    fi
-  fi
-  local tool
-  for tool in java jcmd curl taskset awk psql createdb dropdb; do
-    command -v "$tool" >/dev/null || die "$tool is missing"
-  done
+  require_tools java jcmd curl taskset awk psql createdb dropdb
   pg_isready -q 2>/dev/null || die "PostgreSQL is not reachable at $PGHOST:$PGPORT (see DEVELOPERS.md to start it)"
   [ $((threads % 6)) = 0 ] || log "warning: VEIL_BENCH_THREADS=$threads is not a multiple of 6: nodes get unequal shares"
   local i
@@ -135,15 +116,8 @@ check_tools() {
 }
 
 record_machine() {
-  put run.date "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  put run.commit "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)')"
-  put machine.nproc "$(nproc)"
-  put machine.cpu "$(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)"
-  put machine.memory "$(awk '/^MemTotal/{printf "%.0f GiB RAM", $2/1048576}' /proc/meminfo)"
-  put machine.java "$(java -version 2>&1 | head -n 1)"
-  put machine.wrk "$(wrk -v 2>&1 | head -n 1 | awk '{print $1, $2}')"
+  record_machine_common
   put machine.postgres "$(psql -d postgres -Atqc 'SHOW server_version' 2>/dev/null || echo unknown)"
-  put machine.load_before "$(cut -d' ' -f1-3 /proc/loadavg)"
 }
 
 # start_node I: starts node I on the bench database and waits for /ops/readyz = 200.
@@ -172,25 +146,6 @@ start_node() {
     sleep 0.05
   done
   put "node.$i.ready_ms" "$(( ($(date +%s%N) - t0) / 1000000 ))"
-}
-
-create_api_key() {
-  local admin_key out
-  [ -s "$work/node1/admin.key" ] || die "node 1 wrote no data/admin.key (was the database not empty?)"
-  admin_key="$(head -n 1 "$work/node1/admin.key")"
-  out="$(java -jar "$jar" admin client create --name bench --roles GENERATOR,MAPPER,OPTOUT \
-    --port "$(grpc_port 1)" --key "$admin_key" 2>&1)" || { echo "$out" >&2; die "cannot create an API key"; }
-  api_key="$(sed -n 's/^API key: //p' <<<"$out" | head -n 1)"
-  [ -n "$api_key" ] || { echo "$out" >&2; die "no API key in the admin CLI's output"; }
-  export VEIL_KEY="$api_key"
-}
-
-to_ms() {
-  awk -v d="$1" 'BEGIN {
-      v = d + 0
-      if (d ~ /us$/) v = v / 1000; else if (d ~ /ms$/) v = v; else if (d ~ /m$/) v = v * 60000; else if (d ~ /s$/) v = v * 1000
-      printf "%.2f", v
-    }'
 }
 
 node_list() {
@@ -231,8 +186,8 @@ measure() {
   requests="$(awk '$2 == "requests" && $3 == "in" {print $1}' "$out")"
   put "$prefix.rps" "$rps"
   put "$prefix.requests" "$requests"
-  put "$prefix.p50_ms" "$(to_ms "$(awk '$1 == "50%" {print $2}' "$out")")"
-  put "$prefix.p99_ms" "$(to_ms "$(awk '$1 == "99%" {print $2}' "$out")")"
+  put "$prefix.p50_ms" "$(to_ms "$(awk '$1 == "50%" {print $2}' "$out")" 2)"
+  put "$prefix.p99_ms" "$(to_ms "$(awk '$1 == "99%" {print $2}' "$out")" 2)"
   put "$prefix.errors" "$(awk '/Non-2xx or 3xx responses:/ {n += $NF}
       /Socket errors:/ {gsub(/,/, ""); n += $4 + $6 + $8 + $10} END {print n + 0}' "$out")"
   put "$prefix.per_node" "$(awk '$1 == "node" && $4 == "requests" {printf "%s%s", (s++ ? " / " : ""), $5}' "$out")"
@@ -458,7 +413,7 @@ main() {
   database_created=1
   log "database $database on $PGHOST:$PGPORT"
   start_node 1
-  create_api_key
+  create_api_key "$work/node1/admin.key" "$(grpc_port 1)" GENERATOR,MAPPER,OPTOUT
   email_batch 1000 >"$work/batch-1000.json"
   local n
   for n in $(seq "$max_nodes"); do

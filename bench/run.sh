@@ -34,9 +34,9 @@ work="$(mktemp -d /tmp/veil-bench.XXXXXX)"
 results="$work/results.properties"
 started_pids=()
 
-log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-put() { printf '%s=%s\n' "$1" "$2" >>"$results"; }
-die() { log "error: $*"; exit 1; }
+log_tag=bench
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 
 cleanup() {
   for pid in "${started_pids[@]}"; do
@@ -45,13 +45,6 @@ cleanup() {
   wait 2>/dev/null || true
 }
 trap cleanup EXIT
-
-# Runs a command pinned to the given cores, or unpinned when the list is empty.
-pinned() {
-  local cpus="$1"
-  shift
-  if [ -n "$cpus" ]; then taskset -c "$cpus" "$@"; else "$@"; fi
-}
 
 # Like pinned, in the background, with output to $2; sets bg_pid to the command's own pid (taskset
 # execs the command, so the pid is the JVM's and signals reach it).
@@ -67,11 +60,6 @@ pinned_bg() {
   started_pids+=("$bg_pid")
 }
 
-# Whether something accepts TCP connections on 127.0.0.1:$1.
-listening() {
-  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
-
 core_count() {
   local cpus="$1" n=0 part
   [ -z "$cpus" ] && { nproc; return; }
@@ -83,33 +71,15 @@ core_count() {
 }
 
 check_tools() {
-  if ! command -v wrk >/dev/null; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-      log "installing wrk (Debian package)"
-      apt-get install -y wrk >/dev/null
-    else
-      die "wrk is missing: apt-get install wrk"
-    fi
-  fi
-  local tool
-  for tool in java jcmd curl jq taskset awk; do
-    command -v "$tool" >/dev/null || die "$tool is missing"
-  done
+  require_tools java jcmd curl jq taskset awk
   for p in "$port" "$grpc_port" "$ceiling_port"; do
     ! listening "$p" || die "port $p is in use; set VEIL_BENCH_PORT"
   done
 }
 
 record_machine() {
-  put run.date "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  put run.commit "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)')"
+  record_machine_common
   put run.command "bench/run.sh"
-  put machine.nproc "$(nproc)"
-  put machine.cpu "$(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)"
-  put machine.memory "$(awk '/^MemTotal/{printf "%.0f GiB RAM", $2/1048576}' /proc/meminfo)"
-  put machine.java "$(java -version 2>&1 | head -n 1)"
-  put machine.wrk "$(wrk -v 2>&1 | head -n 1 | awk '{print $1, $2}')"
-  put machine.load_before "$(cut -d' ' -f1-3 /proc/loadavg)"
   if [ -n "$server_cpus" ]; then
     put run.pinning "server on core(s) $server_cpus, wrk and the latency load on core(s) ${load_cpus:-any} (taskset); JMH, start-up and memory unpinned"
   else
@@ -196,25 +166,6 @@ measure_starts() {
   stop_server
   log "starting the server for the load runs (pinned to core(s): ${server_cpus:-none})"
   start_server "$data" "$server_cpus"
-}
-
-create_api_key() {
-  local admin_key out
-  admin_key="$(head -n 1 "$work/data/admin.key")"
-  out="$(java -jar veil-server/target/veil.jar admin client create --name bench --roles GENERATOR,MAPPER \
-    --port "$grpc_port" --key "$admin_key" 2>&1)" || { echo "$out" >&2; die "cannot create an API key"; }
-  api_key="$(grep -oE 'vk1\.[A-Za-z0-9_-]{12}\.[A-Za-z0-9_-]{43}' <<<"$out" | head -n 1)"
-  [ -n "$api_key" ] || { echo "$out" >&2; die "no API key in the admin CLI's output"; }
-  export VEIL_KEY="$api_key"
-}
-
-# Converts a wrk duration (850.00us, 1.23ms, 2.00s) to milliseconds.
-to_ms() {
-  awk -v d="$1" 'BEGIN {
-      v = d + 0
-      if (d ~ /us$/) v = v / 1000; else if (d ~ /ms$/) v = v; else if (d ~ /m$/) v = v * 60000; else if (d ~ /s$/) v = v * 1000
-      printf "%.3f", v
-    }'
 }
 
 # wrk_once LUA URL OUT [--warmup]: one wrk run of the load settings into OUT (a warm-up run first
@@ -326,7 +277,7 @@ main() {
   run_jmh
   run_optout_memory
   measure_starts
-  create_api_key
+  create_api_key "$work/data/admin.key" "$grpc_port" GENERATOR,MAPPER
   measure_http
   measure_latency
   stop_server

@@ -104,23 +104,23 @@ class MultiNodeFaultIT {
     FaultLoad load = new FaultLoad(cluster, loadKey, adminKey);
     try (load) {
       load.start();
-      Thread.sleep(6_000);
+      underLoadFor(6_000);
       cluster.kill(n3);
-      Thread.sleep(4_000);
+      underLoadFor(4_000);
       cluster.restart(n3);
-      Thread.sleep(5_000);
+      underLoadFor(5_000);
       cluster.pause(n2);
-      Thread.sleep(8_000);
+      underLoadFor(8_000);
       cluster.resume(n2);
-      Thread.sleep(5_000);
+      underLoadFor(5_000);
       cluster.databaseDown();
       for (Node n : cluster.nodes()) {
         assertThat(n.http.get("/ops/readyz", null).code()).as("%s stays ready while the database is down", n)
             .isEqualTo(200);
       }
-      Thread.sleep(4_000);
+      underLoadFor(4_000);
       cluster.databaseUp();
-      Thread.sleep(8_000);
+      underLoadFor(8_000);
     }
     long loadSeconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - loadStart);
     List<Long> calm = load.propagation.stream().filter(Propagation::calm).map(Propagation::millis).sorted().toList();
@@ -224,15 +224,12 @@ class MultiNodeFaultIT {
     // Rotation keeps running every 5 s and a node learns a run within a second: the nodes agree
     // between runs. Compare the three views taken together until they do (a node that missed a
     // rotation would never agree again).
-    List<Map<String, String>> views = List.of();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (System.nanoTime() < deadline) {
-      views = cluster.nodes().stream().map(n -> buckets(n, key)).toList();
-      if (views.stream().distinct().count() == 1) {
-        break;
-      }
-      sleepQuietly(200);
-    }
+    List<List<Map<String, String>>> last = new ArrayList<>(List.of(List.of()));
+    awaitQuietly(Duration.ofSeconds(30), () -> {
+      last.set(0, cluster.nodes().stream().map(n -> buckets(n, key)).toList());
+      return last.get(0).stream().distinct().count() == 1;
+    });
+    List<Map<String, String>> views = last.get(0);
     assertThat(views.get(0)).as("buckets").hasSize(64);
     for (int i = 1; i < views.size(); i++) {
       assertThat(views.get(i)).as("bucket ids and salt times on %s", cluster.node(i)).isEqualTo(views.get(0));
@@ -318,6 +315,15 @@ class MultiNodeFaultIT {
     while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
       sleepQuietly(100);
     }
+  }
+
+  /**
+   * One phase of the fault schedule: the load keeps running through it. Its length is part of the
+   * scenario (how long a node stays dead or paused, how long the database is down), not a wait for
+   * a condition; every check after the schedule awaits its condition instead.
+   */
+  private static void underLoadFor(long millis) throws InterruptedException {
+    Thread.sleep(millis);
   }
 
   private static void sleepQuietly(long millis) {

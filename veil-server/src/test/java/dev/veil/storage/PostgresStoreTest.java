@@ -154,6 +154,8 @@ class PostgresStoreTest extends StoreContractTest {
             for (int i = 0; i < perWriter; i++) {
               byte[] h = hash(10_000 * (writer + 1) + i);
               insertOptOut(c, h);
+              // Keep the transaction open a random moment so that the writers commit out of
+              // sequence order: the interleaving under test, not a wait for anything.
               Thread.sleep(random.nextInt(15));
               c.commit();
               committed.add(ByteBuffer.wrap(h));

@@ -1,0 +1,67 @@
+# Shell functions shared by the load scripts in bench/ (sourced, not run). The caller sets
+# `log_tag` (the prefix of its log lines) and `results` (the properties file `put` appends to)
+# before calling them.
+
+log() { printf '[%s %s] %s\n' "$log_tag" "$(date +%H:%M:%S)" "$*" >&2; }
+put() { printf '%s=%s\n' "$1" "$2" >>"$results"; }
+die() { log "error: $*"; exit 1; }
+
+# Runs a command pinned to the given cores, or unpinned when the list is empty.
+pinned() {
+  local cpus="$1"
+  shift
+  if [ -n "$cpus" ]; then taskset -c "$cpus" "$@"; else "$@"; fi
+}
+
+# Whether something accepts TCP connections on 127.0.0.1:$1.
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# require_tools TOOL...: wrk (installed from Debian when root), then every named tool.
+require_tools() {
+  if ! command -v wrk >/dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      log "installing wrk (Debian package)"
+      apt-get install -y wrk >/dev/null
+    else
+      die "wrk is missing: apt-get install wrk"
+    fi
+  fi
+  local tool
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null || die "$tool is missing"
+  done
+}
+
+# The run's date and commit and the machine it ran on (cores, CPU, memory, Java, wrk, load).
+record_machine_common() {
+  put run.date "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  put run.commit "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)')"
+  put machine.nproc "$(nproc)"
+  put machine.cpu "$(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)"
+  put machine.memory "$(awk '/^MemTotal/{printf "%.0f GiB RAM", $2/1048576}' /proc/meminfo)"
+  put machine.java "$(java -version 2>&1 | head -n 1)"
+  put machine.wrk "$(wrk -v 2>&1 | head -n 1 | awk '{print $1, $2}')"
+  put machine.load_before "$(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# create_api_key ADMIN_KEY_FILE GRPC_PORT ROLES: a new client through `veil admin`; sets api_key
+# and exports it as VEIL_KEY (read by the wrk scripts).
+create_api_key() {
+  local key_file="$1" grpc="$2" roles="$3" out
+  [ -s "$key_file" ] || die "no admin key in $key_file (was the store not empty?)"
+  out="$(java -jar veil-server/target/veil.jar admin client create --name bench --roles "$roles" \
+    --port "$grpc" --key "$(head -n 1 "$key_file")" 2>&1)" || { echo "$out" >&2; die "cannot create an API key"; }
+  # The key's own pattern: stderr's warning may land on the same line when both are captured.
+  api_key="$(grep -oE 'vk1\.[A-Za-z0-9_-]{12}\.[A-Za-z0-9_-]{43}' <<<"$out" | head -n 1)"
+  [ -n "$api_key" ] || { echo "$out" >&2; die "no API key in the admin CLI's output"; }
+  export VEIL_KEY="$api_key"
+}
+
+# Converts a wrk duration (850.00us, 1.23ms, 2.00s) to milliseconds, with $2 decimals (3).
+to_ms() {
+  awk -v d="$1" -v places="${2:-3}" 'BEGIN {
+      v = d + 0
+      if (d ~ /us$/) v = v / 1000; else if (d ~ /ms$/) v = v; else if (d ~ /m$/) v = v * 60000; else if (d ~ /s$/) v = v * 1000
+      printf "%." places "f", v
+    }'
+}
