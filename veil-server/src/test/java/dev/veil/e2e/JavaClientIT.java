@@ -20,14 +20,12 @@ import dev.veil.sdk.TokenOutcome;
 import dev.veil.sdk.VeilApiException;
 import dev.veil.sdk.VeilClient;
 import dev.veil.server.VeilServer;
+import dev.veil.testing.MutableClock;
 import dev.veil.testing.Http;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -50,7 +48,7 @@ class JavaClientIT {
   private static final Instant START = Instant.parse("2026-03-01T12:00:00.250Z");
 
   @TempDir static Path dir;
-  private static final MovableClock clock = new MovableClock(START);
+  private static final MutableClock clock = new MutableClock(START);
   private static VeilServer server;
   private static Http http;
   private static String publisherKey;
@@ -173,7 +171,7 @@ class JavaClientIT {
     chars[100] = chars[100] == 'A' ? 'B' : 'A';
     assertThat(decryptor.decrypt(new String(chars)).status()).isEqualTo(DecryptionStatus.TAMPERED);
 
-    MovableClock later = new MovableClock(clock.instant().plus(Duration.ofHours(73)));
+    MutableClock later = new MutableClock(clock.instant().plus(Duration.ofHours(73)));
     TokenDecryptor lateBidder = client(bidderKey).tokenDecryptor().clock(later).build();
     lateBidder.refreshKeys();
     assertThat(lateBidder.decrypt(before).status()).isEqualTo(DecryptionStatus.EXPIRED);
@@ -257,33 +255,5 @@ class JavaClientIT {
       seen[0]++;
     });
     assertThat(seen[0]).isEqualTo(serverAnswers.size());
-  }
-
-  /** A clock the test moves; shared by the node and the clients. */
-  static final class MovableClock extends Clock {
-    private volatile Instant now;
-
-    MovableClock(Instant start) {
-      this.now = start;
-    }
-
-    synchronized void advance(Duration d) {
-      now = now.plus(d);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
   }
 }

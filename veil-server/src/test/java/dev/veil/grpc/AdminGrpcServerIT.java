@@ -15,6 +15,7 @@ import dev.veil.grpc.identity.admin.v1.LookupOptOutRequest;
 import dev.veil.grpc.identity.admin.v1.RecordOptOutRequest;
 import dev.veil.grpc.identity.admin.v1.RotateSaltsRequest;
 import dev.veil.grpc.testing.EchoService;
+import dev.veil.grpc.testing.Reflection;
 import dev.veil.testing.RunningAdminServer;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
@@ -28,13 +29,11 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
-import io.grpc.reflection.v1.ServerReflectionGrpc;
 import io.grpc.reflection.v1.ServerReflectionRequest;
 import io.grpc.reflection.v1.ServerReflectionResponse;
 import io.grpc.reflection.v1.ServiceResponse;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.MetadataUtils;
-import io.grpc.stub.StreamObserver;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -134,28 +133,10 @@ class AdminGrpcServerIT {
 
   @Test
   void reflection_withoutKey_listsTheAdminService() throws Exception {
-    CompletableFuture<ServerReflectionResponse> answer = new CompletableFuture<>();
-    StreamObserver<ServerReflectionRequest> requests = ServerReflectionGrpc.newStub(server.channel())
-        .serverReflectionInfo(new StreamObserver<>() {
-          @Override
-          public void onNext(ServerReflectionResponse value) {
-            answer.complete(value);
-          }
+    ServerReflectionResponse answer = Reflection.ask(server.channel(),
+        ServerReflectionRequest.newBuilder().setListServices("").build());
 
-          @Override
-          public void onError(Throwable t) {
-            answer.completeExceptionally(t);
-          }
-
-          @Override
-          public void onCompleted() {
-            answer.completeExceptionally(new IllegalStateException("no answer"));
-          }
-        });
-    requests.onNext(ServerReflectionRequest.newBuilder().setListServices("").build());
-    requests.onCompleted();
-
-    List<String> services = answer.get(10, TimeUnit.SECONDS).getListServicesResponse().getServiceList().stream()
+    List<String> services = answer.getListServicesResponse().getServiceList().stream()
         .map(ServiceResponse::getName).toList();
 
     assertThat(services).contains(IdentityAdminApiGrpc.SERVICE_NAME, "grpc.health.v1.Health");

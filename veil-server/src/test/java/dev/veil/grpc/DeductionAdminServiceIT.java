@@ -16,6 +16,7 @@ import dev.veil.grpc.deduction.v1.DeductionResp;
 import dev.veil.grpc.deduction.v1.DeductionStruct;
 import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc;
 import dev.veil.grpc.identity.admin.v1.ListClientsRequest;
+import dev.veil.grpc.testing.Reflection;
 import dev.veil.server.VeilServer;
 import dev.veil.testing.DeductionClient;
 import dev.veil.testing.InMemoryStores;
@@ -27,18 +28,15 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
-import io.grpc.reflection.v1.ServerReflectionGrpc;
 import io.grpc.reflection.v1.ServerReflectionRequest;
 import io.grpc.reflection.v1.ServerReflectionResponse;
 import io.grpc.reflection.v1.ServiceResponse;
 import io.grpc.stub.MetadataUtils;
-import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -367,27 +365,7 @@ class DeductionAdminServiceIT {
   }
 
   private ServerReflectionResponse reflect(ServerReflectionRequest request) throws Exception {
-    CompletableFuture<ServerReflectionResponse> answer = new CompletableFuture<>();
-    StreamObserver<ServerReflectionRequest> requests = ServerReflectionGrpc.newStub(admin.channel())
-        .serverReflectionInfo(new StreamObserver<>() {
-          @Override
-          public void onNext(ServerReflectionResponse value) {
-            answer.complete(value);
-          }
-
-          @Override
-          public void onError(Throwable t) {
-            answer.completeExceptionally(t);
-          }
-
-          @Override
-          public void onCompleted() {
-            answer.completeExceptionally(new IllegalStateException("no answer"));
-          }
-        });
-    requests.onNext(request);
-    requests.onCompleted();
-    return answer.get(10, TimeUnit.SECONDS);
+    return Reflection.ask(admin.channel(), request);
   }
 
   private static void close(DeductionClient... clients) {

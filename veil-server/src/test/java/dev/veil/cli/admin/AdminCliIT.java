@@ -11,6 +11,7 @@ import dev.veil.client.Role;
 import dev.veil.core.crypto.Sha256;
 import dev.veil.core.token.EncryptionKey;
 import dev.veil.salt.SaltSnapshot;
+import dev.veil.testing.CliRun;
 import dev.veil.testing.InMemoryNode;
 import dev.veil.testing.RunningAdminServer;
 import dev.veil.testing.TestConfigs;

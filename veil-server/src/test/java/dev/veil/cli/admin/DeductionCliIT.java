@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veil.server.VeilServer;
+import dev.veil.testing.CliRun;
 import dev.veil.testing.InMemoryStores;
 import dev.veil.testing.MutableClock;
 import dev.veil.testing.TestConfigs;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veil.testing.CliRun;
 import dev.veil.testing.AdminCli;
 import dev.veil.testing.Await;
 import dev.veil.testing.Http;

@@ -1,4 +1,4 @@
-package dev.veil.cli.admin;
+package dev.veil.testing;
 
 import dev.veil.cli.Main;
 import java.io.PrintWriter;
@@ -10,8 +10,9 @@ import picocli.CommandLine;
  * picocli's stdout and stderr captured. The standard streams are left alone: the in-process server
  * logs there, and a command must print only through picocli's writers.
  */
-record CliRun(int exitCode, String out, String err) {
-  static CliRun of(String... args) {
+public record CliRun(int exitCode, String out, String err) {
+  /** Runs {@code veil <args>} and returns its exit code and what it printed. */
+  public static CliRun of(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code = new CommandLine(new Main())
