@@ -32,19 +32,31 @@ public final class EmailNormalizer {
 
   private EmailNormalizer() {}
 
+  /** Index of the first character that trimming keeps (the length when none is kept). */
+  private static int trimmedStart(String raw) {
+    int start = 0;
+    while (start < raw.length() && isTrimmed(raw.charAt(start))) {
+      start++;
+    }
+    return start;
+  }
+
+  /** End (exclusive) of what trimming keeps, given its {@link #trimmedStart}. */
+  private static int trimmedEnd(String raw, int start) {
+    int end = raw.length();
+    while (end > start && isTrimmed(raw.charAt(end - 1))) {
+      end--;
+    }
+    return end;
+  }
+
   /** The normalized address, or empty when {@code raw} is not a valid address (or is null). */
   public static Optional<String> normalize(String raw) {
     if (raw == null) {
       return Optional.empty();
     }
-    int start = 0;
-    int end = raw.length();
-    while (start < end && isTrimmed(raw.charAt(start))) {
-      start++;
-    }
-    while (end > start && isTrimmed(raw.charAt(end - 1))) {
-      end--;
-    }
+    int start = trimmedStart(raw);
+    int end = trimmedEnd(raw, start);
     if (end - start > MAX_LENGTH) {
       return Optional.empty();
     }
@@ -64,14 +76,8 @@ public final class EmailNormalizer {
     if (raw == null) {
       return false;
     }
-    int start = 0;
-    int end = raw.length();
-    while (start < end && isTrimmed(raw.charAt(start))) {
-      start++;
-    }
-    while (end > start && isTrimmed(raw.charAt(end - 1))) {
-      end--;
-    }
+    int start = trimmedStart(raw);
+    int end = trimmedEnd(raw, start);
     if (end - start > MAX_LENGTH) {
       return false;
     }
