@@ -1,7 +1,10 @@
 package dev.veil.sdk;
 
+import dev.veil.core.identity.EmailNormalizer;
+import dev.veil.core.identity.IdentityInput;
 import dev.veil.sdk.internal.cache.MappingStore;
 import dev.veil.sdk.internal.cache.RotationLoad;
+import dev.veil.sdk.internal.cache.Values;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
@@ -9,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -147,9 +151,9 @@ public final class MappingCache implements AutoCloseable {
    */
   public AddResult add(Iterable<Identifier> identifiers) {
     AddResult total = new AddResult(0, 0, 0);
-    List<Identifier> chunk = new ArrayList<>(ADD_CHUNK);
+    IdentifierBatch chunk = new IdentifierBatch(ADD_CHUNK);
     for (Identifier id : identifiers) {
-      chunk.add(Objects.requireNonNull(id, "identifier"));
+      chunk.add(id);
       if (chunk.size() == ADD_CHUNK) {
         total = total.plus(addChunk(chunk, null, 0, true));
         chunk.clear();
@@ -167,6 +171,11 @@ public final class MappingCache implements AutoCloseable {
    * @param position how far the source has been read once these are added, e.g. a line count
    */
   public AddResult add(List<Identifier> identifiers, String source, long position) {
+    return add(batchOf(identifiers), source, position);
+  }
+
+  /** {@link #add(List, String, long)} of a batch; it may be cleared and reused once this returns. */
+  public AddResult add(IdentifierBatch identifiers, String source, long position) {
     Objects.requireNonNull(source, "source");
     return addChunk(identifiers, source, position, true);
   }
@@ -180,6 +189,14 @@ public final class MappingCache implements AutoCloseable {
    * was lost. An import that reads while it maps so never waits for the disk.
    */
   public AddResult addBuffered(List<Identifier> identifiers, String source, long position) {
+    return addBuffered(batchOf(identifiers), source, position);
+  }
+
+  /**
+   * {@link #addBuffered(List, String, long)} of a batch, the cheapest way to add millions of
+   * identifiers (see {@link IdentifierBatch}); it may be cleared and reused once this returns.
+   */
+  public AddResult addBuffered(IdentifierBatch identifiers, String source, long position) {
     Objects.requireNonNull(source, "source");
     return addChunk(identifiers, source, position, false);
   }
@@ -194,16 +211,40 @@ public final class MappingCache implements AutoCloseable {
     return store.meta(CHECKPOINT + source).map(v -> OptionalLong.of(Long.parseLong(v))).orElse(OptionalLong.empty());
   }
 
-  private AddResult addChunk(List<Identifier> chunk, String source, long position, boolean sync) {
-    List<Identifier> valid = new ArrayList<>(chunk.size());
-    List<Identifier> invalid = new ArrayList<>();
-    for (Identifier id : chunk) {
-      (id.isValid() ? valid : invalid).add(id);
+  private static IdentifierBatch batchOf(List<Identifier> identifiers) {
+    IdentifierBatch batch = new IdentifierBatch(identifiers.size());
+    for (Identifier id : identifiers) {
+      batch.add(id);
     }
-    AddResult result = store.add(valid, invalid, clock.instant(), source == null ? null : CHECKPOINT + source,
-        Long.toString(position), sync);
+    return batch;
+  }
+
+  private AddResult addChunk(IdentifierBatch chunk, String source, long position, boolean sync) {
+    Values values = chunk.values();
+    List<Identifier> invalid = new ArrayList<>(chunk.malformed());
+    boolean[] keep = null;
+    for (int i = 0; i < values.size(); i++) {
+      if (!isValid(values, i)) {
+        if (keep == null) {
+          keep = new boolean[values.size()];
+          Arrays.fill(keep, true);
+        }
+        keep[i] = false;
+        invalid.add(values.identifier(i));
+      }
+    }
+    AddResult result = store.add(keep == null ? values : values.keep(keep), invalid, clock.instant(),
+        source == null ? null : CHECKPOINT + source, Long.toString(position), sync);
     added.record(result.added()); // a run in mapPendingWhile may be waiting for these
     return result;
+  }
+
+  /** {@link Identifier#isValid()} of value {@code i}; for an ASCII email, checked on its bytes. */
+  private static boolean isValid(Values values, int i) {
+    if (values.kind(i) == IdentityInput.EMAIL && values.isAscii(i)) {
+      return EmailNormalizer.isValidAscii(values.array(), values.start(i), values.length(i));
+    }
+    return values.identifier(i).isValid();
   }
 
   /**

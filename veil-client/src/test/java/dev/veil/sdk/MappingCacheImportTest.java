@@ -3,6 +3,7 @@ package dev.veil.sdk;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.veil.core.identity.IdentityInput;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -47,6 +48,54 @@ class MappingCacheImportTest {
 
   private static List<String> values(List<Identifier> ids) {
     return ids.stream().map(Identifier::value).toList();
+  }
+
+  @Test
+  void aBatchOfBytes_isAddedExactlyAsTheSameIdentifiersInAList() throws Exception {
+    List<Identifier> ids = new ArrayList<>(emails(0, 50));
+    ids.add(Identifier.email("user7@example.com")); // held already
+    ids.add(Identifier.email("not an email"));
+    ids.add(Identifier.email("  Spaced@Example.com ")); // valid, kept exactly as given
+    ids.add(Identifier.email("üñí@example.com"));
+    ids.add(Identifier.email("broken\uD800@example.com")); // an unpaired surrogate: no UTF-8 form
+    ids.add(Identifier.phone("+12025550123"));
+    ids.add(Identifier.emailHash("tMmiiTI7IaAcPpQPFQ65uMVCWH8av9jw4cwf/F5HVRQ="));
+    IdentifierBatch batch = new IdentifierBatch(4);
+    for (Identifier id : ids) {
+      if (id.value().chars().allMatch(c -> c < 0x80)) {
+        byte[] utf8 = ("<" + id.value() + ">").getBytes(StandardCharsets.UTF_8);
+        batch.addUtf8(id.kind(), utf8, 1, utf8.length - 2);
+      } else {
+        batch.add(id);
+      }
+    }
+    MappingCache byBatch = open(server.client().build(), 1);
+
+    AddResult result = byBatch.addBuffered(batch, "input", 57);
+
+    assertThat(result).isEqualTo(new AddResult(54, 1, 2));
+    assertThat(byBatch.checkpoint("input")).hasValue(57);
+    List<String> rejected = new ArrayList<>();
+    byBatch.forEachRejection(r -> rejected.add(r.identifier().value()));
+    assertThat(rejected).hasSize(2).contains("not an email");
+    byBatch.mapPending();
+    Map<String, String> mapped = new HashMap<>();
+    byBatch.forEach(m -> mapped.put(m.identifier().value(), m.advertisingId()));
+    assertThat(mapped).hasSize(54).containsKeys("  Spaced@Example.com ", "üñí@example.com", "+12025550123");
+    batch.clear();
+    assertThat(batch.isEmpty()).isTrue();
+    assertThat(byBatch.add(batch, "input", 58)).isEqualTo(new AddResult(0, 0, 0));
+    assertThat(byBatch.checkpoint("input")).hasValue(58);
+  }
+
+  @Test
+  void aBatch_refusesBytesThatAreNotUtf8() {
+    IdentifierBatch batch = new IdentifierBatch();
+    byte[] bad = {'a', (byte) 0xC3, '@', 'x'};
+
+    assertThatThrownBy(() -> batch.addUtf8(IdentityInput.EMAIL, bad, 0, bad.length))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("UTF-8");
+    assertThat(batch.size()).isZero();
   }
 
   @Test

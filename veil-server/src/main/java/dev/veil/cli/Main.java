@@ -1,5 +1,9 @@
 package dev.veil.cli;
 
+import dev.veil.cli.map.MapArguments;
+import dev.veil.cli.map.MapRun;
+import java.io.PrintWriter;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine;
@@ -27,11 +31,23 @@ public final class Main implements Runnable {
 
   /** Runs the command line and returns the exit code (tests call this instead of main). */
   public static int run(String... args) {
-    Supplier<Object> client = args.length > 0 ? CLIENT_COMMANDS.get(args[0]) : null;
-    if (client != null) {
-      return new CommandLine(new ClientCommand()).addSubcommand(args[0], client.get()).execute(args);
+    if (args.length > 0 && args[0].equals("map")) {
+      MapArguments.Parsed plain = MapArguments.parse(Arrays.asList(args).subList(1, args.length));
+      if (plain != null) {
+        return new MapRun(new PrintWriter(System.err, true), err -> clientCommandLine("map").usage(err), plain.server(),
+            plain.settings()).run();
+      }
+    }
+    if (args.length > 0 && CLIENT_COMMANDS.containsKey(args[0])) {
+      return clientCommandLine(args[0]).getParent().execute(args);
     }
     return new CommandLine(new Main()).execute(args);
+  }
+
+  /** The command line of one client command alone, as {@link #run} builds it. */
+  private static CommandLine clientCommandLine(String name) {
+    CommandLine root = new CommandLine(new ClientCommand()).addSubcommand(name, CLIENT_COMMANDS.get(name).get());
+    return root.getSubcommands().get(name);
   }
 
   @Override

@@ -62,7 +62,15 @@ public final class MapCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    return new MapRun(spec.commandLine(), server, new MapRun.Settings(in, out, cache, refresh, type, column,
-        hashLocally, batchSize, progress)).run();
+    return new MapRun(spec.commandLine().getErr(), spec.commandLine()::usage, server, settings()).run();
+  }
+
+  /** The options as parsed. */
+  MapRun.Settings settings() {
+    return new MapRun.Settings(in, out, cache, refresh, type, column, hashLocally, batchSize, progress);
+  }
+
+  ServerOptions server() {
+    return server;
   }
 }

@@ -1,7 +1,9 @@
 package dev.veil.core.identity;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -32,6 +34,7 @@ class EmailNormalizerTest {
   void normalize_validAddress_givesNormalForm(String raw, String expected) {
     assertThat(EmailNormalizer.normalize(raw)).contains(expected);
     assertThat(EmailNormalizer.isValid(raw)).isTrue();
+    assertThat(isValidAsAsciiBytes(raw)).isIn(true, null);
   }
 
   @ParameterizedTest(name = "[{index}] ''{0}''")
@@ -64,6 +67,7 @@ class EmailNormalizerTest {
   void normalize_invalidAddress_isEmpty(String raw) {
     assertThat(EmailNormalizer.normalize(raw)).isEmpty();
     assertThat(EmailNormalizer.isValid(raw)).isFalse();
+    assertThat(isValidAsAsciiBytes(raw)).isIn(false, null);
   }
 
   @Test
@@ -103,5 +107,22 @@ class EmailNormalizerTest {
     String once = EmailNormalizer.normalize(raw).orElseThrow();
 
     assertThat(EmailNormalizer.normalize(once)).contains(once);
+  }
+
+  /** {@link EmailNormalizer#isValidAscii} of the string's bytes, or null when it is not ASCII. */
+  private static Boolean isValidAsAsciiBytes(String raw) {
+    if (raw == null || !raw.chars().allMatch(c -> c < 0x80)) {
+      return null;
+    }
+    byte[] bytes = raw.getBytes(StandardCharsets.US_ASCII);
+    return EmailNormalizer.isValidAscii(bytes, 0, bytes.length);
+  }
+
+  @Test
+  void isValidAscii_refusesNonAsciiBytes() {
+    byte[] utf8 = "é@example.com".getBytes(StandardCharsets.UTF_8);
+
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> EmailNormalizer.isValidAscii(utf8, 0, utf8.length));
   }
 }

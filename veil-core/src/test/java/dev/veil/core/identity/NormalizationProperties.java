@@ -2,6 +2,7 @@ package dev.veil.core.identity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -9,6 +10,8 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.CharRange;
+import net.jqwik.api.constraints.IntRange;
 
 class NormalizationProperties {
   @Property
@@ -39,6 +42,35 @@ class NormalizationProperties {
   @Property
   void email_isValid_agreesWithNormalize_onAnyString(@ForAll String raw) {
     assertThat(EmailNormalizer.isValid(raw)).isEqualTo(EmailNormalizer.normalize(raw).isPresent());
+  }
+
+  @Property
+  void email_isValidAscii_agreesWithIsValid(@ForAll(supplier = EmailLike.class) String raw) {
+    String ascii = raw.replace('é', 'e').replace('ü', 'u');
+    byte[] padded = ("<" + ascii + ">").getBytes(StandardCharsets.US_ASCII);
+
+    assertThat(EmailNormalizer.isValidAscii(padded, 1, padded.length - 2)).isEqualTo(EmailNormalizer.isValid(ascii));
+  }
+
+  @Property
+  void email_isValidAscii_agreesWithIsValid_onAnyAsciiString(@ForAll @CharRange(from = 0, to = 127) String raw) {
+    byte[] bytes = raw.getBytes(StandardCharsets.US_ASCII);
+
+    assertThat(EmailNormalizer.isValidAscii(bytes, 0, bytes.length)).isEqualTo(EmailNormalizer.isValid(raw));
+  }
+
+  @Property
+  void email_isValidAscii_agreesWithIsValid_nearTheLengthLimit(
+      @ForAll @IntRange(min = 240, max = 270) int length, @ForAll("asciiPadding") String padding) {
+    String raw = padding + "a".repeat(length - 10) + "@gmail.com" + padding;
+    byte[] bytes = raw.getBytes(StandardCharsets.US_ASCII);
+
+    assertThat(EmailNormalizer.isValidAscii(bytes, 0, bytes.length)).isEqualTo(EmailNormalizer.isValid(raw));
+  }
+
+  @Provide
+  Arbitrary<String> asciiPadding() {
+    return Arbitraries.of("", " ", "\t\u000B\f", "\r\n");
   }
 
   @Property

@@ -2,10 +2,10 @@ package dev.veil.cli.map;
 
 import dev.veil.core.identity.IdentityInput;
 import dev.veil.sdk.Identifier;
+import dev.veil.sdk.IdentifierBatch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -25,9 +25,12 @@ import java.util.Set;
 final class IdentifierFile {
   private static final Set<String> HEADERS = Set.of("identifier", "email", "email_hash", "phone", "phone_hash", "hash");
 
-  /** Receives identifiers in chunks, with the number of lines read once the chunk is added. */
+  /**
+   * Receives identifiers in chunks, with the number of lines read once the chunk is added. The
+   * chunk is reused for the next identifiers once this returns.
+   */
   interface ChunkSink {
-    void accept(List<Identifier> chunk, long linesRead) throws IOException;
+    void accept(IdentifierBatch chunk, long linesRead) throws IOException;
   }
 
   private final Path file;
@@ -60,22 +63,22 @@ final class IdentifierFile {
       Layout layout = layout(Csv.fields(first));
       long line = 1;
       long reported = skipLines;
-      List<Identifier> chunk = new ArrayList<>(chunkSize);
+      IdentifierBatch chunk = new IdentifierBatch(chunkSize);
       if (!layout.header() && skipLines < 1) {
         addValue(first, layout, chunk);
       }
       for (; line < skipLines; line++) {
-        if (!in.skipLine()) {
+        if (!in.nextLine()) {
           return line;
         }
       }
-      for (String text = in.readLine(); text != null; text = in.readLine()) {
+      while (in.nextLine()) {
         line++;
-        addValue(text, layout, chunk);
+        addLine(in, layout, chunk);
         if (chunk.size() >= chunkSize) {
           sink.accept(chunk, line);
           reported = line;
-          chunk = new ArrayList<>(chunkSize);
+          chunk.clear();
         }
       }
       if (!chunk.isEmpty() || line > reported) {
@@ -83,6 +86,52 @@ final class IdentifierFile {
       }
       return line;
     }
+  }
+
+  /**
+   * Adds the current line's value. A line of ASCII without quotes (nearly every line of a real
+   * file) is read from its bytes: the field between commas, stripped, guessed and added as it is;
+   * any other line goes through {@link Csv} as text. Both give the same identifier.
+   */
+  private static void addLine(LineReader in, Layout layout, IdentifierBatch chunk) throws IOException {
+    byte[] b = in.bytes();
+    int end = in.end();
+    int index = layout.index();
+    int field = 0;
+    int from = in.start();
+    int to = end;
+    for (int i = from; i < end; i++) {
+      byte c = b[i];
+      if (c < 0 || c == '"') {
+        addValue(in.line(), layout, chunk);
+        return;
+      }
+      if (c == ',') {
+        if (field == index) {
+          to = i;
+        }
+        if (++field == index) {
+          from = i + 1;
+        }
+      }
+    }
+    if (field < index) {
+      return; // no such column on this line
+    }
+    while (from < to && isAsciiWhitespace(b[from])) {
+      from++;
+    }
+    while (to > from && isAsciiWhitespace(b[to - 1])) {
+      to--;
+    }
+    if (from < to) {
+      chunk.addUtf8(layout.kind() != null ? layout.kind() : guess(b, from, to), b, from, to - from);
+    }
+  }
+
+  /** {@link Character#isWhitespace} for an ASCII character, which {@link String#strip()} removes. */
+  private static boolean isAsciiWhitespace(byte c) {
+    return c == ' ' || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F);
   }
 
   private record Layout(boolean header, int index, IdentityInput kind) {}
@@ -120,7 +169,7 @@ final class IdentifierFile {
     return header.equals("hash") ? IdentityInput.EMAIL_HASH : IdentityInput.fromParameterName(header);
   }
 
-  private static void addValue(String line, Layout layout, List<Identifier> chunk) {
+  private static void addValue(String line, Layout layout, IdentifierBatch chunk) {
     List<String> fields = Csv.fields(line);
     if (layout.index() >= fields.size()) {
       return;
@@ -145,5 +194,24 @@ final class IdentifierFile {
       return IdentityInput.EMAIL_HASH;
     }
     return IdentityInput.EMAIL;
+  }
+
+  /** {@link #guess(String)} of the ASCII value in bytes {@code [from, to)}. */
+  private static IdentityInput guess(byte[] b, int from, int to) {
+    boolean hashCharacters = true;
+    for (int i = from; i < to; i++) {
+      byte c = b[i];
+      if (c == '@') {
+        return IdentityInput.EMAIL;
+      }
+      hashCharacters &= (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+          || c == '+' || c == '/' || c == '=';
+    }
+    if (b[from] == '+') {
+      return IdentityInput.PHONE;
+    }
+    int length = to - from;
+    return hashCharacters && (length == 44 || length == 43 || length == 64) ? IdentityInput.EMAIL_HASH
+        : IdentityInput.EMAIL;
   }
 }

@@ -12,8 +12,8 @@ import java.util.Arrays;
 /**
  * Reads lines of UTF-8 text like {@link java.io.BufferedReader#readLine()} (ended by LF, CR or CR
  * LF; malformed UTF-8 is an error), but from bytes: an ASCII line becomes a string without a
- * decoder, and a skipped line ({@link #skipLine()}) becomes nothing. Input files run to millions of
- * lines. Not thread-safe.
+ * decoder, and a line can be used as bytes ({@link #nextLine()}) or skipped without becoming
+ * anything. Input files run to millions of lines. Not thread-safe.
  */
 final class LineReader implements Closeable {
   private final InputStream in;
@@ -34,20 +34,42 @@ final class LineReader implements Closeable {
 
   /** The next line without its end, or null after the last. */
   String readLine() throws IOException {
-    if (!next()) {
-      return null;
-    }
+    return next() ? line() : null;
+  }
+
+  /**
+   * Moves to the next line (false after the last), whose bytes, without its end, are then {@link
+   * #bytes()} from {@link #start()} to {@link #end()} until the next move. A line skipped this way
+   * becomes nothing.
+   */
+  boolean nextLine() throws IOException {
+    return next();
+  }
+
+  byte[] bytes() {
+    return buf;
+  }
+
+  int start() {
+    return lineStart;
+  }
+
+  int end() {
+    return lineEnd;
+  }
+
+  /**
+   * The current line as text.
+   *
+   * @throws java.nio.charset.CharacterCodingException if it is not well-formed UTF-8
+   */
+  String line() throws IOException {
     for (int i = lineStart; i < lineEnd; i++) {
       if (buf[i] < 0) {
         return utf8.decode(ByteBuffer.wrap(buf, lineStart, lineEnd - lineStart)).toString();
       }
     }
     return new String(buf, lineStart, lineEnd - lineStart, StandardCharsets.ISO_8859_1);
-  }
-
-  /** Skips the next line; false if there was none. */
-  boolean skipLine() throws IOException {
-    return next();
   }
 
   /** Finds the next line: bytes {@code [lineStart, lineEnd)} of the buffer. */

@@ -16,7 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Locale;
 import java.util.function.BooleanSupplier;
-import picocli.CommandLine;
+import java.util.function.Consumer;
 
 /**
  * One {@code veil map} run: an import ({@link ImportRun}: add the input to the cache, resuming
@@ -46,23 +46,27 @@ public final class MapRun {
   public record Settings(Path in, Path out, Path cache, boolean refresh, String type, String column,
       boolean hashLocally, int batchSize, String progress) {}
 
-  private final CommandLine commandLine;
+  private final PrintWriter err;
+  private final Consumer<PrintWriter> usage;
   private final ServerOptions server;
   private final Settings s;
-  private final PrintWriter err;
 
-  public MapRun(CommandLine commandLine, ServerOptions server, Settings settings) {
-    this.commandLine = commandLine;
+  /**
+   * @param err where messages and progress go
+   * @param usage prints the command's usage (after a usage error)
+   */
+  public MapRun(PrintWriter err, Consumer<PrintWriter> usage, ServerOptions server, Settings settings) {
+    this.err = err;
+    this.usage = usage;
     this.server = server;
     this.s = settings;
-    this.err = commandLine.getErr();
   }
 
   public int run() {
-    String usage = usageProblem();
-    if (usage != null) {
-      err.println("veil map: " + usage);
-      commandLine.usage(err);
+    String problem = usageProblem();
+    if (problem != null) {
+      err.println("veil map: " + problem);
+      usage.accept(err);
       return USAGE;
     }
     Path cachePath = s.cache() != null ? s.cache() : Path.of(s.out() + ".veil-cache");

@@ -1,5 +1,7 @@
 package dev.veil.cli.map;
 
+import java.util.Arrays;
+import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
@@ -18,6 +20,19 @@ public final class ServerOptions {
 
   @Option(names = "--api-key", paramLabel = "KEY", description = "API key (default: $" + KEY_ENV + ").")
   String apiKey;
+
+  /** Options as given on the command line: each null when not given. */
+  static ServerOptions of(String url, String apiKey) {
+    ServerOptions options = new ServerOptions();
+    options.url = url;
+    options.apiKey = apiKey;
+    return options;
+  }
+
+  /** The {@code --url} and {@code --api-key} given (null when not given), for comparisons in tests. */
+  public List<String> given() {
+    return Arrays.asList(url, apiKey);
+  }
 
   /** The base URL from the option, the environment or the default. */
   public String url() {

@@ -5,11 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.veil.core.identity.IdentityInput;
 import dev.veil.sdk.Identifier;
+import dev.veil.sdk.IdentifierBatch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,8 +29,16 @@ class IdentifierFileTest {
     Path file = dir.resolve("in.csv");
     Files.writeString(file, content);
     List<Identifier> all = new ArrayList<>();
-    new IdentifierFile(file, type, column).read(skip, 2, (chunk, lines) -> all.addAll(chunk));
+    new IdentifierFile(file, type, column).read(skip, 2, (chunk, lines) -> all.addAll(list(chunk)));
     return all;
+  }
+
+  private static List<Identifier> list(IdentifierBatch batch) {
+    List<Identifier> ids = new ArrayList<>();
+    for (int i = 0; i < batch.size(); i++) {
+      ids.add(batch.get(i));
+    }
+    return ids;
   }
 
   @Test
@@ -57,12 +72,50 @@ class IdentifierFileTest {
     List<Identifier> all = new ArrayList<>();
 
     long lines = new IdentifierFile(file, null, null).read(3, 2, (chunk, position) -> {
-      all.addAll(chunk);
+      all.addAll(list(chunk));
       positions.add(position);
     });
 
     assertThat(all).containsExactly(Identifier.email("c@x.com"), Identifier.email("d@x.com"));
     assertThat(positions).containsExactly(6L);
     assertThat(lines).isEqualTo(6);
+  }
+
+  /**
+   * Lines of ASCII without quotes are read from their bytes, others as text through {@link Csv}:
+   * whatever the line, the identifiers must be those of the text reading (the oracle below, which
+   * is how every line was read before the bytes path).
+   */
+  @Property(tries = 300)
+  void everyLine_givesTheIdentifiersOfItsTextReading(
+      @ForAll("lines") List<String> lines, @ForAll @IntRange(min = 1, max = 3) int column) throws IOException {
+    Path file = Files.createTempFile("lines", ".csv");
+    try {
+      Files.writeString(file, "x\n" + String.join("\n", lines) + "\n");
+      List<Identifier> read = new ArrayList<>();
+      new IdentifierFile(file, null, Integer.toString(column)).read(0, 7, (chunk, n) -> read.addAll(list(chunk)));
+
+      List<Identifier> expected = new ArrayList<>();
+      for (String line : ("x\n" + String.join("\n", lines)).split("\n", -1)) {
+        List<String> fields = Csv.fields(line);
+        String value = column - 1 < fields.size() ? fields.get(column - 1).strip() : "";
+        if (!value.isEmpty()) {
+          expected.add(Identifier.of(IdentifierFile.guess(value), value));
+        }
+      }
+      assertThat(read).containsExactlyElementsOf(expected);
+    } finally {
+      Files.delete(file);
+    }
+  }
+
+  @Provide
+  Arbitrary<List<String>> lines() {
+    Arbitrary<String> value = Arbitraries.oneOf(
+        Arbitraries.strings().withChars("aZ09@+./=_- \t\u000B\u001C\u001F").ofMaxLength(12),
+        Arbitraries.of(HASH, HASH.substring(1), "+12025550123", "a".repeat(64), "a@b.c", "é@x.org", "\"a,b\"@x",
+            " \u2003a@x.org\u2003", "a\"b", ""));
+    Arbitrary<String> line = value.list().ofMinSize(1).ofMaxSize(4).map(fields -> String.join(",", fields));
+    return line.list().ofMaxSize(20);
   }
 }

@@ -54,13 +54,13 @@ class LineReaderTest {
   }
 
   @Test
-  void skipLine_countsLinesWithoutReadingThem() throws IOException {
+  void nextLine_countsLinesWithoutDecodingThem() throws IOException {
     try (LineReader in = new LineReader(new Trickle("1\r\n2\n3\r4\n".getBytes(StandardCharsets.UTF_8), 1))) {
-      assertThat(in.skipLine()).isTrue();
-      assertThat(in.skipLine()).isTrue();
+      assertThat(in.nextLine()).isTrue();
+      assertThat(in.nextLine()).isTrue();
       assertThat(in.readLine()).isEqualTo("3");
-      assertThat(in.skipLine()).isTrue();
-      assertThat(in.skipLine()).isFalse();
+      assertThat(in.nextLine()).isTrue();
+      assertThat(in.nextLine()).isFalse();
     }
   }
 

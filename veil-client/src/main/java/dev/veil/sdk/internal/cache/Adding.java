@@ -4,6 +4,7 @@ import dev.veil.sdk.Identifier;
 import dev.veil.sdk.MapOutcome;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -14,27 +15,28 @@ import java.util.List;
 final class Adding {
   /** Frames of an add are cut at about this size. */
   private static final int FRAME_TARGET = 4 << 20;
+  /** Index slots are read ahead for this many identifiers at a time (64 KiB of cache lines). */
+  private static final int PREFETCH_GROUP = 1024;
 
-  private final byte[][] values;
+  private final Values values;
   private final int[] kinds;
   private final long[] hashes;
   int added;
 
-  Adding(List<Identifier> identifiers, Fingerprint fingerprint) {
-    int n = identifiers.size();
-    values = new byte[n][];
+  Adding(Values values, Fingerprint fingerprint) {
+    int n = values.size();
+    this.values = values;
     kinds = new int[n];
     hashes = new long[n];
+    byte[] b = values.array();
     for (int i = 0; i < n; i++) {
-      Identifier id = identifiers.get(i);
-      values[i] = utf8(id.value());
-      kinds[i] = KindCode.of(id.kind());
-      hashes[i] = fingerprint.of(kinds[i], values[i], 0, values[i].length);
+      kinds[i] = KindCode.of(values.kind(i));
+      hashes[i] = fingerprint.of(kinds[i], b, values.start(i), values.length(i));
     }
   }
 
   int size() {
-    return values.length;
+    return kinds.length;
   }
 
   long hash(int i) {
@@ -53,7 +55,11 @@ final class Adding {
     f.reset();
     long base = log.end() + Frame.HEAD;
     Confirmer confirmer = new Confirmer(store);
-    for (int i = 0; i < values.length; i++) {
+    byte[] b = values.array();
+    for (int i = 0; i < kinds.length; i++) {
+      if (i % PREFETCH_GROUP == 0) {
+        state.index.prefetch(hashes, i, Math.min(kinds.length, i + PREFETCH_GROUP));
+      }
       if (state.index.find(hashes[i], confirmer.at(i, f, base)) >= 0) {
         continue;
       }
@@ -63,7 +69,7 @@ final class Adding {
         base = log.end() + Frame.HEAD;
       }
       int offset = f.nextRecordOffset();
-      f.add(kinds[i], values[i], 0, values[i].length);
+      f.add(kinds[i], b, values.start(i), values.length(i));
       state.index.insert(hashes[i], state.entries.add(base + offset));
       added++;
     }
@@ -120,16 +126,12 @@ final class Adding {
           ? new Records.Cursor(frame.array(), Frame.HEAD + (int) (at - frameBase), Frame.HEAD + frame.payloadSize())
           : store.lookups().record(at);
       c.u8();
-      byte[] value = values[i];
-      if (c.u8() != kinds[i] || c.varint32() != value.length) {
+      int length = values.length(i);
+      if (c.u8() != kinds[i] || c.varint32() != length) {
         return false;
       }
-      for (int k = 0; k < value.length; k++) {
-        if (c.b[c.pos + k] != value[k]) {
-          return false;
-        }
-      }
-      return true;
+      int start = values.start(i);
+      return Arrays.equals(c.b, c.pos, c.pos + length, values.array(), start, start + length);
     }
   }
 

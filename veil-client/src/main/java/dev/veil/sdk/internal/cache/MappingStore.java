@@ -146,6 +146,12 @@ public final class MappingStore implements AutoCloseable {
   /** {@link #add}, waiting for the disk only if {@code sync} (else it is on disk after a later sync). */
   public AddResult add(List<Identifier> valid, List<Identifier> invalid, Instant now, String checkpointKey,
       String checkpointValue, boolean sync) {
+    return add(Values.of(valid), invalid, now, checkpointKey, checkpointValue, sync);
+  }
+
+  /** {@link #add(List, List, Instant, String, String, boolean)} of values (all valid) in one array. */
+  public AddResult add(Values valid, List<Identifier> invalid, Instant now, String checkpointKey,
+      String checkpointValue, boolean sync) {
     Adding adding = new Adding(valid, fingerprint);
     write(() -> adding.write(this, addFrame, invalid, now.toEpochMilli(), checkpointKey, checkpointValue), sync);
     return new AddResult(adding.added, valid.size() - adding.added, invalid.size());
@@ -260,7 +266,11 @@ public final class MappingStore implements AutoCloseable {
   // --- reading ---
 
   public Optional<CachedMapping> get(Identifier identifier) {
-    Adding one = new Adding(List.of(identifier), fingerprint);
+    Values value = new Values(1);
+    if (!value.add(identifier)) {
+      return Optional.empty(); // not well-formed: never added
+    }
+    Adding one = new Adding(value, fingerprint);
     return read(() -> {
       long at;
       boolean stale;
