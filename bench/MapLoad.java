@@ -14,10 +14,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The server's own POST /v1/identity/map throughput, for comparison with veil map: the emails of
- * a file are cut into bodies of 5,000 before the clock starts, then posted over N connections
- * (each request waits for its answer, like veil map), and every answer is read whole. Prints
- * "ids_per_s=<n> seconds=<s>". JDK only; run with: java bench/MapLoad.java URL KEY FILE CONNECTIONS
+ * For comparison with veil map: POST /v1/identity/map through a hand-written client on the JDK's
+ * HttpClient, as a user might write one. The emails of a file are cut into bodies of 5,000 before
+ * the clock starts, then posted over N connections (each request waits for its answer, like veil
+ * map), and every answer is read whole. Prints "ids_per_s=<n> seconds=<s>". JDK only; run with:
+ * java bench/MapLoad.java URL KEY FILE CONNECTIONS
  */
 public class MapLoad {
   public static void main(String[] args) throws Exception {

@@ -5,18 +5,30 @@
 #   bench/map.sh                      # 1,000,000 emails, 3 rounds
 #   N=200000 REPEAT=1 bench/map.sh    # a quick look
 #
-# Each round measures, in this order: the server alone with one connection (requests in
-# sequence), the server alone with two connections (two requests in flight, as veil map keeps),
-# and `./veil map --in emails.txt --out mapped.csv` from scratch (no cache file) under GNU time:
-# wall time from start to exit (JVM start included), CPU of both processes, peak resident memory
-# of veil map. Rounds alternate so that a machine shared with other work weighs on all three
-# alike; the summary gives each figure's median over the rounds and the medians of the per-round
-# ratios. VEIL_JAVA_OPTS, if set, replaces the launcher's JVM options for veil map. Results go to
+# The server gets the same CPU in every measurement: with 2 or more CPUs it runs on CPU 0 and every
+# client (wrk, MapLoad, veil map) on CPU 1, as if the client were on a machine of its own with one
+# core; on one CPU nothing is pinned. The emails are cut into bodies of 5,000 (veil map's batch).
+# Each round measures, in this order:
+#   1. the server's own throughput: wrk, 2 connections (veil map keeps 2 requests in flight),
+#      posting the bodies in turn for a few seconds (wrk costs next to nothing per request);
+#   2. for comparison, the same with a hand-written JDK HttpClient client (bench/MapLoad.java):
+#      bodies prepared before the clock starts, 2 connections, every answer read whole;
+#   3. `./veil map --in emails.txt --out mapped.csv` from scratch (no cache file) under GNU time:
+#      wall time from start to exit (JVM start included), CPU of both processes, peak resident
+#      memory of veil map.
+# Before the rounds, wrk warms the server up (JIT, salts computed on first use) and one small
+# veil map writes the launcher's class-data archive (as the first run after a build does).
+# Rounds alternate so that a machine shared with other work weighs on all three alike; the summary
+# gives each figure's median over the rounds and the medians of the per-round ratios.
+# VEIL_JAVA_OPTS, if set, replaces the launcher's JVM options for veil map. Results go to
 # docs/benchmarks-client.md by hand, with the machine and this command.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=bench/lib.sh
+. "$here/bench/lib.sh"
 n="${N:-1000000}"
 rounds="${REPEAT:-3}"
+seconds="${SECONDS_PER_RUN:-4}"
 work="$(mktemp -d /tmp/veil-map-bench.XXXXXX)"
 server_pid=""
 cleanup() {
@@ -26,13 +38,24 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+require_tools wrk taskset
+if [ "$(nproc)" -ge 2 ]; then
+  server_cpus=0 client_cpus=1
+else
+  server_cpus="" client_cpus=""
+fi
 
-echo "== build" >&2
-(cd "$here" && ./mvnw -q -B -DskipTests -pl veil-server -am package) >&2
+log_tag=map
+results="$work/results.properties"
+cd "$here"
+log "build"
+./mvnw -q -B -DskipTests -pl veil-server -am package >&2
 jar="$here/veil-server/target/veil.jar"
 
-echo "== start veil serve (default 1,048,576 buckets, embedded store in $work)" >&2
-java -jar "$jar" serve --data-dir "$work/data" --port 0 --grpc-port 0 >"$work/server.log" 2>&1 &
+log "start veil serve (default 1,048,576 buckets, embedded store in $work) on CPU(s) ${server_cpus:-any}"
+serve=(java -jar "$jar" serve --data-dir "$work/data" --port 0 --grpc-port 0)
+if [ -n "$server_cpus" ]; then serve=(taskset -c "$server_cpus" "${serve[@]}"); fi
+"${serve[@]}" >"$work/server.log" 2>&1 & # taskset execs java: $! is the server's pid
 server_pid=$!
 for _ in $(seq 1 240); do
   grep -q "admin gRPC" "$work/server.log" && break
@@ -42,70 +65,87 @@ done
 http_port="$(sed -n 's|.*public API *http://[^:]*:\([0-9]*\)/.*|\1|p' "$work/server.log" | head -1)"
 grpc_port="$(sed -n 's|.*admin gRPC *[^:]*:\([0-9]*\).*|\1|p' "$work/server.log" | head -1)"
 url="http://127.0.0.1:$http_port"
-key="$(java -jar "$jar" admin --port "$grpc_port" --key "$(cat "$work/data/admin.key")" client create \
-  --name bench --roles MAPPER | sed -n 's/^API key: //p')"
+create_api_key "$work/data/admin.key" "$grpc_port" MAPPER
+key="$api_key"
 
-echo "== $n emails" >&2
+log "$n emails, and the same in bodies of 5,000"
 awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "user%d.%d@example%d.com\n", i, (i * 7919) % 1000003, i % 97 }' \
   >"$work/emails.txt"
+awk 'NR % 5000 == 1 { if (NR > 1) print "]}"; printf "{\"email\":[\"%s\"", $0; next } { printf ",\"%s\"", $0 }
+  END { print "]}" }' "$work/emails.txt" >"$work/bodies.txt"
 
 cpu_of() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }   # utime + stime, in clock ticks
 ticks="$(getconf CLK_TCK)"
 seconds_since() { awk -v a="$(cpu_of "$server_pid")" -v b="$1" -v t="$ticks" 'BEGIN { printf "%.2f", (a - b) / t }'; }
 
-# Prints "<ids/s> <server CPU s>".
+# wrk over 2 connections for $1 seconds; prints "<ids/s> <server CPU s per million ids>".
 server_alone() {
-  local before line
+  local before out rps
   before="$(cpu_of "$server_pid")"
-  line="$(java "$here/bench/MapLoad.java" "$url" "$key" "$work/emails.txt" "$1")"
-  echo "$(sed 's/.*ids_per_s=\([0-9]*\).*/\1/' <<<"$line") $(seconds_since "$before")"
+  out="$(VEIL_PATH=/v1/identity/map VEIL_BODIES_FILE="$work/bodies.txt" \
+    pinned "$client_cpus" wrk -t1 -c2 -d"${1}s" --timeout 10s -s bench/wrk/post-bodies.lua "$url")"
+  grep -q "Non-2xx" <<<"$out" && { echo "$out" >&2; die "wrk got error answers"; }
+  rps="$(awk '/^Requests\/sec/ { print $2 }' <<<"$out")"
+  awk -v r="$rps" -v c="$(seconds_since "$before")" -v s="$1" \
+    'BEGIN { printf "%.0f %.2f\n", r * 5000, c * 1e6 / (r * 5000 * s) }'
+}
+
+# The JDK HttpClient client; prints "<ids/s>".
+jdk_client() {
+  pinned "$client_cpus" java bench/MapLoad.java "$url" "$key" "$work/emails.txt" 2 | sed 's/.*ids_per_s=\([0-9]*\).*/\1/'
 }
 
 # Prints "<ids/s> <wall s> <client CPU s> <peak RSS MB> <server CPU s>".
 veil_map() {
-  local before start end
+  local in="$1" before start end
   rm -f "$work/mapped.csv" "$work/mapped.csv.veil-cache" "$work/mapped.csv.veil-cache.lock"
   before="$(cpu_of "$server_pid")"
   start="$(date +%s.%N)"
-  VEIL_API_KEY="$key" /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" \
-    "$here/veil" map --in "$work/emails.txt" --out "$work/mapped.csv" --url "$url" --progress lines 2>"$work/map.log"
+  VEIL_API_KEY="$key" pinned "$client_cpus" /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" \
+    ./veil map --in "$in" --out "$work/mapped.csv" --url "$url" --progress lines 2>"$work/map.log"
   end="$(date +%s.%N)"
-  local server_cpu rows
+  local server_cpu rows lines
   server_cpu="$(seconds_since "$before")"
   rows="$(($(wc -l <"$work/mapped.csv") - 1))"
-  [ "$rows" -eq "$n" ] || { cat "$work/map.log" >&2; echo "expected $n rows, got $rows" >&2; exit 1; }
+  lines="$(wc -l <"$in")"
+  [ "$rows" -eq "$lines" ] || { cat "$work/map.log" >&2; die "expected $lines rows, got $rows"; }
   read -r wall user sys rss <"$work/time.txt"
-  awk -v n="$n" -v s="$start" -v e="$end" -v w="$wall" -v u="$user" -v y="$sys" -v r="$rss" -v c="$server_cpu" \
+  awk -v n="$lines" -v s="$start" -v e="$end" -v w="$wall" -v u="$user" -v y="$sys" -v r="$rss" -v c="$server_cpu" \
     'BEGIN { printf "%.0f %.2f %.2f %.0f %s\n", n / (e - s), w, u + y, r / 1024, c }'
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+log "warm-up: wrk 3 s (JIT, salts computed on first use); veil map of 20,000 emails (class-data archive)"
+server_alone 3 >/dev/null
+head -n 20000 "$work/emails.txt" >"$work/warm-up.txt"
+veil_map "$work/warm-up.txt" >/dev/null
+veil_map "$work/warm-up.txt" >/dev/null
 
 load_start="$(cut -d' ' -f1-3 /proc/loadavg)"
 : >"$work/rounds.txt"
 for round in $(seq 1 "$rounds"); do
-  echo "== round $round of $rounds (load average $(cut -d' ' -f1-3 /proc/loadavg))" >&2
-  read -r one one_cpu <<<"$(server_alone 1)"
-  echo "   server alone, 1 connection:  $one ids/s, server CPU ${one_cpu} s" >&2
-  read -r two two_cpu <<<"$(server_alone 2)"
-  echo "   server alone, 2 connections: $two ids/s, server CPU ${two_cpu} s" >&2
-  read -r rate wall cpu rss map_server_cpu <<<"$(veil_map)"
-  echo "   veil map: $rate ids/s, wall ${wall} s, client CPU ${cpu} s, peak RSS ${rss} MB, server CPU ${map_server_cpu} s" >&2
+  log "round $round of $rounds (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  read -r own own_cpu <<<"$(server_alone "$seconds")"
+  log "  server alone (wrk, 2 connections): $own ids/s, server CPU $own_cpu us/id"
+  jdk="$(jdk_client)"
+  log "  JDK HttpClient client, 2 connections: $jdk ids/s"
+  read -r rate wall cpu rss map_server_cpu <<<"$(veil_map "$work/emails.txt")"
+  log "  veil map: $rate ids/s, wall ${wall} s, client CPU ${cpu} s, peak RSS ${rss} MB, server CPU ${map_server_cpu} s"
   sed 's/^/      /' "$work/map.log" | grep -v "mapping .*left" >&2 || true
-  echo "$one $two $rate $wall $cpu $rss $map_server_cpu $one_cpu $two_cpu" >>"$work/rounds.txt"
+  echo "$own $jdk $rate $wall $cpu $rss $map_server_cpu $own_cpu" >>"$work/rounds.txt"
 done
 
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 col() { awk -v c="$1" '{ print $c }' "$work/rounds.txt" | median; }
 ratio() { awk -v a="$1" -v b="$2" '{ print 100 * $a / $b }' "$work/rounds.txt" | median; }
 per_id() { awk -v s="$1" -v n="$n" 'BEGIN { printf "%.2f", s * 1e6 / n }'; }
 echo
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
-echo "java: $(java -version 2>&1 | head -1); veil map JVM options: ${VEIL_JAVA_OPTS-launcher default}"
-echo "rounds: $rounds, $n emails; per round: server alone 1 connection, 2 connections, veil map"
-echo "median server alone, 1 connection:  $(col 1) ids/s (server CPU $(per_id "$(col 8)") us/id)"
-echo "median server alone, 2 connections: $(col 2) ids/s (server CPU $(per_id "$(col 9)") us/id)"
-echo "median veil map end to end:         $(col 3) ids/s, wall $(col 4) s, client CPU $(col 5) s ($(per_id "$(col 5)") us/id), server CPU $(per_id "$(col 7)") us/id, peak RSS $(col 6) MB"
-echo "median ratio to the server alone, 1 connection:  $(printf '%.0f' "$(ratio 3 1)") %"
-echo "median ratio to the server alone, 2 connections: $(printf '%.0f' "$(ratio 3 2)") %"
-echo "rounds (server 1 conn ids/s, 2 conn ids/s, veil map ids/s, wall s, client CPU s, RSS MB, server CPU s during veil map):"
+echo "java: $(java -version 2>&1 | head -1); veil map JVM options: ${VEIL_JAVA_OPTS-launcher default}; server on CPU(s) ${server_cpus:-any}, clients on CPU(s) ${client_cpus:-any}"
+echo "rounds: $rounds, $n emails; per round: server alone (wrk, ${seconds} s), JDK HttpClient client, veil map"
+echo "median server alone (wrk, 2 connections):      $(col 1) ids/s (server CPU $(col 8) us/id)"
+echo "median JDK HttpClient client (2 connections):  $(col 2) ids/s"
+echo "median veil map end to end:                     $(col 3) ids/s, wall $(col 4) s, client CPU $(col 5) s ($(per_id "$(col 5)") us/id), server CPU $(per_id "$(col 7)") us/id, peak RSS $(col 6) MB"
+echo "median ratio of veil map to the server alone:   $(printf '%.0f' "$(ratio 3 1)") %  (target: 80 %)"
+echo "median ratio of veil map to the JDK client:     $(printf '%.0f' "$(ratio 3 2)") %"
+echo "rounds (server alone ids/s, JDK client ids/s, veil map ids/s, wall s, client CPU s, RSS MB, server CPU s during veil map, server CPU us/id alone):"
 sed 's/^/  /' "$work/rounds.txt"

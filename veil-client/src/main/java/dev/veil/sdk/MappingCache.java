@@ -201,6 +201,15 @@ public final class MappingCache implements AutoCloseable {
     return addChunk(identifiers, source, position, false);
   }
 
+  /**
+   * A hint before a bulk import: makes room in memory for about {@code entries} more (up to 16
+   * million), so that adding them does not grow and copy the cache's in-memory tables step by step.
+   * Costs about 32 bytes per entry of room, used or not.
+   */
+  public void reserve(long entries) {
+    store.reserve(entries);
+  }
+
   /** Forces everything written so far to disk. */
   public void sync() {
     store.sync();

@@ -87,6 +87,16 @@ class MapJsonTest {
   }
 
   @Test
+  void anEchoThatOnlyStartsWithTheValueSent_isNotItsEcho() {
+    String json = "{\"status\":\"success\",\"body\":{\"mapped\":["
+        + "{\"identifier\":\"a@x.com\",\"advertising_id\":\"" + ID_A + "\",\"bucket_id\":\"k1\"}]}}";
+
+    assertThatThrownBy(() -> answer(json, "a@x.co")).isInstanceOf(JsonProcessingException.class);
+    assertThatThrownBy(() -> answer(json.replace("a@x.com", "a@x.com\\u0022"), "a@x.com"))
+        .isInstanceOf(JsonProcessingException.class);
+  }
+
+  @Test
   void aRefusalEnvelope_isNotAnAnswer() {
     assertThatThrownBy(() -> answer("{\"status\":\"optout\"}", "a@x.com")).isInstanceOf(IOException.class)
         .hasMessageContaining("status optout");

@@ -4,6 +4,7 @@ import dev.veil.core.identity.IdentityInput;
 import dev.veil.sdk.Identifier;
 import dev.veil.sdk.IdentifierBatch;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -132,6 +133,25 @@ final class IdentifierFile {
   /** {@link Character#isWhitespace} for an ASCII character, which {@link String#strip()} removes. */
   private static boolean isAsciiWhitespace(byte c) {
     return c == ' ' || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F);
+  }
+
+  /**
+   * About how many lines the file has: its size over the mean length of the lines in its first 64
+   * KiB (for {@link dev.veil.sdk.MappingCache#reserve}; a guess, never a count).
+   */
+  long estimateLines() throws IOException {
+    byte[] head = new byte[64 * 1024];
+    int n;
+    try (InputStream in = Files.newInputStream(file)) {
+      n = in.readNBytes(head, 0, head.length);
+    }
+    int lines = 0;
+    for (int i = 0; i < n; i++) {
+      if (head[i] == '\n' || (head[i] == '\r' && (i + 1 == n || head[i + 1] != '\n'))) {
+        lines++;
+      }
+    }
+    return n == 0 ? 0 : Math.max(1, Files.size(file) * Math.max(1, lines) / n);
   }
 
   private record Layout(boolean header, int index, IdentityInput kind) {}

@@ -157,7 +157,9 @@ public final class MapRun {
     IdentityInput kind = s.type() == null ? null : IdentityInput.fromParameterName(s.type().toLowerCase(Locale.ROOT));
     AddResult[] total = {new AddResult(0, 0, 0)};
     long startNanos = System.nanoTime();
-    long lines = new IdentifierFile(s.in(), kind, s.column()).read(skip, CHUNK, (chunk, linesRead) -> {
+    IdentifierFile file = new IdentifierFile(s.in(), kind, s.column());
+    cache.reserve(file.estimateLines() - skip);
+    long lines = file.read(skip, CHUNK, (chunk, linesRead) -> {
       if (stop.getAsBoolean()) {
         throw new IOException("stopped reading: mapping failed");
       }

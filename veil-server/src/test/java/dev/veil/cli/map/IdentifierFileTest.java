@@ -81,6 +81,20 @@ class IdentifierFileTest {
     assertThat(lines).isEqualTo(6);
   }
 
+  @Test
+  void estimateLines_isTheSizeOverTheMeanLineLengthOfTheFirstBytes() throws IOException {
+    Path file = dir.resolve("estimate.txt");
+    Files.writeString(file, "a@example.com\n".repeat(100_000)); // 14 bytes a line, 1.4 MB
+    Path crOnly = dir.resolve("cr.txt");
+    Files.writeString(crOnly, "a@b.c\rd@e.f\r");
+    Path empty = dir.resolve("empty.txt");
+    Files.writeString(empty, "");
+
+    assertThat(new IdentifierFile(file, null, null).estimateLines()).isBetween(99_000L, 101_000L);
+    assertThat(new IdentifierFile(crOnly, null, null).estimateLines()).isEqualTo(2);
+    assertThat(new IdentifierFile(empty, null, null).estimateLines()).isZero();
+  }
+
   /**
    * Lines of ASCII without quotes are read from their bytes, others as text through {@link Csv}:
    * whatever the line, the identifiers must be those of the text reading (the oracle below, which

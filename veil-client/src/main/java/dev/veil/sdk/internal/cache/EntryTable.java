@@ -39,12 +39,23 @@ final class EntryTable {
     return replaced;
   }
 
+  /** Makes room for {@code total} entries in all without growing again. */
+  void reserve(int total) {
+    if (total > addAt.length) {
+      resize(total);
+    }
+  }
+
+  private void resize(int length) {
+    addAt = Arrays.copyOf(addAt, length);
+    mapAt = Arrays.copyOf(mapAt, length);
+    staleBits = Arrays.copyOf(staleBits, length / 64 + 1);
+  }
+
   /** Appends a new, unmapped entry whose {@code ADD} record is at {@code position}; returns its number. */
   int add(long position) {
     if (count == addAt.length) {
-      addAt = Arrays.copyOf(addAt, count * 2);
-      mapAt = Arrays.copyOf(mapAt, count * 2);
-      staleBits = Arrays.copyOf(staleBits, count * 2 / 64 + 1);
+      resize(count * 2);
     }
     addAt[count] = position;
     mapAt[count] = UNMAPPED;

@@ -17,6 +17,9 @@ final class IdentifierIndex {
     boolean same(int entry) throws IOException;
   }
 
+  /** Slots a {@link #reserve} asks for at most (8 bytes each, 256 MiB); growth goes on as usual beyond. */
+  private static final int MAX_CAPACITY = 1 << 25;
+
   private long[] slots;
   private int mask;
   private int used;
@@ -82,6 +85,17 @@ final class IdentifierIndex {
     table[i] = (long) fp << 32 | (entry + 1L);
   }
 
+  /** Makes room for {@code entries} in all without growing again (the table stays at most half full). */
+  void reserve(int entries) {
+    int capacity = slots.length;
+    while (entries + 1 > capacity / 2 && capacity < MAX_CAPACITY) {
+      capacity <<= 1;
+    }
+    if (capacity > slots.length) {
+      rebuild(capacity);
+    }
+  }
+
   private void grow() {
     int held = 0;
     for (long slot : slots) {
@@ -96,11 +110,18 @@ final class IdentifierIndex {
     if (capacity == slots.length && held == used) {
       capacity <<= 1;
     }
+    rebuild(capacity);
+  }
+
+  /** Moves the slots of entries still held into a table of {@code capacity} slots. */
+  private void rebuild(int capacity) {
     long[] table = new long[capacity];
     int newMask = capacity - 1;
+    int held = 0;
     for (long slot : slots) {
       if (slot != 0 && live.test((int) slot - 1)) {
         place(table, newMask, (int) (slot >>> 32), (int) slot - 1);
+        held++;
       }
     }
     slots = table;

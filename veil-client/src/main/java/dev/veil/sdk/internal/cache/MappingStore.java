@@ -40,6 +40,8 @@ import java.util.function.Consumer;
 public final class MappingStore implements AutoCloseable {
   /** Longest identifier held or recorded, in UTF-8 bytes (valid ones are under 300). */
   public static final int MAX_VALUE_BYTES = 1 << 20;
+  /** Entries {@link #reserve} makes room for at most. */
+  private static final int MAX_RESERVE = 1 << 24;
 
   /**
    * What storing one answer did; {@code removed} lists the entries taken out, {@code end} is where
@@ -155,6 +157,18 @@ public final class MappingStore implements AutoCloseable {
     Adding adding = new Adding(valid, fingerprint);
     write(() -> adding.write(this, addFrame, invalid, now.toEpochMilli(), checkpointKey, checkpointValue), sync);
     return new AddResult(adding.added, valid.size() - adding.added, invalid.size());
+  }
+
+  /**
+   * Makes room in memory for about {@code entries} more, up to 16 million (beyond, the tables grow
+   * as usual): a bulk import that knows its size then never copies its tables as they grow.
+   */
+  public void reserve(long entries) {
+    int more = (int) Math.min(Math.max(entries, 0), MAX_RESERVE);
+    synchronized (guard) {
+      state.entries.reserve(state.entries.count() + more);
+      state.index.reserve(state.entries.held() + more);
+    }
   }
 
   // --- mapping ---
