@@ -59,7 +59,7 @@ import java.util.function.Consumer;
  * <p>The file is a log: every step appends one checksummed frame (added identifiers with the input
  * checkpoint they reach; one batch's answer; a poll's marks, then its new poll time), and every
  * prefix of the log is a consistent cache. {@link #add} returns once its frame is on disk; a run
- * forces its answers to disk in groups and returns once all are. A process killed at any point,
+ * forces its answers to disk every quarter second and returns once all are. A process killed at any point,
  * even in the middle of a write, leaves a file of complete frames (at least every step that had
  * returned) plus perhaps an incomplete last frame, which the next open cuts off. The next {@link
  * #mapPending()} or {@link #refresh()} then continues with the entries still waiting; a lost
@@ -76,10 +76,11 @@ import java.util.function.Consumer;
  * <h2>Costs</h2>
  *
  * <p>Memory: 32 to 64 bytes per entry (an index and each entry's positions in the file, in tables
- * that grow by doubling; values stay in the file), 32 MB for a million. Disk: about 100 bytes per
+ * that grow by doubling, or are sized at once by {@link #reserve}; values stay in the file), 32 MB
+ * for a million. Disk: about 100 bytes per
  * email with its mapping. Opening reads the whole file (well under a second per million entries).
  * Adding costs a hash and a lookup per identifier, storing an answer a copy; the file is forced
- * once per {@link #add}, per group of answers, per poll.
+ * once per {@link #add}, per quarter second of a run, per poll.
  *
  * <p>Thread-safe. One mapping run ({@link #mapPending()} or {@link #refresh()}) at a time: a
  * second caller waits. {@link #add}, {@link #get} and the iterations may run alongside; they see
@@ -183,8 +184,8 @@ public final class MappingCache implements AutoCloseable {
   /**
    * {@link #add(List, String, long)} for bulk imports: returns once the identifiers and the position
    * are written, without waiting for the disk. They are on disk after the next force of the file:
-   * by a later {@link #add}, a mapping run (which forces its answers in groups), {@link #sync()} or
-   * {@link #close()}. A crash may lose the last such adds, but never a position without the
+   * by a later {@link #add}, a mapping run (which forces its answers every quarter second), {@link
+   * #sync()} or {@link #close()}. A crash may lose the last such adds, but never a position without the
    * identifiers before it, so reading on from {@link #checkpoint} after a crash reads exactly what
    * was lost. An import that reads while it maps so never waits for the disk.
    */
@@ -259,9 +260,10 @@ public final class MappingCache implements AutoCloseable {
   /**
    * Maps every entry that waits for it: new ones, and stale ones left by an interrupted {@link
    * #refresh()}. Batches go out one after the other (or up to {@link Builder#requestsInFlight} at
-   * once); answers are stored as they arrive and forced to disk in groups, so when this returns
-   * (or throws) every answer received is on disk, and a crash meanwhile loses at most the answers
-   * of the last group, which the next run maps again.
+   * once); answers are stored as they arrive and forced to disk every quarter second, so when this
+   * returns (or throws) every answer received is on disk, and a crash meanwhile loses at most the
+   * answers of the last quarter second, which the next run maps again. Progress is reported as
+   * answers reach the disk.
    *
    * @throws VeilClientException if a batch fails; the batches before it are kept
    */

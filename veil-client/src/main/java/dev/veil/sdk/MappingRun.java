@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
@@ -29,7 +30,7 @@ import java.util.function.BooleanSupplier;
  *
  * <p>The run's thread takes batches from the store and hands each request to a sender thread;
  * senders send and read the answer, a saver thread stores answers in the order they arrive (one
- * frame each) and forces them to disk in groups (one force for all that arrived during the last).
+ * frame each) and forces them to disk every quarter second and at the end.
  * At most {@code inFlight} requests are on the wire at once (1: one after
  * the other, as {@link MappingCache#mapPending()} promises; the store still works while the next
  * request is out), and at most {@code inFlight + 2} answers are unstored, so memory stays bounded.
@@ -129,12 +130,16 @@ final class MappingRun {
   private record Answered(Part part, MapAnswer answer, Instant mappedAt) {}
 
   /**
-   * The saver thread: stores answers as they arrive and syncs them in groups, one force for all
-   * that arrived while the last one ran, so that a slow disk slows the run by a force per group
-   * rather than per answer. Each answer's permit is released once it is on disk.
+   * The saver thread: stores answers as they arrive and forces them to disk at most every {@link
+   * #SYNC_EVERY_NANOS} (and when the run ends), so that the disk costs a run a few forces, not one
+   * per answer: a crash loses at most the answers of the last quarter second, which the next run
+   * maps again. An answer's permit is released once it is stored (its memory is then free); its
+   * entries are counted (and reported) once they are on disk.
    */
   private final class Saver implements Runnable {
     private static final Answered STOP = new Answered(null, null, null);
+    /** Longest time an answer stays stored but not forced. */
+    private static final long SYNC_EVERY_NANOS = 250_000_000L;
 
     final BlockingQueue<Answered> queue = new LinkedBlockingQueue<>();
     private final Semaphore unstored;
@@ -153,34 +158,61 @@ final class MappingRun {
     public void run() {
       List<Answered> group = new ArrayList<>();
       List<MappingStore.Applied> applied = new ArrayList<>();
+      List<Integer> sizes = new ArrayList<>();
       List<Long> waitingAfter = new ArrayList<>();
       boolean stopping = false;
       boolean storeFailed = false; // after a failed request, answers received are still stored
+      long lastSync = System.nanoTime();
       while (!stopping) {
         group.clear();
-        applied.clear();
-        waitingAfter.clear();
-        group.add(takeUninterruptibly());
-        queue.drainTo(group);
+        Answered next = applied.isEmpty() ? takeUninterruptibly() : pollUntil(lastSync + SYNC_EVERY_NANOS);
+        if (next != null) {
+          group.add(next);
+          queue.drainTo(group);
+        }
         stopping = group.remove(STOP);
         try {
           for (Answered a : group) {
             if (!storeFailed) {
               applied.add(store.append(a.part().entries(), a.answer(), a.mappedAt(), clock.instant()));
+              sizes.add(a.part().entries().size());
               waitingAfter.add(store.todoCount());
             }
           }
-          if (!applied.isEmpty()) {
+          if (!applied.isEmpty() && (stopping || System.nanoTime() - lastSync >= SYNC_EVERY_NANOS)) {
             store.sync(applied.get(applied.size() - 1).end());
-          }
-          for (int i = 0; i < applied.size(); i++) {
-            tally.add(applied.get(i), group.get(i).part().entries().size(), waitingAfter.get(i));
+            lastSync = System.nanoTime();
+            for (int i = 0; i < applied.size(); i++) {
+              tally.add(applied.get(i), sizes.get(i), waitingAfter.get(i));
+            }
+            applied.clear();
+            sizes.clear();
+            waitingAfter.clear();
           }
         } catch (Throwable t) {
           storeFailed = true;
+          applied.clear(); // not known to be on disk: not counted
           failure.compareAndSet(null, t);
         } finally {
           unstored.release(group.size());
+        }
+      }
+    }
+
+    /** The next answer, or null once {@code deadline} (a {@link System#nanoTime()}) has passed. */
+    private Answered pollUntil(long deadline) {
+      boolean interrupted = false;
+      try {
+        while (true) {
+          try {
+            return queue.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+          } catch (InterruptedException e) {
+            interrupted = true;
+          }
+        }
+      } finally {
+        if (interrupted) {
+          Thread.currentThread().interrupt();
         }
       }
     }

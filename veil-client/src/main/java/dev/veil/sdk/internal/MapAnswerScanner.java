@@ -1,5 +1,6 @@
 package dev.veil.sdk.internal;
 
+import dev.veil.core.text.ByteScan;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -142,17 +143,12 @@ final class MapAnswerScanner {
 
   /** Moves to the closing quote of the string starting here; its position, or -1 at an escape or the end. */
   private int stringEnd() {
-    for (int p = pos; p < b.length; p++) {
-      byte c = b[p];
-      if (c == '"') {
-        pos = p;
-        return p;
-      }
-      if (c == '\\' || (c >= 0 && c < 0x20)) {
-        return -1;
-      }
+    int p = ByteScan.jsonSpecial(b, pos, b.length);
+    if (p < 0 || b[p] != '"') {
+      return -1;
     }
-    return -1;
+    pos = p;
+    return p;
   }
 
   private boolean literal(byte[] text) {

@@ -1,5 +1,6 @@
 package dev.veil.sdk.internal;
 
+import dev.veil.core.text.ByteScan;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -91,6 +92,9 @@ public final class ValueList {
   /** A bound of the bytes one value (UTF-8) takes in a JSON array: escapes, quotes and comma. */
   public static int jsonBytesBound(byte[] value, int off, int len) {
     int n = len + 3;
+    if (ByteScan.jsonSpecial(value, off, off + len) < 0) {
+      return n; // nearly every value: nothing to escape
+    }
     for (int i = off; i < off + len; i++) {
       byte b = value[i];
       if (b >= 0 && (b < 0x20 || b == '"' || b == '\\')) {

@@ -1,6 +1,7 @@
 package dev.veil.cli.map;
 
 import dev.veil.core.identity.IdentityInput;
+import dev.veil.core.text.ByteScan;
 import dev.veil.sdk.Identifier;
 import dev.veil.sdk.IdentifierBatch;
 import java.io.IOException;
@@ -97,28 +98,20 @@ final class IdentifierFile {
   private static void addLine(LineReader in, Layout layout, IdentifierBatch chunk) throws IOException {
     byte[] b = in.bytes();
     int end = in.end();
-    int index = layout.index();
-    int field = 0;
+    if (ByteScan.nonAscii(b, in.start(), end) >= 0 || ByteScan.indexOf(b, in.start(), end, (byte) '"') >= 0) {
+      addValue(in.line(), layout, chunk);
+      return;
+    }
     int from = in.start();
-    int to = end;
-    for (int i = from; i < end; i++) {
-      byte c = b[i];
-      if (c < 0 || c == '"') {
-        addValue(in.line(), layout, chunk);
-        return;
+    for (int field = 0; field < layout.index(); field++) {
+      int comma = ByteScan.indexOf(b, from, end, (byte) ',');
+      if (comma < 0) {
+        return; // no such column on this line
       }
-      if (c == ',') {
-        if (field == index) {
-          to = i;
-        }
-        if (++field == index) {
-          from = i + 1;
-        }
-      }
+      from = comma + 1;
     }
-    if (field < index) {
-      return; // no such column on this line
-    }
+    int comma = ByteScan.indexOf(b, from, end, (byte) ',');
+    int to = comma < 0 ? end : comma;
     while (from < to && isAsciiWhitespace(b[from])) {
       from++;
     }

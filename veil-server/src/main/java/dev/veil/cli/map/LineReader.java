@@ -1,5 +1,6 @@
 package dev.veil.cli.map;
 
+import dev.veil.core.text.ByteScan;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
@@ -83,15 +84,13 @@ final class LineReader implements Closeable {
           scanFrom = pos;
         }
       }
-      for (int i = scanFrom; i < limit; i++) {
-        byte c = buf[i];
-        if (c == '\n' || c == '\r') {
-          lineStart = pos;
-          lineEnd = i;
-          pos = i + 1;
-          afterCr = c == '\r';
-          return true;
-        }
+      int i = ByteScan.lineEnd(buf, scanFrom, limit);
+      if (i >= 0) {
+        lineStart = pos;
+        lineEnd = i;
+        pos = i + 1;
+        afterCr = buf[i] == '\r';
+        return true;
       }
       scanFrom = limit;
       if (eof) {

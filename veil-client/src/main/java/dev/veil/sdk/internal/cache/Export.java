@@ -1,5 +1,6 @@
 package dev.veil.sdk.internal.cache;
 
+import dev.veil.core.text.ByteScan;
 import dev.veil.sdk.CachedMapping;
 import dev.veil.sdk.Identifier;
 import java.io.IOException;
@@ -132,14 +133,11 @@ final class Export {
     }
 
     private void field(byte[] b, int off, int len) throws IOException {
-      for (int i = off; i < off + len; i++) {
-        byte c = b[i];
-        if (c == ',' || c == '"' || c == '\n' || c == '\r') {
-          quoted(b, off, len);
-          return;
-        }
+      if (ByteScan.csvSpecial(b, off, off + len) >= 0) {
+        quoted(b, off, len);
+      } else {
+        bytes(b, off, len);
       }
-      bytes(b, off, len);
     }
 
     private void quoted(byte[] b, int off, int len) throws IOException {

@@ -1,6 +1,7 @@
 package dev.veil.sdk.internal.cache;
 
 import dev.veil.core.identity.IdentityInput;
+import dev.veil.core.text.ByteScan;
 import dev.veil.sdk.Identifier;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -78,10 +79,7 @@ public final class Values {
    *     MappingStore#MAX_VALUE_BYTES}
    */
   public void addUtf8(IdentityInput kind, byte[] utf8, int off, int len) {
-    boolean isAscii = true;
-    for (int i = off; i < off + len && isAscii; i++) {
-      isAscii = utf8[i] >= 0;
-    }
+    boolean isAscii = ByteScan.nonAscii(utf8, off, off + len) < 0;
     if (!isAscii) {
       try {
         StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)

@@ -1,0 +1,132 @@
+package dev.veil.core.text;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
+/**
+ * Searches in byte arrays for the bytes that text formats care about, eight bytes at a time: each
+ * step reads a {@code long} and tests all eight bytes at once with carry-free arithmetic, so the
+ * common case (a run of ordinary bytes) costs a few instructions per eight bytes instead of a
+ * branch per byte. Clients and the server scan hundreds of bytes per identifier (lines of input,
+ * JSON strings, CSV fields); this is about twice as fast as a byte loop even before the JIT's
+ * last tier.
+ *
+ * <p>Every method looks at bytes {@code [from, to)} and returns the index of the first match, or
+ * -1. Thread-safe (no state).
+ */
+public final class ByteScan {
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+
+  private ByteScan() {}
+
+  /** A byte that JSON must escape inside a string: {@code "}, {@code \} or a control character (below 0x20). */
+  public static int jsonSpecial(byte[] b, int from, int to) {
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long v = (long) LONGS.get(b, i);
+      long m = (equal(v, '"') | equal(v, '\\') | below(v, 0x20)) & HIGHS;
+      if (m != 0) {
+        return i + (Long.numberOfTrailingZeros(m) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
+      byte c = b[i];
+      if (c == '"' || c == '\\' || (c >= 0 && c < 0x20)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** A byte that makes a CSV field need quotes: {@code ,}, {@code "}, CR or LF. */
+  public static int csvSpecial(byte[] b, int from, int to) {
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long v = (long) LONGS.get(b, i);
+      long m = (equal(v, ',') | equal(v, '"') | equal(v, '\n') | equal(v, '\r')) & HIGHS;
+      if (m != 0) {
+        return i + (Long.numberOfTrailingZeros(m) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
+      byte c = b[i];
+      if (c == ',' || c == '"' || c == '\n' || c == '\r') {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** A line end: CR or LF. */
+  public static int lineEnd(byte[] b, int from, int to) {
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long v = (long) LONGS.get(b, i);
+      long m = (equal(v, '\n') | equal(v, '\r')) & HIGHS;
+      if (m != 0) {
+        return i + (Long.numberOfTrailingZeros(m) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
+      if (b[i] == '\n' || b[i] == '\r') {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The byte {@code c}. */
+  public static int indexOf(byte[] b, int from, int to, byte c) {
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long m = equal((long) LONGS.get(b, i), c & 0xFF) & HIGHS;
+      if (m != 0) {
+        return i + (Long.numberOfTrailingZeros(m) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
+      if (b[i] == c) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** A byte that is not ASCII (0x80 or above). */
+  public static int nonAscii(byte[] b, int from, int to) {
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long m = (long) LONGS.get(b, i) & HIGHS;
+      if (m != 0) {
+        return i + (Long.numberOfTrailingZeros(m) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
+      if (b[i] < 0) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * Per byte of {@code v}, a high bit that is set where the byte equals {@code c}, and possibly
+   * also, but only above a byte that equals {@code c}, where it is {@code c ^ 0x01}. The lowest
+   * set bit is therefore always exact, which is all the searches here use.
+   */
+  private static long equal(long v, int c) {
+    long x = v ^ (ONES * c);
+    return (x - ONES) & ~x;
+  }
+
+  /**
+   * Per byte of {@code v}, a high bit set where the byte is below {@code n} (n at most 0x80),
+   * exact for the lowest such byte; bytes of 0x80 and above (non-ASCII) never match.
+   */
+  private static long below(long v, int n) {
+    return (v - ONES * n) & ~v;
+  }
+}

@@ -1,0 +1,53 @@
+package dev.veil.core.text;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.function.IntPredicate;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+
+/** Each eight-bytes-at-a-time search finds exactly what a byte loop finds, wherever it starts and ends. */
+class ByteScanProperties {
+  @Property(tries = 2000)
+  void everySearch_findsTheFirstMatchingByte(@ForAll("bytes") byte[] b, @ForAll("cut") int a, @ForAll("cut") int c) {
+    int from = Math.min(a, c) % (b.length + 1);
+    int to = Math.max(from, Math.max(a, c) % (b.length + 1));
+
+    assertThat(ByteScan.jsonSpecial(b, from, to)).isEqualTo(first(b, from, to, x -> x == '"' || x == '\\' || (x >= 0 && x < 0x20)));
+    assertThat(ByteScan.csvSpecial(b, from, to)).isEqualTo(first(b, from, to, x -> x == ',' || x == '"' || x == '\n' || x == '\r'));
+    assertThat(ByteScan.lineEnd(b, from, to)).isEqualTo(first(b, from, to, x -> x == '\n' || x == '\r'));
+    assertThat(ByteScan.nonAscii(b, from, to)).isEqualTo(first(b, from, to, x -> x < 0));
+    for (byte wanted : new byte[] {'"', ',', '@', (byte) 0xFF, 0}) {
+      assertThat(ByteScan.indexOf(b, from, to, wanted)).isEqualTo(first(b, from, to, x -> x == wanted));
+    }
+  }
+
+  private static int first(byte[] b, int from, int to, IntPredicate match) {
+    for (int i = from; i < to; i++) {
+      if (match.test(b[i])) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** Mostly ordinary letters, with every special byte and its neighbours (one above, one below) mixed in. */
+  @Provide
+  Arbitrary<byte[]> bytes() {
+    Arbitrary<Byte> ordinary = Arbitraries.bytes().between((byte) 'a', (byte) 'z');
+    Arbitrary<Byte> special = Arbitraries.of((byte) '"', (byte) '#', (byte) '!', (byte) '\\', (byte) ']', (byte) '[',
+        (byte) 0x1F, (byte) 0x20, (byte) 0, (byte) ',', (byte) '-', (byte) '+', (byte) '\n', (byte) 0x0B, (byte) 0x09,
+        (byte) '\r', (byte) 0x0C, (byte) 0x0E, (byte) 0x7F, (byte) 0x80, (byte) 0xFF, (byte) 0xA2, (byte) 0xDC);
+    return Arbitraries.frequencyOf(
+        Tuple.of(8, ordinary), Tuple.of(1, special)).array(byte[].class).ofMaxSize(70);
+  }
+
+  @Provide
+  Arbitrary<Integer> cut() {
+    return Arbitraries.integers().between(0, 80);
+  }
+}
