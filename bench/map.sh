@@ -5,9 +5,11 @@
 #   bench/map.sh                      # 1,000,000 emails, 3 rounds
 #   N=200000 REPEAT=1 bench/map.sh    # a quick look
 #
-# The server gets the same CPU in every measurement: with 2 or more CPUs it runs on CPU 0 and every
-# client (wrk, MapLoad, veil map) on CPU 1, as if the client were on a machine of its own with one
-# core; on one CPU nothing is pinned. The emails are cut into bodies of 5,000 (veil map's batch).
+# The server gets the same CPU in every measurement of a round: with 2 or more CPUs it runs on one
+# and every client (wrk, MapLoad, veil map) on the other, as if the client were on a machine of its
+# own with one core (odd rounds: server on CPU 0; even rounds: on CPU 1, since one core of a shared
+# virtual machine can be slower than the other for minutes; bench/CpuSpeed.java measures each core
+# at the start of each round); on one CPU nothing is pinned. The emails are cut into bodies of 5,000 (veil map's batch).
 # Each round measures, in this order:
 #   1. the server's own throughput: wrk, 2 connections (veil map keeps 2 requests in flight),
 #      posting the bodies in turn for a few seconds (wrk costs next to nothing per request);
@@ -123,7 +125,15 @@ veil_map "$work/warm-up.txt" >/dev/null
 load_start="$(cut -d' ' -f1-3 /proc/loadavg)"
 : >"$work/rounds.txt"
 for round in $(seq 1 "$rounds"); do
-  log "round $round of $rounds (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+  if [ -n "$server_cpus" ]; then
+    # Even rounds swap the two CPUs: on a shared virtual machine one core can run slower than the
+    # other for minutes, which would otherwise weigh on the server or on the clients only.
+    if [ $((round % 2)) = 0 ]; then server_cpus=1 client_cpus=0; else server_cpus=0 client_cpus=1; fi
+    taskset -a -cp "$server_cpus" "$server_pid" >/dev/null
+  fi
+  speed="$(for cpu in 0 1; do pinned "$([ -n "$server_cpus" ] && echo $cpu)" java bench/CpuSpeed.java; done | paste -sd/)"
+  log "round $round of $rounds (load average $(cut -d' ' -f1-3 /proc/loadavg)); server on CPU ${server_cpus:-any};" \
+    "speed of CPU 0/1: $speed ns/byte"
   read -r own own_cpu <<<"$(server_alone "$seconds")"
   log "  server alone (wrk, 2 connections): $own ids/s, server CPU $own_cpu us/id"
   jdk="$(jdk_client)"
@@ -131,7 +141,7 @@ for round in $(seq 1 "$rounds"); do
   read -r rate wall cpu rss map_server_cpu <<<"$(veil_map "$work/emails.txt")"
   log "  veil map: $rate ids/s, wall ${wall} s, client CPU ${cpu} s, peak RSS ${rss} MB, server CPU ${map_server_cpu} s"
   sed 's/^/      /' "$work/map.log" | grep -v "mapping .*left" >&2 || true
-  echo "$own $jdk $rate $wall $cpu $rss $map_server_cpu $own_cpu" >>"$work/rounds.txt"
+  echo "$own $jdk $rate $wall $cpu $rss $map_server_cpu $own_cpu ${server_cpus:-any} $speed" >>"$work/rounds.txt"
 done
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -147,5 +157,5 @@ echo "median JDK HttpClient client (2 connections):  $(col 2) ids/s"
 echo "median veil map end to end:                     $(col 3) ids/s, wall $(col 4) s, client CPU $(col 5) s ($(per_id "$(col 5)") us/id), server CPU $(per_id "$(col 7)") us/id, peak RSS $(col 6) MB"
 echo "median ratio of veil map to the server alone:   $(printf '%.0f' "$(ratio 3 1)") %  (target: 80 %)"
 echo "median ratio of veil map to the JDK client:     $(printf '%.0f' "$(ratio 3 2)") %"
-echo "rounds (server alone ids/s, JDK client ids/s, veil map ids/s, wall s, client CPU s, RSS MB, server CPU s during veil map, server CPU us/id alone):"
+echo "rounds (server alone ids/s, JDK client ids/s, veil map ids/s, wall s, client CPU s, RSS MB, server CPU s during veil map, server CPU us/id alone, server's CPU, speed of CPU 0/1 in ns/byte):"
 sed 's/^/  /' "$work/rounds.txt"

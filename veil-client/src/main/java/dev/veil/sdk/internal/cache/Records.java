@@ -114,6 +114,9 @@ final class Records {
     }
 
     boolean hasVarint() {
+      if (pos < limit && b[pos] >= 0) {
+        return true; // one byte: nearly every length and entry number below 128
+      }
       for (int i = pos; i < limit && i < pos + 5; i++) {
         if ((b[i] & 0x80) == 0) {
           return true;
@@ -128,6 +131,9 @@ final class Records {
 
     /** A varint of at most 31 bits. */
     int varint32() {
+      if (b[pos] >= 0) {
+        return b[pos++]; // one byte, the common case
+      }
       int value = 0;
       for (int shift = 0; shift < 35; shift += 7) {
         int x = b[pos++];
