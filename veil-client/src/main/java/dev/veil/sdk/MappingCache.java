@@ -204,8 +204,9 @@ public final class MappingCache implements AutoCloseable {
 
   /**
    * A hint before a bulk import: makes room in memory for about {@code entries} more (up to 16
-   * million), so that adding them does not grow and copy the cache's in-memory tables step by step.
-   * Costs about 32 bytes per entry of room, used or not.
+   * million, and up to an eighth of the JVM's maximum heap), so that adding them does not grow and
+   * copy the cache's in-memory tables step by step. Costs 32 to 48 bytes per entry of room, used or
+   * not.
    */
   public void reserve(long entries) {
     store.reserve(entries);

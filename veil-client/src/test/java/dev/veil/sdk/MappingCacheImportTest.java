@@ -89,6 +89,20 @@ class MappingCacheImportTest {
   }
 
   @Test
+  void reserve_keepsWhatIsHeld_andAnyHintIsSafe() {
+    MappingCache cache = open(server.client().build(), 1);
+    assertThat(cache.add(emails(0, 300))).isEqualTo(new AddResult(300, 0, 0));
+
+    cache.reserve(100_000);
+    cache.reserve(-5);
+    cache.reserve(Long.MAX_VALUE); // capped: never more than a share of the heap
+
+    assertThat(cache.add(emails(0, 400))).isEqualTo(new AddResult(100, 300, 0));
+    assertThat(cache.add(emails(399, 20_000))).isEqualTo(new AddResult(19_600, 1, 0));
+    assertThat(cache.size()).isEqualTo(20_000);
+  }
+
+  @Test
   void aBatch_refusesBytesThatAreNotUtf8() {
     IdentifierBatch batch = new IdentifierBatch();
     byte[] bad = {'a', (byte) 0xC3, '@', 'x'};

@@ -42,6 +42,8 @@ public final class MappingStore implements AutoCloseable {
   public static final int MAX_VALUE_BYTES = 1 << 20;
   /** Entries {@link #reserve} makes room for at most. */
   private static final int MAX_RESERVE = 1 << 24;
+  /** Memory {@link #reserve} takes per entry: 16 bytes of entry table, 16 to 32 of index. */
+  private static final int BYTES_PER_RESERVED_ENTRY = 48;
 
   /**
    * What storing one answer did; {@code removed} lists the entries taken out, {@code end} is where
@@ -160,11 +162,13 @@ public final class MappingStore implements AutoCloseable {
   }
 
   /**
-   * Makes room in memory for about {@code entries} more, up to 16 million (beyond, the tables grow
-   * as usual): a bulk import that knows its size then never copies its tables as they grow.
+   * Makes room in memory for about {@code entries} more, up to 16 million and up to an eighth of the
+   * JVM's heap (beyond, the tables grow as usual, as they must): a bulk import that knows its size
+   * then never copies its tables as they grow, and a guess too high cannot take the heap.
    */
   public void reserve(long entries) {
-    int more = (int) Math.min(Math.max(entries, 0), MAX_RESERVE);
+    long heapShare = Runtime.getRuntime().maxMemory() / 8 / BYTES_PER_RESERVED_ENTRY;
+    int more = (int) Math.min(Math.max(entries, 0), Math.min(MAX_RESERVE, heapShare));
     synchronized (guard) {
       state.entries.reserve(state.entries.count() + more);
       state.index.reserve(state.entries.held() + more);
