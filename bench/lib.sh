@@ -6,6 +6,15 @@ log() { printf '[%s %s] %s\n' "$log_tag" "$(date +%H:%M:%S)" "$*" >&2; }
 put() { printf '%s=%s\n' "$1" "$2" >>"$results"; }
 die() { log "error: $*"; exit 1; }
 
+# Sets server_cpus and load_cpus: $VEIL_BENCH_SERVER_CPUS and $VEIL_BENCH_LOAD_CPUS when set (empty:
+# unpinned); else, with 2 or more cores, core 0 for the server(s) and core 1 for the load; else none.
+choose_cpus() {
+  local server=0 load=1
+  if [ "$(nproc)" -lt 2 ]; then server="" load=""; fi
+  server_cpus="${VEIL_BENCH_SERVER_CPUS-$server}"
+  load_cpus="${VEIL_BENCH_LOAD_CPUS-$load}"
+}
+
 # Runs a command pinned to the given cores, or unpinned when the list is empty.
 pinned() {
   local cpus="$1"

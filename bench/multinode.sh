@@ -40,10 +40,9 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-default_server_cpus=0 default_load_cpus=1
-if [ "$(nproc)" -lt 2 ]; then default_server_cpus="" default_load_cpus=""; fi
-server_cpus="${VEIL_BENCH_SERVER_CPUS-$default_server_cpus}"
-load_cpus="${VEIL_BENCH_LOAD_CPUS-$default_load_cpus}"
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+choose_cpus
 base_port="${VEIL_BENCH_PORT:-18490}"
 seconds="${VEIL_BENCH_SECONDS:-10}"
 warmup="${VEIL_BENCH_WARMUP:-5}"
@@ -66,8 +65,6 @@ database_created=""
 node_pids=()
 
 log_tag=multinode
-# shellcheck source=bench/lib.sh
-. bench/lib.sh
 get() { awk -F= -v k="$1" '$1 == k { sub(/^[^=]*=/, ""); v = $0 } END { print v }' "$results"; }
 cleanup() {
   local pid

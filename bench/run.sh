@@ -17,10 +17,9 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-default_server_cpus=0 default_load_cpus=1
-if [ "$(nproc)" -lt 2 ]; then default_server_cpus="" default_load_cpus=""; fi
-server_cpus="${VEIL_BENCH_SERVER_CPUS-$default_server_cpus}"
-load_cpus="${VEIL_BENCH_LOAD_CPUS-$default_load_cpus}"
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
+choose_cpus
 port="${VEIL_BENCH_PORT:-18480}"
 grpc_port=$((port + 1))
 ceiling_port=$((port + 2))
@@ -35,8 +34,6 @@ results="$work/results.properties"
 started_pids=()
 
 log_tag=bench
-# shellcheck source=bench/lib.sh
-. bench/lib.sh
 
 cleanup() {
   for pid in "${started_pids[@]}"; do

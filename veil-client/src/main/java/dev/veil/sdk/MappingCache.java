@@ -4,6 +4,7 @@ import dev.veil.core.identity.EmailNormalizer;
 import dev.veil.core.identity.IdentityInput;
 import dev.veil.sdk.internal.cache.MappingStore;
 import dev.veil.sdk.internal.cache.RotationLoad;
+import dev.veil.sdk.internal.cache.Signal;
 import dev.veil.sdk.internal.cache.Values;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -122,7 +123,8 @@ public final class MappingCache implements AutoCloseable {
   private final Duration pollInterval;
   private final ScheduledExecutorService givenScheduler;
   private final ReentrantLock runLock = new ReentrantLock();
-  private final AddSignal added = new AddSignal();
+  /** Entries added since the cache was opened: a run in {@link #mapPendingWhile} waits on it for more. */
+  private final Signal added = new Signal(50, "identifiers to be added");
   private ScheduledExecutorService ownScheduler;
   private ScheduledFuture<?> polling;
 
@@ -246,7 +248,7 @@ public final class MappingCache implements AutoCloseable {
     }
     AddResult result = store.add(keep == null ? values : values.keep(keep), invalid, clock.instant(),
         source == null ? null : CHECKPOINT + source, Long.toString(position), sync);
-    added.record(result.added()); // a run in mapPendingWhile may be waiting for these
+    added.add(result.added()); // a run in mapPendingWhile may be waiting for these
     return result;
   }
 

@@ -6,6 +6,7 @@ import dev.veil.sdk.internal.MapJson;
 import dev.veil.sdk.internal.ValueList;
 import dev.veil.sdk.internal.cache.MappingStore;
 import dev.veil.sdk.internal.cache.PendingBatch;
+import dev.veil.sdk.internal.cache.Signal;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -45,11 +46,11 @@ final class MappingRun {
   private final int inFlight;
   private final Clock clock;
   private final MappingCache.Listener listener;
-  private final AddSignal added;
+  private final Signal added;
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
   MappingRun(MappingStore store, IdentityMapClient mapper, int batchSize, int inFlight, Clock clock,
-      MappingCache.Listener listener, AddSignal added) {
+      MappingCache.Listener listener, Signal added) {
     this.store = store;
     this.mapper = mapper;
     this.batchSize = batchSize;
@@ -244,7 +245,7 @@ final class MappingRun {
     while (batch.size() < batchSize && failure.get() == null) {
       boolean more = adding.getAsBoolean();
       if (more) {
-        added.awaitMoreThan(added.count());
+        added.awaitAfter(added.count());
       }
       batch = store.pending(after, batchSize);
       if (!more) {

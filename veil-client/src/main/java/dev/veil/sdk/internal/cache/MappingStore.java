@@ -58,7 +58,7 @@ public final class MappingStore implements AutoCloseable {
   private final Object guard = new Object();
   private final Frame addFrame = new Frame(256 * 1024);
   /** Counts writes, for walks that follow a mapping run. */
-  private final Changes changes = new Changes();
+  private final Signal changes = new Signal(20, "mappings");
   private LogFile log;
   private StoreState state;
   private LogReader lookups;
@@ -258,7 +258,7 @@ public final class MappingStore implements AutoCloseable {
     positions.readLock().lock();
     try {
       log.syncTo(end);
-      changes.happened();
+      changes.add(1);
     } catch (IOException e) {
       throw failure("write " + path, e);
     } finally {
@@ -421,7 +421,7 @@ public final class MappingStore implements AutoCloseable {
       if (sync) {
         log.syncTo(end);
       }
-      changes.happened();
+      changes.add(1);
       return end;
     } catch (IOException e) {
       throw failure("write " + path, e);
@@ -461,7 +461,7 @@ public final class MappingStore implements AutoCloseable {
     return guard;
   }
 
-  Changes changes() {
+  Signal changes() {
     return changes;
   }
 
