@@ -171,7 +171,7 @@ final class MappingRun {
           group.add(next);
           queue.drainTo(group);
         }
-        stopping = group.remove(STOP);
+        stopping = removeStop(group);
         try {
           for (Answered a : group) {
             if (!storeFailed) {
@@ -198,6 +198,20 @@ final class MappingRun {
           unstored.release(group.size());
         }
       }
+    }
+
+    /**
+     * Takes {@link #STOP} out of {@code group}, by identity: a record's {@code equals} would link
+     * its generated methods at run time (a few dozen method handles) just for this.
+     */
+    private static boolean removeStop(List<Answered> group) {
+      for (int i = group.size() - 1; i >= 0; i--) {
+        if (group.get(i) == STOP) {
+          group.remove(i);
+          return true;
+        }
+      }
+      return false;
     }
 
     /** The next answer, or null once {@code deadline} (a {@link System#nanoTime()}) has passed. */
