@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -129,7 +130,7 @@ public final class MapRun {
     if (s.batchSize() < 1 || s.batchSize() > VeilClient.MAX_BATCH_SIZE) {
       return "--batch-size must be 1 to " + VeilClient.MAX_BATCH_SIZE;
     }
-    if (!s.progress().matches("auto|bar|lines|none")) {
+    if (!List.of("auto", "bar", "lines", "none").contains(s.progress())) {
       return "--progress must be auto, bar, lines or none";
     }
     return null;
@@ -167,33 +168,35 @@ public final class MapRun {
       total[0] = total[0].plus(cache.addBuffered(chunk, source, linesRead)); // forced by the mapping run
     });
     if (skip > 0) {
-      display.message(String.format(Locale.ROOT, "resumed reading %s after line %,d", s.in(), skip));
+      display.message("resumed reading " + s.in() + " after line " + Numbers.grouped(skip));
     }
     AddResult added = total[0];
-    display.message(String.format(Locale.ROOT, "read %,d lines in %.1f s: %,d new, %,d already held, %,d invalid",
-        lines, (System.nanoTime() - startNanos) / 1e9, added.added(), added.alreadyPresent(), added.invalid()));
+    display.message("read " + Numbers.grouped(lines) + " lines in " + Numbers.tenths((System.nanoTime() - startNanos) / 1e9)
+        + " s: " + Numbers.grouped(added.added()) + " new, " + Numbers.grouped(added.alreadyPresent()) + " already held, "
+        + Numbers.grouped(added.invalid()) + " invalid");
   }
 
   /** Reports the run and writes what is left to write: all rows after a refresh ({@code rows} -1), the rejections. */
   private void summarize(MappingCache cache, CacheReport report, long rows, ProgressDisplay display, long started)
       throws IOException {
     if (s.refresh()) {
-      display.message(String.format(Locale.ROOT, "%,d rotated bucket(s) since the last poll; %,d entries were"
-          + " mapped before their bucket rotated", report.rotatedBuckets(), report.markedStale()));
+      display.message(Numbers.grouped(report.rotatedBuckets()) + " rotated bucket(s) since the last poll; "
+          + Numbers.grouped(report.markedStale()) + " entries were mapped before their bucket rotated");
     }
-    display.message(String.format(Locale.ROOT, "mapped %,d new, re-mapped %,d in %.1f s; removed %,d opted out, %,d"
-        + " invalid", report.mapped(), report.remapped(), display.phaseSeconds(), report.optedOut(), report.invalid()));
+    display.message("mapped " + Numbers.grouped(report.mapped()) + " new, re-mapped " + Numbers.grouped(report.remapped())
+        + " in " + Numbers.tenths(display.phaseSeconds()) + " s; removed " + Numbers.grouped(report.optedOut())
+        + " opted out, " + Numbers.grouped(report.invalid()) + " invalid");
     if (s.out() != null) {
       display.phase("writing");
       long written = rows >= 0 ? rows : MappingFile.writeMappings(cache, s.out());
       Path rejectedFile = Path.of(s.out() + ".rejected.csv");
       long rejected = MappingFile.writeRejections(cache, rejectedFile);
-      display.message(String.format(Locale.ROOT, "wrote %,d rows to %s%s (%.1f s after mapping)", written, s.out(),
-          rejected > 0 ? String.format(Locale.ROOT, " and %,d rejected identifiers to %s", rejected, rejectedFile) : "",
-          display.phaseSeconds()));
+      display.message("wrote " + Numbers.grouped(written) + " rows to " + s.out()
+          + (rejected > 0 ? " and " + Numbers.grouped(rejected) + " rejected identifiers to " + rejectedFile : "")
+          + " (" + Numbers.tenths(display.phaseSeconds()) + " s after mapping)");
     }
     double seconds = (System.nanoTime() - started) / 1e9;
-    display.message(String.format(Locale.ROOT, "done in %.1f s", seconds));
+    display.message("done in " + Numbers.tenths(seconds) + " s");
   }
 
   private int failed(ProgressDisplay display, String message, Path cachePath, int code) {

@@ -5,7 +5,6 @@ import dev.veil.sdk.MapOutcome;
 import dev.veil.sdk.MappingCache;
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.function.LongSupplier;
 
 /**
@@ -110,7 +109,9 @@ final class ProgressDisplay implements MappingCache.Listener {
     int percent = total == 0 ? 100 : (int) (100 * done / total);
     String left = rate > 0 ? clock(Duration.ofSeconds((total - done + rate - 1) / rate)) + " left" : "-:-- left";
     String bar = mode == Mode.BAR ? " " + bar(done, total) : "";
-    return String.format(Locale.ROOT, "%s%s %3d%% %,d/%,d  %,d/s  %s", phase, bar, percent, done, total, rate, left);
+    String pct = Integer.toString(percent);
+    return phase + bar + " " + "   ".substring(Math.min(3, pct.length())) + pct + "% " + Numbers.grouped(done) + "/"
+        + Numbers.grouped(total) + "  " + Numbers.grouped(rate) + "/s  " + left;
   }
 
   private static String bar(long done, long total) {
@@ -123,9 +124,6 @@ final class ProgressDisplay implements MappingCache.Listener {
   }
 
   static String clock(Duration d) {
-    long s = d.getSeconds();
-    return s >= 3600
-        ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
-        : String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
+    return Numbers.clock(d.getSeconds());
   }
 }
