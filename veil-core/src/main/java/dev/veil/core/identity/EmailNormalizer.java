@@ -1,5 +1,7 @@
 package dev.veil.core.identity;
 
+import dev.veil.core.text.ByteScan;
+
 import java.util.Optional;
 
 /**
@@ -132,22 +134,12 @@ public final class EmailNormalizer {
     while (end > start && isTrimmed((char) b[end - 1])) {
       end--;
     }
-    int at = -1;
-    boolean valid = end - start <= MAX_LENGTH;
-    for (int i = start; i < end; i++) {
-      byte c = b[i];
-      if (c < 0) {
-        throw new IllegalArgumentException("not ASCII");
-      }
-      if (c <= ' ' || c == 0x7F) {
-        valid = false;
-      } else if (c == '@') {
-        valid &= at < 0;
-        at = i;
-      }
+    int at = ByteScan.soleAt(b, start, end);
+    if (at == ByteScan.NOT_ASCII) {
+      throw new IllegalArgumentException("not ASCII");
     }
-    if (!valid || at <= start || at == end - 1) {
-      return false;
+    if (end - start > MAX_LENGTH || at <= start || at == end - 1) {
+      return false; // too long, a control character or space, no '@' or several, or one at either end
     }
     if (end - at - 1 != GMAIL.length() || !isAsciiGmail(b, at + 1)) {
       return true;

@@ -19,6 +19,13 @@ public final class ByteScan {
   private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final long ONES = 0x0101010101010101L;
   private static final long HIGHS = 0x8080808080808080L;
+  private static final long LOWS = 0x7F7F7F7F7F7F7F7FL;
+  /** {@link #soleAt}: no {@code @}, or more than one. */
+  public static final int NOT_ONE_AT = -1;
+  /** {@link #soleAt}: a control character, space or DEL (0x00 to 0x20, 0x7F). */
+  public static final int CONTROL_OR_SPACE = -2;
+  /** {@link #soleAt}: a byte of 0x80 or above. */
+  public static final int NOT_ASCII = -3;
 
   private ByteScan() {}
 
@@ -110,6 +117,47 @@ public final class ByteScan {
       }
     }
     return -1;
+  }
+
+  /**
+   * The shape of an email address in one pass: the index of the only {@code @} in {@code [from,
+   * to)}; otherwise, whichever applies first of {@link #NOT_ASCII} (any byte of 0x80 or above),
+   * {@link #CONTROL_OR_SPACE} (any byte from 0x00 to 0x20, or 0x7F) and {@link #NOT_ONE_AT}.
+   */
+  public static int soleAt(byte[] b, int from, int to) {
+    int at = NOT_ONE_AT;
+    int ats = 0;
+    long highs = 0;
+    long bad = 0;
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long v = (long) LONGS.get(b, i);
+      highs |= v;
+      bad |= below(v, 0x21) | equal(v, 0x7F);
+      long x = v ^ (ONES * '@');
+      long m = ~(((x & LOWS) + LOWS) | x | LOWS); // exactly the bytes that are '@' (ASCII v)
+      if (m != 0) {
+        ats += Long.bitCount(m);
+        at = i + (Long.numberOfTrailingZeros(m) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
+      byte c = b[i];
+      highs |= c;
+      if (c == '@') {
+        ats++;
+        at = i;
+      } else if (c >= 0 && (c <= ' ' || c == 0x7F)) {
+        bad |= HIGHS;
+      }
+    }
+    if ((highs & HIGHS) != 0) {
+      return NOT_ASCII;
+    }
+    if ((bad & HIGHS) != 0) {
+      return CONTROL_OR_SPACE;
+    }
+    return ats == 1 ? at : NOT_ONE_AT;
   }
 
   /**

@@ -26,6 +26,23 @@ class ByteScanProperties {
     }
   }
 
+  @Property(tries = 2000)
+  void soleAt_isWhatAByteLoopFinds(@ForAll("bytes") byte[] b, @ForAll("cut") int a, @ForAll("cut") int c) {
+    int from = Math.min(a, c) % (b.length + 1);
+    int to = Math.max(from, Math.max(a, c) % (b.length + 1));
+    int expected;
+    if (first(b, from, to, x -> x < 0) >= 0) {
+      expected = ByteScan.NOT_ASCII;
+    } else if (first(b, from, to, x -> x <= ' ' || x == 0x7F) >= 0) {
+      expected = ByteScan.CONTROL_OR_SPACE;
+    } else {
+      int at = first(b, from, to, x -> x == '@');
+      expected = at >= 0 && first(b, at + 1, to, x -> x == '@') < 0 ? at : ByteScan.NOT_ONE_AT;
+    }
+
+    assertThat(ByteScan.soleAt(b, from, to)).isEqualTo(expected);
+  }
+
   private static int first(byte[] b, int from, int to, IntPredicate match) {
     for (int i = from; i < to; i++) {
       if (match.test(b[i])) {
@@ -41,7 +58,7 @@ class ByteScanProperties {
     Arbitrary<Byte> ordinary = Arbitraries.bytes().between((byte) 'a', (byte) 'z');
     Arbitrary<Byte> special = Arbitraries.of((byte) '"', (byte) '#', (byte) '!', (byte) '\\', (byte) ']', (byte) '[',
         (byte) 0x1F, (byte) 0x20, (byte) 0, (byte) ',', (byte) '-', (byte) '+', (byte) '\n', (byte) 0x0B, (byte) 0x09,
-        (byte) '\r', (byte) 0x0C, (byte) 0x0E, (byte) 0x7F, (byte) 0x80, (byte) 0xFF, (byte) 0xA2, (byte) 0xDC);
+        (byte) '\r', (byte) 0x0C, (byte) 0x0E, (byte) 0x7F, (byte) '@', (byte) '@', (byte) 'A', (byte) 0x21, (byte) 0xC0, (byte) 0x80, (byte) 0xFF, (byte) 0xA2, (byte) 0xDC);
     return Arbitraries.frequencyOf(
         Tuple.of(8, ordinary), Tuple.of(1, special)).array(byte[].class).ofMaxSize(70);
   }

@@ -6,8 +6,11 @@ import dev.veil.sdk.Identifier;
 import dev.veil.sdk.IdentifierBatch;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -129,22 +132,34 @@ final class IdentifierFile {
   }
 
   /**
-   * About how many lines the file has: its size over the mean length of the lines in its first 64
-   * KiB (for {@link dev.veil.sdk.MappingCache#reserve}; a guess, never a count).
+   * About how many lines the file has: its size over the mean length of the lines in three samples
+   * of 32 KiB (its start, middle and end; lines often grow longer down a file, as numbered ones
+   * do). For {@link dev.veil.sdk.MappingCache#reserve}: a guess, never a count.
    */
   long estimateLines() throws IOException {
-    byte[] head = new byte[64 * 1024];
-    int n;
-    try (InputStream in = Files.newInputStream(file)) {
-      n = in.readNBytes(head, 0, head.length);
-    }
-    int lines = 0;
-    for (int i = 0; i < n; i++) {
-      if (head[i] == '\n' || (head[i] == '\r' && (i + 1 == n || head[i + 1] != '\n'))) {
-        lines++;
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = channel.size();
+      int sample = 32 * 1024;
+      long[] starts = size <= 3L * sample ? new long[] {0} : new long[] {0, size / 2, size - sample};
+      ByteBuffer buffer = ByteBuffer.allocate(size <= 3L * sample ? (int) size : sample);
+      long bytes = 0;
+      long lines = 0;
+      for (long start : starts) {
+        buffer.clear();
+        while (buffer.hasRemaining() && channel.read(buffer, start + buffer.position()) > 0) {
+          // reads until the sample is full (or the file ends)
+        }
+        byte[] b = buffer.array();
+        int n = buffer.position();
+        for (int i = 0; i < n; i++) {
+          if (b[i] == '\n' || (b[i] == '\r' && (i + 1 == n || b[i + 1] != '\n'))) {
+            lines++;
+          }
+        }
+        bytes += n;
       }
+      return bytes == 0 ? 0 : Math.max(1, size * Math.max(1, lines) / bytes);
     }
-    return n == 0 ? 0 : Math.max(1, Files.size(file) * Math.max(1, lines) / n);
   }
 
   private record Layout(boolean header, int index, IdentityInput kind) {}
@@ -211,12 +226,12 @@ final class IdentifierFile {
 
   /** {@link #guess(String)} of the ASCII value in bytes {@code [from, to)}. */
   private static IdentityInput guess(byte[] b, int from, int to) {
+    if (ByteScan.indexOf(b, from, to, (byte) '@') >= 0) {
+      return IdentityInput.EMAIL; // nearly every line: found eight bytes at a time
+    }
     boolean hashCharacters = true;
     for (int i = from; i < to; i++) {
       byte c = b[i];
-      if (c == '@') {
-        return IdentityInput.EMAIL;
-      }
       hashCharacters &= (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
           || c == '+' || c == '/' || c == '=';
     }
