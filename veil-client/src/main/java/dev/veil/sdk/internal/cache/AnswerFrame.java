@@ -22,21 +22,31 @@ final class AnswerFrame {
   private final int[] counts = new int[4];
   private final List<Rejection> removed = new ArrayList<>();
 
-  private AnswerFrame(PendingBatch part, MapAnswer answer) {
+  private AnswerFrame(PendingBatch part, MapAnswer answer, Frame frame) {
     this.part = part;
     this.answer = answer;
-    this.frame = new Frame(part.size() * 112);
+    this.frame = frame;
     this.offsets = new int[part.size()];
+  }
+
+  /** Bytes a frame for {@code entries} answers usually takes (it grows if it must). */
+  static int expectedBytes(int entries) {
+    return entries * 112;
   }
 
   /**
    * @throws IllegalArgumentException if the answer does not have one result per entry
    */
   static AnswerFrame of(PendingBatch part, MapAnswer answer, Instant mappedAt, Instant now) {
+    return of(part, answer, mappedAt, now, new Frame(expectedBytes(part.size())));
+  }
+
+  /** {@link #of(PendingBatch, MapAnswer, Instant, Instant)} built in {@code frame}, which must be empty. */
+  static AnswerFrame of(PendingBatch part, MapAnswer answer, Instant mappedAt, Instant now, Frame frame) {
     if (answer.size() != part.size()) {
       throw new IllegalArgumentException("answer has " + answer.size() + " results for " + part.size() + " entries");
     }
-    AnswerFrame built = new AnswerFrame(part, answer);
+    AnswerFrame built = new AnswerFrame(part, answer, frame);
     built.build(mappedAt.toEpochMilli(), now);
     return built;
   }

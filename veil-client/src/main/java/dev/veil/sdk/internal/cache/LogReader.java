@@ -19,6 +19,8 @@ final class LogReader {
   private final int[] length;
   private final long[] lastUse;
   private long clock;
+  /** Handed out by {@link #record}: one object per reader, not per record. */
+  private final Records.Cursor cursor = new Records.Cursor(null, 0, 0);
 
   LogReader(LogFile file, int windows) {
     this.file = file;
@@ -30,21 +32,21 @@ final class LogReader {
 
   /**
    * Makes the whole record at {@code position} readable and returns a cursor on it (its first byte
-   * is the record type). The cursor is valid until the next call.
+   * is the record type). The cursor is valid until the next call (it is the same object each time).
    *
    * @throws IOException if the file cannot be read or holds no record there
    */
   Records.Cursor record(long position) throws IOException {
     int w = find(position, 1);
     int off = (int) (position - start[w]);
-    int recordLength = Records.length(data[w], off, length[w] - off);
+    int recordLength = Records.length(cursor.at(data[w], off, length[w]), off);
     if (recordLength < 0) {
       w = load(position, Math.max(WINDOW, 16));
       off = 0;
-      recordLength = Records.length(data[w], 0, length[w]);
+      recordLength = Records.length(cursor.at(data[w], 0, length[w]), 0);
       if (recordLength < 0) {
         w = load(position, LogFile.MAX_FRAME);
-        recordLength = Records.length(data[w], 0, length[w]);
+        recordLength = Records.length(cursor.at(data[w], 0, length[w]), 0);
         if (recordLength < 0) {
           throw new IOException("mapping cache record at " + position + " is incomplete");
         }
@@ -57,7 +59,7 @@ final class LogReader {
         throw new IOException("mapping cache record at " + position + " is incomplete");
       }
     }
-    return new Records.Cursor(data[w], off, off + recordLength);
+    return cursor.at(data[w], off, off + recordLength);
   }
 
   /** A window holding at least {@code minBytes} from {@code position} (or up to the file's end). */

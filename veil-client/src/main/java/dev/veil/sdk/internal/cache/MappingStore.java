@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -44,6 +45,8 @@ public final class MappingStore implements AutoCloseable {
   private static final int MAX_RESERVE = 1 << 24;
   /** Memory {@link #reserve} takes per entry: 16 bytes of entry table, 16 to 32 of index. */
   private static final int BYTES_PER_RESERVED_ENTRY = 48;
+  /** Answer frames kept for reuse at most. */
+  private static final int SPARE_ANSWER_FRAMES = 4;
 
   /**
    * What storing one answer did; {@code removed} lists the entries taken out, {@code end} is where
@@ -57,6 +60,13 @@ public final class MappingStore implements AutoCloseable {
   private final ReentrantReadWriteLock positions = new ReentrantReadWriteLock();
   private final Object guard = new Object();
   private final Frame addFrame = new Frame(256 * 1024);
+  /**
+   * Answer frames (half a megabyte for 5,000 answers) kept for the next answers, rather than
+   * allocated and collected once per answer: a run has a few answers in hand at a time.
+   */
+  private final ConcurrentLinkedQueue<Frame> spareAnswerFrames = new ConcurrentLinkedQueue<>();
+  /** Reads the values of pending entries; one mapping run at a time uses it (guarded by itself). */
+  private LogReader pendingReader;
   /** Counts writes, for walks that follow a mapping run. */
   private final Signal changes = new Signal(20, "mappings");
   private LogFile log;
@@ -105,6 +115,7 @@ public final class MappingStore implements AutoCloseable {
     log = LogFile.open(path, fresh);
     state = fresh;
     lookups = new LogReader(log, 2);
+    pendingReader = new LogReader(log, 1);
   }
 
   /** Bytes of an incomplete write cut off the end when the file was opened (0 after a clean close). */
@@ -208,14 +219,16 @@ public final class MappingStore implements AutoCloseable {
           }
         }
       }
-      LogReader reader = new LogReader(log, 1);
       PendingBatch batch = new PendingBatch(n);
-      for (int i = 0; i < n; i++) {
-        Records.Cursor c = reader.record(addAt[i]);
-        c.u8();
-        int kind = c.u8();
-        int length = c.varint32();
-        batch.add(picked[i], kind, before[i], c.b, c.pos, length);
+      LogReader reader = pendingReader;
+      synchronized (reader) {
+        for (int i = 0; i < n; i++) {
+          Records.Cursor c = reader.record(addAt[i]);
+          c.u8();
+          int kind = c.u8();
+          int length = c.varint32();
+          batch.add(picked[i], kind, before[i], c.b, c.pos, length);
+        }
       }
       return batch;
     });
@@ -238,9 +251,20 @@ public final class MappingStore implements AutoCloseable {
    * them in groups.
    */
   public Applied append(PendingBatch part, MapAnswer answer, Instant mappedAt, Instant now) {
-    AnswerFrame frame = AnswerFrame.of(part, answer, mappedAt, now);
-    long end = write(() -> frame.applyTo(state, log.append(frame.seal())), false);
-    return frame.applied(end);
+    Frame buffer = spareAnswerFrames.poll();
+    if (buffer == null) {
+      buffer = new Frame(AnswerFrame.expectedBytes(part.size()));
+    }
+    try {
+      AnswerFrame frame = AnswerFrame.of(part, answer, mappedAt, now, buffer);
+      long end = write(() -> frame.applyTo(state, log.append(frame.seal())), false);
+      return frame.applied(end);
+    } finally {
+      buffer.reset(); // appended (or failed): its bytes are no longer needed
+      if (spareAnswerFrames.size() < SPARE_ANSWER_FRAMES) {
+        spareAnswerFrames.add(buffer);
+      }
+    }
   }
 
   /** Returns once everything written so far is on disk. */

@@ -37,7 +37,11 @@ final class Records {
    * @throws IOException if the bytes are not a record
    */
   static int length(byte[] b, int off, int available) throws IOException {
-    Cursor c = new Cursor(b, off, off + available);
+    return length(new Cursor(b, off, off + available), off);
+  }
+
+  /** {@link #length(byte[], int, int)} read with {@code c}, which is at the record's start ({@code off}); moves it. */
+  static int length(Cursor c, int off) throws IOException {
     if (!c.has(1)) {
       return -1;
     }
@@ -91,14 +95,22 @@ final class Records {
 
   /** Reads fields of records; bounds are checked (a frame's CRC has been checked before). */
   static final class Cursor {
-    final byte[] b;
+    byte[] b;
     int pos;
-    final int limit;
+    int limit;
 
     Cursor(byte[] b, int pos, int limit) {
       this.b = b;
       this.pos = pos;
       this.limit = limit;
+    }
+
+    /** Points this cursor at bytes {@code [pos, limit)} of {@code b}: readers reuse one cursor per read. */
+    Cursor at(byte[] b, int pos, int limit) {
+      this.b = b;
+      this.pos = pos;
+      this.limit = limit;
+      return this;
     }
 
     boolean has(int n) {
