@@ -2,7 +2,6 @@ package dev.veil.sdk.internal;
 
 import dev.veil.core.text.ByteScan;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * Reads a mapping answer in the exact shape a Veil server writes it, straight from its bytes:
@@ -152,7 +151,7 @@ final class MapAnswerScanner {
   }
 
   private boolean literal(byte[] text) {
-    if (b.length - pos < text.length || !Arrays.equals(b, pos, pos + text.length, text, 0, text.length)) {
+    if (b.length - pos < text.length || !ByteScan.sameBytes(b, pos, text, 0, text.length)) {
       return false;
     }
     pos += text.length;

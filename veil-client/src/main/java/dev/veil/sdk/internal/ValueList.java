@@ -76,7 +76,7 @@ public final class ValueList {
 
   /** Whether value {@code i} equals {@code other[from, to)}. */
   public boolean equalsAt(int i, byte[] other, int from, int to) {
-    return Arrays.equals(bytes, start(i), end(i), other, from, to);
+    return to - from == length(i) && ByteScan.sameBytes(bytes, start(i), other, from, to - from);
   }
 
   /** Whether a value holds a byte that JSON must escape (a quote, a backslash, a control character). */

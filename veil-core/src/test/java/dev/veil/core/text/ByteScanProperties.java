@@ -21,6 +21,7 @@ class ByteScanProperties {
     assertThat(ByteScan.csvSpecial(b, from, to)).isEqualTo(first(b, from, to, x -> x == ',' || x == '"' || x == '\n' || x == '\r'));
     assertThat(ByteScan.lineEnd(b, from, to)).isEqualTo(first(b, from, to, x -> x == '\n' || x == '\r'));
     assertThat(ByteScan.nonAscii(b, from, to)).isEqualTo(first(b, from, to, x -> x < 0));
+    assertThat(ByteScan.commaQuoteOrNonAscii(b, from, to)).isEqualTo(first(b, from, to, x -> x == ',' || x == '"' || x < 0));
     for (byte wanted : new byte[] {'"', ',', '@', (byte) 0xFF, 0}) {
       assertThat(ByteScan.indexOf(b, from, to, wanted)).isEqualTo(first(b, from, to, x -> x == wanted));
     }
@@ -41,6 +42,33 @@ class ByteScanProperties {
     }
 
     assertThat(ByteScan.soleAt(b, from, to)).isEqualTo(expected);
+  }
+
+  @Property(tries = 2000)
+  void sameBytes_isArraysEquals(@ForAll("bytes") byte[] a, @ForAll("cut") int from, @ForAll("cut") int len,
+      @ForAll("cut") int otherFrom, @ForAll boolean copy) {
+    int aFrom = from % (a.length + 1);
+    int length = len % (a.length - aFrom + 1);
+    byte[] b = new byte[otherFrom + length + 3];
+    if (copy) {
+      System.arraycopy(a, aFrom, b, otherFrom, length); // equal ranges, so that "true" is tested too
+    } else {
+      java.util.Arrays.fill(b, (byte) 'a');
+    }
+    boolean expected = java.util.Arrays.equals(a, aFrom, aFrom + length, b, otherFrom, otherFrom + length);
+
+    assertThat(ByteScan.sameBytes(a, aFrom, b, otherFrom, length)).isEqualTo(expected);
+    if (copy && length > 0) {
+      b[otherFrom + (len * 31 + otherFrom) % length] ^= 0x10; // one byte differs, anywhere
+      assertThat(ByteScan.sameBytes(a, aFrom, b, otherFrom, length)).isFalse();
+    }
+  }
+
+  @org.junit.jupiter.api.Test
+  void sameBytes_checksItsRanges() {
+    byte[] a = new byte[10];
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ByteScan.sameBytes(a, 5, a, 0, 6))
+        .isInstanceOf(IndexOutOfBoundsException.class);
   }
 
   private static int first(byte[] b, int from, int to, IntPredicate match) {

@@ -101,20 +101,27 @@ final class IdentifierFile {
   private static void addLine(LineReader in, Layout layout, IdentifierBatch chunk) throws IOException {
     byte[] b = in.bytes();
     int end = in.end();
-    if (ByteScan.nonAscii(b, in.start(), end) >= 0 || ByteScan.indexOf(b, in.start(), end, (byte) '"') >= 0) {
-      addValue(in.line(), layout, chunk);
-      return;
-    }
-    int from = in.start();
-    for (int field = 0; field < layout.index(); field++) {
-      int comma = ByteScan.indexOf(b, from, end, (byte) ',');
-      if (comma < 0) {
-        return; // no such column on this line
+    int from = -1;
+    int to = -1;
+    // One pass over the line finds the commas, and any quote or non-ASCII byte (then: as text).
+    for (int field = 0, fieldStart = in.start(); ; field++) {
+      int stop = ByteScan.commaQuoteOrNonAscii(b, fieldStart, end);
+      if (stop >= 0 && b[stop] != ',') {
+        addValue(in.line(), layout, chunk);
+        return;
       }
-      from = comma + 1;
+      if (field == layout.index()) {
+        from = fieldStart;
+        to = stop < 0 ? end : stop;
+      }
+      if (stop < 0) {
+        break;
+      }
+      fieldStart = stop + 1;
     }
-    int comma = ByteScan.indexOf(b, from, end, (byte) ',');
-    int to = comma < 0 ? end : comma;
+    if (from < 0) {
+      return; // no such column on this line
+    }
     while (from < to && isAsciiWhitespace(b[from])) {
       from++;
     }

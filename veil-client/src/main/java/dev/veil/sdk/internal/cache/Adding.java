@@ -1,10 +1,10 @@
 package dev.veil.sdk.internal.cache;
 
+import dev.veil.core.text.ByteScan;
 import dev.veil.sdk.Identifier;
 import dev.veil.sdk.MapOutcome;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -131,7 +131,7 @@ final class Adding {
         return false;
       }
       int start = values.start(i);
-      return Arrays.equals(c.b, c.pos, c.pos + length, values.array(), start, start + length);
+      return c.has(length) && ByteScan.sameBytes(c.b, c.pos, values.array(), start, length);
     }
   }
 

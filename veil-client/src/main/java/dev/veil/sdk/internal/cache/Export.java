@@ -117,7 +117,7 @@ final class Export {
       put(',');
       map.u8();
       map.varint32();
-      map.int64();
+      map.pos += 8; // mapped-at: not in the CSV
       int advLength = map.varint32();
       field(map.b, map.pos, advLength);
       map.pos += advLength;

@@ -42,6 +42,12 @@ final class Records {
 
   /** {@link #length(byte[], int, int)} read with {@code c}, which is at the record's start ({@code off}); moves it. */
   static int length(Cursor c, int off) throws IOException {
+    int quick = quickLength(c.b, off, c.limit);
+    return quick >= 0 ? quick : parsedLength(c, off);
+  }
+
+  /** {@link #length(Cursor, int)} field by field, for every record type. */
+  static int parsedLength(Cursor c, int off) throws IOException {
     if (!c.has(1)) {
       return -1;
     }
@@ -87,6 +93,37 @@ final class Records {
       default:
         throw new IOException("unknown record type " + type + " in the mapping cache");
     }
+  }
+
+  /**
+   * The length of an {@code ADD} or {@code MAP} record whose lengths fit one varint byte each (nearly
+   * every one), read without a cursor; -1 for any other record, or if the bytes do not tell.
+   */
+  static int quickLength(byte[] b, int off, int limit) {
+    if (off + 3 > limit) {
+      return -1;
+    }
+    int type = b[off];
+    if (type == ADD) {
+      return b[off + 2] >= 0 ? 3 + b[off + 2] : -1;
+    }
+    if (type != MAP) {
+      return -1;
+    }
+    int p = off + 1;
+    int varintEnd = Math.min(limit, p + 5);
+    while (p < varintEnd && b[p] < 0) {
+      p++; // the entry number's continuation bytes
+    }
+    if (p == varintEnd) {
+      return -1; // cut off, or too long: the general reading decides
+    }
+    p += 1 + 8; // its last byte, then mapped-at
+    if (p >= limit || b[p] < 0) {
+      return -1;
+    }
+    p += 1 + b[p]; // the advertising id
+    return p < limit && b[p] >= 0 ? p + 1 + b[p] - off : -1;
   }
 
   private static int lengthAfter(Cursor c, int off, int trailing) {
