@@ -59,6 +59,14 @@ final class IdentifierFile {
    * @throws IllegalArgumentException if {@code --column} names no column of the header
    */
   long read(long skipLines, int chunkSize, ChunkSink sink) throws IOException {
+    return read(skipLines, chunkSize, chunkSize, sink);
+  }
+
+  /**
+   * {@link #read(long, int, ChunkSink)} with a first chunk of its own size: a smaller one gets the
+   * first identifiers to the sink (and on to the server) sooner.
+   */
+  long read(long skipLines, int firstChunkSize, int chunkSize, ChunkSink sink) throws IOException {
     try (LineReader in = new LineReader(Files.newInputStream(file))) {
       String first = in.readLine();
       if (first == null) {
@@ -69,6 +77,7 @@ final class IdentifierFile {
       long line = 1;
       long reported = skipLines;
       IdentifierBatch chunk = new IdentifierBatch(chunkSize);
+      int limit = firstChunkSize;
       if (!layout.header() && skipLines < 1) {
         addValue(first, layout, chunk);
       }
@@ -80,8 +89,9 @@ final class IdentifierFile {
       while (in.nextLine()) {
         line++;
         addLine(in, layout, chunk);
-        if (chunk.size() >= chunkSize) {
+        if (chunk.size() >= limit) {
           sink.accept(chunk, line);
+          limit = chunkSize;
           reported = line;
           chunk.clear();
         }

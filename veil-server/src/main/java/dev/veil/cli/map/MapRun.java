@@ -160,12 +160,19 @@ public final class MapRun {
     AddResult[] total = {new AddResult(0, 0, 0)};
     long startNanos = System.nanoTime();
     IdentifierFile file = new IdentifierFile(s.in(), kind, s.column());
-    cache.reserve(file.estimateLines() - skip);
-    long lines = file.read(skip, CHUNK, (chunk, linesRead) -> {
+    long expected = file.estimateLines() - skip;
+    boolean[] reserved = {false};
+    // The first chunk is one batch: the first request leaves as soon as it is added. Room for the
+    // rest is made after it, so that the server does not wait for the tables to be allocated.
+    long lines = file.read(skip, s.batchSize(), CHUNK, (chunk, linesRead) -> {
       if (stop.getAsBoolean()) {
         throw new IOException("stopped reading: mapping failed");
       }
       total[0] = total[0].plus(cache.addBuffered(chunk, source, linesRead)); // forced by the mapping run
+      if (!reserved[0]) {
+        reserved[0] = true;
+        cache.reserve(expected - (linesRead - skip));
+      }
     });
     if (skip > 0) {
       display.message("resumed reading " + s.in() + " after line " + Numbers.grouped(skip));
