@@ -64,6 +64,28 @@ class ByteScanProperties {
     }
   }
 
+  @Property(tries = 2000)
+  void copyIfPlainCsv_copiesExactlyTheFieldsThatNeedNoQuotes(@ForAll("bytes") byte[] src, @ForAll("cut") int a,
+      @ForAll("cut") int c, @ForAll("cut") int at) {
+    int from = Math.min(a, c) % (src.length + 1);
+    int length = Math.max(from, Math.max(a, c) % (src.length + 1)) - from;
+    byte[] dst = new byte[at + length + 5];
+    java.util.Arrays.fill(dst, (byte) 'z');
+    boolean plain = ByteScan.csvSpecial(src, from, from + length) < 0;
+
+    int end = ByteScan.copyIfPlainCsv(src, from, length, dst, at);
+
+    if (plain) {
+      byte[] expected = new byte[dst.length];
+      java.util.Arrays.fill(expected, (byte) 'z');
+      System.arraycopy(src, from, expected, at, length);
+      assertThat(end).isEqualTo(at + length);
+      assertThat(dst).isEqualTo(expected); // the field's bytes in place, nothing written before or after
+    } else {
+      assertThat(end).isEqualTo(-1);
+    }
+  }
+
   @org.junit.jupiter.api.Test
   void sameBytes_checksItsRanges() {
     byte[] a = new byte[10];

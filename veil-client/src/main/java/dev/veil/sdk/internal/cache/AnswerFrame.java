@@ -87,6 +87,15 @@ final class AnswerFrame {
     }
   }
 
+  /** Where each entry's {@code MAP} record went once the frame's payload is at {@code base}; -1 for an unmapped one. */
+  long[] mapPositions(long base) {
+    long[] at = new long[offsets.length];
+    for (int i = 0; i < offsets.length; i++) {
+      at[i] = answer.isMapped(i) ? base + offsets[i] : -1;
+    }
+    return at;
+  }
+
   MappingStore.Applied applied(long end) {
     return new MappingStore.Applied(counts[0], counts[1], counts[2], counts[3], removed, end);
   }

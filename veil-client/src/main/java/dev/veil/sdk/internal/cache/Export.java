@@ -3,6 +3,8 @@ package dev.veil.sdk.internal.cache;
 import dev.veil.core.text.ByteScan;
 import dev.veil.sdk.CachedMapping;
 import dev.veil.sdk.Identifier;
+import dev.veil.sdk.internal.MapAnswer;
+import dev.veil.sdk.internal.ValueList;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -23,6 +25,11 @@ final class Export {
     void entry(Records.Cursor add, Records.Cursor map, boolean stale) throws IOException;
   }
 
+  /** A sink that can also take an entry from the answer its current mapping was stored from. */
+  interface AnswerSink extends Sink {
+    void answered(PendingBatch part, int i, MapAnswer answer) throws IOException;
+  }
+
   private Export() {}
 
   /**
@@ -34,6 +41,9 @@ final class Export {
   static void walk(MappingStore store, BooleanSupplier mapping, Sink sink) throws IOException {
     LogReader adds = new LogReader(store.log(), 2);
     LogReader maps = new LogReader(store.log(), 4);
+    AnswerSink answers = sink instanceof AnswerSink a ? a : null;
+    AnswerHandoff.Reader handedOver = new AnswerHandoff.Reader(store.handoff());
+    int[] entry = new int[CHUNK];
     long[] addAt = new long[CHUNK];
     long[] mapAt = new long[CHUNK];
     boolean[] stale = new boolean[CHUNK];
@@ -53,6 +63,7 @@ final class Export {
             break;
           }
           if (entries.mapAt(next) >= 0) {
+            entry[n] = next;
             addAt[n] = entries.addAt(next);
             mapAt[n] = entries.mapAt(next);
             stale[n++] = entries.isStale(next);
@@ -60,7 +71,11 @@ final class Export {
         }
       }
       for (int i = 0; i < n; i++) {
-        sink.entry(record(store, adds, addAt[i]), record(store, maps, mapAt[i]), stale[i]);
+        if (answers != null && handedOver.find(entry[i], mapAt[i])) {
+          answers.answered(handedOver.stored().part, handedOver.index(), handedOver.stored().answer);
+        } else {
+          sink.entry(record(store, adds, addAt[i]), record(store, maps, mapAt[i]), stale[i]);
+        }
       }
       if (!live && next >= count) {
         return;
@@ -92,13 +107,14 @@ final class Export {
    * CSV rows {@code identifier,advertising_id,bucket_id} (RFC 4180: a field holding a comma, quote,
    * CR or LF is quoted, quotes doubled), copied from the records' UTF-8 bytes through a buffer.
    */
-  static final class CsvRows implements Sink {
+  static final class CsvRows implements AnswerSink {
     static final byte[] HEADER = "identifier,advertising_id,bucket_id\n".getBytes(StandardCharsets.US_ASCII);
 
     private final OutputStream out;
     private final byte[] buf = new byte[1 << 20];
     private int size;
     private long rows;
+    private long fromAnswers;
 
     CsvRows(OutputStream out) {
       this.out = out;
@@ -128,11 +144,37 @@ final class Export {
       rows++;
     }
 
+    /** The same row, from the value sent and the answer (the bytes its records were stored from). */
+    @Override
+    public void answered(PendingBatch part, int i, MapAnswer answer) throws IOException {
+      ValueList values = part.values();
+      field(values.bytes(), values.start(i), values.length(i));
+      put(',');
+      field(answer.data(), answer.advertisingIdStart(i), answer.advertisingIdLength(i));
+      put(',');
+      field(answer.data(), answer.bucketIdStart(i), answer.bucketIdLength(i));
+      put('\n');
+      rows++;
+      fromAnswers++;
+    }
+
+    /** Rows written from answers handed over (the rest from the records). */
+    long rowsFromAnswers() {
+      return fromAnswers;
+    }
+
     long rows() {
       return rows;
     }
 
     private void field(byte[] b, int off, int len) throws IOException {
+      if (len <= buf.length - size) {
+        int end = ByteScan.copyIfPlainCsv(b, off, len, buf, size);
+        if (end >= 0) {
+          size = end; // the usual case: checked and copied in one pass
+          return;
+        }
+      }
       if (ByteScan.csvSpecial(b, off, off + len) >= 0) {
         quoted(b, off, len);
       } else {

@@ -65,6 +65,10 @@ public final class MappingStore implements AutoCloseable {
    * allocated and collected once per answer: a run has a few answers in hand at a time.
    */
   private final ConcurrentLinkedQueue<Frame> spareAnswerFrames = new ConcurrentLinkedQueue<>();
+  /** Rows the last {@link #writeCsv} took from answers handed over (tests). */
+  volatile long lastExportRowsFromAnswers;
+  /** Answers handed to a CSV export that follows a run. */
+  private final AnswerHandoff handoff = new AnswerHandoff();
   /** Reads the values of pending entries; one mapping run at a time uses it (guarded by itself). */
   private LogReader pendingReader;
   /** Counts writes, for walks that follow a mapping run. */
@@ -257,7 +261,13 @@ public final class MappingStore implements AutoCloseable {
     }
     try {
       AnswerFrame frame = AnswerFrame.of(part, answer, mappedAt, now, buffer);
-      long end = write(() -> frame.applyTo(state, log.append(frame.seal())), false);
+      long end = write(() -> {
+        long base = log.append(frame.seal());
+        frame.applyTo(state, base);
+        if (handoff.isOpen()) {
+          handoff.offer(part, answer, frame.mapPositions(base)); // before the export can see the entries mapped
+        }
+      }, false);
       return frame.applied(end);
     } finally {
       buffer.reset(); // appended (or failed): its bytes are no longer needed
@@ -364,8 +374,14 @@ public final class MappingStore implements AutoCloseable {
       }
       Export.CsvRows rows = new Export.CsvRows(out);
       rows.header();
-      Export.walk(this, mapping, rows);
+      handoff.open();
+      try {
+        Export.walk(this, mapping, rows);
+      } finally {
+        handoff.close();
+      }
       rows.flush();
+      lastExportRowsFromAnswers = rows.rowsFromAnswers();
       return rows.rows();
     } finally {
       positions.readLock().unlock();
@@ -487,6 +503,10 @@ public final class MappingStore implements AutoCloseable {
 
   Signal changes() {
     return changes;
+  }
+
+  AnswerHandoff handoff() {
+    return handoff;
   }
 
   private void checkUsable() {

@@ -1,0 +1,157 @@
+package dev.veil.sdk.internal.cache;
+
+import static dev.veil.sdk.internal.cache.StoreFixture.T0;
+import static dev.veil.sdk.internal.cache.StoreFixture.answer;
+import static dev.veil.sdk.internal.cache.StoreFixture.emails;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.veil.sdk.Identifier;
+import dev.veil.sdk.internal.MapAnswer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A CSV export that follows a run writes the rows of answers handed over from their bytes: the file
+ * must be the one written from the records afterwards, byte for byte, whatever the order answers
+ * are stored in, and whether or not an answer was handed over.
+ */
+class AnswerHandoffTest {
+  @TempDir Path dir;
+
+  @Test
+  void exportFollowingARun_writesFromAnswers_exactlyWhatTheRecordsGive() throws Exception {
+    try (MappingStore store = MappingStore.open(dir.resolve("cache"))) {
+      List<Identifier> ids = new ArrayList<>(emails(0, 3000));
+      ids.add(1234, Identifier.email("a,b@example.com")); // a field that needs quotes
+      store.add(ids, List.of(), T0, null, null);
+      Set<String> optedOut = Set.of("user7@example.com", "user2500@example.com");
+      StoreFixture.mapAll(store, 400, 1, T0, optedOut); // every entry mapped once before the export starts
+      store.add(emails(3000, 6000), List.of(), T0, null, null);
+      AtomicBoolean mapping = new AtomicBoolean(true);
+      ByteArrayOutputStream followed = new ByteArrayOutputStream();
+      Thread writer = new Thread(() -> {
+        try {
+          store.writeCsv(mapping::get, followed);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+      writer.start();
+
+      // New entries in batches of 700, two at a time, the second of each pair stored first.
+      int after = -1;
+      while (true) {
+        PendingBatch first = store.pending(after, 700);
+        if (first.isEmpty()) {
+          break;
+        }
+        PendingBatch second = store.pending(first.lastEntry(), 700);
+        MapAnswer firstAnswer = answer(first.values(), 1, optedOut);
+        if (!second.isEmpty()) {
+          store.append(second, answer(second.values(), 1, optedOut), T0, T0);
+        }
+        store.append(first, firstAnswer, T0, T0);
+        after = second.isEmpty() ? first.lastEntry() : second.lastEntry();
+      }
+      store.sync();
+      mapping.set(false);
+      writer.join();
+      long followedFromAnswers = store.lastExportRowsFromAnswers;
+      ByteArrayOutputStream fromRecords = new ByteArrayOutputStream();
+      store.writeCsv(() -> false, fromRecords);
+
+      assertThat(followed.toString(StandardCharsets.UTF_8)).isEqualTo(fromRecords.toString(StandardCharsets.UTF_8));
+      assertThat(fromRecords.toString(StandardCharsets.UTF_8)).contains("\n\"a,b@example.com\",")
+          .doesNotContain("user7@example.com");
+      assertThat(fromRecords.toString(StandardCharsets.UTF_8).split("\n")).hasSize(1 + 6001 - 2);
+      assertThat(followedFromAnswers).isPositive();
+      assertThat(store.lastExportRowsFromAnswers).isZero(); // after the run: all from the records
+    }
+  }
+
+  @Test
+  void exportFollowingARun_takesTheRowsOfHandedOverAnswers() throws Exception {
+    try (MappingStore store = MappingStore.open(dir.resolve("cache"))) {
+      store.add(emails(0, 4000), List.of(), T0, null, null);
+      AtomicBoolean mapping = new AtomicBoolean(true);
+      ByteArrayOutputStream followed = new ByteArrayOutputStream();
+      long[] rows = {0};
+      Thread writer = new Thread(() -> {
+        try {
+          rows[0] = store.writeCsv(mapping::get, followed);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+      writer.start();
+      StoreFixture.mapAll(store, 500, 1, T0, Set.of());
+      mapping.set(false);
+      writer.join();
+
+      assertThat(rows[0]).isEqualTo(4000);
+      // The export waits at the first unmapped entry and each answer is handed over before its
+      // entries are seen as mapped: every row but those of answers it could not hold comes from one.
+      assertThat(store.lastExportRowsFromAnswers).isPositive();
+      ByteArrayOutputStream fromRecords = new ByteArrayOutputStream();
+      store.writeCsv(() -> false, fromRecords);
+      assertThat(followed.toByteArray()).isEqualTo(fromRecords.toByteArray());
+    }
+  }
+
+  @Test
+  void reader_usesAnAnswerOnlyForEntriesWhoseRecordItStored() {
+    AnswerHandoff handoff = new AnswerHandoff();
+    handoff.open();
+    PendingBatch low = batch(10, 11, 12);
+    PendingBatch high = batch(20, 22);
+    handoff.offer(high, MapAnswer.allUnmapped(2, "optout"), new long[] {200, 220});
+    handoff.offer(low, MapAnswer.allUnmapped(3, "optout"), new long[] {100, -1, 120});
+    AnswerHandoff.Reader reader = new AnswerHandoff.Reader(handoff);
+
+    assertThat(reader.find(10, 100)).isTrue();
+    assertThat(reader.stored().part).isSameAs(low);
+    assertThat(reader.find(11, 110)).isFalse(); // not mapped by that answer
+    assertThat(reader.find(12, 999)).isFalse(); // mapped again since
+    assertThat(reader.find(15, 150)).isFalse(); // in no answer
+    assertThat(reader.find(22, 220)).isTrue();
+    assertThat(reader.index()).isEqualTo(1);
+    assertThat(reader.find(30, 300)).isFalse();
+  }
+
+  @Test
+  void handoff_holdsABoundedNumberOfAnswers_andNoneOnceClosed() {
+    AnswerHandoff handoff = new AnswerHandoff();
+    handoff.offer(batch(1), MapAnswer.allUnmapped(1, "optout"), new long[] {1});
+    assertThat(handoff.next(0)).isNull(); // not open: nothing kept
+    handoff.open();
+    for (int i = 0; i < AnswerHandoff.MAX_ANSWERS + 5; i++) {
+      handoff.offer(batch(i), MapAnswer.allUnmapped(1, "optout"), new long[] {i});
+    }
+    int held = 0;
+    for (int entry = 0; handoff.next(entry) != null; entry++) {
+      held++;
+    }
+    assertThat(held).isEqualTo(AnswerHandoff.MAX_ANSWERS);
+    handoff.offer(batch(100), MapAnswer.allUnmapped(1, "optout"), new long[] {100});
+    handoff.close();
+    assertThat(handoff.next(0)).isNull();
+  }
+
+  private static PendingBatch batch(int... entries) {
+    PendingBatch b = new PendingBatch(entries.length);
+    for (int e : entries) {
+      byte[] v = ("user" + e + "@example.com").getBytes(StandardCharsets.US_ASCII);
+      b.add(e, KindCode.of(dev.veil.core.identity.IdentityInput.EMAIL), false, v, 0, v.length);
+    }
+    return b;
+  }
+}
