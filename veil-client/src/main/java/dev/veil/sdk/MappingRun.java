@@ -31,7 +31,7 @@ import java.util.function.BooleanSupplier;
  *
  * <p>The run's thread takes batches from the store and hands each request to a sender thread;
  * senders send and read the answer, a saver thread stores answers in the order they arrive (one
- * frame each) and forces them to disk every quarter second and at the end.
+ * frame each), and a sync thread forces them to disk every quarter second and at the end.
  * At most {@code inFlight} requests are on the wire at once (1: one after
  * the other, as {@link MappingCache#mapPending()} promises; the store still works while the next
  * request is out), and at most {@code inFlight + 2} answers are unstored, so memory stays bounded.
@@ -131,11 +131,13 @@ final class MappingRun {
   private record Answered(Part part, MapAnswer answer, Instant mappedAt) {}
 
   /**
-   * The saver thread: stores answers as they arrive and forces them to disk at most every {@link
-   * #SYNC_EVERY_NANOS} (and when the run ends), so that the disk costs a run a few forces, not one
-   * per answer: a crash loses at most the answers of the last quarter second, which the next run
-   * maps again. An answer's permit is released once it is stored (its memory is then free); its
-   * entries are counted (and reported) once they are on disk.
+   * The saver thread: stores answers as they arrive and has them forced to disk at most every
+   * {@link #SYNC_EVERY_NANOS} (and when the run ends), so that the disk costs a run a few forces,
+   * not one per answer: a crash loses at most the answers of the last quarter second (and of a
+   * force under way), which the next run maps again. An answer's permit is released once it is
+   * stored (its memory is then free). Forces run on a thread of their own ({@link Syncer}), so that
+   * storing, and with it the requests that wait for permits, goes on while the disk works; an
+   * answer's entries are counted (and reported) there, once they are on disk.
    */
   private final class Saver implements Runnable {
     private static final Answered STOP = new Answered(null, null, null);
@@ -144,11 +146,11 @@ final class MappingRun {
 
     final BlockingQueue<Answered> queue = new LinkedBlockingQueue<>();
     private final Semaphore unstored;
-    private final RunTally tally;
+    private final Syncer syncer;
 
     Saver(Semaphore unstored, RunTally tally) {
       this.unstored = unstored;
-      this.tally = tally;
+      this.syncer = new Syncer(tally);
     }
 
     void stop() {
@@ -157,16 +159,25 @@ final class MappingRun {
 
     @Override
     public void run() {
+      Thread syncing = daemon("veil-cache-sync").newThread(syncer);
+      syncing.start();
+      try {
+        store();
+      } finally {
+        syncer.queue.add(Synced.STOP);
+        joinUninterruptibly(syncing);
+      }
+    }
+
+    private void store() {
       List<Answered> group = new ArrayList<>();
-      List<MappingStore.Applied> applied = new ArrayList<>();
-      List<Integer> sizes = new ArrayList<>();
-      List<Long> waitingAfter = new ArrayList<>();
+      Synced pending = new Synced();
       boolean stopping = false;
       boolean storeFailed = false; // after a failed request, answers received are still stored
       long lastSync = System.nanoTime();
       while (!stopping) {
         group.clear();
-        Answered next = applied.isEmpty() ? takeUninterruptibly() : pollUntil(lastSync + SYNC_EVERY_NANOS);
+        Answered next = pending.isEmpty() ? takeUninterruptibly() : pollUntil(lastSync + SYNC_EVERY_NANOS);
         if (next != null) {
           group.add(next);
           queue.drainTo(group);
@@ -175,24 +186,18 @@ final class MappingRun {
         try {
           for (Answered a : group) {
             if (!storeFailed) {
-              applied.add(store.append(a.part().entries(), a.answer(), a.mappedAt(), clock.instant()));
-              sizes.add(a.part().entries().size());
-              waitingAfter.add(store.todoCount());
+              pending.add(store.append(a.part().entries(), a.answer(), a.mappedAt(), clock.instant()),
+                  a.part().entries().size(), store.todoCount());
             }
           }
-          if (!applied.isEmpty() && (stopping || System.nanoTime() - lastSync >= SYNC_EVERY_NANOS)) {
-            store.sync(applied.get(applied.size() - 1).end());
+          if (!pending.isEmpty() && (stopping || System.nanoTime() - lastSync >= SYNC_EVERY_NANOS)) {
+            syncer.queue.add(pending);
+            pending = new Synced();
             lastSync = System.nanoTime();
-            for (int i = 0; i < applied.size(); i++) {
-              tally.add(applied.get(i), sizes.get(i), waitingAfter.get(i));
-            }
-            applied.clear();
-            sizes.clear();
-            waitingAfter.clear();
           }
         } catch (Throwable t) {
           storeFailed = true;
-          applied.clear(); // not known to be on disk: not counted
+          pending = new Synced(); // not known to be on disk: not counted
           failure.compareAndSet(null, t);
         } finally {
           unstored.release(group.size());
@@ -234,18 +239,63 @@ final class MappingRun {
 
     /** The next answer; only the run ends the saver (with STOP, once every permit came back). */
     private Answered takeUninterruptibly() {
-      boolean interrupted = false;
-      try {
-        while (true) {
-          try {
-            return queue.take();
-          } catch (InterruptedException e) {
-            interrupted = true;
-          }
+      return MappingRun.takeUninterruptibly(queue);
+    }
+  }
+
+  /** Answers stored since the last force, with what the report needs once they are on disk. */
+  private static final class Synced {
+    static final Synced STOP = new Synced();
+    final List<MappingStore.Applied> applied = new ArrayList<>();
+    final List<Integer> sizes = new ArrayList<>();
+    final List<Long> waitingAfter = new ArrayList<>();
+
+    void add(MappingStore.Applied a, int size, long waiting) {
+      applied.add(a);
+      sizes.add(size);
+      waitingAfter.add(waiting);
+    }
+
+    boolean isEmpty() {
+      return applied.isEmpty();
+    }
+
+    long end() {
+      return applied.get(applied.size() - 1).end();
+    }
+  }
+
+  /**
+   * Forces stored answers to disk, one group after the other, and counts them once they are there.
+   * After a failed force nothing more is counted (the run fails with it).
+   */
+  private final class Syncer implements Runnable {
+    final BlockingQueue<Synced> queue = new LinkedBlockingQueue<>();
+    private final RunTally tally;
+
+    Syncer(RunTally tally) {
+      this.tally = tally;
+    }
+
+    @Override
+    public void run() {
+      boolean failed = false;
+      while (true) {
+        Synced group = takeUninterruptibly(queue);
+        if (group == Synced.STOP) {
+          return;
         }
-      } finally {
-        if (interrupted) {
-          Thread.currentThread().interrupt();
+        if (failed) {
+          continue;
+        }
+        try {
+          store.sync(group.end());
+          for (int i = 0; i < group.applied.size(); i++) {
+            tally.add(group.applied.get(i), group.sizes.get(i), group.waitingAfter.get(i));
+          }
+        } catch (Throwable t) {
+          failed = true;
+          failure.compareAndSet(null, t);
         }
       }
     }
@@ -270,7 +320,7 @@ final class MappingRun {
   }
 
   /**
-   * Counts of one run, reported to the listener on the saver thread. The total is what was stored
+   * Counts of one run, reported to the listener on the thread that forces answers to disk. The total is what was stored
    * plus what waited right after: exact (an entry is either stored or still waiting), and it grows
    * as entries are added during the run.
    */
@@ -332,6 +382,24 @@ final class MappingRun {
 
   private static PendingBatch select(PendingBatch batch, List<Integer> indexes) {
     return batch.select(indexes.stream().mapToInt(Integer::intValue).toArray(), 0, indexes.size());
+  }
+
+  /** The queue's next element, waiting through interrupts (and keeping the interrupt for later). */
+  private static <T> T takeUninterruptibly(BlockingQueue<T> queue) {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return queue.take();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   private void acquire(Semaphore semaphore, int permits) {
