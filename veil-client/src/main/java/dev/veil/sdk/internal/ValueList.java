@@ -14,7 +14,9 @@ public final class ValueList {
   private int[] ends;
   private int count;
   private int size;
+  /** The JSON bound of values {@code [0, boundCount)}; the rest are measured when asked (one scan for all). */
   private int jsonBound;
+  private int boundCount;
 
   public ValueList(int expectedCount, int expectedBytes) {
     bytes = new byte[Math.max(16, expectedBytes)];
@@ -41,7 +43,6 @@ public final class ValueList {
     System.arraycopy(src, off, bytes, size, len);
     size += len;
     ends[count++] = size;
-    jsonBound += jsonBytesBound(src, off, len);
   }
 
   /** Adds value {@code i} of {@code other}. */
@@ -81,11 +82,26 @@ public final class ValueList {
 
   /** Whether a value holds a byte that JSON must escape (a quote, a backslash, a control character). */
   public boolean needsEscapes() {
-    return jsonBound != size + 3 * count;
+    return jsonBytesBound() != size + 3 * count;
   }
 
-  /** A bound of the bytes these values take in a JSON array: quotes, commas and escapes. */
+  /**
+   * A bound of the bytes these values take in a JSON array: quotes, commas and escapes. Values added
+   * since the last call are measured together: one scan of their bytes when none needs an escape
+   * (nearly always), rather than one per value.
+   */
   public int jsonBytesBound() {
+    if (boundCount < count) {
+      int from = start(boundCount);
+      if (ByteScan.jsonSpecial(bytes, from, size) < 0) {
+        jsonBound += size - from + 3 * (count - boundCount);
+      } else {
+        for (int i = boundCount; i < count; i++) {
+          jsonBound += jsonBytesBound(bytes, start(i), length(i));
+        }
+      }
+      boundCount = count;
+    }
     return jsonBound;
   }
 
