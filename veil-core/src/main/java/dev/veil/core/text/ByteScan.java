@@ -96,6 +96,66 @@ public final class ByteScan {
     return at + length;
   }
 
+  /**
+   * Copies bytes {@code [from, from + length)} of {@code src} to {@code dst} at {@code at}, eight
+   * at a time, and says whether all of them are ASCII (below 0x80): the check costs the copy
+   * nothing more. The bytes are copied either way.
+   *
+   * @throws IndexOutOfBoundsException if a range does not lie within its array
+   */
+  public static boolean copyAscii(byte[] src, int from, int length, byte[] dst, int at) {
+    Objects.checkFromIndexSize(from, length, src.length);
+    Objects.checkFromIndexSize(at, length, dst.length);
+    long highs = 0;
+    int i = 0;
+    for (; i + 8 <= length; i += 8) {
+      long v = (long) LONGS.get(src, from + i);
+      highs |= v;
+      LONGS.set(dst, at + i, v);
+    }
+    for (; i < length; i++) {
+      byte c = src[from + i];
+      highs |= c;
+      dst[at + i] = c;
+    }
+    return (highs & HIGHS) == 0;
+  }
+
+  /** {@link #lineShape}: the line holds a comma. */
+  public static final int COMMA = 1;
+  /** {@link #lineShape}: the line holds a double quote. */
+  public static final int QUOTE = 2;
+  /** {@link #lineShape}: the line holds a byte that is not ASCII. */
+  public static final int NON_ASCII = 4;
+  /** {@link #lineShape}: the line holds an {@code @}. */
+  public static final int AT = 8;
+
+  /**
+   * What a line of a CSV file holds, in one pass: {@link #COMMA}, {@link #QUOTE}, {@link
+   * #NON_ASCII} and {@link #AT}, or-ed together (0 for none of them).
+   */
+  public static int lineShape(byte[] b, int from, int to) {
+    long commas = 0;
+    long quotes = 0;
+    long highs = 0;
+    long ats = 0;
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long v = (long) LONGS.get(b, i);
+      commas |= equal(v, ',');
+      quotes |= equal(v, '"');
+      ats |= equal(v, '@');
+      highs |= v;
+    }
+    int shape = ((commas & HIGHS) != 0 ? COMMA : 0) | ((quotes & HIGHS) != 0 ? QUOTE : 0)
+        | ((highs & HIGHS) != 0 ? NON_ASCII : 0) | ((ats & HIGHS) != 0 ? AT : 0);
+    for (; i < to; i++) {
+      byte c = b[i];
+      shape |= c == ',' ? COMMA : c == '"' ? QUOTE : c < 0 ? NON_ASCII : c == '@' ? AT : 0;
+    }
+    return shape;
+  }
+
   /** A line end: CR or LF. */
   public static int lineEnd(byte[] b, int from, int to) {
     int i = from;
@@ -125,25 +185,6 @@ public final class ByteScan {
     }
     for (; i < to; i++) {
       if (b[i] == c) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  /** A comma, a double quote or a byte that is not ASCII (0x80 or above): where a CSV line stops being plain. */
-  public static int commaQuoteOrNonAscii(byte[] b, int from, int to) {
-    int i = from;
-    for (; i + 8 <= to; i += 8) {
-      long v = (long) LONGS.get(b, i);
-      long m = (equal(v, ',') | equal(v, '"') | v) & HIGHS;
-      if (m != 0) {
-        return i + (Long.numberOfTrailingZeros(m) >>> 3);
-      }
-    }
-    for (; i < to; i++) {
-      byte c = b[i];
-      if (c == ',' || c == '"' || c < 0) {
         return i;
       }
     }

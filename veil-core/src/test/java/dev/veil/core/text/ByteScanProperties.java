@@ -21,7 +21,6 @@ class ByteScanProperties {
     assertThat(ByteScan.csvSpecial(b, from, to)).isEqualTo(first(b, from, to, x -> x == ',' || x == '"' || x == '\n' || x == '\r'));
     assertThat(ByteScan.lineEnd(b, from, to)).isEqualTo(first(b, from, to, x -> x == '\n' || x == '\r'));
     assertThat(ByteScan.nonAscii(b, from, to)).isEqualTo(first(b, from, to, x -> x < 0));
-    assertThat(ByteScan.commaQuoteOrNonAscii(b, from, to)).isEqualTo(first(b, from, to, x -> x == ',' || x == '"' || x < 0));
     for (byte wanted : new byte[] {'"', ',', '@', (byte) 0xFF, 0}) {
       assertThat(ByteScan.indexOf(b, from, to, wanted)).isEqualTo(first(b, from, to, x -> x == wanted));
     }
@@ -84,6 +83,34 @@ class ByteScanProperties {
     } else {
       assertThat(end).isEqualTo(-1);
     }
+  }
+
+  @Property(tries = 2000)
+  void copyAscii_copiesAndTellsWhetherAllAreAscii(@ForAll("bytes") byte[] src, @ForAll("cut") int a,
+      @ForAll("cut") int c, @ForAll("cut") int at) {
+    int from = Math.min(a, c) % (src.length + 1);
+    int length = Math.max(from, Math.max(a, c) % (src.length + 1)) - from;
+    byte[] dst = new byte[at + length + 5];
+    java.util.Arrays.fill(dst, (byte) 'z');
+    byte[] expected = dst.clone();
+    System.arraycopy(src, from, expected, at, length);
+
+    boolean ascii = ByteScan.copyAscii(src, from, length, dst, at);
+
+    assertThat(ascii).isEqualTo(ByteScan.nonAscii(src, from, from + length) < 0);
+    assertThat(dst).isEqualTo(expected);
+  }
+
+  @Property(tries = 2000)
+  void lineShape_isWhatAByteLoopSees(@ForAll("bytes") byte[] b, @ForAll("cut") int a, @ForAll("cut") int c) {
+    int from = Math.min(a, c) % (b.length + 1);
+    int to = Math.max(from, Math.max(a, c) % (b.length + 1));
+    int expected = (first(b, from, to, x -> x == ',') >= 0 ? ByteScan.COMMA : 0)
+        | (first(b, from, to, x -> x == '"') >= 0 ? ByteScan.QUOTE : 0)
+        | (first(b, from, to, x -> x < 0) >= 0 ? ByteScan.NON_ASCII : 0)
+        | (first(b, from, to, x -> x == '@') >= 0 ? ByteScan.AT : 0);
+
+    assertThat(ByteScan.lineShape(b, from, to)).isEqualTo(expected);
   }
 
   @org.junit.jupiter.api.Test

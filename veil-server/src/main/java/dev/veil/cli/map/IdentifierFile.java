@@ -111,26 +111,25 @@ final class IdentifierFile {
   private static void addLine(LineReader in, Layout layout, IdentifierBatch chunk) throws IOException {
     byte[] b = in.bytes();
     int end = in.end();
-    int from = -1;
-    int to = -1;
-    // One pass over the line finds the commas, and any quote or non-ASCII byte (then: as text).
-    for (int field = 0, fieldStart = in.start(); ; field++) {
-      int stop = ByteScan.commaQuoteOrNonAscii(b, fieldStart, end);
-      if (stop >= 0 && b[stop] != ',') {
-        addValue(in.line(), layout, chunk);
-        return;
-      }
-      if (field == layout.index()) {
-        from = fieldStart;
-        to = stop < 0 ? end : stop;
-      }
-      if (stop < 0) {
-        break;
-      }
-      fieldStart = stop + 1;
+    int shape = ByteScan.lineShape(b, in.start(), end); // one pass: commas, quotes, non-ASCII, '@'
+    if ((shape & (ByteScan.QUOTE | ByteScan.NON_ASCII)) != 0) {
+      addValue(in.line(), layout, chunk);
+      return;
     }
-    if (from < 0) {
-      return; // no such column on this line
+    int from = in.start();
+    int to = end;
+    if ((shape & ByteScan.COMMA) != 0) {
+      for (int field = 0; field < layout.index(); field++) {
+        int comma = ByteScan.indexOf(b, from, end, (byte) ',');
+        if (comma < 0) {
+          return; // no such column on this line
+        }
+        from = comma + 1;
+      }
+      int comma = ByteScan.indexOf(b, from, end, (byte) ',');
+      to = comma < 0 ? end : comma;
+    } else if (layout.index() > 0) {
+      return; // one field only: no such column on this line
     }
     while (from < to && isAsciiWhitespace(b[from])) {
       from++;
@@ -139,7 +138,10 @@ final class IdentifierFile {
       to--;
     }
     if (from < to) {
-      chunk.addUtf8(layout.kind() != null ? layout.kind() : guess(b, from, to), b, from, to - from);
+      IdentityInput kind = layout.kind() != null ? layout.kind()
+          : (shape & (ByteScan.COMMA | ByteScan.AT)) == ByteScan.AT ? IdentityInput.EMAIL // the line is the field
+          : guess(b, from, to);
+      chunk.addUtf8(kind, b, from, to - from);
     }
   }
 

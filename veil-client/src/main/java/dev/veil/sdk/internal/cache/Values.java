@@ -79,19 +79,26 @@ public final class Values {
    *     MappingStore#MAX_VALUE_BYTES}
    */
   public void addUtf8(IdentityInput kind, byte[] utf8, int off, int len) {
-    boolean isAscii = ByteScan.nonAscii(utf8, off, off + len) < 0;
+    int start = room(len);
+    boolean isAscii = ByteScan.copyAscii(utf8, off, len, bytes, start); // nearly always: checked while copied
     if (!isAscii) {
       try {
         StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(utf8, off, len));
       } catch (CharacterCodingException e) {
-        throw new IllegalArgumentException("identifier is not well-formed UTF-8", e);
+        throw new IllegalArgumentException("identifier is not well-formed UTF-8", e); // its bytes are not counted
       }
     }
-    append(kind, utf8, off, len, isAscii);
+    commit(kind, len, isAscii);
   }
 
   private void append(IdentityInput kind, byte[] utf8, int off, int len, boolean isAscii) {
+    System.arraycopy(utf8, off, bytes, room(len), len);
+    commit(kind, len, isAscii);
+  }
+
+  /** Makes room for a value of {@code len} bytes; returns where it goes. */
+  private int room(int len) {
     if (len > MappingStore.MAX_VALUE_BYTES) {
       throw new IllegalArgumentException("identifier longer than " + MappingStore.MAX_VALUE_BYTES + " bytes");
     }
@@ -105,10 +112,15 @@ public final class Values {
     if (start + len > bytes.length) {
       bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, start + len));
     }
-    System.arraycopy(utf8, off, bytes, start, len);
+    return start;
+  }
+
+  /** Counts the value just copied to where {@link #room} said. */
+  private void commit(IdentityInput kind, int len, boolean isAscii) {
     kinds[size] = kind;
     ascii[size] = isAscii;
-    starts[++size] = start + len;
+    starts[size + 1] = starts[size] + len;
+    size++;
   }
 
   public int size() {
