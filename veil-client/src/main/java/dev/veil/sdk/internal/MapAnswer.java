@@ -12,6 +12,7 @@ public final class MapAnswer {
   private final byte[] data;
   private final int[] offsets;
   private final String[] reasons;
+  private final boolean idsPlainCsv;
 
   /**
    * @param data the advertising and bucket ids of mapped results, back to back
@@ -20,9 +21,23 @@ public final class MapAnswer {
    * @param reasons for result {@code i}: null if mapped, else the reason word
    */
   MapAnswer(byte[] data, int[] offsets, String[] reasons) {
+    this(data, offsets, reasons, false);
+  }
+
+  /** @param idsPlainCsv known: no advertising or bucket id holds a byte that a CSV field must quote */
+  MapAnswer(byte[] data, int[] offsets, String[] reasons, boolean idsPlainCsv) {
     this.data = data;
     this.offsets = offsets;
     this.reasons = reasons;
+    this.idsPlainCsv = idsPlainCsv;
+  }
+
+  /**
+   * True if no advertising or bucket id holds a comma, a quote, CR or LF, so that CSV rows can take
+   * them as they are (known when the answer was scanned in place; false when not known).
+   */
+  public boolean idsPlainCsv() {
+    return idsPlainCsv;
   }
 
   /** An answer of {@code size} unmapped results with the same reason, made without asking the server. */

@@ -24,6 +24,8 @@ final class MapAnswerScanner {
   /** No value sent needs a JSON escape: an echo is the value's bytes as they are, then a quote. */
   private final boolean plain;
   private int pos;
+  /** No advertising or bucket id scanned so far holds a comma (the other CSV specials end the scan). */
+  private boolean idsPlainCsv = true;
 
   private MapAnswerScanner(byte[] body, boolean plain) {
     this.b = body;
@@ -53,12 +55,12 @@ final class MapAnswerScanner {
           return null;
         }
         offsets[4 * i] = pos;
-        offsets[4 * i + 1] = stringEnd();
+        offsets[4 * i + 1] = idEnd();
         if (offsets[4 * i + 1] < 0 || !literal(BUCKET_ID)) {
           return null;
         }
         offsets[4 * i + 2] = pos;
-        offsets[4 * i + 3] = stringEnd();
+        offsets[4 * i + 3] = idEnd();
         if (offsets[4 * i + 3] < 0 || !literal((byte) '"') || !literal((byte) '}')) {
           return null;
         }
@@ -85,7 +87,7 @@ final class MapAnswerScanner {
         return null; // an identifier the answer does not mention
       }
     }
-    return new MapAnswer(b, offsets, reasons);
+    return new MapAnswer(b, offsets, reasons, idsPlainCsv);
   }
 
   /** The unmapped list after its {@code [}: each entry the next value sent that is not mapped. */
@@ -138,6 +140,23 @@ final class MapAnswerScanner {
     }
     pos = mark;
     return false;
+  }
+
+  /**
+   * {@link #stringEnd()} of an advertising or bucket id, noting a comma in it (a quote, CR or LF
+   * cannot be there: they end the string or the scan).
+   */
+  private int idEnd() {
+    int p = ByteScan.jsonSpecialOrComma(b, pos, b.length);
+    while (p >= 0 && b[p] == ',') {
+      idsPlainCsv = false;
+      p = ByteScan.jsonSpecialOrComma(b, p + 1, b.length);
+    }
+    if (p < 0 || b[p] != '"') {
+      return -1;
+    }
+    pos = p;
+    return p;
   }
 
   /** Moves to the closing quote of the string starting here; its position, or -1 at an escape or the end. */

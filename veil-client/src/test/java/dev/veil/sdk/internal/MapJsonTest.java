@@ -54,6 +54,23 @@ class MapJsonTest {
   }
 
   @Test
+  void idsPlainCsv_isKnownFromTheScan_andFalseWhenAnIdHoldsAComma() throws IOException {
+    String plain = "{\"status\":\"success\",\"body\":{\"mapped\":["
+        + "{\"identifier\":\"a@x.com\",\"advertising_id\":\"" + ID_A + "\",\"bucket_id\":\"k1\"}]}}";
+    String comma = "{\"status\":\"success\",\"body\":{\"mapped\":["
+        + "{\"identifier\":\"a@x.com\",\"advertising_id\":\"" + ID_A + "\",\"bucket_id\":\"k,1\"},"
+        + "{\"identifier\":\"b@x.com\",\"advertising_id\":\"" + ID_B + "\",\"bucket_id\":\"k2\"}]}}";
+    String spaced = "{ \"status\":\"success\",\"body\":{\"mapped\":["
+        + "{\"identifier\":\"a@x.com\",\"advertising_id\":\"" + ID_A + "\",\"bucket_id\":\"k1\"}]}}";
+
+    assertThat(answer(plain, "a@x.com").idsPlainCsv()).isTrue();
+    MapAnswer withComma = answer(comma, "a@x.com", "b@x.com");
+    assertThat(withComma.idsPlainCsv()).isFalse();
+    assertThat(results(withComma)).containsExactly(ID_A + "/k,1", ID_B + "/k2");
+    assertThat(answer(spaced, "a@x.com").idsPlainCsv()).isFalse(); // not scanned in place: not known
+  }
+
+  @Test
   void otherShapes_spacesOrderEscapesUnknownMembers_areReadByTheGeneralParser() throws IOException {
     String json = "{ \"body\": { \"unmapped\": [ {\"reason\": \"optout\", \"identifier\": \"o\\u0040x.com\"} ],\n"
         + "  \"extra\": [1, {\"x\": null}], \"mapped\": [ {\"bucket_id\": \"k9\", \"identifier\": \"q\\\"@x.com\","

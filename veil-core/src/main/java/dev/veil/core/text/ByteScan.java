@@ -49,6 +49,25 @@ public final class ByteScan {
     return -1;
   }
 
+  /** {@link #jsonSpecial}, or a comma. */
+  public static int jsonSpecialOrComma(byte[] b, int from, int to) {
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long v = (long) LONGS.get(b, i);
+      long m = (equal(v, '"') | equal(v, '\\') | equal(v, ',') | below(v, 0x20)) & HIGHS;
+      if (m != 0) {
+        return i + (Long.numberOfTrailingZeros(m) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
+      byte c = b[i];
+      if (c == '"' || c == '\\' || c == ',' || (c >= 0 && c < 0x20)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   /** A byte that makes a CSV field need quotes: {@code ,}, {@code "}, CR or LF. */
   public static int csvSpecial(byte[] b, int from, int to) {
     int i = from;

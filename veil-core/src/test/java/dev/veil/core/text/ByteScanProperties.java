@@ -18,6 +18,7 @@ class ByteScanProperties {
     int to = Math.max(from, Math.max(a, c) % (b.length + 1));
 
     assertThat(ByteScan.jsonSpecial(b, from, to)).isEqualTo(first(b, from, to, x -> x == '"' || x == '\\' || (x >= 0 && x < 0x20)));
+    assertThat(ByteScan.jsonSpecialOrComma(b, from, to)).isEqualTo(first(b, from, to, x -> x == '"' || x == '\\' || x == ',' || (x >= 0 && x < 0x20)));
     assertThat(ByteScan.csvSpecial(b, from, to)).isEqualTo(first(b, from, to, x -> x == ',' || x == '"' || x == '\n' || x == '\r'));
     assertThat(ByteScan.lineEnd(b, from, to)).isEqualTo(first(b, from, to, x -> x == '\n' || x == '\r'));
     assertThat(ByteScan.nonAscii(b, from, to)).isEqualTo(first(b, from, to, x -> x < 0));

@@ -1,6 +1,8 @@
 package dev.veil.sdk.internal.cache;
 
+import dev.veil.core.text.ByteScan;
 import dev.veil.sdk.internal.MapAnswer;
+import dev.veil.sdk.internal.ValueList;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -24,11 +26,25 @@ final class AnswerHandoff {
     final PendingBatch part;
     final MapAnswer answer;
     final long[] mapAt;
+    private int plainCsv = -1;
 
     Stored(PendingBatch part, MapAnswer answer, long[] mapAt) {
       this.part = part;
       this.answer = answer;
       this.mapAt = mapAt;
+    }
+
+    /**
+     * Whether every field of its rows can be written as it is (no value sent and no id holds a
+     * CSV special): then rows are copied without a check per field. Asked by the export only.
+     */
+    boolean plainCsv() {
+      if (plainCsv < 0) {
+        ValueList values = part.values();
+        int end = values.size() == 0 ? 0 : values.end(values.size() - 1);
+        plainCsv = answer.idsPlainCsv() && ByteScan.csvSpecial(values.bytes(), 0, end) < 0 ? 1 : 0;
+      }
+      return plainCsv == 1;
     }
 
     int firstEntry() {

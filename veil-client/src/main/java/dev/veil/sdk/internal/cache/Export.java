@@ -27,7 +27,8 @@ final class Export {
 
   /** A sink that can also take an entry from the answer its current mapping was stored from. */
   interface AnswerSink extends Sink {
-    void answered(PendingBatch part, int i, MapAnswer answer) throws IOException;
+    /** Entry {@code i} of an answer handed over. */
+    void answered(AnswerHandoff.Stored stored, int i) throws IOException;
   }
 
   private Export() {}
@@ -72,7 +73,7 @@ final class Export {
       }
       for (int i = 0; i < n; i++) {
         if (answers != null && handedOver.find(entry[i], mapAt[i])) {
-          answers.answered(handedOver.stored().part, handedOver.index(), handedOver.stored().answer);
+          answers.answered(handedOver.stored(), handedOver.index());
         } else {
           sink.entry(record(store, adds, addAt[i]), record(store, maps, mapAt[i]), stale[i]);
         }
@@ -146,8 +147,32 @@ final class Export {
 
     /** The same row, from the value sent and the answer (the bytes its records were stored from). */
     @Override
-    public void answered(PendingBatch part, int i, MapAnswer answer) throws IOException {
-      ValueList values = part.values();
+    public void answered(AnswerHandoff.Stored stored, int i) throws IOException {
+      ValueList values = stored.part.values();
+      MapAnswer answer = stored.answer;
+      if (stored.plainCsv()) {
+        // Known for the whole answer: no field needs quotes, so each is copied as it is.
+        int idLength = values.length(i);
+        int advLength = answer.advertisingIdLength(i);
+        int bucketLength = answer.bucketIdLength(i);
+        if (size + idLength + advLength + bucketLength + 3 > buf.length) {
+          flush();
+        }
+        if (size + idLength + advLength + bucketLength + 3 <= buf.length) {
+          System.arraycopy(values.bytes(), values.start(i), buf, size, idLength);
+          size += idLength;
+          buf[size++] = ',';
+          System.arraycopy(answer.data(), answer.advertisingIdStart(i), buf, size, advLength);
+          size += advLength;
+          buf[size++] = ',';
+          System.arraycopy(answer.data(), answer.bucketIdStart(i), buf, size, bucketLength);
+          size += bucketLength;
+          buf[size++] = '\n';
+          rows++;
+          fromAnswers++;
+          return;
+        }
+      }
       field(values.bytes(), values.start(i), values.length(i));
       put(',');
       field(answer.data(), answer.advertisingIdStart(i), answer.advertisingIdLength(i));

@@ -1,6 +1,9 @@
 package dev.veil.sdk.internal.cache;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
@@ -12,6 +15,7 @@ import java.util.zip.CRC32C;
  */
 final class Frame {
   static final int HEAD = 8;
+  private static final VarHandle BIG_ENDIAN_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
   private byte[] buf;
   private int size = HEAD;
@@ -150,9 +154,8 @@ final class Frame {
   }
 
   private void int64(long v) {
-    for (int shift = 56; shift >= 0; shift -= 8) {
-      buf[size++] = (byte) (v >>> shift);
-    }
+    BIG_ENDIAN_LONGS.set(buf, size, v);
+    size += 8;
   }
 
   private void bytes(byte[] src, int off, int len) {
