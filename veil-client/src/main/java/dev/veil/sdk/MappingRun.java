@@ -246,24 +246,24 @@ final class MappingRun {
   /** Answers stored since the last force, with what the report needs once they are on disk. */
   private static final class Synced {
     static final Synced STOP = new Synced();
-    final List<MappingStore.Applied> applied = new ArrayList<>();
-    final List<Integer> sizes = new ArrayList<>();
-    final List<Long> waitingAfter = new ArrayList<>();
+    /** One stored answer: what storing it did, its entries, and how many waited right after. */
+    private record Stored(MappingStore.Applied applied, int size, long waitingAfter) {}
+
+    final List<Stored> stored = new ArrayList<>();
 
     void add(MappingStore.Applied a, int size, long waiting) {
-      applied.add(a);
-      sizes.add(size);
-      waitingAfter.add(waiting);
+      stored.add(new Stored(a, size, waiting));
     }
 
     boolean isEmpty() {
-      return applied.isEmpty();
+      return stored.isEmpty();
     }
 
     long end() {
-      return applied.get(applied.size() - 1).end();
+      return stored.get(stored.size() - 1).applied().end();
     }
   }
+
 
   /**
    * Forces stored answers to disk, one group after the other, and counts them once they are there.
@@ -290,8 +290,8 @@ final class MappingRun {
         }
         try {
           store.sync(group.end());
-          for (int i = 0; i < group.applied.size(); i++) {
-            tally.add(group.applied.get(i), group.sizes.get(i), group.waitingAfter.get(i));
+          for (Synced.Stored s : group.stored) {
+            tally.add(s.applied(), s.size(), s.waitingAfter());
           }
         } catch (Throwable t) {
           failed = true;

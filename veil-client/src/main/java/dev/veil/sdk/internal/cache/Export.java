@@ -150,37 +150,23 @@ final class Export {
     public void answered(AnswerHandoff.Stored stored, int i) throws IOException {
       ValueList values = stored.part.values();
       MapAnswer answer = stored.answer;
-      if (stored.plainCsv()) {
-        // Known for the whole answer: no field needs quotes, so each is copied as it is.
-        int idLength = values.length(i);
-        int advLength = answer.advertisingIdLength(i);
-        int bucketLength = answer.bucketIdLength(i);
-        if (size + idLength + advLength + bucketLength + 3 > buf.length) {
-          flush();
-        }
-        if (size + idLength + advLength + bucketLength + 3 <= buf.length) {
-          System.arraycopy(values.bytes(), values.start(i), buf, size, idLength);
-          size += idLength;
-          buf[size++] = ',';
-          System.arraycopy(answer.data(), answer.advertisingIdStart(i), buf, size, advLength);
-          size += advLength;
-          buf[size++] = ',';
-          System.arraycopy(answer.data(), answer.bucketIdStart(i), buf, size, bucketLength);
-          size += bucketLength;
-          buf[size++] = '\n';
-          rows++;
-          fromAnswers++;
-          return;
-        }
-      }
-      field(values.bytes(), values.start(i), values.length(i));
+      boolean plain = stored.plainCsv(); // known for the whole answer: then no field is checked
+      field(plain, values.bytes(), values.start(i), values.length(i));
       put(',');
-      field(answer.data(), answer.advertisingIdStart(i), answer.advertisingIdLength(i));
+      field(plain, answer.data(), answer.advertisingIdStart(i), answer.advertisingIdLength(i));
       put(',');
-      field(answer.data(), answer.bucketIdStart(i), answer.bucketIdLength(i));
+      field(plain, answer.data(), answer.bucketIdStart(i), answer.bucketIdLength(i));
       put('\n');
       rows++;
       fromAnswers++;
+    }
+
+    private void field(boolean plain, byte[] b, int off, int len) throws IOException {
+      if (plain) {
+        bytes(b, off, len);
+      } else {
+        field(b, off, len);
+      }
     }
 
     /** Rows written from answers handed over (the rest from the records). */

@@ -32,15 +32,11 @@ final class Records {
   private Records() {}
 
   /**
-   * The length of the record at {@code off}, or -1 if {@code available} bytes are too few to tell.
+   * The length of the record at {@code off}, read with {@code c} (at the record's start, limited to
+   * the bytes at hand; it is moved), or -1 if those bytes are too few to tell.
    *
    * @throws IOException if the bytes are not a record
    */
-  static int length(byte[] b, int off, int available) throws IOException {
-    return length(new Cursor(b, off, off + available), off);
-  }
-
-  /** {@link #length(byte[], int, int)} read with {@code c}, which is at the record's start ({@code off}); moves it. */
   static int length(Cursor c, int off) throws IOException {
     int quick = quickLength(c.b, off, c.limit);
     return quick >= 0 ? quick : parsedLength(c, off);
