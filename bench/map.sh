@@ -11,10 +11,10 @@
 # virtual machine can be slower than the other for minutes; bench/CpuSpeed.java measures each core
 # at the start of each round); on one CPU nothing is pinned. The emails are cut into bodies of 5,000 (veil map's batch).
 # Each round measures, in this order:
-#   1. the server's own throughput: wrk, 2 connections (veil map keeps 2 requests in flight),
+#   1. the server's own throughput: wrk, 4 connections (veil map keeps 4 requests in flight),
 #      posting the bodies in turn for a few seconds (wrk costs next to nothing per request);
 #   2. for comparison, the same with a hand-written JDK HttpClient client (bench/MapLoad.java):
-#      bodies prepared before the clock starts, 2 connections, every answer read whole;
+#      bodies prepared before the clock starts, 4 connections, every answer read whole;
 #   3. `./veil map --in emails.txt --out mapped.csv` from scratch (no cache file) under GNU time:
 #      wall time from start to exit (JVM start included), CPU of both processes, peak resident
 #      memory of veil map.
@@ -80,12 +80,15 @@ cpu_of() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }   # utime + stime, in cl
 ticks="$(getconf CLK_TCK)"
 seconds_since() { awk -v a="$(cpu_of "$server_pid")" -v b="$1" -v t="$ticks" 'BEGIN { printf "%.2f", (a - b) / t }'; }
 
-# wrk over 2 connections for $1 seconds; prints "<ids/s> <server CPU s per million ids>".
+# Requests in flight: as many as veil map keeps (MapRun.REQUESTS_IN_FLIGHT).
+connections=4
+
+# wrk over $connections connections for $1 seconds; prints "<ids/s> <server CPU s per million ids>".
 server_alone() {
   local before out rps
   before="$(cpu_of "$server_pid")"
   out="$(VEIL_PATH=/v1/identity/map VEIL_BODIES_FILE="$work/bodies.txt" \
-    pinned "$client_cpus" wrk -t1 -c2 -d"${1}s" --timeout 10s -s bench/wrk/post-bodies.lua "$url")"
+    pinned "$client_cpus" wrk -t1 -c"$connections" -d"${1}s" --timeout 10s -s bench/wrk/post-bodies.lua "$url")"
   grep -q "Non-2xx" <<<"$out" && { echo "$out" >&2; die "wrk got error answers"; }
   rps="$(awk '/^Requests\/sec/ { print $2 }' <<<"$out")"
   awk -v r="$rps" -v c="$(seconds_since "$before")" -v s="$1" \
@@ -94,7 +97,7 @@ server_alone() {
 
 # The JDK HttpClient client; prints "<ids/s>".
 jdk_client() {
-  pinned "$client_cpus" java bench/MapLoad.java "$url" "$key" "$work/emails.txt" 2 | sed 's/.*ids_per_s=\([0-9]*\).*/\1/'
+  pinned "$client_cpus" java bench/MapLoad.java "$url" "$key" "$work/emails.txt" "$connections" | sed 's/.*ids_per_s=\([0-9]*\).*/\1/'
 }
 
 # Prints "<ids/s> <wall s> <client CPU s> <peak RSS MB> <server CPU s>".
@@ -135,9 +138,9 @@ for round in $(seq 1 "$rounds"); do
   log "round $round of $rounds (load average $(cut -d' ' -f1-3 /proc/loadavg)); server on CPU ${server_cpus:-any};" \
     "speed of CPU 0/1: $speed ns/byte"
   read -r own own_cpu <<<"$(server_alone "$seconds")"
-  log "  server alone (wrk, 2 connections): $own ids/s, server CPU $own_cpu us/id"
+  log "  server alone (wrk, $connections connections): $own ids/s, server CPU $own_cpu us/id"
   jdk="$(jdk_client)"
-  log "  JDK HttpClient client, 2 connections: $jdk ids/s"
+  log "  JDK HttpClient client, $connections connections: $jdk ids/s"
   read -r rate wall cpu rss map_server_cpu <<<"$(veil_map "$work/emails.txt")"
   log "  veil map: $rate ids/s, wall ${wall} s, client CPU ${cpu} s, peak RSS ${rss} MB, server CPU ${map_server_cpu} s"
   sed 's/^/      /' "$work/map.log" | grep -v "mapping .*left" >&2 || true
@@ -152,8 +155,8 @@ echo
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 echo "java: $(java -version 2>&1 | head -1); veil map JVM options: ${VEIL_JAVA_OPTS-launcher default}; server on CPU(s) ${server_cpus:-any}, clients on CPU(s) ${client_cpus:-any}"
 echo "rounds: $rounds, $n emails; per round: server alone (wrk, ${seconds} s), JDK HttpClient client, veil map"
-echo "median server alone (wrk, 2 connections):      $(col 1) ids/s (server CPU $(col 8) us/id)"
-echo "median JDK HttpClient client (2 connections):  $(col 2) ids/s"
+echo "median server alone (wrk, $connections connections):      $(col 1) ids/s (server CPU $(col 8) us/id)"
+echo "median JDK HttpClient client ($connections connections):  $(col 2) ids/s"
 echo "median veil map end to end:                     $(col 3) ids/s, wall $(col 4) s, client CPU $(col 5) s ($(per_id "$(col 5)") us/id), server CPU $(per_id "$(col 7)") us/id, peak RSS $(col 6) MB"
 echo "median ratio of veil map to the server alone:   $(printf '%.0f' "$(ratio 3 1)") %  (target: 80 %)"
 echo "median ratio of veil map to the JDK client:     $(printf '%.0f' "$(ratio 3 2)") %"

@@ -9,6 +9,8 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -37,6 +39,16 @@ public final class SocketTransport implements Transport {
   private static final int MAX_IDLE = 8;
   /** Pooled connections idle longer than this are closed instead of reused (the server's is 60 s). */
   private static final long MAX_IDLE_NANOS = Duration.ofSeconds(30).toNanos();
+  /**
+   * The receive buffer asked for, before connecting, where the system allows it whole: a mapping
+   * answer (about 700 KB for 5,000 identifiers) then fits in the socket at once, so the server
+   * writes it without waiting for this process to read (which, on a busy core, can be late), and
+   * it is read in a few large reads. Setting a buffer turns off the kernel's own sizing, so it is
+   * left alone where the system's maximum is lower (about 2–3 % off `veil map`'s wall time and CPU
+   * on the benchmark machine; docs/benchmarks-client.md).
+   */
+  static final int RECEIVE_BUFFER = 4 << 20;
+  private static final boolean SET_RECEIVE_BUFFER = systemAllowsReceiveBuffer(RECEIVE_BUFFER);
 
   private final String host;
   private final int port;
@@ -149,6 +161,9 @@ public final class SocketTransport implements Transport {
   private HttpConnection connect() throws IOException {
     Socket socket = new Socket();
     try {
+      if (SET_RECEIVE_BUFFER) {
+        socket.setReceiveBufferSize(RECEIVE_BUFFER);
+      }
       socket.connect(new InetSocketAddress(host, port), connectTimeoutMillis);
       socket.setTcpNoDelay(true);
       socket.setSoTimeout(readTimeoutMillis);
@@ -204,6 +219,16 @@ public final class SocketTransport implements Transport {
     @Override
     public void close() {
       onClose.run();
+    }
+  }
+
+  /** Whether Linux's {@code net.core.rmem_max} is at least {@code bytes} (false where it cannot be read). */
+  static boolean systemAllowsReceiveBuffer(int bytes) {
+    try {
+      String max = Files.readString(Path.of("/proc/sys/net/core/rmem_max"), StandardCharsets.US_ASCII).strip();
+      return Long.parseLong(max) >= bytes;
+    } catch (IOException | RuntimeException e) {
+      return false; // not Linux, or not readable: the kernel's own sizing
     }
   }
 }

@@ -11,6 +11,8 @@ import java.net.ProtocolException;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -61,6 +63,28 @@ class SocketTransportTest {
         .contains("Authorization: Bearer key").contains("Content-Length: 3").endsWith("\r\n\r\n[1]");
     assertThat(server.requests().get(1)).startsWith("GET /prefix/v1/x?y=1 HTTP/1.1\r\n")
         .doesNotContain("Authorization").doesNotContain("Content-Length");
+  }
+
+  @Test
+  void aLargeAnswer_isReadWhole() throws Exception {
+    StringBuilder large = new StringBuilder();
+    for (int i = 0; large.length() < 3 * 1024 * 1024; i++) {
+      large.append(i).append(',');
+    }
+    server.answer("HTTP/1.1 200 OK\r\nContent-Length: " + large.length() + "\r\n\r\n" + large);
+
+    try (Transport.Response r = transport().send(new Transport.Request("/v1/identity/map", "[1]".getBytes(), "key"))) {
+      assertThat(body(r)).isEqualTo(large.toString());
+    }
+  }
+
+  @Test
+  void theReceiveBuffer_isSetOnlyWhereTheSystemAllowsItWhole() throws Exception {
+    Path rmemMax = Path.of("/proc/sys/net/core/rmem_max");
+    boolean expected = Files.isReadable(rmemMax)
+        && Long.parseLong(Files.readString(rmemMax).strip()) >= SocketTransport.RECEIVE_BUFFER;
+    assertThat(SocketTransport.systemAllowsReceiveBuffer(SocketTransport.RECEIVE_BUFFER)).isEqualTo(expected);
+    assertThat(SocketTransport.systemAllowsReceiveBuffer(Integer.MAX_VALUE)).isFalse();
   }
 
   @Test
