@@ -294,6 +294,17 @@ public final class MappingCache implements AutoCloseable {
   }
 
   /**
+   * Wakes a run waiting in {@link #mapPendingWhile} for more entries and a walk following a run
+   * ({@link #forEachWhileMapping}, {@link #writeCsvWhileMapping}), so that they check the
+   * conditions they were given at once. Call it when such a condition turns false; without it
+   * they notice within 50 ms.
+   */
+  public void wake() {
+    added.add(0);
+    store.wakeWalks();
+  }
+
+  /**
    * Polls the buckets rotated since the previous poll, marks stale the entries mapped before their
    * bucket's rotation, and maps every entry that waits (see the design note).
    *
@@ -375,7 +386,9 @@ public final class MappingCache implements AutoCloseable {
 
   /**
    * {@link #writeCsv} while a mapping run goes on in another thread, following it the way {@link
-   * #forEachWhileMapping} does: rows come in order, each with its mapping from this run.
+   * #forEachWhileMapping} does: rows come in order, each with its mapping from this run. Each time
+   * it has written every row it can and waits for the run, it writes what it buffered and flushes
+   * {@code out} (a stream that forces to disk on flush so does it while the run works).
    *
    * @return the number of rows
    * @throws IOException if writing to {@code out} fails

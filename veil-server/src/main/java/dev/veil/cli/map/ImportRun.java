@@ -42,6 +42,7 @@ final class ImportRun {
           input.read(cache, stop::get);
         } finally {
           reading.set(false);
+          cache.wake(); // a run waiting for more entries ends now, not at its next look
         }
       });
       long[] rows = {0};
@@ -53,6 +54,7 @@ final class ImportRun {
       } finally {
         stop.set(true);
         mapping.set(false);
+        cache.wake(); // the export waiting for the run's next write finishes now
         join(reader);
         join(writer);
       }

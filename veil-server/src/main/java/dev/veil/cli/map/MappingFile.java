@@ -17,11 +17,14 @@ import java.nio.file.StandardOpenOption;
  * ({@code identifier,reason}). Each file is written to a temporary file, forced to disk and renamed
  * over the target, so a reader (or a killed run) never sees half a file. The mappings may be
  * written while the mapping goes on ({@link #open}, {@link #stream}, {@link #commit}); the file is
- * then forced every {@value #FORCE_EVERY_BYTES} bytes on the way, so little is left to force at
- * the end.
+ * then forced on the way (every {@value #FORCE_EVERY_BYTES} bytes, and on a flush once {@value
+ * #FORCE_ON_FLUSH_BYTES} bytes wait: the export flushes while it waits for the run, so the file is
+ * forced while the run's last answers are stored and forced), and little is left to force at the
+ * end.
  */
 final class MappingFile implements AutoCloseable {
   private static final long FORCE_EVERY_BYTES = 32L << 20;
+  private static final long FORCE_ON_FLUSH_BYTES = 4L << 20;
 
   private final Path target;
   private final Path tmp;
@@ -61,9 +64,21 @@ final class MappingFile implements AutoCloseable {
         }
         written += len;
         if (written - forcedAt > FORCE_EVERY_BYTES) {
-          forcedAt = written;
-          channel.force(false);
+          force();
         }
+      }
+
+      /** Forces what was written, if at least {@value #FORCE_ON_FLUSH_BYTES} bytes wait. */
+      @Override
+      public void flush() throws IOException {
+        if (written - forcedAt >= FORCE_ON_FLUSH_BYTES) {
+          force();
+        }
+      }
+
+      private void force() throws IOException {
+        forcedAt = written;
+        channel.force(false);
       }
     };
   }

@@ -23,6 +23,12 @@ final class Export {
   /** Receives each mapped entry's records; the cursors are valid during the call only. */
   interface Sink {
     void entry(Records.Cursor add, Records.Cursor map, boolean stale) throws IOException;
+
+    /**
+     * A walk that follows a run has written every entry mapped so far and is about to wait for
+     * more: a moment to push out what is buffered (nothing by default).
+     */
+    default void caughtUp() throws IOException {}
   }
 
   /** A sink that can also take an entry from the answer its current mapping was stored from. */
@@ -82,6 +88,7 @@ final class Export {
         return;
       }
       if (blocked || next >= count) {
+        sink.caughtUp();
         store.changes().awaitAfter(seen);
       }
     }
@@ -221,6 +228,16 @@ final class Export {
       }
       System.arraycopy(b, off, buf, size, len);
       size += len;
+    }
+
+    /**
+     * Writes what is buffered and flushes the stream, while the walk waits for the run: a stream
+     * that forces to disk on flush then does so while the run works, not all at the end.
+     */
+    @Override
+    public void caughtUp() throws IOException {
+      flush();
+      out.flush();
     }
 
     /** Writes what is buffered to the stream (without flushing the stream itself). */

@@ -277,6 +277,11 @@ public final class MappingStore implements AutoCloseable {
     }
   }
 
+  /** Wakes walks that follow a run and wait for its writes, so that they check their condition. */
+  public void wakeWalks() {
+    changes.add(0);
+  }
+
   /** Returns once everything written so far is on disk. */
   public void sync() {
     long end;

@@ -20,7 +20,7 @@ public final class Signal {
     this.waitingFor = waitingFor;
   }
 
-  /** Counts {@code events} more and wakes the waiters. */
+  /** Counts {@code events} more (0: none, a wake-up only) and wakes the waiters. */
   public synchronized void add(long events) {
     count += events;
     notifyAll();

@@ -28,6 +28,49 @@ class AnswerHandoffTest {
   @TempDir Path dir;
 
   @Test
+  void exportFollowingARun_flushesWhatItWrote_whenItWaitsForTheRun() throws Exception {
+    try (MappingStore store = MappingStore.open(dir.resolve("cache"))) {
+      store.add(emails(0, 2000), List.of(), T0, null, null);
+      StoreFixture.mapAll(store, 500, 1, T0, Set.of());
+      store.add(emails(2000, 2100), List.of(), T0, null, null); // waits to be mapped: the export stops before it
+      List<Integer> writtenAtFlush = new ArrayList<>();
+      ByteArrayOutputStream out = new ByteArrayOutputStream() {
+        @Override
+        public void flush() {
+          synchronized (writtenAtFlush) {
+            writtenAtFlush.add(size());
+            writtenAtFlush.notifyAll();
+          }
+        }
+      };
+      AtomicBoolean mapping = new AtomicBoolean(true);
+      Thread writer = new Thread(() -> {
+        try {
+          store.writeCsv(mapping::get, out);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+      writer.start();
+      synchronized (writtenAtFlush) {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (writtenAtFlush.isEmpty() && System.nanoTime() < deadline) {
+          writtenAtFlush.wait(1000);
+        }
+      }
+      mapping.set(false);
+      store.wakeWalks();
+      writer.join();
+
+      ByteArrayOutputStream firstTwoThousand = new ByteArrayOutputStream();
+      store.writeCsv(() -> false, firstTwoThousand);
+      assertThat(writtenAtFlush).as("flushed while waiting for the run").isNotEmpty();
+      assertThat(writtenAtFlush.get(0)).as("every row it could write, written before the flush")
+          .isEqualTo(firstTwoThousand.size());
+    }
+  }
+
+  @Test
   void exportFollowingARun_writesFromAnswers_exactlyWhatTheRecordsGive() throws Exception {
     try (MappingStore store = MappingStore.open(dir.resolve("cache"))) {
       List<Identifier> ids = new ArrayList<>(emails(0, 3000));
