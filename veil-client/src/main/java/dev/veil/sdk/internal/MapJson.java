@@ -28,10 +28,14 @@ public final class MapJson {
 
   /** The request body for {@code values} of one kind. */
   public static byte[] request(IdentityInput kind, ValueList values) {
-    byte[] out = new byte[ENVELOPE_BYTES + values.jsonBytesBound()];
-    int n = ascii(out, 0, "{\"" + kind.parameterName() + "\":[");
-    byte[] src = values.bytes();
+    String head = "{\"" + kind.parameterName() + "\":[";
     boolean plain = !values.needsEscapes();
+    // Without escapes the bound is exact (each value, its quotes and a comma), less the last
+    // comma: the body is made at its size, not copied to it.
+    int exact = head.length() + values.jsonBytesBound() - (values.size() > 0 ? 1 : 0) + 2;
+    byte[] out = new byte[plain ? exact : ENVELOPE_BYTES + values.jsonBytesBound()];
+    int n = ascii(out, 0, head);
+    byte[] src = values.bytes();
     for (int i = 0; i < values.size(); i++) {
       if (i > 0) {
         out[n++] = ',';
@@ -46,7 +50,7 @@ public final class MapJson {
       }
     }
     n = ascii(out, n, "]}");
-    return Arrays.copyOf(out, n);
+    return n == out.length ? out : Arrays.copyOf(out, n);
   }
 
   private static int ascii(byte[] out, int at, String text) {

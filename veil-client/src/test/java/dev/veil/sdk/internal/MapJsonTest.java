@@ -37,6 +37,11 @@ class MapJsonTest {
 
     assertThat(new String(plain, StandardCharsets.UTF_8)).isEqualTo("{\"email\":[\"a@b.c\",\"d@e.f\"]}");
     assertThat(new String(escaped, StandardCharsets.UTF_8)).isEqualTo("{\"phone\":[\"q\\\"\\\\\\u000a\",\"é\"]}");
+    // Made at its exact size (no bytes after the closing brace), with one value and with none.
+    assertThat(new String(MapJson.request(IdentityInput.EMAIL_HASH, ValueList.of(List.of("h"))), StandardCharsets.UTF_8))
+        .isEqualTo("{\"email_hash\":[\"h\"]}");
+    assertThat(new String(MapJson.request(IdentityInput.EMAIL, ValueList.of(List.of())), StandardCharsets.UTF_8))
+        .isEqualTo("{\"email\":[]}");
   }
 
   @Test

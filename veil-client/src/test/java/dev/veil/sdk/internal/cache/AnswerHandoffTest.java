@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -81,33 +82,24 @@ class AnswerHandoffTest {
       store.add(emails(3000, 6000), List.of(), T0, null, null);
       AtomicBoolean mapping = new AtomicBoolean(true);
       ByteArrayOutputStream followed = new ByteArrayOutputStream();
+      AtomicReference<Throwable> writerFailure = new AtomicReference<>();
       Thread writer = new Thread(() -> {
         try {
           store.writeCsv(mapping::get, followed);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
+        } catch (IOException | RuntimeException e) {
+          writerFailure.set(e);
         }
       });
       writer.start();
 
-      // New entries in batches of 700, two at a time, the second of each pair stored first.
-      int after = -1;
-      while (true) {
-        PendingBatch first = store.pending(after, 700);
-        if (first.isEmpty()) {
-          break;
-        }
-        PendingBatch second = store.pending(first.lastEntry(), 700);
-        MapAnswer firstAnswer = answer(first.values(), 1, optedOut);
-        if (!second.isEmpty()) {
-          store.append(second, answer(second.values(), 1, optedOut), T0, T0);
-        }
-        store.append(first, firstAnswer, T0, T0);
-        after = second.isEmpty() ? first.lastEntry() : second.lastEntry();
+      try {
+        mapInPairs(store, optedOut);
+        store.sync();
+      } finally {
+        mapping.set(false); // whatever failed, the export ends (else closing the store would wait for it)
+        writer.join();
       }
-      store.sync();
-      mapping.set(false);
-      writer.join();
+      assertThat(writerFailure.get()).isNull();
       long followedFromAnswers = store.lastExportRowsFromAnswers;
       ByteArrayOutputStream fromRecords = new ByteArrayOutputStream();
       store.writeCsv(() -> false, fromRecords);
@@ -118,6 +110,24 @@ class AnswerHandoffTest {
       assertThat(fromRecords.toString(StandardCharsets.UTF_8).split("\n")).hasSize(1 + 6001 - 2);
       assertThat(followedFromAnswers).isPositive();
       assertThat(store.lastExportRowsFromAnswers).isZero(); // after the run: all from the records
+    }
+  }
+
+  /** Maps every pending entry in batches of 700, two at a time, the second of each pair stored first. */
+  private static void mapInPairs(MappingStore store, Set<String> optedOut) {
+    int after = -1;
+    while (true) {
+      PendingBatch first = store.pending(after, 700);
+      if (first.isEmpty()) {
+        break;
+      }
+      PendingBatch second = store.pending(first.lastEntry(), 700);
+      MapAnswer firstAnswer = answer(first.values(), 1, optedOut);
+      if (!second.isEmpty()) {
+        store.append(second, answer(second.values(), 1, optedOut), T0, T0);
+      }
+      store.append(first, firstAnswer, T0, T0);
+      after = second.isEmpty() ? first.lastEntry() : second.lastEntry();
     }
   }
 
