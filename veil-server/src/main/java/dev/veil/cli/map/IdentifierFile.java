@@ -170,9 +170,11 @@ final class IdentifierFile {
         }
         byte[] b = buffer.array();
         int n = buffer.position();
-        for (int i = 0; i < n; i++) {
-          if (b[i] == '\n' || (b[i] == '\r' && (i + 1 == n || b[i + 1] != '\n'))) {
-            lines++;
+        // Line ends found eight bytes at a time: this runs before the first request leaves, while
+        // a byte-by-byte loop would still be interpreted (about 10 ms for the three samples).
+        for (int end = ByteScan.lineEnd(b, 0, n); end >= 0; end = ByteScan.lineEnd(b, end + 1, n)) {
+          if (b[end] == '\n' || end + 1 == n || b[end + 1] != '\n') {
+            lines++; // LF, or a CR not followed by LF (CR LF counts once, at its LF)
           }
         }
         bytes += n;

@@ -89,10 +89,16 @@ class IdentifierFileTest {
     Files.writeString(crOnly, "a@b.c\rd@e.f\r");
     Path empty = dir.resolve("empty.txt");
     Files.writeString(empty, "");
+    Path crlf = dir.resolve("crlf.txt");
+    Files.writeString(crlf, "a@b.c\r\nd@e.f\r\n");
+    Path mixed = dir.resolve("mixed.txt");
+    Files.writeString(mixed, "x@y.z\r\nlonger.than.eight@bytes.example\ry@z.x\nno-end-of-line@x.y\r");
 
     assertThat(new IdentifierFile(file, null, null).estimateLines()).isBetween(99_000L, 101_000L);
     assertThat(new IdentifierFile(crOnly, null, null).estimateLines()).isEqualTo(2);
     assertThat(new IdentifierFile(empty, null, null).estimateLines()).isZero();
+    assertThat(new IdentifierFile(crlf, null, null).estimateLines()).isEqualTo(2); // CR LF is one end
+    assertThat(new IdentifierFile(mixed, null, null).estimateLines()).isEqualTo(4);
   }
 
   @Test
