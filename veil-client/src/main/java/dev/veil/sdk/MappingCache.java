@@ -356,9 +356,10 @@ public final class MappingCache implements AutoCloseable {
    * Thread writer = new Thread(() -> cache.forEachWhileMapping(mapping::get, out::write));
    * writer.start();
    * try {
-   *   cache.mapPendingWhile(reading::get);
+   *   cache.mapPendingWhile(reading::get); // the reading thread calls cache.wake() once done
    * } finally {
    *   mapping.set(false);
+   *   cache.wake(); // the writer ends now, not at its next look
    * }
    * writer.join();
    * }</pre>
