@@ -5,36 +5,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The wait-and-wake count behind a run waiting for entries and a walk following a run. */
 class SignalTest {
   /** Longer than any test run: a waiter that returns was woken, not timed out. */
   private static final long FOREVER_MILLIS = 600_000;
 
-  @Test
-  void aWakeUpWithoutEvents_releasesAWaiter_andLeavesTheCount() throws Exception {
+  @ParameterizedTest
+  @ValueSource(longs = {0, 3})
+  void events_orAWakeUpWithoutThem_releaseAWaiter_andAreCounted(long events) throws Exception {
     Signal signal = new Signal(FOREVER_MILLIS, "test");
     Thread waiter = waitingThread(signal);
 
     awaitWaiting(waiter);
-    signal.add(0);
+    signal.add(events);
     waiter.join(TimeUnit.SECONDS.toMillis(30));
 
-    assertThat(waiter.isAlive()).as("woken by add(0)").isFalse();
-    assertThat(signal.count()).isZero();
-  }
-
-  @Test
-  void events_releaseAWaiter_andAreCounted() throws Exception {
-    Signal signal = new Signal(FOREVER_MILLIS, "test");
-    Thread waiter = waitingThread(signal);
-
-    awaitWaiting(waiter);
-    signal.add(3);
-    waiter.join(TimeUnit.SECONDS.toMillis(30));
-
-    assertThat(waiter.isAlive()).isFalse();
-    assertThat(signal.count()).isEqualTo(3);
+    assertThat(waiter.isAlive()).as("woken by add(%d)", events).isFalse();
+    assertThat(signal.count()).isEqualTo(events);
   }
 
   @Test
