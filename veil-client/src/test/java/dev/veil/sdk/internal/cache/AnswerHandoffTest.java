@@ -9,7 +9,7 @@ import dev.veil.sdk.Identifier;
 import dev.veil.sdk.internal.MapAnswer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,24 +44,14 @@ class AnswerHandoffTest {
           }
         }
       };
-      AtomicBoolean mapping = new AtomicBoolean(true);
-      Thread writer = new Thread(() -> {
-        try {
-          store.writeCsv(mapping::get, out);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-      writer.start();
-      synchronized (writtenAtFlush) {
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (writtenAtFlush.isEmpty() && System.nanoTime() < deadline) {
-          writtenAtFlush.wait(1000);
+      try (FollowingExport export = new FollowingExport(store, out)) {
+        synchronized (writtenAtFlush) {
+          long deadline = System.nanoTime() + 30_000_000_000L;
+          while (writtenAtFlush.isEmpty() && System.nanoTime() < deadline) {
+            writtenAtFlush.wait(1000);
+          }
         }
       }
-      mapping.set(false);
-      store.wakeWalks();
-      writer.join();
 
       ByteArrayOutputStream firstTwoThousand = new ByteArrayOutputStream();
       store.writeCsv(() -> false, firstTwoThousand);
@@ -80,26 +70,11 @@ class AnswerHandoffTest {
       Set<String> optedOut = Set.of("user7@example.com", "user2500@example.com");
       StoreFixture.mapAll(store, 400, 1, T0, optedOut); // every entry mapped once before the export starts
       store.add(emails(3000, 6000), List.of(), T0, null, null);
-      AtomicBoolean mapping = new AtomicBoolean(true);
       ByteArrayOutputStream followed = new ByteArrayOutputStream();
-      AtomicReference<Throwable> writerFailure = new AtomicReference<>();
-      Thread writer = new Thread(() -> {
-        try {
-          store.writeCsv(mapping::get, followed);
-        } catch (IOException | RuntimeException e) {
-          writerFailure.set(e);
-        }
-      });
-      writer.start();
-
-      try {
+      try (FollowingExport export = new FollowingExport(store, followed)) {
         mapInPairs(store, optedOut);
         store.sync();
-      } finally {
-        mapping.set(false); // whatever failed, the export ends (else closing the store would wait for it)
-        writer.join();
       }
-      assertThat(writerFailure.get()).isNull();
       long followedFromAnswers = store.lastExportRowsFromAnswers;
       ByteArrayOutputStream fromRecords = new ByteArrayOutputStream();
       store.writeCsv(() -> false, fromRecords);
@@ -135,22 +110,13 @@ class AnswerHandoffTest {
   void exportFollowingARun_takesTheRowsOfHandedOverAnswers() throws Exception {
     try (MappingStore store = MappingStore.open(dir.resolve("cache"))) {
       store.add(emails(0, 4000), List.of(), T0, null, null);
-      AtomicBoolean mapping = new AtomicBoolean(true);
       ByteArrayOutputStream followed = new ByteArrayOutputStream();
-      long[] rows = {0};
-      Thread writer = new Thread(() -> {
-        try {
-          rows[0] = store.writeCsv(mapping::get, followed);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-      writer.start();
-      StoreFixture.mapAll(store, 500, 1, T0, Set.of());
-      mapping.set(false);
-      writer.join();
+      FollowingExport export = new FollowingExport(store, followed);
+      try (export) {
+        StoreFixture.mapAll(store, 500, 1, T0, Set.of());
+      }
 
-      assertThat(rows[0]).isEqualTo(4000);
+      assertThat(export.rows).isEqualTo(4000);
       // The export waits at the first unmapped entry and each answer is handed over before its
       // entries are seen as mapped: every row but those of answers it could not hold comes from one.
       assertThat(store.lastExportRowsFromAnswers).isPositive();
@@ -206,5 +172,38 @@ class AnswerHandoffTest {
       b.add(e, KindCode.of(dev.veil.core.identity.IdentityInput.EMAIL), false, v, 0, v.length);
     }
     return b;
+  }
+
+  /**
+   * A CSV export following a run on a thread of its own. Closing it ends the run for the export
+   * (whatever failed meanwhile: else closing the store would wait for it), waits for it and fails
+   * if it failed.
+   */
+  private static final class FollowingExport implements AutoCloseable {
+    private final MappingStore store;
+    private final AtomicBoolean mapping = new AtomicBoolean(true);
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final Thread writer;
+    private volatile long rows;
+
+    FollowingExport(MappingStore store, OutputStream out) {
+      this.store = store;
+      writer = new Thread(() -> {
+        try {
+          rows = store.writeCsv(mapping::get, out);
+        } catch (IOException | RuntimeException e) {
+          failure.set(e);
+        }
+      });
+      writer.start();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      mapping.set(false);
+      store.wakeWalks();
+      writer.join();
+      assertThat(failure.get()).as("the export's failure").isNull();
+    }
   }
 }

@@ -49,7 +49,11 @@ class SignalTest {
     return t;
   }
 
-  /** Until the thread is in its wait (a wake-up before it would be missed, by design). */
+  /**
+   * Until the thread is in its wait (a wake-up before it would be missed, by design). Nothing
+   * signals a thread's entering {@code Object.wait}, so its state is polled, up to a deadline; no
+   * outcome depends on how long this takes.
+   */
   private static void awaitWaiting(Thread t) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (t.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
