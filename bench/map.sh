@@ -40,6 +40,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+log_tag=map
 require_tools wrk taskset
 if [ "$(nproc)" -ge 2 ]; then
   server_cpus=0 client_cpus=1
@@ -47,7 +48,6 @@ else
   server_cpus="" client_cpus=""
 fi
 
-log_tag=map
 results="$work/results.properties"
 cd "$here"
 log "build"
