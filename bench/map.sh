@@ -12,12 +12,16 @@
 # at the start of each round); on one CPU nothing is pinned. The emails are cut into bodies of 5,000 (veil map's batch).
 # Each round measures, in this order:
 #   1. the server's own throughput: wrk, 4 connections (veil map keeps 4 requests in flight),
-#      posting the bodies in turn for a few seconds (wrk costs next to nothing per request);
+#      posting the bodies in turn for half of SECONDS_PER_RUN (wrk costs next to nothing per
+#      request);
 #   2. for comparison, the same with a hand-written JDK HttpClient client (bench/MapLoad.java):
 #      bodies prepared before the clock starts, 4 connections, every answer read whole;
 #   3. `./veil map --in emails.txt --out mapped.csv` from scratch (no cache file) under GNU time:
 #      wall time from start to exit (JVM start included), CPU of both processes, peak resident
-#      memory of veil map.
+#      memory of veil map;
+#   4. wrk again for the other half. The server's throughput of the round is the mean of 1 and 4,
+#      which bracket veil map: this machine's speed can move by tens of percent within a minute,
+#      and a reference taken on one side only would carry such a swing into the ratio.
 # Before the rounds, wrk warms the server up (JIT, salts computed on first use) and one small
 # veil map writes the launcher's class-data archive (as the first run after a build does).
 # Rounds alternate so that a machine shared with other work weighs on all three alike; the summary
@@ -31,6 +35,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 n="${N:-1000000}"
 rounds="${REPEAT:-3}"
 seconds="${SECONDS_PER_RUN:-4}"
+half="$(( (seconds + 1) / 2 ))" # whole seconds of wrk before and after veil map
 work="$(mktemp -d /tmp/veil-map-bench.XXXXXX)"
 server_pid=""
 cleanup() {
@@ -137,14 +142,18 @@ for round in $(seq 1 "$rounds"); do
   speed="$(for cpu in 0 1; do pinned "$([ -n "$server_cpus" ] && echo $cpu)" java bench/CpuSpeed.java; done | paste -sd/)"
   log "round $round of $rounds (load average $(cut -d' ' -f1-3 /proc/loadavg)); server on CPU ${server_cpus:-any};" \
     "speed of CPU 0/1: $speed ns/byte"
-  read -r own own_cpu <<<"$(server_alone "$seconds")"
-  log "  server alone (wrk, $connections connections): $own ids/s, server CPU $own_cpu us/id"
+  read -r before before_cpu <<<"$(server_alone "$half")"
+  log "  server alone (wrk, $connections connections, before): $before ids/s, server CPU $before_cpu us/id"
   jdk="$(jdk_client)"
   log "  JDK HttpClient client, $connections connections: $jdk ids/s"
   read -r rate wall cpu rss map_server_cpu <<<"$(veil_map "$work/emails.txt")"
   log "  veil map: $rate ids/s, wall ${wall} s, client CPU ${cpu} s, peak RSS ${rss} MB, server CPU ${map_server_cpu} s"
   sed 's/^/      /' "$work/map.log" | grep -v "mapping .*left" >&2 || true
-  echo "$own $jdk $rate $wall $cpu $rss $map_server_cpu $own_cpu ${server_cpus:-any} $speed" >>"$work/rounds.txt"
+  read -r after after_cpu <<<"$(server_alone "$half")"
+  own="$(awk -v a="$before" -v b="$after" 'BEGIN { printf "%.0f", (a + b) / 2 }')"
+  own_cpu="$(awk -v a="$before_cpu" -v b="$after_cpu" 'BEGIN { printf "%.2f", (a + b) / 2 }')"
+  log "  server alone (wrk, after): $after ids/s; the round's reference: $own ids/s ($(awk -v r="$rate" -v o="$own" 'BEGIN { printf "%.0f", 100 * r / o }') %)"
+  echo "$own $jdk $rate $wall $cpu $rss $map_server_cpu $own_cpu ${server_cpus:-any} $speed $before $after" >>"$work/rounds.txt"
 done
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -154,11 +163,11 @@ per_id() { awk -v s="$1" -v n="$n" 'BEGIN { printf "%.2f", s * 1e6 / n }'; }
 echo
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 echo "java: $(java -version 2>&1 | head -1); veil map JVM options: ${VEIL_JAVA_OPTS-launcher default}; server on CPU(s) ${server_cpus:-any}, clients on CPU(s) ${client_cpus:-any}"
-echo "rounds: $rounds, $n emails; per round: server alone (wrk, ${seconds} s), JDK HttpClient client, veil map"
-echo "median server alone (wrk, $connections connections):      $(col 1) ids/s (server CPU $(col 8) us/id)"
+echo "rounds: $rounds, $n emails; per round: server alone (wrk, ${half} s), JDK HttpClient client, veil map, server alone (wrk, ${half} s)"
+echo "median server alone (wrk, $connections connections, mean of before and after): $(col 1) ids/s (server CPU $(col 8) us/id)"
 echo "median JDK HttpClient client ($connections connections):  $(col 2) ids/s"
 echo "median veil map end to end:                     $(col 3) ids/s, wall $(col 4) s, client CPU $(col 5) s ($(per_id "$(col 5)") us/id), server CPU $(per_id "$(col 7)") us/id, peak RSS $(col 6) MB"
 echo "median ratio of veil map to the server alone:   $(printf '%.0f' "$(ratio 3 1)") %  (target: 80 %)"
 echo "median ratio of veil map to the JDK client:     $(printf '%.0f' "$(ratio 3 2)") %"
-echo "rounds (server alone ids/s, JDK client ids/s, veil map ids/s, wall s, client CPU s, RSS MB, server CPU s during veil map, server CPU us/id alone, server's CPU, speed of CPU 0/1 in ns/byte):"
+echo "rounds (server alone ids/s, JDK client ids/s, veil map ids/s, wall s, client CPU s, RSS MB, server CPU s during veil map, server CPU us/id alone, server's CPU, speed of CPU 0/1 in ns/byte, wrk before, wrk after):"
 sed 's/^/  /' "$work/rounds.txt"
