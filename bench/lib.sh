@@ -74,3 +74,34 @@ to_ms() {
       printf "%." places "f", v
     }'
 }
+
+# The median of the numbers on standard input, one per line.
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+# CPU time a process has used so far (user + system), in clock ticks (getconf CLK_TCK per second).
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# write_emails N FILE: N distinct emails, one per line (the input of the veil map benchmarks).
+write_emails() {
+  awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "user%d.%d@example%d.com\n", i, (i * 7919) % 1000003, i % 97 }' >"$2"
+}
+
+# start_serve JAR DIR CPUS: `veil serve` on a fresh embedded store in DIR/data, on free ports,
+# pinned to CPUS (none if empty), its log in DIR/server.log; waits until it is ready and sets
+# server_pid, url (the public API) and grpc_port.
+start_serve() {
+  local jar="$1" dir="$2" cpus="$3" serve
+  serve=(java -jar "$jar" serve --data-dir "$dir/data" --port 0 --grpc-port 0)
+  if [ -n "$cpus" ]; then serve=(taskset -c "$cpus" "${serve[@]}"); fi
+  "${serve[@]}" >"$dir/server.log" 2>&1 & # taskset execs java: $! is the server's pid
+  server_pid=$!
+  local _
+  for _ in $(seq 1 240); do
+    grep -q "admin gRPC" "$dir/server.log" && break
+    kill -0 "$server_pid" 2>/dev/null || { cat "$dir/server.log" >&2; die "veil serve did not start"; }
+    sleep 0.5
+  done
+  grep -q "admin gRPC" "$dir/server.log" || die "veil serve was not ready after 120 s"
+  url="http://127.0.0.1:$(sed -n 's|.*public API *http://[^:]*:\([0-9]*\)/.*|\1|p' "$dir/server.log" | head -1)"
+  grpc_port="$(sed -n 's|.*admin gRPC *[^:]*:\([0-9]*\).*|\1|p' "$dir/server.log" | head -1)"
+}

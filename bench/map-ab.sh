@@ -11,7 +11,7 @@
 # A saved build's extra.options file, if there is one, adds JVM options to that build's runs (to
 # compare options: save the same build twice and give one of them an extra.options).
 # Saved builds live in veil-server/target/map-ab/NAME (so `mvn clean` removes them). `compare`
-# starts `veil serve` on CPU 0 with a fresh embedded store, maps N (default 1,000,000) emails
+# starts build A's `veil serve` on CPU 0 with a fresh embedded store, maps N (default 1,000,000) emails
 # from scratch with each build on CPU 1, alternating which goes first, and reports per build the
 # medians of:
 #   - wall: the launch of the JVM to its exit;
@@ -57,8 +57,9 @@ compare() {
   done
   cd "$here"
   [ "$(nproc)" -ge 2 ] || die "needs two CPUs (the server on one, veil map on the other)"
-  require_tools taskset java
-  local options pairs="${PAIRS:-20}" n="${N:-1000000}"
+  local tool
+  for tool in taskset java; do command -v "$tool" >/dev/null || die "$tool is missing"; done
+  local i options pairs="${PAIRS:-20}" n="${N:-1000000}"
   if [ -n "${VEIL_JAVA_OPTS+set}" ]; then options="$VEIL_JAVA_OPTS"; else options="$(launcher_options)"; fi
   [ -n "$options" ] || die "cannot read veil map's JVM options from ./veil"
 
@@ -66,21 +67,10 @@ compare() {
   server_pid=""
   trap 'cleanup_compare' EXIT
   log "start veil serve on CPU 0 (embedded store in $work)"
-  taskset -c 0 java -jar "$saved/$a/veil.jar" serve --data-dir "$work/data" --port 0 --grpc-port 0 >"$work/server.log" 2>&1 &
-  server_pid=$!
-  local i
-  for i in $(seq 1 240); do
-    grep -q "admin gRPC" "$work/server.log" && break
-    kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; die "the server did not start"; }
-    sleep 0.5
-  done
-  url="http://127.0.0.1:$(sed -n 's|.*public API *http://[^:]*:\([0-9]*\)/.*|\1|p' "$work/server.log" | head -1)"
-  local grpc_port
-  grpc_port="$(sed -n 's|.*admin gRPC *[^:]*:\([0-9]*\).*|\1|p' "$work/server.log" | head -1)"
+  start_serve "$saved/$a/veil.jar" "$work" 0
   create_api_key "$work/data/admin.key" "$grpc_port" MAPPER
   key="$VEIL_KEY"
-  awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "user%d.%d@example%d.com\n", i, (i * 7919) % 1000003, i % 97 }' \
-    >"$work/emails.txt"
+  write_emails "$n" "$work/emails.txt"
   head -n 20000 "$work/emails.txt" >"$work/warm-up.txt"
 
   # Each build writes its archive, then uses it once (as its first runs after a build would).
@@ -122,7 +112,7 @@ map_once() {
   cds="-XX:SharedArchiveFile=$saved/$name/map.jsa"
   [ -n "$extra" ] && cds="$extra"
   rm -f "$work/out.csv" "$work/out.csv.veil-cache" "$work/out.csv.veil-cache.lock"
-  before="$(awk '{ print $14 + $15 }' "/proc/$server_pid/stat")"
+  before="$(cpu_ticks "$server_pid")"
   start="$(date +%s.%N)"
   # shellcheck disable=SC2086 # the options are a list, split on purpose
   VEIL_API_KEY="$key" taskset -c 1 /usr/bin/time -f "%U %S" -o "$work/time.txt" \
@@ -130,7 +120,7 @@ map_once() {
     map --in "$in" --out "$work/out.csv" --url "$url" --progress none 2>"$work/map.log" \
     || { cat "$work/map.log" >&2; die "veil map ($name) failed"; }
   end="$(date +%s.%N)"
-  server_cpu="$(awk -v a="$(awk '{ print $14 + $15 }' "/proc/$server_pid/stat")" -v b="$before" \
+  server_cpu="$(awk -v a="$(cpu_ticks "$server_pid")" -v b="$before" \
     -v t="$(getconf CLK_TCK)" 'BEGIN { print (a - b) / t }')"
   read -r user sys <"$work/time.txt"
   awk -v s="$start" -v e="$end" -v u="$user" -v y="$sys" -v c="$server_cpu" \
@@ -140,7 +130,6 @@ map_once() {
 report() {
   local a="$1" b="$2" f="$3" n
   n="$(wc -l <"$f")"
-  median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
   col() { awk -v c="$1" '{ print $c }' "$f" | median; }
   pairdiff() { awk -v x="$1" -v y="$2" '{ printf "%.3f\n", $y - $x }' "$f" | median; }
   lower() { awk -v x="$1" -v y="$2" '$y < $x' "$f" | wc -l; }

@@ -60,30 +60,17 @@ log "build"
 jar="$here/veil-server/target/veil.jar"
 
 log "start veil serve (default 1,048,576 buckets, embedded store in $work) on CPU(s) ${server_cpus:-any}"
-serve=(java -jar "$jar" serve --data-dir "$work/data" --port 0 --grpc-port 0)
-if [ -n "$server_cpus" ]; then serve=(taskset -c "$server_cpus" "${serve[@]}"); fi
-"${serve[@]}" >"$work/server.log" 2>&1 & # taskset execs java: $! is the server's pid
-server_pid=$!
-for _ in $(seq 1 240); do
-  grep -q "admin gRPC" "$work/server.log" && break
-  kill -0 "$server_pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
-  sleep 0.5
-done
-http_port="$(sed -n 's|.*public API *http://[^:]*:\([0-9]*\)/.*|\1|p' "$work/server.log" | head -1)"
-grpc_port="$(sed -n 's|.*admin gRPC *[^:]*:\([0-9]*\).*|\1|p' "$work/server.log" | head -1)"
-url="http://127.0.0.1:$http_port"
+start_serve "$jar" "$work" "$server_cpus"
 create_api_key "$work/data/admin.key" "$grpc_port" MAPPER
 key="$api_key"
 
 log "$n emails, and the same in bodies of 5,000"
-awk -v n="$n" 'BEGIN { for (i = 0; i < n; i++) printf "user%d.%d@example%d.com\n", i, (i * 7919) % 1000003, i % 97 }' \
-  >"$work/emails.txt"
+write_emails "$n" "$work/emails.txt"
 awk 'NR % 5000 == 1 { if (NR > 1) print "]}"; printf "{\"email\":[\"%s\"", $0; next } { printf ",\"%s\"", $0 }
   END { print "]}" }' "$work/emails.txt" >"$work/bodies.txt"
 
-cpu_of() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }   # utime + stime, in clock ticks
 ticks="$(getconf CLK_TCK)"
-seconds_since() { awk -v a="$(cpu_of "$server_pid")" -v b="$1" -v t="$ticks" 'BEGIN { printf "%.2f", (a - b) / t }'; }
+seconds_since() { awk -v a="$(cpu_ticks "$server_pid")" -v b="$1" -v t="$ticks" 'BEGIN { printf "%.2f", (a - b) / t }'; }
 
 # Requests in flight: as many as veil map keeps (MapRun.REQUESTS_IN_FLIGHT).
 connections=4
@@ -91,7 +78,7 @@ connections=4
 # wrk over $connections connections for $1 seconds; prints "<ids/s> <server CPU s per million ids>".
 server_alone() {
   local before out rps
-  before="$(cpu_of "$server_pid")"
+  before="$(cpu_ticks "$server_pid")"
   out="$(VEIL_PATH=/v1/identity/map VEIL_BODIES_FILE="$work/bodies.txt" \
     pinned "$client_cpus" wrk -t1 -c"$connections" -d"${1}s" --timeout 10s -s bench/wrk/post-bodies.lua "$url")"
   grep -q "Non-2xx" <<<"$out" && { echo "$out" >&2; die "wrk got error answers"; }
@@ -109,7 +96,7 @@ jdk_client() {
 veil_map() {
   local in="$1" before start end
   rm -f "$work/mapped.csv" "$work/mapped.csv.veil-cache" "$work/mapped.csv.veil-cache.lock"
-  before="$(cpu_of "$server_pid")"
+  before="$(cpu_ticks "$server_pid")"
   start="$(date +%s.%N)"
   VEIL_API_KEY="$key" pinned "$client_cpus" /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" \
     ./veil map --in "$in" --out "$work/mapped.csv" --url "$url" --progress lines 2>"$work/map.log"
@@ -156,7 +143,6 @@ for round in $(seq 1 "$rounds"); do
   echo "$own $jdk $rate $wall $cpu $rss $map_server_cpu $own_cpu ${server_cpus:-any} $speed $before $after" >>"$work/rounds.txt"
 done
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 col() { awk -v c="$1" '{ print $c }' "$work/rounds.txt" | median; }
 ratio() { awk -v a="$1" -v b="$2" '{ print 100 * $a / $b }' "$work/rounds.txt" | median; }
 per_id() { awk -v s="$1" -v n="$n" 'BEGIN { printf "%.2f", s * 1e6 / n }'; }
