@@ -89,7 +89,6 @@ trap 'exit 130' INT TERM
 
 http_port() { echo $((base_port + 2 * ($1 - 1))); }
 grpc_port() { echo $((base_port + 2 * ($1 - 1) + 1)); }
-# utime + stime of a process, in clock ticks.
 # Context switches of all threads of a process, voluntary plus involuntary.
 ctx_switches() {
   cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^(non)?voluntary_ctxt_switches:/ { n += $2 } END { print n + 0 }'
