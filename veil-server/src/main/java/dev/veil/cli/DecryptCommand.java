@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
  * the keys once ({@code ID_READER} key), decrypts locally, prints the fields or why the token is
  * rejected.
  */
-@Command(name = "decrypt", mixinStandardHelpOptions = true,
+@Command(name = "decrypt", mixinStandardHelpOptions = true, version = Main.VERSION,
     description = {"Decrypt an advertising token as a bidder would (needs an API key with the ID_READER role).",
         "Prints the advertising id, site id, established, created and expiry times, or why it is rejected."},
     exitCodeListHeading = "%nExit codes:%n",

@@ -13,10 +13,13 @@ import picocli.CommandLine.Command;
 @Command(
     name = "veil",
     mixinStandardHelpOptions = true,
-    version = "veil 0.1.0",
+    version = Main.VERSION,
     description = "Veil: identity tokens and mapping.",
     subcommands = {ServeCommand.class, AdminCommand.class, MapCommand.class, DecryptCommand.class})
 public final class Main implements Runnable {
+  /** What {@code --version} prints, for every command. */
+  static final String VERSION = "veil 0.1.0";
+
   /**
    * Client commands that run without the server's and the admin client's classes. Building the
    * whole command tree loads those (gRPC, protobuf) and costs a client command about a third of
@@ -56,7 +59,7 @@ public final class Main implements Runnable {
   }
 
   /** The root for a client command alone: same name and version as {@link Main}. */
-  @Command(name = "veil", mixinStandardHelpOptions = true, version = "veil 0.1.0")
+  @Command(name = "veil", mixinStandardHelpOptions = true, version = VERSION)
   static final class ClientCommand implements Runnable {
     @Override
     public void run() {

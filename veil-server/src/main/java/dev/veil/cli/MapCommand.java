@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
  * {@link dev.veil.sdk.MappingCache} beside the output so that a run can resume and {@code
  * --refresh} can re-map what salt rotations changed. The work is in {@link MapRun}.
  */
-@Command(name = "map", mixinStandardHelpOptions = true,
+@Command(name = "map", mixinStandardHelpOptions = true, version = Main.VERSION,
     description = {"Map emails, phones or their hashes to advertising ids through a running Veil server.",
         "Input: a CSV or one identifier per line. Output: identifier,advertising_id,bucket_id.",
         "Resumable: run the same command again after an interruption.",

@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code veil serve}: runs a node until SIGTERM or SIGINT. */
-@Command(name = "serve", mixinStandardHelpOptions = true,
+@Command(name = "serve", mixinStandardHelpOptions = true, version = Main.VERSION,
     description = "Run the Veil service (public HTTP API and admin gRPC API).")
 public final class ServeCommand implements Callable<Integer> {
   @Spec
