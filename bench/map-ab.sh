@@ -9,7 +9,9 @@
 #   bench/map-ab.sh compare A A      # one build against itself: how far noise alone goes
 #
 # A saved build's extra.options file, if there is one, adds JVM options to that build's runs (to
-# compare options: save the same build twice and give one of them an extra.options).
+# compare options: save the same build twice and give one of them an extra.options), and its
+# java.home file, if there is one, names the Java home to run it with (to compare JVMs or runtime
+# images; default: the java on PATH).
 # Saved builds live in veil-server/target/map-ab/NAME (so `mvn clean` removes them). `compare`
 # starts build A's `veil serve` on CPU 0 with a fresh embedded store, maps N (default 1,000,000) emails
 # from scratch with each build on CPU 1, alternating which goes first, and reports per build the
@@ -32,7 +34,7 @@ results=/dev/null
 saved="$here/veil-server/target/map-ab"
 
 usage() {
-  sed -n '7,13p' "${BASH_SOURCE[0]}" | sed 's/^# *//' >&2
+  sed -n '7,14p' "${BASH_SOURCE[0]}" | sed 's/^# *//' >&2
   exit 2
 }
 
@@ -109,6 +111,8 @@ map_once() {
   local name="$1" in="$2" extra="$3" cds before start end server_cpu user sys
   local own=""
   [ -f "$saved/$name/extra.options" ] && own="$(cat "$saved/$name/extra.options")"
+  local java=java
+  [ -f "$saved/$name/java.home" ] && java="$(cat "$saved/$name/java.home")/bin/java"
   cds="-XX:SharedArchiveFile=$saved/$name/map.jsa"
   [ -n "$extra" ] && cds="$extra"
   rm -f "$work/out.csv" "$work/out.csv.veil-cache" "$work/out.csv.veil-cache.lock"
@@ -116,7 +120,7 @@ map_once() {
   start="$(date +%s.%N)"
   # shellcheck disable=SC2086 # the options are a list, split on purpose
   VEIL_API_KEY="$key" taskset -c 1 /usr/bin/time -f "%U %S" -o "$work/time.txt" \
-    java "$cds" -Xlog:cds=off,cds+dynamic=off $options $own -jar "$saved/$name/veil.jar" \
+    "$java" "$cds" -Xlog:cds=off,cds+dynamic=off $options $own -jar "$saved/$name/veil.jar" \
     map --in "$in" --out "$work/out.csv" --url "$url" --progress none 2>"$work/map.log" \
     || { cat "$work/map.log" >&2; die "veil map ($name) failed"; }
   end="$(date +%s.%N)"
