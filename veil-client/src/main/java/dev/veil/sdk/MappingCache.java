@@ -93,6 +93,15 @@ public final class MappingCache implements AutoCloseable {
   /** The most requests a run may keep on the wire at once ({@link Builder#requestsInFlight}). */
   public static final int MAX_REQUESTS_IN_FLIGHT = 4;
 
+  /**
+   * The most identifiers in a run's first request; each next request holds twice as many as the one
+   * before, up to the client's batch size. A process that has just started sends its first
+   * request, and keeps the server busy, while its own code is still being compiled: on a one-core
+   * client, a run of a million emails starting with a full batch of 5,000 left the server idle
+   * for longer (docs/benchmarks-client.md, session 7).
+   */
+  public static final int FIRST_BATCH_SIZE = 1_000;
+
   /** How far each poll reaches back before the previous one, against clock skew. */
   public static final Duration POLL_OVERLAP = Duration.ofMinutes(10);
 

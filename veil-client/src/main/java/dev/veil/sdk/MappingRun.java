@@ -29,7 +29,8 @@ import java.util.function.BooleanSupplier;
  * One mapping run of a {@link MappingCache}: every entry that waits is sent, in entry order, in
  * requests of at most the batch size, and each answer is stored.
  *
- * <p>The run's thread takes batches from the store and hands each request to a sender thread;
+ * <p>Requests grow from {@link MappingCache#FIRST_BATCH_SIZE} identifiers, doubling, to the batch
+ * size. The run's thread takes batches from the store and hands each request to a sender thread;
  * senders send and read the answer, a saver thread stores answers in the order they arrive (one
  * frame each), and a sync thread forces them to disk every quarter second and at the end.
  * At most {@code inFlight} requests are on the wire at once (1: one after
@@ -77,9 +78,11 @@ final class MappingRun {
     saving.start();
     try {
       int after = -1;
+      int limit = Math.min(MappingCache.FIRST_BATCH_SIZE, batchSize);
       PendingBatch batch;
-      while (failure.get() == null && !(batch = fill(store.pending(after, batchSize), after, adding)).isEmpty()) {
+      while (failure.get() == null && !(batch = fill(store.pending(after, limit), after, adding, limit)).isEmpty()) {
         after = batch.lastEntry();
+        limit = (int) Math.min(batchSize, 2L * limit);
         for (Part part : parts(batch)) {
           acquire(unstored, 1);
           try {
@@ -305,13 +308,13 @@ final class MappingRun {
    * {@code batch} if it is full or nothing more is being added; otherwise waits for adds and
    * fetches again from the same cursor, until the batch is full or adding has stopped.
    */
-  private PendingBatch fill(PendingBatch batch, int after, BooleanSupplier adding) {
-    while (batch.size() < batchSize && failure.get() == null) {
+  private PendingBatch fill(PendingBatch batch, int after, BooleanSupplier adding, int limit) {
+    while (batch.size() < limit && failure.get() == null) {
       boolean more = adding.getAsBoolean();
       if (more) {
         added.awaitAfter(added.count());
       }
-      batch = store.pending(after, batchSize);
+      batch = store.pending(after, limit);
       if (!more) {
         break; // adding had stopped before this fetch: it saw everything
       }

@@ -68,7 +68,7 @@ class MappingCacheTest {
   }
 
   @Test
-  void add_thenMapPending_mapsEachIdentifierOnce_inBatchesOfAtMost5000() throws Exception {
+  void add_thenMapPending_mapsEachIdentifierOnce_inBatchesGrowingFrom1000ToAtMost5000() throws Exception {
     MappingCache cache = open();
     List<Identifier> input = new ArrayList<>(emails(0, 12_000));
     input.addAll(emails(0, 100));
@@ -80,7 +80,7 @@ class MappingCacheTest {
     assertThat(added).isEqualTo(new AddResult(12_000, 100, 1));
     assertThat(report.mapped()).isEqualTo(12_000);
     assertThat(report.remapped()).isZero();
-    assertThat(server.mapBatches()).extracting(List::size).containsExactly(5000, 5000, 2000);
+    assertThat(server.mapBatches()).extracting(List::size).containsExactly(1000, 2000, 4000, 5000);
     assertThat(cache.size()).isEqualTo(12_000);
     assertThat(cache.pendingCount()).isZero();
     for (Identifier id : emails(0, 12_000)) {
@@ -97,7 +97,8 @@ class MappingCacheTest {
     cache.forEachRejection(rejected::add);
     assertThat(rejected).containsExactly(
         new Rejection(Identifier.email("not an email"), MapOutcome.Reason.INVALID_IDENTIFIER, START));
-    assertThat(events).containsExactly("progress 5000/12000", "progress 10000/12000", "progress 12000/12000");
+    assertThat(events).containsExactly(
+        "progress 1000/12000", "progress 3000/12000", "progress 7000/12000", "progress 12000/12000");
   }
 
   @Test

@@ -162,9 +162,11 @@ public final class MapRun {
     IdentifierFile file = new IdentifierFile(s.in(), kind, s.column());
     long expected = file.estimateLines() - skip;
     boolean[] reserved = {false};
-    // The first chunk is one batch: the first request leaves as soon as it is added. Room for the
-    // rest is made after it, so that the server does not wait for the tables to be allocated.
-    long lines = file.read(skip, s.batchSize(), CHUNK, (chunk, linesRead) -> {
+    // The first chunk is the run's first request (MappingCache.FIRST_BATCH_SIZE): it leaves as soon
+    // as it is added. Room for the rest is made after it, so that the server does not wait for the
+    // tables to be allocated.
+    int firstChunk = Math.min(MappingCache.FIRST_BATCH_SIZE, s.batchSize());
+    long lines = file.read(skip, firstChunk, CHUNK, (chunk, linesRead) -> {
       if (stop.getAsBoolean()) {
         throw new IOException("stopped reading: mapping failed");
       }
