@@ -82,8 +82,9 @@ public final class MapRun {
       return USAGE;
     }
     long started = System.nanoTime();
-    try (MappingCache cache = client.mappingCache(cachePath).listener(display).requestsInFlight(REQUESTS_IN_FLIGHT)
-        .build()) {
+    try (Interruption interruption = Interruption.watch(display, err, cachePath, s.out());
+        MappingCache cache = client.mappingCache(cachePath).listener(display).requestsInFlight(REQUESTS_IN_FLIGHT)
+            .build()) {
       CacheReport report;
       long rows = -1;
       if (s.refresh()) {
@@ -198,7 +199,7 @@ public final class MapRun {
     if (s.out() != null) {
       display.phase("writing");
       long written = rows >= 0 ? rows : MappingFile.writeMappings(cache, s.out());
-      Path rejectedFile = Path.of(s.out() + ".rejected.csv");
+      Path rejectedFile = MappingFile.rejectedFile(s.out());
       long rejected = MappingFile.writeRejections(cache, rejectedFile);
       display.message("wrote " + Numbers.grouped(written) + " rows to " + s.out()
           + (rejected > 0 ? " and " + Numbers.grouped(rejected) + " rejected identifiers to " + rejectedFile : "")

@@ -39,10 +39,20 @@ final class MappingFile implements AutoCloseable {
 
   /** Starts a file that replaces {@code out} when committed: a temporary file beside it. */
   static MappingFile open(Path out) throws IOException {
+    Path tmp = temporaryFile(out);
+    return new MappingFile(out.toAbsolutePath(), tmp, FileChannel.open(tmp, StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING));
+  }
+
+  /** Where {@code out} is written until it is committed: {@code <out>.tmp}. */
+  static Path temporaryFile(Path out) {
     Path absolute = out.toAbsolutePath();
-    Path tmp = absolute.resolveSibling(absolute.getFileName() + ".tmp");
-    return new MappingFile(absolute, tmp, FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING));
+    return absolute.resolveSibling(absolute.getFileName() + ".tmp");
+  }
+
+  /** The file of the identifiers rejected beside the output {@code out}: {@code <out>.rejected.csv}. */
+  static Path rejectedFile(Path out) {
+    return Path.of(out + ".rejected.csv");
   }
 
   /** The stream to write the rows to; unbuffered (the writer buffers), forcing as it goes. */

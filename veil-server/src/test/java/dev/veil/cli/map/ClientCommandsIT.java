@@ -178,13 +178,7 @@ class ClientCommandsIT {
     Path in = emails("kill.txt", "kill", ROWS);
     Path out = dir.resolve("kill.csv");
     Path cache = dir.resolve("kill.csv.veil-cache");
-    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-cp", System.getProperty("java.class.path"), "dev.veil.cli.Main", "map", "--in", in.toString(),
-        "--out", out.toString(), "--url", server.baseUrl(), "--progress", "lines", "--batch-size", "20"));
-    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("kill.log").toFile());
-    pb.environment().put("VEIL_API_KEY", mapperKey); // the key from the environment, as users should pass it
-    Process child = pb.start();
+    Process child = startMap(in, out, dir.resolve("kill.log"), "--progress", "lines");
     try {
       // Batches of 20 keep the child busy for a few seconds: the kill lands in the middle of the run.
       Await.until(Duration.ofSeconds(120), "some batches committed", () -> mappedIn(cache) >= 10_000);
@@ -205,6 +199,52 @@ class ClientCommandsIT {
         .contains(String.format("mapped %,d new", ROWS - committed));
     assertMatchesServer(readOutput(out), ROWS);
     assertThat(entriesIn(cache)).isEqualTo(ROWS);
+  }
+
+  @Test
+  void sigtermInTheMiddleOfARun_saysHowToResume_leavesNoTemporaryFile_andTheSameCommandFinishes() throws Exception {
+    Path in = emails("term.txt", "term", ROWS);
+    Path out = dir.resolve("term.csv");
+    Path cache = dir.resolve("term.csv.veil-cache");
+    Path log = dir.resolve("term.log");
+    Process child = startMap(in, out, log, "--progress", "none");
+    try {
+      Await.until(Duration.ofSeconds(120), "some batches committed", () -> mappedIn(cache) >= 10_000);
+      assertThat(child.isAlive()).as("still mapping when stopped").isTrue();
+      assertThat(dir.resolve("term.csv.tmp")).as("the output being written").exists();
+      child.destroy(); // SIGTERM, as Ctrl-C's SIGINT: the shutdown hooks run
+      assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    } finally {
+      child.destroyForcibly();
+    }
+
+    assertThat(child.exitValue()).isEqualTo(128 + 15);
+    assertThat(Files.readString(log)).contains(
+        "veil map: stopped; progress is kept in " + cache + "; run the same command again to resume");
+    assertThat(dir.resolve("term.csv.tmp")).doesNotExist();
+    assertThat(out).doesNotExist();
+    long committed = mappedIn(cache);
+    assertThat(committed).isBetween(10_000L, ROWS - 1L);
+
+    CliRun resumed = map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey);
+
+    assertThat(resumed.exitCode()).as(resumed.err()).isZero();
+    assertThat(resumed.err()).contains("resumed reading").contains(String.format("mapped %,d new", ROWS - committed));
+    assertMatchesServer(readOutput(out), ROWS);
+  }
+
+  /**
+   * {@code veil map} of {@code in} to {@code out} in a child JVM, in batches of 20 (a run of a few
+   * seconds, to stop in the middle), its output to {@code log}.
+   */
+  private static Process startMap(Path in, Path out, Path log, String... more) throws IOException {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-cp", System.getProperty("java.class.path"), "dev.veil.cli.Main", "map", "--in", in.toString(),
+        "--out", out.toString(), "--url", server.baseUrl(), "--batch-size", "20"));
+    command.addAll(List.of(more));
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    pb.environment().put("VEIL_API_KEY", mapperKey); // the key from the environment, as users should pass it
+    return pb.start();
   }
 
   /** Mapped entries durable in a cache file (possibly being written): read from a copy of it. */
