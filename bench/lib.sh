@@ -81,6 +81,11 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 # CPU time a process has used so far (user + system), in clock ticks (getconf CLK_TCK per second).
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
+# cpu_seconds_since PID TICKS: CPU seconds the process has used since cpu_ticks printed TICKS.
+cpu_seconds_since() {
+  awk -v a="$(cpu_ticks "$1")" -v b="$2" -v t="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", (a - b) / t }'
+}
+
 # write_emails N FILE: N distinct emails, one per line (the input of the veil map benchmarks).
 write_emails() {
   awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "user%d.%d@example%d.com\n", i, (i * 7919) % 1000003, i % 97 }' >"$2"

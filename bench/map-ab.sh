@@ -124,8 +124,7 @@ map_once() {
     map --in "$in" --out "$work/out.csv" --url "$url" --progress none 2>"$work/map.log" \
     || { cat "$work/map.log" >&2; die "veil map ($name) failed"; }
   end="$(date +%s.%N)"
-  server_cpu="$(awk -v a="$(cpu_ticks "$server_pid")" -v b="$before" \
-    -v t="$(getconf CLK_TCK)" 'BEGIN { print (a - b) / t }')"
+  server_cpu="$(cpu_seconds_since "$server_pid" "$before")"
   read -r user sys <"$work/time.txt"
   awk -v s="$start" -v e="$end" -v u="$user" -v y="$sys" -v c="$server_cpu" \
     'BEGIN { printf "%.3f %.2f %.3f\n", e - s, u + y, e - s - c }'

@@ -69,8 +69,6 @@ write_emails "$n" "$work/emails.txt"
 awk 'NR % 5000 == 1 { if (NR > 1) print "]}"; printf "{\"email\":[\"%s\"", $0; next } { printf ",\"%s\"", $0 }
   END { print "]}" }' "$work/emails.txt" >"$work/bodies.txt"
 
-ticks="$(getconf CLK_TCK)"
-seconds_since() { awk -v a="$(cpu_ticks "$server_pid")" -v b="$1" -v t="$ticks" 'BEGIN { printf "%.2f", (a - b) / t }'; }
 
 # Requests in flight: as many as veil map keeps (MapRun.REQUESTS_IN_FLIGHT).
 connections=4
@@ -83,7 +81,7 @@ server_alone() {
     pinned "$client_cpus" wrk -t1 -c"$connections" -d"${1}s" --timeout 10s -s bench/wrk/post-bodies.lua "$url")"
   grep -q "Non-2xx" <<<"$out" && { echo "$out" >&2; die "wrk got error answers"; }
   rps="$(awk '/^Requests\/sec/ { print $2 }' <<<"$out")"
-  awk -v r="$rps" -v c="$(seconds_since "$before")" -v s="$1" \
+  awk -v r="$rps" -v c="$(cpu_seconds_since "$server_pid" "$before")" -v s="$1" \
     'BEGIN { printf "%.0f %.2f\n", r * 5000, c * 1e6 / (r * 5000 * s) }'
 }
 
@@ -102,7 +100,7 @@ veil_map() {
     ./veil map --in "$in" --out "$work/mapped.csv" --url "$url" --progress lines 2>"$work/map.log"
   end="$(date +%s.%N)"
   local server_cpu rows lines
-  server_cpu="$(seconds_since "$before")"
+  server_cpu="$(cpu_seconds_since "$server_pid" "$before")"
   rows="$(($(wc -l <"$work/mapped.csv") - 1))"
   lines="$(wc -l <"$in")"
   [ "$rows" -eq "$lines" ] || { cat "$work/map.log" >&2; die "expected $lines rows, got $rows"; }

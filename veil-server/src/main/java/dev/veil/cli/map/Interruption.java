@@ -28,7 +28,7 @@ final class Interruption implements AutoCloseable {
   static Interruption watch(ProgressDisplay display, PrintWriter err, Path cache, Path out) {
     Thread hook = new Thread(() -> {
       display.finishBar();
-      err.println("veil map: stopped; progress is kept in " + cache + "; run the same command again to resume");
+      err.println("veil map: stopped; " + MapRun.progressKept(cache));
       if (out != null) {
         remove(err, MappingFile.temporaryFile(out));
         remove(err, MappingFile.temporaryFile(MappingFile.rejectedFile(out)));

@@ -209,11 +209,16 @@ public final class MapRun {
     display.message("done in " + Numbers.tenths(seconds) + " s");
   }
 
+  /** Where a run that did not finish left its progress, and how to go on from there. */
+  static String progressKept(Path cachePath) {
+    return "progress is kept in " + cachePath + "; run the same command again to resume";
+  }
+
   private int failed(ProgressDisplay display, String message, Path cachePath, int code) {
     display.finishBar();
     err.println("veil map: " + message);
     if (cachePath != null) {
-      err.println("veil map: progress is kept in " + cachePath + "; run the same command again to resume");
+      err.println("veil map: " + progressKept(cachePath));
     }
     err.flush();
     return code;
