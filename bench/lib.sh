@@ -110,3 +110,9 @@ start_serve() {
   url="http://127.0.0.1:$(sed -n 's|.*public API *http://[^:]*:\([0-9]*\)/.*|\1|p' "$dir/server.log" | head -1)"
   grpc_port="$(sed -n 's|.*admin gRPC *[^:]*:\([0-9]*\).*|\1|p' "$dir/server.log" | head -1)"
 }
+
+# The launcher's JVM options for `veil map` (the -X options of the block of ./veil that applies
+# them), for benchmark runs that start the JVM themselves. Needs $here (the repository).
+launcher_options() {
+  sed -n '/= map \] && \[ -z "${VEIL_JAVA_OPTS+set}" \]; then/,/^fi/p' "$here/veil" | grep -oE -- '-X[^ )]+' | tr '\n' ' '
+}

@@ -47,11 +47,6 @@ save() {
   log "saved the current build as $name ($saved/$name)"
 }
 
-# The launcher's JVM options for `veil map`: the -X options of the block that applies them.
-launcher_options() {
-  sed -n '/= map \] && \[ -z "${VEIL_JAVA_OPTS+set}" \]; then/,/^fi/p' "$here/veil" | grep -oE -- '-X[^ )]+' | tr '\n' ' '
-}
-
 compare() {
   local a="$1" b="$2" name
   for name in "$a" "$b"; do

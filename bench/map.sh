@@ -19,6 +19,11 @@
 #   3. `./veil map --in emails.txt --out mapped.csv` from scratch (no cache file) under GNU time:
 #      wall time from start to exit (JVM start included), CPU of both processes, peak resident
 #      memory of veil map;
+#   3'. the floor (bench/MapFloor.java): the least a Java 17 client can do for the same file (no
+#      cache, no checks), measured the same way, with veil map's JVM options and a class-data
+#      archive of its own; odd rounds run veil map first, even rounds the floor. Its ratio is the
+#      best any client of this JVM reaches on the machine; veil map's ratio to it is what veil
+#      map's own work costs;
 #   4. wrk again for the other half. The server's throughput of the round is the mean of 1 and 4,
 #      which bracket veil map: this machine's speed can move by tens of percent within a minute,
 #      and a reference taken on one side only would carry such a swing into the ratio.
@@ -58,6 +63,12 @@ cd "$here"
 log "build"
 ./mvnw -q -B -DskipTests -pl veil-server -am package >&2
 jar="$here/veil-server/target/veil.jar"
+log "compile the floor (bench/MapFloor.java, without invokedynamic string concatenation)"
+mkdir -p "$work/floor"
+javac -XDstringConcat=inline -d "$work/floor" bench/MapFloor.java
+jar cf "$work/floor.jar" -C "$work/floor" .
+floor_options="${VEIL_JAVA_OPTS-$(launcher_options)}"
+[ -n "$floor_options" ] || die "cannot read veil map's JVM options from ./veil"
 
 log "start veil serve (default 1,048,576 buckets, embedded store in $work) on CPU(s) ${server_cpus:-any}"
 start_serve "$jar" "$work" "$server_cpus"
@@ -109,11 +120,35 @@ veil_map() {
     'BEGIN { printf "%.0f %.2f %.2f %.0f %s\n", n / (e - s), w, u + y, r / 1024, c }'
 }
 
-log "warm-up: wrk 3 s (JIT, salts computed on first use); veil map of 20,000 emails (class-data archive)"
+# The floor: prints "<ids/s> <wall s> <client CPU s> <peak RSS MB> <server CPU s>", as veil_map.
+# $2, if given, replaces the use of the floor's class-data archive (to write it).
+floor() {
+  local in="$1" cds="${2:--XX:SharedArchiveFile=$work/floor.jsa}" before start end
+  rm -f "$work/floor.csv"
+  before="$(cpu_ticks "$server_pid")"
+  start="$(date +%s.%N)"
+  # shellcheck disable=SC2086 # the options are a list, split on purpose
+  pinned "$client_cpus" /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" \
+    java "$cds" -Xlog:cds=off,cds+dynamic=off $floor_options -cp "$work/floor.jar" MapFloor \
+    "$url" "$key" "$in" "$work/floor.csv" >"$work/floor.log" 2>&1 || { cat "$work/floor.log" >&2; die "the floor failed"; }
+  end="$(date +%s.%N)"
+  local server_cpu rows lines
+  server_cpu="$(cpu_seconds_since "$server_pid" "$before")"
+  rows="$(($(wc -l <"$work/floor.csv") - 1))"
+  lines="$(wc -l <"$in")"
+  [ "$rows" -eq "$lines" ] || { cat "$work/floor.log" >&2; die "the floor: expected $lines rows, got $rows"; }
+  read -r wall user sys rss <"$work/time.txt"
+  awk -v n="$lines" -v s="$start" -v e="$end" -v w="$wall" -v u="$user" -v y="$sys" -v r="$rss" -v c="$server_cpu" \
+    'BEGIN { printf "%.0f %.2f %.2f %.0f %s\n", n / (e - s), w, u + y, r / 1024, c }'
+}
+
+log "warm-up: wrk 3 s (JIT, salts computed on first use); veil map and the floor of 20,000 emails (class-data archives)"
 server_alone 3 >/dev/null
 head -n 20000 "$work/emails.txt" >"$work/warm-up.txt"
 veil_map "$work/warm-up.txt" >/dev/null
 veil_map "$work/warm-up.txt" >/dev/null
+floor "$work/warm-up.txt" "-XX:ArchiveClassesAtExit=$work/floor.jsa" >/dev/null
+floor "$work/warm-up.txt" >/dev/null
 
 load_start="$(cut -d' ' -f1-3 /proc/loadavg)"
 : >"$work/rounds.txt"
@@ -131,27 +166,39 @@ for round in $(seq 1 "$rounds"); do
   log "  server alone (wrk, $connections connections, before): $before ids/s, server CPU $before_cpu us/id"
   jdk="$(jdk_client)"
   log "  JDK HttpClient client, $connections connections: $jdk ids/s"
-  read -r rate wall cpu rss map_server_cpu <<<"$(veil_map "$work/emails.txt")"
+  if [ $((round % 2)) = 1 ]; then
+    read -r rate wall cpu rss map_server_cpu <<<"$(veil_map "$work/emails.txt")"
+    read -r f_rate f_wall f_cpu f_rss f_server_cpu <<<"$(floor "$work/emails.txt")"
+  else
+    read -r f_rate f_wall f_cpu f_rss f_server_cpu <<<"$(floor "$work/emails.txt")"
+    read -r rate wall cpu rss map_server_cpu <<<"$(veil_map "$work/emails.txt")"
+  fi
   log "  veil map: $rate ids/s, wall ${wall} s, client CPU ${cpu} s, peak RSS ${rss} MB, server CPU ${map_server_cpu} s"
   sed 's/^/      /' "$work/map.log" | grep -v "mapping .*left" >&2 || true
+  log "  the floor: $f_rate ids/s, wall ${f_wall} s, client CPU ${f_cpu} s, peak RSS ${f_rss} MB, server CPU ${f_server_cpu} s"
   read -r after after_cpu <<<"$(server_alone "$half")"
   own="$(awk -v a="$before" -v b="$after" 'BEGIN { printf "%.0f", (a + b) / 2 }')"
   own_cpu="$(awk -v a="$before_cpu" -v b="$after_cpu" 'BEGIN { printf "%.2f", (a + b) / 2 }')"
-  log "  server alone (wrk, after): $after ids/s; the round's reference: $own ids/s ($(awk -v r="$rate" -v o="$own" 'BEGIN { printf "%.0f", 100 * r / o }') %)"
-  echo "$own $jdk $rate $wall $cpu $rss $map_server_cpu $own_cpu ${server_cpus:-any} $speed $before $after" >>"$work/rounds.txt"
+  log "  server alone (wrk, after): $after ids/s; the round's reference: $own ids/s (veil map $(awk -v r="$rate" -v o="$own" 'BEGIN { printf "%.0f", 100 * r / o }') %, the floor $(awk -v r="$f_rate" -v o="$own" 'BEGIN { printf "%.0f", 100 * r / o }') %)"
+  echo "$own $jdk $rate $wall $cpu $rss $map_server_cpu $own_cpu ${server_cpus:-any} $speed $before $after $f_rate $f_wall $f_cpu $f_rss $f_server_cpu" >>"$work/rounds.txt"
 done
 
 col() { awk -v c="$1" '{ print $c }' "$work/rounds.txt" | median; }
 ratio() { awk -v a="$1" -v b="$2" '{ print 100 * $a / $b }' "$work/rounds.txt" | median; }
+unserved() { awk -v w="$1" -v c="$2" '{ print $w - $c }' "$work/rounds.txt" | median; }
 per_id() { awk -v s="$1" -v n="$n" 'BEGIN { printf "%.2f", s * 1e6 / n }'; }
 echo
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 echo "java: $(java -version 2>&1 | head -1); veil map JVM options: ${VEIL_JAVA_OPTS-launcher default}; server on CPU(s) ${server_cpus:-any}, clients on CPU(s) ${client_cpus:-any}"
-echo "rounds: $rounds, $n emails; per round: server alone (wrk, ${half} s), JDK HttpClient client, veil map, server alone (wrk, ${half} s)"
+echo "rounds: $rounds, $n emails; per round: server alone (wrk, ${half} s), JDK HttpClient client, veil map and the floor (alternating), server alone (wrk, ${half} s)"
 echo "median server alone (wrk, $connections connections, mean of before and after): $(col 1) ids/s (server CPU $(col 8) us/id)"
 echo "median JDK HttpClient client ($connections connections):  $(col 2) ids/s"
 echo "median veil map end to end:                     $(col 3) ids/s, wall $(col 4) s, client CPU $(col 5) s ($(per_id "$(col 5)") us/id), server CPU $(per_id "$(col 7)") us/id, peak RSS $(col 6) MB"
+echo "median the floor (bench/MapFloor.java):          $(col 13) ids/s, wall $(col 14) s, client CPU $(col 15) s, peak RSS $(col 16) MB"
+echo "median time the server did not work (wall minus its CPU during the run): veil map $(unserved 4 7) s, the floor $(unserved 14 17) s"
 echo "median ratio of veil map to the server alone:   $(printf '%.0f' "$(ratio 3 1)") %  (target: 80 %)"
+echo "median ratio of the floor to the server alone:  $(printf '%.0f' "$(ratio 13 1)") %  (the best a Java 17 client reaches here)"
+echo "median ratio of veil map to the floor:          $(printf '%.0f' "$(ratio 3 13)") %"
 echo "median ratio of veil map to the JDK client:     $(printf '%.0f' "$(ratio 3 2)") %"
-echo "rounds (server alone ids/s, JDK client ids/s, veil map ids/s, wall s, client CPU s, RSS MB, server CPU s during veil map, server CPU us/id alone, server's CPU, speed of CPU 0/1 in ns/byte, wrk before, wrk after):"
+echo "rounds (server alone ids/s, JDK client ids/s, veil map ids/s, wall s, client CPU s, RSS MB, server CPU s during veil map, server CPU us/id alone, server's CPU, speed of CPU 0/1 in ns/byte, wrk before, wrk after; the floor's ids/s, wall s, client CPU s, RSS MB, server CPU s during it):"
 sed 's/^/  /' "$work/rounds.txt"
