@@ -101,45 +101,41 @@ jdk_client() {
   pinned "$client_cpus" java bench/MapLoad.java "$url" "$key" "$work/emails.txt" "$connections" | sed 's/.*ids_per_s=\([0-9]*\).*/\1/'
 }
 
-# Prints "<ids/s> <wall s> <client CPU s> <peak RSS MB> <server CPU s>".
-veil_map() {
-  local in="$1" before start end
-  rm -f "$work/mapped.csv" "$work/mapped.csv.veil-cache" "$work/mapped.csv.veil-cache.lock"
+# timed_map NAME IN OUT LOG COMMAND...: runs a client that maps the file IN to the CSV OUT (a
+# header, then a row per line) on the client's CPUs under GNU time, its output in LOG; checks the
+# rows and prints "<ids/s> <wall s> <client CPU s> <peak RSS MB> <server CPU s>".
+timed_map() {
+  local name="$1" in="$2" out="$3" output="$4" before start end server_cpu rows lines wall user sys rss
+  shift 4
   before="$(cpu_ticks "$server_pid")"
   start="$(date +%s.%N)"
-  VEIL_API_KEY="$key" pinned "$client_cpus" /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" \
-    ./veil map --in "$in" --out "$work/mapped.csv" --url "$url" --progress lines 2>"$work/map.log"
+  pinned "$client_cpus" /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" "$@" >"$output" 2>&1 \
+    || { cat "$output" >&2; die "$name failed"; }
   end="$(date +%s.%N)"
-  local server_cpu rows lines
   server_cpu="$(cpu_seconds_since "$server_pid" "$before")"
-  rows="$(($(wc -l <"$work/mapped.csv") - 1))"
+  rows="$(($(wc -l <"$out") - 1))"
   lines="$(wc -l <"$in")"
-  [ "$rows" -eq "$lines" ] || { cat "$work/map.log" >&2; die "expected $lines rows, got $rows"; }
+  [ "$rows" -eq "$lines" ] || { cat "$output" >&2; die "$name: expected $lines rows, got $rows"; }
   read -r wall user sys rss <"$work/time.txt"
   awk -v n="$lines" -v s="$start" -v e="$end" -v w="$wall" -v u="$user" -v y="$sys" -v r="$rss" -v c="$server_cpu" \
     'BEGIN { printf "%.0f %.2f %.2f %.0f %s\n", n / (e - s), w, u + y, r / 1024, c }'
 }
 
-# The floor: prints "<ids/s> <wall s> <client CPU s> <peak RSS MB> <server CPU s>", as veil_map.
-# $2, if given, replaces the use of the floor's class-data archive (to write it).
+# veil map of the file $1 from scratch (no cache file); prints as timed_map.
+veil_map() {
+  rm -f "$work/mapped.csv" "$work/mapped.csv.veil-cache" "$work/mapped.csv.veil-cache.lock"
+  VEIL_API_KEY="$key" timed_map "veil map" "$1" "$work/mapped.csv" "$work/map.log" \
+    ./veil map --in "$1" --out "$work/mapped.csv" --url "$url" --progress lines
+}
+
+# The floor on the file $1; prints as timed_map. $2, if given, replaces the use of the floor's
+# class-data archive (to write it).
 floor() {
-  local in="$1" cds="${2:--XX:SharedArchiveFile=$work/floor.jsa}" before start end
+  local cds="${2:--XX:SharedArchiveFile=$work/floor.jsa}"
   rm -f "$work/floor.csv"
-  before="$(cpu_ticks "$server_pid")"
-  start="$(date +%s.%N)"
   # shellcheck disable=SC2086 # the options are a list, split on purpose
-  pinned "$client_cpus" /usr/bin/time -f "%e %U %S %M" -o "$work/time.txt" \
-    java "$cds" -Xlog:cds=off,cds+dynamic=off $floor_options -cp "$work/floor.jar" MapFloor \
-    "$url" "$key" "$in" "$work/floor.csv" >"$work/floor.log" 2>&1 || { cat "$work/floor.log" >&2; die "the floor failed"; }
-  end="$(date +%s.%N)"
-  local server_cpu rows lines
-  server_cpu="$(cpu_seconds_since "$server_pid" "$before")"
-  rows="$(($(wc -l <"$work/floor.csv") - 1))"
-  lines="$(wc -l <"$in")"
-  [ "$rows" -eq "$lines" ] || { cat "$work/floor.log" >&2; die "the floor: expected $lines rows, got $rows"; }
-  read -r wall user sys rss <"$work/time.txt"
-  awk -v n="$lines" -v s="$start" -v e="$end" -v w="$wall" -v u="$user" -v y="$sys" -v r="$rss" -v c="$server_cpu" \
-    'BEGIN { printf "%.0f %.2f %.2f %.0f %s\n", n / (e - s), w, u + y, r / 1024, c }'
+  timed_map "the floor" "$1" "$work/floor.csv" "$work/floor.log" \
+    java "$cds" -Xlog:cds=off,cds+dynamic=off $floor_options -cp "$work/floor.jar" MapFloor "$url" "$key" "$1" "$work/floor.csv"
 }
 
 log "warm-up: wrk 3 s (JIT, salts computed on first use); veil map and the floor of 20,000 emails (class-data archives)"
