@@ -192,6 +192,7 @@ public final class MapFloor {
         OutputStream out = socket.getOutputStream();
         InputStream in = socket.getInputStream();
         for (Batch batch = batches.take(); batch.seq() != END; batch = batches.take()) {
+          // Head and body in one write: with TCP_NODELAY, two writes would be two segments.
           byte[] length = (batch.length() + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
           byte[] request = new byte[head.length + length.length + batch.length()];
           System.arraycopy(head, 0, request, 0, head.length);

@@ -111,8 +111,16 @@ start_serve() {
   grpc_port="$(sed -n 's|.*admin gRPC *[^:]*:\([0-9]*\).*|\1|p' "$dir/server.log" | head -1)"
 }
 
-# The launcher's JVM options for `veil map` (the -X options of the block of ./veil that applies
-# them), for benchmark runs that start the JVM themselves. Needs $here (the repository).
-launcher_options() {
-  sed -n '/= map \] && \[ -z "${VEIL_JAVA_OPTS+set}" \]; then/,/^fi/p' "$here/veil" | grep -oE -- '-X[^ )]+' | tr '\n' ' '
+# The JVM options that `veil map` runs with, for benchmark runs that start the JVM themselves:
+# VEIL_JAVA_OPTS when set (even empty: the launcher then adds none of its own), else the -X options
+# of the block of ./veil that applies them. Needs $here (the repository).
+map_jvm_options() {
+  if [ -n "${VEIL_JAVA_OPTS+set}" ]; then
+    printf '%s\n' "$VEIL_JAVA_OPTS"
+    return
+  fi
+  local options
+  options="$(sed -n '/= map \] && \[ -z "${VEIL_JAVA_OPTS+set}" \]; then/,/^fi/p' "$here/veil" | grep -oE -- '-X[^ )]+' | tr '\n' ' ')"
+  [ -n "$options" ] || die "cannot read veil map's JVM options from ./veil"
+  printf '%s\n' "$options"
 }

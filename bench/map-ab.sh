@@ -57,8 +57,7 @@ compare() {
   local tool
   for tool in taskset java; do command -v "$tool" >/dev/null || die "$tool is missing"; done
   local i options pairs="${PAIRS:-20}" n="${N:-1000000}"
-  if [ -n "${VEIL_JAVA_OPTS+set}" ]; then options="$VEIL_JAVA_OPTS"; else options="$(launcher_options)"; fi
-  [ -n "$options" ] || die "cannot read veil map's JVM options from ./veil"
+  options="$(map_jvm_options)"
 
   work="$(mktemp -d /tmp/veil-map-ab.XXXXXX)"
   server_pid=""

@@ -67,8 +67,7 @@ log "compile the floor (bench/MapFloor.java, without invokedynamic string concat
 mkdir -p "$work/floor"
 javac -XDstringConcat=inline -d "$work/floor" bench/MapFloor.java
 jar cf "$work/floor.jar" -C "$work/floor" .
-floor_options="${VEIL_JAVA_OPTS-$(launcher_options)}"
-[ -n "$floor_options" ] || die "cannot read veil map's JVM options from ./veil"
+floor_options="$(map_jvm_options)"
 
 log "start veil serve (default 1,048,576 buckets, embedded store in $work) on CPU(s) ${server_cpus:-any}"
 start_serve "$jar" "$work" "$server_cpus"
