@@ -11,6 +11,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -186,8 +187,11 @@ final class IdentifierFile {
   private record Layout(boolean header, int index, IdentityInput kind) {}
 
   private Layout layout(List<String> firstFields) {
-    List<String> names = firstFields.stream().map(f -> f.strip().toLowerCase(Locale.ROOT)).toList();
-    if (column != null && column.chars().allMatch(Character::isDigit)) {
+    List<String> names = new ArrayList<>(firstFields.size());
+    for (String field : firstFields) {
+      names.add(field.strip().toLowerCase(Locale.ROOT));
+    }
+    if (column != null && Numbers.isDigits(column, 9)) {
       int index = Integer.parseInt(column) - 1;
       if (index < 0) {
         throw new IllegalArgumentException("--column counts from 1");

@@ -53,7 +53,7 @@ public final class MapArguments {
       }
     }
     String batchSize = values.getOrDefault("--batch-size", "5000");
-    if (!batchSize.matches("[0-9]{1,9}")) {
+    if (!Numbers.isDigits(batchSize, 9)) {
       return null;
     }
     try {

@@ -25,6 +25,24 @@ final class Numbers {
     return b.toString();
   }
 
+  /**
+   * Whether {@code s} is 1 to {@code maxDigits} ASCII digits: a number {@link Integer#parseInt}
+   * takes whole when {@code maxDigits} is at most 9. A loop rather than a regular expression, whose
+   * first use in a JVM costs milliseconds before a run's first request.
+   */
+  static boolean isDigits(String s, int maxDigits) {
+    if (s.isEmpty() || s.length() > maxDigits) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** A duration of seconds or more with one decimal, e.g. {@code 12.3}; non-negative values only. */
   static String tenths(double value) {
     long t = Math.round(Math.max(0, value) * 10);

@@ -65,6 +65,14 @@ class IdentifierFileTest {
   }
 
   @Test
+  void column_neitherANumberNorAName_isAClearError() {
+    // Ten digits or more are no column number (it would not fit an int): a name, which is missing.
+    assertThatThrownBy(() -> read("1,a@example.com\n", null, "99999999999", 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("99999999999");
+    assertThatThrownBy(() -> read("1,a@example.com\n", null, "", 0)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void skip_resumesAfterTheGivenLine_andPositionsAreLineNumbers() throws IOException {
     Path file = dir.resolve("in.txt");
     Files.writeString(file, "email\na@x.com\nb@x.com\n\nc@x.com\nd@x.com\n");

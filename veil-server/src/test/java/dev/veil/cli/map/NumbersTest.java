@@ -36,6 +36,17 @@ class NumbersTest {
   }
 
   @Test
+  void isDigits_acceptsOnlyOneToMaxAsciiDigits() {
+    assertThat(Numbers.isDigits("5000", 9)).isTrue();
+    assertThat(Numbers.isDigits("123456789", 9)).isTrue();
+    assertThat(Numbers.isDigits("1234567890", 9)).isFalse();
+    assertThat(Numbers.isDigits("", 9)).isFalse();
+    assertThat(Numbers.isDigits("-1", 9)).isFalse();
+    assertThat(Numbers.isDigits("1e3", 9)).isFalse();
+    assertThat(Numbers.isDigits("\u0663", 9)).isFalse(); // an Arabic-Indic three: not ASCII
+  }
+
+  @Test
   void tenths_roundHalfUp() {
     assertThat(Numbers.tenths(0.04)).isEqualTo("0.0");
     assertThat(Numbers.tenths(0.05)).isEqualTo("0.1");
