@@ -98,6 +98,7 @@ public final class MapRun {
         ImportRun.Result result = ImportRun.run(cache, (c, stop) -> readInput(c, display, stop), s.out());
         report = result.report();
         rows = result.rows();
+        ArchiveMark.afterImport(report.sent());
       }
       display.progress(report.sent(), report.sent());
       display.finishBar();

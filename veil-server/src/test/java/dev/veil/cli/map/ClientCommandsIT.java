@@ -315,6 +315,26 @@ class ClientCommandsIT {
     assertThat(noServer.exitCode()).isEqualTo(3);
   }
 
+  @Test
+  void anImportThatMapped_marksTheLaunchersArchive_aResumeWithNothingLeftDoesNot() throws Exception {
+    Path in = emails("archive.txt", "archive", 3);
+    Path out = dir.resolve("archive.csv");
+    Path archive = dir.resolve("veil-map-test.jsa.1.dump");
+    System.setProperty(ArchiveMark.PROPERTY, archive.toString());
+    try {
+      assertThat(map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey).exitCode()).isZero();
+      assertThat(Path.of(archive + ".ok")).exists();
+
+      Files.delete(Path.of(archive + ".ok"));
+      CliRun again = map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey);
+      assertThat(again.exitCode()).isZero();
+      assertThat(again.err()).contains("resumed reading").contains("mapped 0 new");
+      assertThat(Path.of(archive + ".ok")).doesNotExist();
+    } finally {
+      System.clearProperty(ArchiveMark.PROPERTY);
+    }
+  }
+
   // --- veil decrypt ---
 
   @Test
