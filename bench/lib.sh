@@ -120,7 +120,7 @@ map_jvm_options() {
     return
   fi
   local options
-  options="$(sed -n '/= map \] && \[ -z "${VEIL_JAVA_OPTS+set}" \]; then/,/^fi/p' "$here/veil" | grep -oE -- '-X[^ )]+' | tr '\n' ' ')"
+  options="$(sed -n '/= map \] && \[ -z "${VEIL_JAVA_OPTS+set}" \]; then/,/^fi/p' "$here/veil" | grep -oE -- '-X[^ )"]+' | tr '\n' ' ')"
   [ -n "$options" ] || die "cannot read veil map's JVM options from ./veil"
   printf '%s\n' "$options"
 }
