@@ -6,9 +6,14 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.zip.CRC32C;
 
 /**
  * The floor for the veil map benchmark: the least a Java 17 client can do to turn a file of emails
@@ -24,10 +29,21 @@ import java.util.concurrent.BlockingQueue;
  * bench/map.sh compiles it without invokedynamic string concatenation, so that the JVM's
  * method-handle machinery is not paid for before the first request.
  *
+ * <p>With a fifth argument {@code cache} it is the floor of a client with a crash-safe cache
+ * ({@link Cache}): the same run, plus what any such cache costs at least. Each new email is
+ * checked for the shape of one, deduplicated through an in-memory index and recorded in an
+ * append-only log (an {@code ADD} record, in the frame written before the request that carries it
+ * leaves); each answer's mappings are recorded there too ({@code MAP} records: entry, time,
+ * advertising id, bucket id), in frames of a length and a CRC-32C, forced to disk every quarter
+ * second and at the end. The records are veil map's in size, about 100 bytes per email, but the
+ * log is not veil map's format, and there is no resume, no rejected file and no progress: what
+ * veil map does beyond this is what its own design costs, not what any crash-safe cache costs.
+ *
  * <p>Compile and run (bench/map.sh does both, with the launcher's JVM options for veil map and a
  * class-data archive of its own): {@code javac -XDstringConcat=inline -d DIR bench/MapFloor.java},
- * then {@code java -cp DIR MapFloor URL KEY IN OUT}. Prints {@code rows=N}; exits 1 with a message
- * if the server refuses a request or the connection fails.
+ * then {@code java -cp DIR MapFloor URL KEY IN OUT [cache]}. Prints {@code rows=N}; exits 1 with a
+ * message if the server refuses a request, the connection fails or (with a cache) an answer maps
+ * fewer emails than were sent. The cache goes to {@code OUT.floor-cache}.
  */
 public final class MapFloor {
   private static final int CONNECTIONS = 4;
@@ -39,12 +55,19 @@ public final class MapFloor {
   private MapFloor() {}
 
   /** One request body: its place in the input and the JSON bytes. */
-  private record Batch(int seq, byte[] body, int length) {}
+  private record Batch(int seq, byte[] body, int length, int firstEntry, int count) {}
+
+  /** The cache, or null without one. */
+  private static Cache cache;
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 4) {
-      System.err.println("usage: java -cp DIR MapFloor URL KEY IN OUT");
+    if (args.length != 4 && !(args.length == 5 && args[4].equals("cache"))) {
+      System.err.println("usage: java -cp DIR MapFloor URL KEY IN OUT [cache]");
       System.exit(2);
+    }
+    if (args.length == 5) {
+      cache = new Cache(Path.of(args[3] + ".floor-cache"));
+      cache.startForcing();
     }
     URI url = URI.create(args[0]);
     byte[] head = ("POST /v1/identity/map HTTP/1.1\r\nHost: " + url.getHost() + ":" + url.getPort()
@@ -61,9 +84,12 @@ public final class MapFloor {
     int count = readBatches(args[2], batches);
     output.finishAt(count);
     for (int i = 0; i < CONNECTIONS; i++) {
-      batches.put(new Batch(END, null, 0));
+      batches.put(new Batch(END, null, 0, 0, 0));
     }
     output.join();
+    if (cache != null) {
+      cache.finish();
+    }
     System.out.println("rows=" + output.rows);
   }
 
@@ -75,9 +101,7 @@ public final class MapFloor {
 
   /** Reads the file's lines into bodies and queues them; returns how many bodies there were. */
   private static int readBatches(String file, BlockingQueue<Batch> batches) throws IOException, InterruptedException {
-    int seq = 0;
-    int size = FIRST_BATCH;
-    Body body = new Body();
+    Reading reading = new Reading(batches);
     try (InputStream in = new FileInputStream(file)) {
       byte[] chunk = new byte[1 << 16];
       int have = 0;
@@ -92,22 +116,7 @@ public final class MapFloor {
         } else {
           have += n;
         }
-        int lineStart = 0;
-        for (int i = 0; i < have; i++) {
-          if (chunk[i] != '\n') {
-            continue;
-          }
-          int lineEnd = i > lineStart && chunk[i - 1] == '\r' ? i - 1 : i;
-          if (lineEnd > lineStart) {
-            body.add(chunk, lineStart, lineEnd);
-            if (body.count == size) {
-              batches.put(body.finish(seq++));
-              body = new Body();
-              size = Math.min(LAST_BATCH, size * 2);
-            }
-          }
-          lineStart = i + 1;
-        }
+        int lineStart = reading.lines(chunk, have);
         System.arraycopy(chunk, lineStart, chunk, 0, have - lineStart);
         have -= lineStart;
         if (have == chunk.length) {
@@ -115,10 +124,77 @@ public final class MapFloor {
         }
       }
     }
-    if (body.count > 0) {
-      batches.put(body.finish(seq++));
+    return reading.finish();
+  }
+
+  /** Turns lines into bodies (through the cache, when there is one) and queues them. */
+  private static final class Reading {
+    private final BlockingQueue<Batch> batches;
+    private int seq;
+    private int size = FIRST_BATCH;
+    private Body body = new Body();
+    private final int[] starts = new int[1 << 15];
+    private final int[] ends = new int[1 << 15];
+    private final long[] hashes = new long[1 << 15];
+
+    Reading(BlockingQueue<Batch> batches) {
+      this.batches = batches;
     }
-    return seq;
+
+    /** Takes the whole lines of {@code chunk[0, have)}; returns where the unfinished last one starts. */
+    int lines(byte[] chunk, int have) throws IOException, InterruptedException {
+      int lineStart = 0;
+      int count = 0;
+      for (int i = 0; i < have; i++) {
+        if (chunk[i] != '\n') {
+          continue;
+        }
+        int lineEnd = i > lineStart && chunk[i - 1] == '\r' ? i - 1 : i;
+        if (lineEnd > lineStart && (cache == null || Cache.looksLikeAnEmail(chunk, lineStart, lineEnd))) {
+          starts[count] = lineStart;
+          ends[count] = lineEnd;
+          if (cache != null) {
+            hashes[count] = Cache.hash(chunk, lineStart, lineEnd);
+          }
+          count++;
+        }
+        lineStart = i + 1;
+      }
+      if (cache != null) {
+        cache.prefetch(hashes, count);
+      }
+      for (int k = 0; k < count; k++) {
+        int entry = cache == null ? -1 : cache.add(chunk, starts[k], ends[k], hashes[k]);
+        if (cache != null && entry < 0) {
+          continue; // held already
+        }
+        if (body.count == 0) {
+          body.firstEntry = entry;
+        }
+        body.add(chunk, starts[k], ends[k]);
+        if (body.count == size) {
+          queue();
+          size = Math.min(LAST_BATCH, size * 2);
+        }
+      }
+      return lineStart;
+    }
+
+    /** Queues the last body; returns how many there were. */
+    int finish() throws IOException, InterruptedException {
+      if (body.count > 0) {
+        queue();
+      }
+      return seq;
+    }
+
+    private void queue() throws IOException, InterruptedException {
+      if (cache != null) {
+        cache.writeAdds(); // the entries' records go before any answer that names them
+      }
+      batches.put(body.finish(seq++));
+      body = new Body();
+    }
   }
 
   /** A JSON body {"email":["…",…]} being built. */
@@ -126,6 +202,7 @@ public final class MapFloor {
     private byte[] bytes = new byte[1 << 18];
     private int length;
     int count;
+    int firstEntry;
 
     void add(byte[] line, int from, int to) {
       if (length + 6 * (to - from) + 16 > bytes.length) {
@@ -154,7 +231,7 @@ public final class MapFloor {
 
     Batch finish(int seq) {
       length = put("]}", length);
-      return new Batch(seq, bytes, length);
+      return new Batch(seq, bytes, length, firstEntry, count);
     }
 
     private int put(String ascii, int at) {
@@ -174,6 +251,8 @@ public final class MapFloor {
     private final Output output;
     private byte[] answer = new byte[1 << 20];
     private int answerEnd;
+    /** This sender's frame of MAP records, reused. */
+    private final Frame mapFrame = new Frame(1 << 20);
 
     Sender(String host, int port, byte[] head, BlockingQueue<Batch> batches, Output output) {
       super("floor-sender");
@@ -200,7 +279,12 @@ public final class MapFloor {
           System.arraycopy(batch.body(), 0, request, head.length + length.length, batch.length());
           out.write(request);
           int bodyStart = readAnswer(in);
-          output.put(batch.seq(), Rows.of(answer, bodyStart, answerEnd));
+          Frame maps = cache == null ? null : mapFrame.start();
+          Rows rows = Rows.of(answer, bodyStart, answerEnd, maps, batch.firstEntry(), System.currentTimeMillis());
+          if (cache != null) {
+            cache.writeMaps(batch, rows.count(), mapFrame);
+          }
+          output.put(batch.seq(), rows);
         }
       } catch (IOException | RuntimeException e) {
         fail(e);
@@ -255,7 +339,8 @@ public final class MapFloor {
     private static final byte[] ADVERTISING_ID = "\"advertising_id\":\"".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] BUCKET_ID = "\"bucket_id\":\"".getBytes(StandardCharsets.US_ASCII);
 
-    static Rows of(byte[] json, int from, int to) {
+    /** The rows; with {@code maps}, also a MAP record per row (entries from {@code firstEntry} on). */
+    static Rows of(byte[] json, int from, int to, Frame maps, int firstEntry, long now) {
       byte[] rows = new byte[to - from];
       int length = 0;
       int count = 0;
@@ -277,6 +362,10 @@ public final class MapFloor {
         }
         int bucketEnd = valueEnd(json, at);
         length = copy(json, at, bucketEnd, rows, length, '\n');
+        if (maps != null) {
+          int adStart = idEnd + 2 + ADVERTISING_ID.length;
+          maps.map(firstEntry + count, now, json, adStart, adEnd, at, bucketEnd);
+        }
         at = bucketEnd;
         count++;
       }
@@ -319,6 +408,250 @@ public final class MapFloor {
         return i + key.length;
       }
       return -1;
+    }
+  }
+
+  /**
+   * The least a crash-safe cache costs (see the class comment): an index of 64-bit hashes (32 bits
+   * kept, confirmed against the emails held in memory), the log, and a thread that forces it.
+   * The reading thread adds; each sender appends its answer's records; appends are serialized.
+   */
+  private static final class Cache {
+    private static final long FORCE_EVERY_MS = 250;
+    private final FileChannel log;
+    private final CRC32C crc = new CRC32C();
+    private long end;
+    private long[] slots = new long[1 << 21];
+    private int mask = slots.length - 1;
+    private int used;
+    /** Entry e's email is {@code held[heldAt[e], heldAt[e + 1])}. */
+    private byte[] held = new byte[1 << 20];
+    private int[] heldAt = new int[1 << 16];
+    private int entries;
+    private final Frame adds = new Frame(1 << 20);
+    private final Thread forcer;
+    private volatile boolean finished;
+    private long sink;
+
+    Cache(Path file) throws IOException {
+      log = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+          StandardOpenOption.WRITE);
+      adds.start();
+      forcer = new Thread("floor-force") {
+        @Override
+        public void run() {
+          try {
+            while (!finished) {
+              Thread.sleep(FORCE_EVERY_MS);
+              log.force(false);
+            }
+          } catch (IOException e) {
+            fail(e);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      };
+      forcer.setDaemon(true);
+    }
+
+    void startForcing() {
+      forcer.start();
+    }
+
+    /** An ASCII line with one @ inside and no space, quote, comma or control character. */
+    static boolean looksLikeAnEmail(byte[] b, int from, int to) {
+      int at = -1;
+      for (int i = from; i < to; i++) {
+        byte c = b[i];
+        if (c == '@') {
+          if (at >= 0) {
+            return false;
+          }
+          at = i;
+        } else if (c <= ' ' || c == '"' || c == ',' || c == '\\') { // negative (non-ASCII) included
+          return false;
+        }
+      }
+      return at > from && at < to - 1;
+    }
+
+    static long hash(byte[] b, int from, int to) {
+      long h = 0x9E3779B97F4A7C15L;
+      for (int i = from; i < to; i++) {
+        h = (h ^ b[i]) * 0x100000001B3L;
+      }
+      return h ^ (h >>> 31);
+    }
+
+    /** Reads the index slots of these hashes ahead, so that the adds find them in the CPU's cache. */
+    void prefetch(long[] hashes, int count) {
+      long s = 0;
+      for (int i = 0; i < count; i++) {
+        s += slots[(int) (hashes[i] >>> 32) & mask];
+      }
+      sink += s;
+    }
+
+    /** The new entry for the email {@code b[from, to)} (its ADD record buffered), or -1 if held. */
+    int add(byte[] b, int from, int to, long hash) {
+      int fp = (int) (hash >>> 32);
+      int i = fp & mask;
+      for (long slot = slots[i]; slot != 0; slot = slots[i = (i + 1) & mask]) {
+        if ((int) (slot >>> 32) == fp && same((int) slot - 1, b, from, to)) {
+          return -1;
+        }
+      }
+      int e = entries++;
+      if (e + 2 > heldAt.length) {
+        heldAt = java.util.Arrays.copyOf(heldAt, heldAt.length * 2);
+      }
+      int start = heldAt[e];
+      if (start + (to - from) > held.length) {
+        held = java.util.Arrays.copyOf(held, Math.max(held.length * 2, start + (to - from)));
+      }
+      System.arraycopy(b, from, held, start, to - from);
+      heldAt[e + 1] = start + (to - from);
+      slots[i] = (long) fp << 32 | (e + 1L);
+      if (++used > slots.length / 2) {
+        grow();
+      }
+      adds.add(b, from, to);
+      return e;
+    }
+
+    private boolean same(int e, byte[] b, int from, int to) {
+      int start = heldAt[e];
+      if (heldAt[e + 1] - start != to - from) {
+        return false;
+      }
+      for (int k = 0; k < to - from; k++) {
+        if (held[start + k] != b[from + k]) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private void grow() {
+      long[] old = slots;
+      slots = new long[old.length * 2];
+      mask = slots.length - 1;
+      for (long slot : old) {
+        if (slot != 0) {
+          int i = (int) (slot >>> 32) & mask;
+          while (slots[i] != 0) {
+            i = (i + 1) & mask;
+          }
+          slots[i] = slot;
+        }
+      }
+    }
+
+    /** Appends the buffered ADD records as one frame. */
+    void writeAdds() throws IOException {
+      if (!adds.isEmpty()) {
+        append(adds);
+      }
+      adds.start();
+    }
+
+    /** Appends an answer's MAP records; every email sent must have been mapped. */
+    void writeMaps(Batch batch, int mapped, Frame maps) throws IOException {
+      if (mapped != batch.count()) {
+        throw new IOException("an answer mapped " + mapped + " of " + batch.count() + " emails (the floor's cache "
+            + "takes only fully mapped answers)");
+      }
+      append(maps);
+    }
+
+    private synchronized void append(Frame f) throws IOException {
+      byte[] b = f.bytes;
+      int payload = f.length - Frame.HEAD;
+      crc.reset();
+      crc.update(b, Frame.HEAD, payload);
+      putInt(b, 0, payload);
+      putInt(b, 4, (int) crc.getValue());
+      ByteBuffer buffer = ByteBuffer.wrap(b, 0, f.length);
+      while (buffer.hasRemaining()) {
+        end += log.write(buffer, end);
+      }
+    }
+
+    private static void putInt(byte[] b, int at, int v) {
+      b[at] = (byte) (v >>> 24);
+      b[at + 1] = (byte) (v >>> 16);
+      b[at + 2] = (byte) (v >>> 8);
+      b[at + 3] = (byte) v;
+    }
+
+    /** Stops the forcing thread and forces what is left. */
+    void finish() throws IOException, InterruptedException {
+      finished = true;
+      forcer.interrupt();
+      forcer.join();
+      log.force(false);
+      log.close();
+    }
+  }
+
+  /** A frame being built: length and CRC (filled in when appended), then records. */
+  private static final class Frame {
+    static final int HEAD = 8;
+    byte[] bytes;
+    int length;
+
+    Frame(int capacity) {
+      bytes = new byte[capacity];
+    }
+
+    Frame start() {
+      length = HEAD;
+      return this;
+    }
+
+    boolean isEmpty() {
+      return length == HEAD;
+    }
+
+    /** An ADD record: type 1, kind 1 (email), the email's length and bytes. */
+    void add(byte[] b, int from, int to) {
+      room(to - from + 8);
+      bytes[length++] = 1;
+      bytes[length++] = 1;
+      varint(to - from);
+      System.arraycopy(b, from, bytes, length, to - from);
+      length += to - from;
+    }
+
+    /** A MAP record: type 2, the entry, the time, the advertising and bucket ids. */
+    void map(int entry, long now, byte[] json, int adFrom, int adTo, int bucketFrom, int bucketTo) {
+      room(adTo - adFrom + bucketTo - bucketFrom + 24);
+      bytes[length++] = 2;
+      varint(entry);
+      for (int k = 56; k >= 0; k -= 8) {
+        bytes[length++] = (byte) (now >>> k);
+      }
+      varint(adTo - adFrom);
+      System.arraycopy(json, adFrom, bytes, length, adTo - adFrom);
+      length += adTo - adFrom;
+      varint(bucketTo - bucketFrom);
+      System.arraycopy(json, bucketFrom, bytes, length, bucketTo - bucketFrom);
+      length += bucketTo - bucketFrom;
+    }
+
+    private void varint(int v) {
+      while ((v & ~0x7F) != 0) {
+        bytes[length++] = (byte) ((v & 0x7F) | 0x80);
+        v >>>= 7;
+      }
+      bytes[length++] = (byte) v;
+    }
+
+    private void room(int more) {
+      if (length + more > bytes.length) {
+        bytes = java.util.Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
+      }
     }
   }
 
