@@ -66,7 +66,7 @@ public final class MapFloor {
       System.exit(2);
     }
     if (args.length == 5) {
-      cache = new Cache(Path.of(args[3] + ".floor-cache"));
+      cache = new Cache(Path.of(args[3] + ".floor-cache"), Cache.estimateLines(args[2]));
       cache.startForcing();
     }
     URI url = URI.create(args[0]);
@@ -412,28 +412,31 @@ public final class MapFloor {
   }
 
   /**
-   * The least a crash-safe cache costs (see the class comment): an index of 64-bit hashes (32 bits
-   * kept, confirmed against the emails held in memory), the log, and a thread that forces it.
-   * The reading thread adds; each sender appends its answer's records; appends are serialized.
+   * The least a crash-safe cache costs (see the class comment): an in-memory index of the emails'
+   * 64-bit hashes, sized once from the file, the log, and a thread that forces it. Two emails with
+   * the same 64-bit hash count as one (about one chance in 30 million for a million emails): a
+   * cache must confirm such a match against the email it holds, which this floor leaves out. The
+   * reading thread adds; each sender appends its answer's records; appends are serialized.
    */
   private static final class Cache {
     private static final long FORCE_EVERY_MS = 250;
     private final FileChannel log;
     private final CRC32C crc = new CRC32C();
     private long end;
-    private long[] slots = new long[1 << 21];
-    private int mask = slots.length - 1;
+    private long[] slots;
+    private int mask;
     private int used;
-    /** Entry e's email is {@code held[heldAt[e], heldAt[e + 1])}. */
-    private byte[] held = new byte[1 << 20];
-    private int[] heldAt = new int[1 << 16];
     private int entries;
     private final Frame adds = new Frame(1 << 20);
     private final Thread forcer;
     private volatile boolean finished;
     private long sink;
 
-    Cache(Path file) throws IOException {
+    /** @param expected about how many emails will be added (the index is sized for them) */
+    Cache(Path file, long expected) throws IOException {
+      int capacity = Integer.highestOneBit((int) Math.min(1 << 28, Math.max(1024, 2 * expected)) - 1) << 1;
+      slots = new long[capacity];
+      mask = capacity - 1;
       log = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
           StandardOpenOption.WRITE);
       adds.start();
@@ -453,6 +456,22 @@ public final class MapFloor {
         }
       };
       forcer.setDaemon(true);
+    }
+
+    /** About how many lines {@code file} has: its size over the mean length of its first 64 KiB's lines. */
+    static long estimateLines(String file) throws IOException {
+      try (InputStream in = new FileInputStream(file)) {
+        byte[] sample = new byte[1 << 16];
+        int n = in.readNBytes(sample, 0, sample.length);
+        int lines = 0;
+        for (int i = 0; i < n; i++) {
+          if (sample[i] == '\n') {
+            lines++;
+          }
+        }
+        long size = new java.io.File(file).length();
+        return lines == 0 ? 1 : size * lines / n + 1;
+      }
     }
 
     void startForcing() {
@@ -495,42 +514,19 @@ public final class MapFloor {
 
     /** The new entry for the email {@code b[from, to)} (its ADD record buffered), or -1 if held. */
     int add(byte[] b, int from, int to, long hash) {
-      int fp = (int) (hash >>> 32);
-      int i = fp & mask;
+      long h = hash == 0 ? 1 : hash; // 0 marks a free slot
+      int i = (int) (h >>> 32) & mask;
       for (long slot = slots[i]; slot != 0; slot = slots[i = (i + 1) & mask]) {
-        if ((int) (slot >>> 32) == fp && same((int) slot - 1, b, from, to)) {
+        if (slot == h) {
           return -1;
         }
       }
-      int e = entries++;
-      if (e + 2 > heldAt.length) {
-        heldAt = java.util.Arrays.copyOf(heldAt, heldAt.length * 2);
-      }
-      int start = heldAt[e];
-      if (start + (to - from) > held.length) {
-        held = java.util.Arrays.copyOf(held, Math.max(held.length * 2, start + (to - from)));
-      }
-      System.arraycopy(b, from, held, start, to - from);
-      heldAt[e + 1] = start + (to - from);
-      slots[i] = (long) fp << 32 | (e + 1L);
+      slots[i] = h;
       if (++used > slots.length / 2) {
         grow();
       }
       adds.add(b, from, to);
-      return e;
-    }
-
-    private boolean same(int e, byte[] b, int from, int to) {
-      int start = heldAt[e];
-      if (heldAt[e + 1] - start != to - from) {
-        return false;
-      }
-      for (int k = 0; k < to - from; k++) {
-        if (held[start + k] != b[from + k]) {
-          return false;
-        }
-      }
-      return true;
+      return entries++;
     }
 
     private void grow() {
