@@ -429,6 +429,8 @@ public final class MapFloor {
     private int entries;
     private final Frame adds = new Frame(1 << 20);
     private final Thread forcer;
+    /** What the forcing thread waits on between forces. */
+    private final Object forcing = new Object();
     private volatile boolean finished;
     private long sink;
 
@@ -440,12 +442,13 @@ public final class MapFloor {
       log = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
           StandardOpenOption.WRITE);
       adds.start();
+      // Not interrupted to stop (an interrupt closes a FileChannel in the middle of a force): it
+      // waits on its own lock, which finish() notifies.
       forcer = new Thread("floor-force") {
         @Override
         public void run() {
           try {
-            while (!finished) {
-              Thread.sleep(FORCE_EVERY_MS);
+            while (waitToForce()) {
               log.force(false);
             }
           } catch (IOException e) {
@@ -581,10 +584,22 @@ public final class MapFloor {
       b[at + 3] = (byte) v;
     }
 
+    /** Waits a quarter second, or until finish(); whether to force now (false once finished). */
+    private boolean waitToForce() throws InterruptedException {
+      synchronized (forcing) {
+        if (!finished) {
+          forcing.wait(FORCE_EVERY_MS);
+        }
+        return !finished;
+      }
+    }
+
     /** Stops the forcing thread and forces what is left. */
     void finish() throws IOException, InterruptedException {
-      finished = true;
-      forcer.interrupt();
+      synchronized (forcing) {
+        finished = true;
+        forcing.notifyAll();
+      }
       forcer.join();
       log.force(false);
       log.close();

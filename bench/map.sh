@@ -163,24 +163,31 @@ for round in $(seq 1 "$rounds"); do
   speed="$(for cpu in 0 1; do pinned "$([ -n "$server_cpus" ] && echo $cpu)" java bench/CpuSpeed.java; done | paste -sd/)"
   log "round $round of $rounds (load average $(cut -d' ' -f1-3 /proc/loadavg)); server on CPU ${server_cpus:-any};" \
     "speed of CPU 0/1: $speed ns/byte"
-  read -r before before_cpu <<<"$(server_alone "$half")"
+  # Each measurement writes its line to a file (not through $(...), whose subshell a failing
+  # measurement's die would only leave): a client that fails stops the benchmark.
+  server_alone "$half" >"$work/m.txt"
+  read -r before before_cpu <"$work/m.txt"
   log "  server alone (wrk, $connections connections, before): $before ids/s, server CPU $before_cpu us/id"
   jdk="$(jdk_client)"
   log "  JDK HttpClient client, $connections connections: $jdk ids/s"
   if [ $((round % 2)) = 1 ]; then
-    read -r rate wall cpu rss map_server_cpu <<<"$(veil_map "$work/emails.txt")"
-    read -r f_rate f_wall f_cpu f_rss f_server_cpu <<<"$(floor "$work/emails.txt")"
-    read -r c_rate c_wall c_cpu c_rss c_server_cpu <<<"$(floor "$work/emails.txt" "" cache)"
+    veil_map "$work/emails.txt" >"$work/m-veil.txt"
+    floor "$work/emails.txt" >"$work/m-floor.txt"
+    floor "$work/emails.txt" "" cache >"$work/m-cache.txt"
   else
-    read -r c_rate c_wall c_cpu c_rss c_server_cpu <<<"$(floor "$work/emails.txt" "" cache)"
-    read -r f_rate f_wall f_cpu f_rss f_server_cpu <<<"$(floor "$work/emails.txt")"
-    read -r rate wall cpu rss map_server_cpu <<<"$(veil_map "$work/emails.txt")"
+    floor "$work/emails.txt" "" cache >"$work/m-cache.txt"
+    floor "$work/emails.txt" >"$work/m-floor.txt"
+    veil_map "$work/emails.txt" >"$work/m-veil.txt"
   fi
+  read -r rate wall cpu rss map_server_cpu <"$work/m-veil.txt"
+  read -r f_rate f_wall f_cpu f_rss f_server_cpu <"$work/m-floor.txt"
+  read -r c_rate c_wall c_cpu c_rss c_server_cpu <"$work/m-cache.txt"
   log "  veil map: $rate ids/s, wall ${wall} s, client CPU ${cpu} s, peak RSS ${rss} MB, server CPU ${map_server_cpu} s"
   sed 's/^/      /' "$work/map.log" | grep -v "mapping .*left" >&2 || true
   log "  the floor: $f_rate ids/s, wall ${f_wall} s, client CPU ${f_cpu} s, peak RSS ${f_rss} MB, server CPU ${f_server_cpu} s"
   log "  the floor with a cache: $c_rate ids/s, wall ${c_wall} s, client CPU ${c_cpu} s, peak RSS ${c_rss} MB, server CPU ${c_server_cpu} s"
-  read -r after after_cpu <<<"$(server_alone "$half")"
+  server_alone "$half" >"$work/m.txt"
+  read -r after after_cpu <"$work/m.txt"
   own="$(awk -v a="$before" -v b="$after" 'BEGIN { printf "%.0f", (a + b) / 2 }')"
   own_cpu="$(awk -v a="$before_cpu" -v b="$after_cpu" 'BEGIN { printf "%.2f", (a + b) / 2 }')"
   log "  server alone (wrk, after): $after ids/s; the round's reference: $own ids/s (veil map $(awk -v r="$rate" -v o="$own" 'BEGIN { printf "%.0f", 100 * r / o }') %, the floor $(awk -v r="$f_rate" -v o="$own" 'BEGIN { printf "%.0f", 100 * r / o }') %, with a cache $(awk -v r="$c_rate" -v o="$own" 'BEGIN { printf "%.0f", 100 * r / o }') %)"
