@@ -39,11 +39,19 @@ import java.util.zip.CRC32C;
  * log is not veil map's format, and there is no resume, no rejected file and no progress: what
  * veil map does beyond this is what its own design costs, not what any crash-safe cache costs.
  *
+ * <p>With a fifth argument {@code resume} it is the floor of a client whose output is its own
+ * record of progress: the same run, each email checked for the shape of one, and every quarter
+ * second (and at the end) the CSV written so far forced to disk and then a checkpoint appended to
+ * {@code OUT.floor-resume} and forced (batches, rows and bytes written, in a frame with a CRC-32C):
+ * what a run needs to resume after a crash by cutting the output back to its last checkpoint and
+ * reading the input on from there. It keeps no copy of the emails or mappings besides the output,
+ * and no index (so no deduplication).
+ *
  * <p>Compile and run (bench/map.sh does both, with the launcher's JVM options for veil map and a
  * class-data archive of its own): {@code javac -XDstringConcat=inline -d DIR bench/MapFloor.java},
- * then {@code java -cp DIR MapFloor URL KEY IN OUT [cache]}. Prints {@code rows=N}; exits 1 with a
- * message if the server refuses a request, the connection fails or (with a cache) an answer maps
- * fewer emails than were sent. The cache goes to {@code OUT.floor-cache}.
+ * then {@code java -cp DIR MapFloor URL KEY IN OUT [cache|resume]}. Prints {@code rows=N}; exits 1
+ * with a message if the server refuses a request, the connection fails or (with a cache) an answer
+ * maps fewer emails than were sent. The cache goes to {@code OUT.floor-cache}.
  */
 public final class MapFloor {
   private static final int CONNECTIONS = 4;
@@ -59,13 +67,16 @@ public final class MapFloor {
 
   /** The cache, or null without one. */
   private static Cache cache;
+  /** Whether the output is checkpointed (the resume mode). */
+  private static boolean resume;
 
   public static void main(String[] args) throws Exception {
-    if (args.length != 4 && !(args.length == 5 && args[4].equals("cache"))) {
-      System.err.println("usage: java -cp DIR MapFloor URL KEY IN OUT [cache]");
+    if (args.length != 4 && !(args.length == 5 && (args[4].equals("cache") || args[4].equals("resume")))) {
+      System.err.println("usage: java -cp DIR MapFloor URL KEY IN OUT [cache|resume]");
       System.exit(2);
     }
-    if (args.length == 5) {
+    resume = args.length == 5 && args[4].equals("resume");
+    if (args.length == 5 && !resume) {
       cache = new Cache(Path.of(args[3] + ".floor-cache"), Cache.estimateLines(args[2]));
       cache.startForcing();
     }
@@ -150,7 +161,7 @@ public final class MapFloor {
           continue;
         }
         int lineEnd = i > lineStart && chunk[i - 1] == '\r' ? i - 1 : i;
-        if (lineEnd > lineStart && (cache == null || Cache.looksLikeAnEmail(chunk, lineStart, lineEnd))) {
+        if (lineEnd > lineStart && ((cache == null && !resume) || Cache.looksLikeAnEmail(chunk, lineStart, lineEnd))) {
           starts[count] = lineStart;
           ends[count] = lineEnd;
           if (cache != null) {
@@ -693,21 +704,52 @@ public final class MapFloor {
 
     @Override
     public void run() {
-      try (OutputStream out = new FileOutputStream(file)) {
-        out.write("identifier,advertising_id,bucket_id\n".getBytes(StandardCharsets.US_ASCII));
+      try (FileOutputStream out = new FileOutputStream(file);
+          FileChannel checkpoints = resume ? FileChannel.open(Path.of(file + ".floor-resume"), StandardOpenOption.CREATE,
+              StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE) : null) {
+        byte[] header = "identifier,advertising_id,bucket_id\n".getBytes(StandardCharsets.US_ASCII);
+        out.write(header);
+        long bytes = header.length;
+        long lastCheckpoint = System.nanoTime();
+        CRC32C crc = new CRC32C();
+        ByteBuffer record = ByteBuffer.allocate(32);
         for (int seq = 0; ; seq++) {
           Rows next = next(seq);
           if (next == null) {
+            if (resume) {
+              checkpoint(out, checkpoints, record, crc, seq, bytes);
+            }
             return;
           }
           out.write(next.csv());
+          bytes += next.csv().length;
           rows += next.count();
+          if (resume && System.nanoTime() - lastCheckpoint >= 250_000_000L) {
+            checkpoint(out, checkpoints, record, crc, seq + 1, bytes);
+            lastCheckpoint = System.nanoTime();
+          }
         }
       } catch (IOException e) {
         fail(e);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+    }
+
+    /** Forces the rows written, then records how far they go (batches, rows, bytes) and forces that. */
+    private void checkpoint(FileOutputStream out, FileChannel checkpoints, ByteBuffer record, CRC32C crc, int batches,
+        long bytes) throws IOException {
+      out.getChannel().force(false);
+      record.clear();
+      record.putInt(0).putInt(batches).putLong(rows).putLong(bytes);
+      crc.reset();
+      crc.update(record.array(), 4, 20);
+      record.putInt(0, (int) crc.getValue());
+      record.flip();
+      while (record.hasRemaining()) {
+        checkpoints.write(record);
+      }
+      checkpoints.force(false);
     }
 
     /** The rows of batch {@code seq} once they are there, or null after the last batch. */

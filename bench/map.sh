@@ -26,8 +26,12 @@
 #   3''. the floor with a cache (MapFloor ... cache): the floor plus the least any crash-safe cache
 #      costs (checks, an index, an append-only log of every email and mapping, forced every quarter
 #      second). Its ratio is the best a client with such a cache reaches; veil map's ratio to it is
-#      what veil map's own design costs. Odd rounds run veil map, the floor, the floor with a cache;
-#      even rounds the reverse;
+#      what veil map's own design costs;
+#   3'''. the floor with checkpointed output (MapFloor ... resume): the floor plus what a client
+#      needs to resume when its output is its only record (each email checked, and every quarter
+#      second the CSV forced and a checkpoint of how far it goes appended and forced; no index, no
+#      copy of the emails). Odd rounds run veil map, the floor, the floor with a cache, the floor
+#      with checkpointed output; even rounds the reverse;
 #   4. wrk again for the other half. The server's throughput of the round is the mean of 1 and 4,
 #      which bracket veil map: this machine's speed can move by tens of percent within a minute,
 #      and a reference taken on one side only would carry such a swing into the ratio.
@@ -132,12 +136,13 @@ veil_map() {
 }
 
 # The floor on the file $1; prints as timed_map. $2, if not empty, replaces the use of the floor's
-# class-data archive (to write it); $3 = cache runs the floor with a cache.
+# class-data archive (to write it); $3 = cache runs the floor with a cache, resume the floor with
+# checkpointed output.
 floor() {
   local cds="${2:--XX:SharedArchiveFile=$work/floor.jsa}" mode="${3:-}"
-  rm -f "$work/floor.csv" "$work/floor.csv.floor-cache"
+  rm -f "$work/floor.csv" "$work/floor.csv.floor-cache" "$work/floor.csv.floor-resume"
   # shellcheck disable=SC2086 # the options (and the mode, when empty) are lists, split on purpose
-  timed_map "the floor${mode:+ with a cache}" "$1" "$work/floor.csv" "$work/floor.log" \
+  timed_map "the floor${mode:+ ($mode)}" "$1" "$work/floor.csv" "$work/floor.log" \
     java "$cds" -Xlog:cds=off,cds+dynamic=off $floor_options -cp "$work/floor.jar" MapFloor "$url" "$key" "$1" \
     "$work/floor.csv" $mode
 }
@@ -150,6 +155,7 @@ veil_map "$work/warm-up.txt" >/dev/null
 floor "$work/warm-up.txt" "-XX:ArchiveClassesAtExit=$work/floor.jsa" cache >/dev/null
 floor "$work/warm-up.txt" >/dev/null
 floor "$work/warm-up.txt" "" cache >/dev/null
+floor "$work/warm-up.txt" "" resume >/dev/null
 
 load_start="$(cut -d' ' -f1-3 /proc/loadavg)"
 : >"$work/rounds.txt"
@@ -174,7 +180,9 @@ for round in $(seq 1 "$rounds"); do
     veil_map "$work/emails.txt" >"$work/m-veil.txt"
     floor "$work/emails.txt" >"$work/m-floor.txt"
     floor "$work/emails.txt" "" cache >"$work/m-cache.txt"
+    floor "$work/emails.txt" "" resume >"$work/m-resume.txt"
   else
+    floor "$work/emails.txt" "" resume >"$work/m-resume.txt"
     floor "$work/emails.txt" "" cache >"$work/m-cache.txt"
     floor "$work/emails.txt" >"$work/m-floor.txt"
     veil_map "$work/emails.txt" >"$work/m-veil.txt"
@@ -182,16 +190,18 @@ for round in $(seq 1 "$rounds"); do
   read -r rate wall cpu rss map_server_cpu <"$work/m-veil.txt"
   read -r f_rate f_wall f_cpu f_rss f_server_cpu <"$work/m-floor.txt"
   read -r c_rate c_wall c_cpu c_rss c_server_cpu <"$work/m-cache.txt"
+  read -r r_rate r_wall r_cpu r_rss r_server_cpu <"$work/m-resume.txt"
   log "  veil map: $rate ids/s, wall ${wall} s, client CPU ${cpu} s, peak RSS ${rss} MB, server CPU ${map_server_cpu} s"
   sed 's/^/      /' "$work/map.log" | grep -v "mapping .*left" >&2 || true
   log "  the floor: $f_rate ids/s, wall ${f_wall} s, client CPU ${f_cpu} s, peak RSS ${f_rss} MB, server CPU ${f_server_cpu} s"
   log "  the floor with a cache: $c_rate ids/s, wall ${c_wall} s, client CPU ${c_cpu} s, peak RSS ${c_rss} MB, server CPU ${c_server_cpu} s"
+  log "  the floor with checkpointed output: $r_rate ids/s, wall ${r_wall} s, client CPU ${r_cpu} s, peak RSS ${r_rss} MB, server CPU ${r_server_cpu} s"
   server_alone "$half" >"$work/m.txt"
   read -r after after_cpu <"$work/m.txt"
   own="$(awk -v a="$before" -v b="$after" 'BEGIN { printf "%.0f", (a + b) / 2 }')"
   own_cpu="$(awk -v a="$before_cpu" -v b="$after_cpu" 'BEGIN { printf "%.2f", (a + b) / 2 }')"
-  log "  server alone (wrk, after): $after ids/s; the round's reference: $own ids/s (veil map $(awk -v r="$rate" -v o="$own" 'BEGIN { printf "%.0f", 100 * r / o }') %, the floor $(awk -v r="$f_rate" -v o="$own" 'BEGIN { printf "%.0f", 100 * r / o }') %, with a cache $(awk -v r="$c_rate" -v o="$own" 'BEGIN { printf "%.0f", 100 * r / o }') %)"
-  echo "$own $jdk $rate $wall $cpu $rss $map_server_cpu $own_cpu ${server_cpus:-any} $speed $before $after $f_rate $f_wall $f_cpu $f_rss $f_server_cpu $c_rate $c_wall $c_cpu $c_rss $c_server_cpu" >>"$work/rounds.txt"
+  log "  server alone (wrk, after): $after ids/s; the round's reference: $own ids/s (veil map $(awk -v r="$rate" -v o="$own" 'BEGIN { printf "%.0f", 100 * r / o }') %, the floor $(awk -v r="$f_rate" -v o="$own" 'BEGIN { printf "%.0f", 100 * r / o }') %, with a cache $(awk -v r="$c_rate" -v o="$own" 'BEGIN { printf "%.0f", 100 * r / o }') %, with checkpointed output $(awk -v r="$r_rate" -v o="$own" 'BEGIN { printf "%.0f", 100 * r / o }') %)"
+  echo "$own $jdk $rate $wall $cpu $rss $map_server_cpu $own_cpu ${server_cpus:-any} $speed $before $after $f_rate $f_wall $f_cpu $f_rss $f_server_cpu $c_rate $c_wall $c_cpu $c_rss $c_server_cpu $r_rate $r_wall $r_cpu $r_rss $r_server_cpu" >>"$work/rounds.txt"
 done
 
 col() { awk -v c="$1" '{ print $c }' "$work/rounds.txt" | median; }
@@ -201,18 +211,20 @@ per_id() { awk -v s="$1" -v n="$n" 'BEGIN { printf "%.2f", s * 1e6 / n }'; }
 echo
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load average $load_start at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 echo "java: $(java -version 2>&1 | head -1); veil map JVM options: ${VEIL_JAVA_OPTS-launcher default}; server on CPU(s) ${server_cpus:-any}, clients on CPU(s) ${client_cpus:-any}"
-echo "rounds: $rounds, $n emails; per round: server alone (wrk, ${half} s), JDK HttpClient client, veil map, the floor and the floor with a cache (odd rounds in this order, even rounds reversed), server alone (wrk, ${half} s)"
+echo "rounds: $rounds, $n emails; per round: server alone (wrk, ${half} s), JDK HttpClient client, veil map, the floor, the floor with a cache and the floor with checkpointed output (odd rounds in this order, even rounds reversed), server alone (wrk, ${half} s)"
 echo "median server alone (wrk, $connections connections, mean of before and after): $(col 1) ids/s (server CPU $(col 8) us/id)"
 echo "median JDK HttpClient client ($connections connections):  $(col 2) ids/s"
 echo "median veil map end to end:                     $(col 3) ids/s, wall $(col 4) s, client CPU $(col 5) s ($(per_id "$(col 5)") us/id), server CPU $(per_id "$(col 7)") us/id, peak RSS $(col 6) MB"
 echo "median the floor (bench/MapFloor.java):          $(col 13) ids/s, wall $(col 14) s, client CPU $(col 15) s, peak RSS $(col 16) MB"
 echo "median the floor with a cache:                  $(col 18) ids/s, wall $(col 19) s, client CPU $(col 20) s, peak RSS $(col 21) MB"
-echo "median time the server did not work (wall minus its CPU during the run): veil map $(unserved 4 7) s, the floor $(unserved 14 17) s, with a cache $(unserved 19 22) s"
+echo "median the floor with checkpointed output:      $(col 23) ids/s, wall $(col 24) s, client CPU $(col 25) s, peak RSS $(col 26) MB"
+echo "median time the server did not work (wall minus its CPU during the run): veil map $(unserved 4 7) s, the floor $(unserved 14 17) s, with a cache $(unserved 19 22) s, with checkpointed output $(unserved 24 27) s"
 echo "median ratio of veil map to the server alone:   $(printf '%.0f' "$(ratio 3 1)") %  (target: 80 %)"
 echo "median ratio of the floor to the server alone:  $(printf '%.0f' "$(ratio 13 1)") %  (the best a Java 17 client reaches here)"
 echo "median ratio of the floor with a cache:         $(printf '%.0f' "$(ratio 18 1)") %  (the best a client with a crash-safe cache reaches here)"
+echo "median ratio of the floor with checkpointed output: $(printf '%.0f' "$(ratio 23 1)") %  (the best a client that resumes from its output reaches here)"
 echo "median ratio of veil map to the floor:          $(printf '%.0f' "$(ratio 3 13)") %"
 echo "median ratio of veil map to the floor with a cache: $(printf '%.0f' "$(ratio 3 18)") %"
 echo "median ratio of veil map to the JDK client:     $(printf '%.0f' "$(ratio 3 2)") %"
-echo "rounds (server alone ids/s, JDK client ids/s, veil map ids/s, wall s, client CPU s, RSS MB, server CPU s during veil map, server CPU us/id alone, server's CPU, speed of CPU 0/1 in ns/byte, wrk before, wrk after; the floor's ids/s, wall s, client CPU s, RSS MB, server CPU s during it; the same for the floor with a cache):"
+echo "rounds (server alone ids/s, JDK client ids/s, veil map ids/s, wall s, client CPU s, RSS MB, server CPU s during veil map, server CPU us/id alone, server's CPU, speed of CPU 0/1 in ns/byte, wrk before, wrk after; the floor's ids/s, wall s, client CPU s, RSS MB, server CPU s during it; the same for the floor with a cache, then for the floor with checkpointed output):"
 sed 's/^/  /' "$work/rounds.txt"
