@@ -109,7 +109,7 @@ map_once() {
   [ -f "$saved/$name/java.home" ] && java="$(cat "$saved/$name/java.home")/bin/java"
   cds="-XX:SharedArchiveFile=$saved/$name/map.jsa"
   [ -n "$extra" ] && cds="$extra"
-  rm -f "$work/out.csv" "$work/out.csv.veil-cache" "$work/out.csv.veil-cache.lock"
+  rm -f "$work/out.csv" "$work/out.csv.veil-state" "$work/out.csv.tmp" "$work/out.csv.rejected.csv" "$work/out.csv.rejected.csv.tmp"
   before="$(cpu_ticks "$server_pid")"
   start="$(date +%s.%N)"
   # shellcheck disable=SC2086 # the options are a list, split on purpose

@@ -16,7 +16,7 @@
 #      request);
 #   2. for comparison, the same with a hand-written JDK HttpClient client (bench/MapLoad.java):
 #      bodies prepared before the clock starts, 4 connections, every answer read whole;
-#   3. `./veil map --in emails.txt --out mapped.csv` from scratch (no cache file) under GNU time:
+#   3. `./veil map --in emails.txt --out mapped.csv` from scratch (no output or state file) under GNU time:
 #      wall time from start to exit (JVM start included), CPU of both processes, peak resident
 #      memory of veil map;
 #   3'. the floor (bench/MapFloor.java): the least a Java 17 client can do for the same file (no
@@ -128,9 +128,9 @@ timed_map() {
     'BEGIN { printf "%.0f %.2f %.2f %.0f %s\n", n / (e - s), w, u + y, r / 1024, c }'
 }
 
-# veil map of the file $1 from scratch (no cache file); prints as timed_map.
+# veil map of the file $1 from scratch (no output or state file); prints as timed_map.
 veil_map() {
-  rm -f "$work/mapped.csv" "$work/mapped.csv.veil-cache" "$work/mapped.csv.veil-cache.lock"
+  rm -f "$work/mapped.csv" "$work/mapped.csv.veil-state" "$work/mapped.csv.tmp" "$work/mapped.csv.rejected.csv" "$work/mapped.csv.rejected.csv.tmp"
   VEIL_API_KEY="$key" timed_map "veil map" "$1" "$work/mapped.csv" "$work/map.log" \
     ./veil map --in "$1" --out "$work/mapped.csv" --url "$url" --progress lines
 }

@@ -11,15 +11,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code veil map}: maps a file of identifiers through a running server into a CSV, keeping a
- * {@link dev.veil.sdk.MappingCache} beside the output so that a run can resume and {@code
- * --refresh} can re-map what salt rotations changed. The work is in {@link MapRun}.
+ * {@code veil map}: maps a file of identifiers through a running server into a CSV, the output
+ * being its own store (with a small record of its progress beside it) so that a run can resume and
+ * {@code --refresh} can re-map what salt rotations changed. The work is in {@link MapRun}.
  */
 @Command(name = "map", mixinStandardHelpOptions = true, version = Main.VERSION,
     description = {"Map emails, phones or their hashes to advertising ids through a running Veil server.",
         "Input: a CSV or one identifier per line. Output: identifier,advertising_id,bucket_id.",
         "Resumable: run the same command again after an interruption.",
-        "--refresh re-maps the entries whose salt buckets rotated since they were mapped."},
+        "--refresh re-maps the rows whose salt buckets rotated since they were mapped, and rewrites the output."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:ok", "1:the server refused a request, or a file could not be read or written",
         "2:usage error", "3:cannot reach the server"})
@@ -30,17 +30,18 @@ public final class MapCommand implements Callable<Integer> {
   @Mixin
   ServerOptions server;
 
-  @Option(names = "--in", paramLabel = "FILE", description = "Identifiers to add: a CSV or one per line.")
+  @Option(names = "--in", paramLabel = "FILE", description = "Identifiers to map: a CSV or one per line.")
   Path in;
 
-  @Option(names = "--out", paramLabel = "FILE", description = "CSV to write (rejected identifiers go to FILE.rejected.csv).")
+  @Option(names = "--out", paramLabel = "FILE",
+      description = "CSV to write, a row per identifier in input order (rejected identifiers go to FILE.rejected.csv).")
   Path out;
 
   @Option(names = "--cache", paramLabel = "FILE",
-      description = "Mapping cache file (default: the output file's name + .veil-cache).")
+      description = "Where the output's progress is recorded (default: the output file's name + .veil-state).")
   Path cache;
 
-  @Option(names = "--refresh", description = "Poll rotated buckets and re-map the entries they affect.")
+  @Option(names = "--refresh", description = "Poll rotated buckets and re-map the rows they affect.")
   boolean refresh;
 
   @Option(names = "--type", paramLabel = "KIND",

@@ -20,7 +20,7 @@ class MapArgumentsTest {
         List.of("--in", "emails.txt", "--out", "mapped.csv"),
         List.of("--in=emails.txt", "--out=mapped.csv", "--url", "http://h:1", "--api-key", "k=="),
         List.of("--refresh", "--out", "m.csv", "--progress", "lines", "--batch-size", "20"),
-        List.of("--in", "a b.csv", "--cache", "c.veil-cache", "--type", "EMAIL", "--column", "2", "--hash-locally"),
+        List.of("--in", "a b.csv", "--cache", "c.veil-state", "--type", "EMAIL", "--column", "2", "--hash-locally"),
         List.of());
     for (List<String> line : lines) {
       MapArguments.Parsed own = MapArguments.parse(line);

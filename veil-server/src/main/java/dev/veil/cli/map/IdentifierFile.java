@@ -3,7 +3,6 @@ package dev.veil.cli.map;
 import dev.veil.core.identity.IdentityInput;
 import dev.veil.core.text.ByteScan;
 import dev.veil.sdk.Identifier;
-import dev.veil.sdk.IdentifierBatch;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -36,7 +35,7 @@ final class IdentifierFile {
    * chunk is reused for the next identifiers once this returns.
    */
   interface ChunkSink {
-    void accept(IdentifierBatch chunk, long linesRead) throws IOException;
+    void accept(IdentifierChunk chunk, long linesRead) throws IOException;
   }
 
   private final Path file;
@@ -64,8 +63,9 @@ final class IdentifierFile {
   }
 
   /**
-   * {@link #read(long, int, ChunkSink)} with a first chunk of its own size: a smaller one gets the
-   * first identifiers to the sink (and on to the server) sooner.
+   * {@link #read(long, int, ChunkSink)} with a first chunk of its own size, each next one twice as
+   * large up to {@code chunkSize}: a smaller one gets the first identifiers to the sink (and on to
+   * the server) sooner.
    */
   long read(long skipLines, int firstChunkSize, int chunkSize, ChunkSink sink) throws IOException {
     try (LineReader in = new LineReader(Files.newInputStream(file))) {
@@ -77,7 +77,7 @@ final class IdentifierFile {
       Layout layout = layout(Csv.fields(first));
       long line = 1;
       long reported = skipLines;
-      IdentifierBatch chunk = new IdentifierBatch(chunkSize);
+      IdentifierChunk chunk = new IdentifierChunk(chunkSize);
       int limit = firstChunkSize;
       if (!layout.header() && skipLines < 1) {
         addValue(first, layout, chunk);
@@ -92,7 +92,7 @@ final class IdentifierFile {
         addLine(in, layout, chunk);
         if (chunk.size() >= limit) {
           sink.accept(chunk, line);
-          limit = chunkSize;
+          limit = (int) Math.min(chunkSize, 2L * limit);
           reported = line;
           chunk.clear();
         }
@@ -105,11 +105,28 @@ final class IdentifierFile {
   }
 
   /**
+   * The kind every value of the file is read as (the {@code --type} given, else the kind its
+   * header names), or null when each value's own shape decides ({@link #guess(String)}).
+   *
+   * @throws IllegalArgumentException if {@code --column} names no column of the header
+   */
+  IdentityInput fixedKind() throws IOException {
+    try (LineReader in = new LineReader(Files.newInputStream(file))) {
+      String first = in.readLine();
+      if (first == null) {
+        return type;
+      }
+      first = first.startsWith("\uFEFF") ? first.substring(1) : first;
+      return layout(Csv.fields(first)).kind();
+    }
+  }
+
+  /**
    * Adds the current line's value. A line of ASCII without quotes (nearly every line of a real
    * file) is read from its bytes: the field between commas, stripped, guessed and added as it is;
    * any other line goes through {@link Csv} as text. Both give the same identifier.
    */
-  private static void addLine(LineReader in, Layout layout, IdentifierBatch chunk) throws IOException {
+  private static void addLine(LineReader in, Layout layout, IdentifierChunk chunk) throws IOException {
     byte[] b = in.bytes();
     int end = in.end();
     int shape = ByteScan.lineShape(b, in.start(), end); // one pass: commas, quotes, non-ASCII, '@'
@@ -222,7 +239,7 @@ final class IdentifierFile {
     return header.equals("hash") ? IdentityInput.EMAIL_HASH : IdentityInput.fromParameterName(header);
   }
 
-  private static void addValue(String line, Layout layout, IdentifierBatch chunk) {
+  private static void addValue(String line, Layout layout, IdentifierChunk chunk) {
     List<String> fields = Csv.fields(line);
     if (layout.index() >= fields.size()) {
       return;

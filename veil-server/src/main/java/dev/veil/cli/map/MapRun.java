@@ -1,12 +1,15 @@
 package dev.veil.cli.map;
 
 import dev.veil.core.identity.IdentityInput;
-import dev.veil.sdk.AddResult;
-import dev.veil.sdk.CacheReport;
-import dev.veil.sdk.MappingCache;
+import dev.veil.sdk.RetryPolicy;
 import dev.veil.sdk.VeilApiException;
 import dev.veil.sdk.VeilClient;
 import dev.veil.sdk.VeilTransportException;
+import dev.veil.sdk.internal.ApiCaller;
+import dev.veil.sdk.internal.HttpTransport;
+import dev.veil.sdk.internal.Sleeper;
+import dev.veil.sdk.internal.SocketTransport;
+import dev.veil.sdk.internal.Transport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -14,20 +17,22 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.BooleanSupplier;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
 /**
- * One {@code veil map} run: an import ({@link ImportRun}: add the input to the cache, resuming
- * where a previous run stopped, while mapping what has been added and writing the output as it
- * gets mapped), or, with {@code --refresh}, a poll of rotated buckets, the re-mapping, then the
- * output.
+ * One {@code veil map} run: an import ({@link OutputImport}: the input read, mapped and written as
+ * rows in input order, resuming where a previous run of the same input stopped), then, with
+ * {@code --refresh}, a refresh ({@link OutputRefresh}: the rows whose bucket rotated after they were
+ * mapped are mapped again and the output rewritten). {@code --refresh} alone refreshes the output
+ * of an earlier import.
  *
- * <p>The cache keeps every step it has forced to disk, so the command can be killed at any point
- * and run again: the input is read on from the line the cache recorded, answers on disk are not
- * asked for again, and the output is rewritten whole.
+ * <p>The output is its own store: {@code <out>.veil-state} ({@code --cache} names another place)
+ * records which input it belongs to and how much of it is on disk, so the command can be killed at
+ * any point and run again.
  */
 public final class MapRun {
   /** 0 ok, 1 refused or file error, 2 usage, 3 cannot connect. */
@@ -35,14 +40,8 @@ public final class MapRun {
   static final int FAILED = 1;
   static final int USAGE = 2;
   static final int UNREACHABLE = 3;
-  /** Lines per add: one frame each, built while the store's lock is held; 10,000 keep that short. */
-  private static final int CHUNK = 10_000;
-  /**
-   * Mapping requests on the wire at once: the server always has the next batch waiting while this
-   * process reads, stores and writes; 4 rather than 2, because when this process's threads share
-   * one core, a sender can be late to pick up an answer (about 5 % off the wall time, measured).
-   */
-  static final int REQUESTS_IN_FLIGHT = 4;
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
   /** The command's options. */
   public record Settings(Path in, Path out, Path cache, boolean refresh, String type, String column,
@@ -71,43 +70,52 @@ public final class MapRun {
       usage.accept(err);
       return USAGE;
     }
-    Path cachePath = s.cache() != null ? s.cache() : Path.of(s.out() + ".veil-cache");
+    Path statePath = s.cache() != null ? s.cache() : Path.of(s.out() + ".veil-state");
     ProgressDisplay display = new ProgressDisplay(err, mode(), System::nanoTime);
     VeilClient client;
     try {
-      client = VeilClient.builder().baseUrl(server.url()).apiKey(server.apiKey()).hashIdentifiers(s.hashLocally())
-          .batchSize(s.batchSize()).build();
+      client = VeilClient.builder().baseUrl(server.url()).apiKey(server.apiKey()).build();
     } catch (IllegalArgumentException e) {
       err.println("veil map: " + e.getMessage());
       return USAGE;
     }
+    ApiCaller caller = caller(client.baseUrl(), server.apiKey());
     long started = System.nanoTime();
-    try (Interruption interruption = Interruption.watch(display, err, cachePath, s.out());
-        MappingCache cache = client.mappingCache(cachePath).listener(display).requestsInFlight(REQUESTS_IN_FLIGHT)
-            .build()) {
-      CacheReport report;
-      long rows = -1;
-      if (s.refresh()) {
-        if (s.in() != null) {
-          readInput(cache, display, () -> false);
-        }
-        display.phase("re-mapping");
-        report = cache.refresh();
-      } else {
+    try (Interruption interruption = Interruption.watch(display, err, statePath);
+        MapState state = MapState.open(statePath);
+        OutputFiles files = new OutputFiles(s.out())) {
+      IdentityInput kind = s.type() == null ? null : IdentityInput.fromParameterName(s.type().toLowerCase(Locale.ROOT));
+      Settings recorded = s;
+      if (s.in() != null) {
+        IdentifierFile file = new IdentifierFile(s.in(), kind, s.column());
+        String source = source(file);
         display.phase("mapping");
-        ImportRun.Result result = ImportRun.run(cache, (c, stop) -> readInput(c, display, stop), s.out());
-        report = result.report();
-        rows = result.rows();
-        ArchiveMark.afterImport(report.sent());
+        long readStart = System.nanoTime();
+        OutputImport.Result r = new OutputImport(caller, s.hashLocally(), s.batchSize(), VeilClient.MAX_BATCH_BYTES,
+            display::progress).run(file, source, state, files);
+        reportImport(r, display, readStart, files);
+      } else {
+        recorded = recordedSettings(state);
       }
-      display.progress(report.sent(), report.sent());
-      display.finishBar();
-      summarize(cache, report, rows, display, started);
+      if (s.refresh()) {
+        display.phase("re-mapping");
+        IdentityInput fixedKind = fixedKind(state.input());
+        OutputRefresh.Result r = new OutputRefresh(caller, client.mapper(), s.hashLocally() || recorded.hashLocally(),
+            s.batchSize(), VeilClient.MAX_BATCH_BYTES, display::progress).run(state, files, fixedKind);
+        display.finishBar();
+        display.message(Numbers.grouped(r.rotatedBuckets()) + " rotated bucket(s) since the rows were mapped; "
+            + Numbers.grouped(r.stale()) + " entries were mapped before their bucket rotated");
+        display.message("mapped 0 new, re-mapped " + Numbers.grouped(r.remapped()) + " in "
+            + Numbers.tenths(display.phaseSeconds()) + " s; removed " + Numbers.grouped(r.optedOut()) + " opted out, "
+            + Numbers.grouped(r.invalid()) + " invalid");
+        display.message(wrote(r.rows(), r.rejectedRows(), files));
+      }
+      display.message("done in " + Numbers.tenths((System.nanoTime() - started) / 1e9) + " s");
       return OK;
     } catch (VeilApiException e) {
-      return failed(display, "the server refused: " + e.getMessage(), cachePath, FAILED);
+      return failed(display, "the server refused: " + e.getMessage(), statePath, FAILED);
     } catch (VeilTransportException e) {
-      return failed(display, "cannot reach " + client.baseUrl() + ": " + e.getMessage(), cachePath, UNREACHABLE);
+      return failed(display, "cannot reach " + client.baseUrl() + ": " + e.getMessage(), statePath, UNREACHABLE);
     } catch (NoSuchFileException e) {
       return failed(display, "no such file: " + e.getFile(), null, FAILED);
     } catch (IOException | UncheckedIOException e) {
@@ -119,12 +127,82 @@ public final class MapRun {
     }
   }
 
+  private void reportImport(OutputImport.Result r, ProgressDisplay display, long readStart, OutputFiles files) {
+    if (r.alreadyDone()) {
+      display.message(s.out() + " is complete for " + s.in() + " (" + Numbers.grouped(r.rows())
+          + " rows): nothing to map; --refresh re-maps the rows whose bucket rotated");
+      return;
+    }
+    display.progress(r.mapped() + r.optedOut(), r.mapped() + r.optedOut());
+    display.finishBar();
+    if (r.skippedLines() > 0) {
+      display.message("resumed reading " + s.in() + " after line " + Numbers.grouped(r.skippedLines()));
+    }
+    display.message("read " + Numbers.grouped(r.lines() - r.skippedLines()) + " lines in "
+        + Numbers.tenths((System.nanoTime() - readStart) / 1e9) + " s: " + Numbers.grouped(r.read()) + " identifiers, "
+        + Numbers.grouped(r.invalid()) + " invalid");
+    display.message("mapped " + Numbers.grouped(r.mapped()) + " new in " + Numbers.tenths(display.phaseSeconds())
+        + " s; removed " + Numbers.grouped(r.optedOut()) + " opted out, " + Numbers.grouped(r.invalid()) + " invalid");
+    display.message(wrote(r.rows(), r.rejectedRows(), files));
+    ArchiveMark.afterImport(r.sent());
+  }
+
+  private static String wrote(long rows, long rejected, OutputFiles files) {
+    return "wrote " + Numbers.grouped(rows) + " rows to " + files.out()
+        + (rejected > 0 ? " and " + Numbers.grouped(rejected) + " rejected identifiers to " + files.rejected() : "");
+  }
+
+  /**
+   * What the output belongs to: the input file (path, size, time) and what decides how it is read
+   * (a changed file or option starts the import anew), and the kind every value is read as.
+   */
+  private String source(IdentifierFile file) throws IOException {
+    BasicFileAttributes attributes = Files.readAttributes(s.in(), BasicFileAttributes.class);
+    IdentityInput fixed = file.fixedKind();
+    return "input=" + s.in().toAbsolutePath().normalize() + "\nsize=" + attributes.size() + "\nmodified="
+        + attributes.lastModifiedTime().toMillis() + "\ntype=" + (s.type() == null ? "" : s.type()) + "\ncolumn="
+        + (s.column() == null ? "" : s.column()) + "\nhash-locally=" + s.hashLocally() + "\nkind="
+        + (fixed == null ? "" : fixed.parameterName());
+  }
+
+  /** One setting of a recorded source, or "" when absent. */
+  private static String setting(String source, String name) {
+    if (source == null) {
+      return "";
+    }
+    for (String line : source.split("\n")) {
+      if (line.startsWith(name + "=")) {
+        return line.substring(name.length() + 1);
+      }
+    }
+    return "";
+  }
+
+  private Settings recordedSettings(MapState state) {
+    return new Settings(null, s.out(), s.cache(), s.refresh(), null, null,
+        Boolean.parseBoolean(setting(state.input(), "hash-locally")), s.batchSize(), s.progress());
+  }
+
+  private static IdentityInput fixedKind(String source) {
+    String kind = setting(source, "kind");
+    return kind.isEmpty() ? null : IdentityInput.fromParameterName(kind);
+  }
+
+  /** The client's calls: its own connections when the server is reached directly, the JDK's client through a proxy. */
+  private static ApiCaller caller(String baseUrl, String apiKey) {
+    Transport transport = SocketTransport.reachesDirectly(baseUrl)
+        ? new SocketTransport(baseUrl, CONNECT_TIMEOUT, REQUEST_TIMEOUT)
+        : new HttpTransport(HttpTransport.defaultClient(CONNECT_TIMEOUT), baseUrl, REQUEST_TIMEOUT);
+    return new ApiCaller(transport, RetryPolicy.defaults(), Sleeper.THREAD_SLEEP,
+        () -> ThreadLocalRandom.current().nextDouble(), apiKey);
+  }
+
   private String usageProblem() {
     if (s.in() == null && !s.refresh()) {
       return "give --in FILE (and --out FILE), or --refresh";
     }
-    if (s.out() == null && s.cache() == null) {
-      return "give --out FILE (the cache is kept beside it) or --cache FILE";
+    if (s.out() == null) {
+      return "give --out FILE (the output, which is also what --refresh re-maps)";
     }
     if (s.type() != null && IdentityInput.fromParameterName(s.type().toLowerCase(Locale.ROOT)) == null) {
       return "--type must be email, email_hash, phone or phone_hash";
@@ -151,75 +229,16 @@ public final class MapRun {
     }
   }
 
-  /** Adds the input from where the cache says the last run stopped; {@code stop} aborts between chunks. */
-  private void readInput(MappingCache cache, ProgressDisplay display, BooleanSupplier stop) throws IOException {
-    BasicFileAttributes attributes = Files.readAttributes(s.in(), BasicFileAttributes.class);
-    // The checkpoint belongs to this exact file: another path, size or time starts from the top.
-    String source = "input:" + s.in().toAbsolutePath().normalize() + ":" + attributes.size() + ":"
-        + attributes.lastModifiedTime().toMillis();
-    long skip = cache.checkpoint(source).orElse(0);
-    IdentityInput kind = s.type() == null ? null : IdentityInput.fromParameterName(s.type().toLowerCase(Locale.ROOT));
-    AddResult[] total = {new AddResult(0, 0, 0)};
-    long startNanos = System.nanoTime();
-    IdentifierFile file = new IdentifierFile(s.in(), kind, s.column());
-    long expected = file.estimateLines() - skip;
-    boolean[] reserved = {false};
-    // The first chunk is the run's first request (MappingCache.FIRST_BATCH_SIZE): it leaves as soon
-    // as it is added. Room for the rest is made after it, so that the server does not wait for the
-    // tables to be allocated.
-    int firstChunk = Math.min(MappingCache.FIRST_BATCH_SIZE, s.batchSize());
-    long lines = file.read(skip, firstChunk, CHUNK, (chunk, linesRead) -> {
-      if (stop.getAsBoolean()) {
-        throw new IOException("stopped reading: mapping failed");
-      }
-      total[0] = total[0].plus(cache.addBuffered(chunk, source, linesRead)); // forced by the mapping run
-      if (!reserved[0]) {
-        reserved[0] = true;
-        cache.reserve(expected - (linesRead - skip));
-      }
-    });
-    if (skip > 0) {
-      display.message("resumed reading " + s.in() + " after line " + Numbers.grouped(skip));
-    }
-    AddResult added = total[0];
-    display.message("read " + Numbers.grouped(lines) + " lines in " + Numbers.tenths((System.nanoTime() - startNanos) / 1e9)
-        + " s: " + Numbers.grouped(added.added()) + " new, " + Numbers.grouped(added.alreadyPresent()) + " already held, "
-        + Numbers.grouped(added.invalid()) + " invalid");
-  }
-
-  /** Reports the run and writes what is left to write: all rows after a refresh ({@code rows} -1), the rejections. */
-  private void summarize(MappingCache cache, CacheReport report, long rows, ProgressDisplay display, long started)
-      throws IOException {
-    if (s.refresh()) {
-      display.message(Numbers.grouped(report.rotatedBuckets()) + " rotated bucket(s) since the last poll; "
-          + Numbers.grouped(report.markedStale()) + " entries were mapped before their bucket rotated");
-    }
-    display.message("mapped " + Numbers.grouped(report.mapped()) + " new, re-mapped " + Numbers.grouped(report.remapped())
-        + " in " + Numbers.tenths(display.phaseSeconds()) + " s; removed " + Numbers.grouped(report.optedOut())
-        + " opted out, " + Numbers.grouped(report.invalid()) + " invalid");
-    if (s.out() != null) {
-      display.phase("writing");
-      long written = rows >= 0 ? rows : MappingFile.writeMappings(cache, s.out());
-      Path rejectedFile = MappingFile.rejectedFile(s.out());
-      long rejected = MappingFile.writeRejections(cache, rejectedFile);
-      display.message("wrote " + Numbers.grouped(written) + " rows to " + s.out()
-          + (rejected > 0 ? " and " + Numbers.grouped(rejected) + " rejected identifiers to " + rejectedFile : "")
-          + " (" + Numbers.tenths(display.phaseSeconds()) + " s after mapping)");
-    }
-    double seconds = (System.nanoTime() - started) / 1e9;
-    display.message("done in " + Numbers.tenths(seconds) + " s");
-  }
-
   /** Where a run that did not finish left its progress, and how to go on from there. */
-  static String progressKept(Path cachePath) {
-    return "progress is kept in " + cachePath + "; run the same command again to resume";
+  static String progressKept(Path state) {
+    return "progress is kept in " + state + "; run the same command again to resume";
   }
 
-  private int failed(ProgressDisplay display, String message, Path cachePath, int code) {
+  private int failed(ProgressDisplay display, String message, Path statePath, int code) {
     display.finishBar();
     err.println("veil map: " + message);
-    if (cachePath != null) {
-      err.println("veil map: " + progressKept(cachePath));
+    if (statePath != null) {
+      err.println("veil map: " + progressKept(statePath));
     }
     err.flush();
     return code;

@@ -1,8 +1,5 @@
 package dev.veil.cli.map;
 
-import dev.veil.sdk.Identifier;
-import dev.veil.sdk.MapOutcome;
-import dev.veil.sdk.MappingCache;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.function.LongSupplier;
@@ -13,7 +10,7 @@ import java.util.function.LongSupplier;
  * lines otherwise (every few seconds and at the end of each phase), or nothing. Thread-safe: the
  * input is read on one thread while another maps.
  */
-final class ProgressDisplay implements MappingCache.Listener {
+final class ProgressDisplay implements OutputImport.Progress {
   /** How progress is shown. */
   enum Mode { BAR, LINES, NONE }
 
@@ -28,7 +25,6 @@ final class ProgressDisplay implements MappingCache.Listener {
   private long phaseStart;
   private long lastShown;
   private boolean barDrawn;
-  private long removed;
   private long lastDone = -1;
 
   ProgressDisplay(PrintWriter err, Mode mode, LongSupplier nanoTime) {
@@ -54,16 +50,6 @@ final class ProgressDisplay implements MappingCache.Listener {
   @Override
   public synchronized void progress(long done, long total) {
     show(done, total, done >= total);
-  }
-
-  @Override
-  public synchronized void removed(Identifier identifier, MapOutcome.Reason reason) {
-    removed++;
-  }
-
-  /** Entries removed while mapping (opted out or invalid). */
-  synchronized long removedCount() {
-    return removed;
   }
 
   /** Ends a bar line, so that what follows starts on a new line. */

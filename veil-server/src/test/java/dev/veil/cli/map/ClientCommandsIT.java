@@ -8,8 +8,6 @@ import dev.veil.testing.CliRun;
 import dev.veil.testing.AdminCli;
 import dev.veil.testing.Await;
 import dev.veil.testing.Http;
-import dev.veil.sdk.MappingCache;
-import dev.veil.sdk.VeilClient;
 import dev.veil.testing.ServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -177,7 +175,7 @@ class ClientCommandsIT {
   void sigkillInTheMiddleOfARun_thenTheSameCommand_resumesWithoutLossOrDuplicates() throws Exception {
     Path in = emails("kill.txt", "kill", ROWS);
     Path out = dir.resolve("kill.csv");
-    Path cache = dir.resolve("kill.csv.veil-cache");
+    Path cache = dir.resolve("kill.csv.veil-state");
     Process child = startMap(in, out, dir.resolve("kill.log"), "--progress", "lines");
     try {
       // Batches of 20 keep the child busy for a few seconds: the kill lands in the middle of the run.
@@ -191,21 +189,22 @@ class ClientCommandsIT {
     long committed = mappedIn(cache);
     assertThat(committed).isBetween(10_000L, ROWS - 1L);
     assertThat(out).doesNotExist();
+    assertThat(dir.resolve("kill.csv.tmp")).as("the rows written so far, the run's progress").exists();
 
     CliRun resumed = map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey);
 
     assertThat(resumed.exitCode()).as(resumed.err()).isZero();
-    assertThat(resumed.err()).contains("resumed reading").contains(": 0 new, 0 already held, 0 invalid")
-        .contains(String.format("mapped %,d new", ROWS - committed));
-    assertMatchesServer(readOutput(out), ROWS);
-    assertThat(entriesIn(cache)).isEqualTo(ROWS);
+    assertThat(resumed.err()).contains("resumed reading").contains(String.format("mapped %,d new", ROWS - committed));
+    assertMatchesServer(readOutput(out), ROWS); // each identifier once: none lost, none written twice
+    assertThat(Files.readAllLines(out)).hasSize(ROWS + 1);
+    assertThat(dir.resolve("kill.csv.tmp")).doesNotExist();
   }
 
   @Test
-  void sigtermInTheMiddleOfARun_saysHowToResume_leavesNoTemporaryFile_andTheSameCommandFinishes() throws Exception {
+  void sigtermInTheMiddleOfARun_saysHowToResume_keepsTheRowsWritten_andTheSameCommandFinishes() throws Exception {
     Path in = emails("term.txt", "term", ROWS);
     Path out = dir.resolve("term.csv");
-    Path cache = dir.resolve("term.csv.veil-cache");
+    Path cache = dir.resolve("term.csv.veil-state");
     Path log = dir.resolve("term.log");
     Process child = startMap(in, out, log, "--progress", "none");
     try {
@@ -221,7 +220,7 @@ class ClientCommandsIT {
     assertThat(child.exitValue()).isEqualTo(128 + 15);
     assertThat(Files.readString(log)).contains(
         "veil map: stopped; progress is kept in " + cache + "; run the same command again to resume");
-    assertThat(dir.resolve("term.csv.tmp")).doesNotExist();
+    assertThat(dir.resolve("term.csv.tmp")).as("the rows written so far, the run's progress").exists();
     assertThat(out).doesNotExist();
     long committed = mappedIn(cache);
     assertThat(committed).isBetween(10_000L, ROWS - 1L);
@@ -231,6 +230,7 @@ class ClientCommandsIT {
     assertThat(resumed.exitCode()).as(resumed.err()).isZero();
     assertThat(resumed.err()).contains("resumed reading").contains(String.format("mapped %,d new", ROWS - committed));
     assertMatchesServer(readOutput(out), ROWS);
+    assertThat(Files.readAllLines(out)).hasSize(ROWS + 1);
   }
 
   /**
@@ -247,31 +247,22 @@ class ClientCommandsIT {
     return pb.start();
   }
 
-  /** Mapped entries durable in a cache file (possibly being written): read from a copy of it. */
-  private static long mappedIn(Path cache) {
-    return countsIn(cache)[1];
-  }
-
-  private static long entriesIn(Path cache) {
-    return countsIn(cache)[0];
-  }
-
   /**
-   * {entries held, entries mapped} of a copy of the cache file: the copy may end in the middle of
-   * a frame the child process is writing, which opening it cuts off, as after a crash.
+   * Rows of the output on disk by the last checkpoint of a state file (possibly being written, and
+   * locked by the run that writes it): read from a copy, which opening cuts after its last whole
+   * record, as after a crash.
    */
-  private static long[] countsIn(Path cache) {
-    if (!Files.exists(cache)) {
-      return new long[] {0, 0};
+  private static long mappedIn(Path state) {
+    if (!Files.exists(state)) {
+      return 0;
     }
-    Path copy = dir.resolve("copy-of-" + cache.getFileName());
+    Path copy = dir.resolve("copy-of-" + state.getFileName());
     try {
-      Files.copy(cache, copy, StandardCopyOption.REPLACE_EXISTING);
-      try (MappingCache opened = VeilClient.builder().baseUrl(server.baseUrl()).build().mappingCache(copy).build()) {
-        return new long[] {opened.size(), opened.size() - opened.pendingCount()};
+      Files.copy(state, copy, StandardCopyOption.REPLACE_EXISTING);
+      try (MapState opened = MapState.open(copy)) {
+        return opened.last().rows();
       } finally {
         Files.deleteIfExists(copy);
-        Files.deleteIfExists(Path.of(copy + ".lock"));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -290,13 +281,45 @@ class ClientCommandsIT {
     CliRun run = map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey, "--hash-locally");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
-    Map<String, String[]> rows = readOutput(out);
-    assertThat(rows.keySet()).containsExactly("Jane.Doe@Example.com", "bob@example.com");
+    List<String> lines = Files.readAllLines(out);
+    assertThat(lines).hasSize(4); // the header, then a row per identifier read: bob@example.com twice
     Map<String, String[]> server = serverMap(List.of("jane.doe@example.com", "bob@example.com"));
-    assertThat(rows.get("Jane.Doe@Example.com")[0]).isEqualTo(server.get("jane.doe@example.com")[0]);
+    assertThat(lines.get(1)).isEqualTo("Jane.Doe@Example.com," + String.join(",", server.get("jane.doe@example.com")));
+    assertThat(lines.get(2)).isEqualTo("bob@example.com," + String.join(",", server.get("bob@example.com")));
+    assertThat(lines.get(3)).isEqualTo(lines.get(2));
     assertThat(Files.readAllLines(Path.of(out + ".rejected.csv"))).containsExactly("identifier,reason",
         "not-an-email,invalid identifier", "leaver@example.com,optout");
-    assertThat(run.err()).contains("1 already held").contains("1 invalid").contains("removed 1 opted out");
+    assertThat(run.err()).contains("5 identifiers, 1 invalid").contains("removed 1 opted out");
+  }
+
+  @Test
+  void refreshBeforeAnImport_saysSo_andAfterAnOptOut_movesTheRowToTheRejectedFile() throws Exception {
+    Path out = dir.resolve("leaving.csv");
+    CliRun early = map("--refresh", "--out", out.toString(), "--api-key", mapperKey);
+    assertThat(early.exitCode()).isEqualTo(1);
+    assertThat(early.err()).contains("nothing to refresh in").contains("veil map --in FILE");
+
+    Path in = dir.resolve("leaving.txt");
+    Files.writeString(in, "stays@example.com\nleaves@example.com\nalso.stays@example.com\n");
+    assertThat(map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey).exitCode()).isZero();
+    String bucket = readOutput(out).get("leaves@example.com")[1];
+    String optOutKey = AdminCli.createClient(server.grpcPort(), adminKey, "optout-intake-2", "OPTOUT");
+    assertThat(http.post("/v1/optout", optOutKey, "{\"email\":\"leaves@example.com\"}").code()).isEqualTo(200);
+    Instant beforeRotation = Instant.now().minusSeconds(1);
+    assertThat(AdminCli.run(server.grpcPort(), adminKey, "salts", "rotate", "--bucket", bucket).exitCode()).isZero();
+    JsonNode buckets = JSON.readTree(http.get("/v1/identity/buckets?since_timestamp="
+        + beforeRotation.getEpochSecond(), mapperKey).body()).path("body");
+    Instant effective = java.time.LocalDateTime.parse(buckets.get(0).get("last_updated").asText())
+        .toInstant(java.time.ZoneOffset.UTC);
+    Await.until(Duration.ofSeconds(5), "the rotation to take effect", () -> Instant.now().isAfter(effective));
+
+    CliRun refresh = map("--refresh", "--out", out.toString(), "--api-key", mapperKey);
+
+    assertThat(refresh.exitCode()).as(refresh.err()).isZero();
+    assertThat(readOutput(out).keySet()).containsExactly("stays@example.com", "also.stays@example.com");
+    assertThat(Files.readAllLines(Path.of(out + ".rejected.csv"))).containsExactly("identifier,reason",
+        "leaves@example.com,optout");
+    assertThat(refresh.err()).contains("removed 1 opted out").contains("wrote 2 rows");
   }
 
   @Test
@@ -328,7 +351,7 @@ class ClientCommandsIT {
       Files.delete(Path.of(archive + ".ok"));
       CliRun again = map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey);
       assertThat(again.exitCode()).isZero();
-      assertThat(again.err()).contains("resumed reading").contains("mapped 0 new");
+      assertThat(again.err()).contains("nothing to map");
       assertThat(Path.of(archive + ".ok")).doesNotExist();
     } finally {
       System.clearProperty(ArchiveMark.PROPERTY);

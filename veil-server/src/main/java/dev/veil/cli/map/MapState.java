@@ -1,0 +1,296 @@
+package dev.veil.cli.map;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.OptionalLong;
+import java.util.zip.CRC32C;
+
+/**
+ * {@code veil map}'s record of an output's progress ({@code <out>.veil-state}): which input the
+ * output belongs to, how far the output files are known to be on disk, and when their rows were
+ * mapped. The output files themselves hold the mappings; this file holds a few records per second
+ * of mapping.
+ *
+ * <p>Records are appended in frames (payload length, CRC-32C of the payload, payload) and each is
+ * forced to disk before the call returns. Opening reads every whole frame and cuts the file after
+ * the last one, so a record being written when the process died is as if never begun. The records:
+ * <ul>
+ *   <li>{@code INPUT}: a new import of the input described (path, size, time and the options that
+ *       decide what is read); it starts the file anew.
+ *   <li>{@code CHECKPOINT}: the input's lines read, and the bytes and rows of both output files,
+ *       all forced to disk before the record; and the time the first request of the rows since the
+ *       previous checkpoint left (a row was mapped with a salt of that time or later).
+ *   <li>{@code DONE}: the import is complete; its temporary output files are whole and are renamed
+ *       into place after this record (a run that finds them still there finishes the renames).
+ *   <li>{@code REFRESHED}: a refresh replaced the output files; every row is now mapped with the
+ *       salts of the given time or later.
+ * </ul>
+ *
+ * <p>The file is locked while open, so two runs never share an output. Not thread-safe: one
+ * thread writes.
+ */
+final class MapState implements AutoCloseable {
+  private static final byte INPUT = 1;
+  private static final byte CHECKPOINT = 2;
+  private static final byte DONE = 3;
+  private static final byte REFRESHED = 4;
+  private static final int HEAD = 8;
+  /** Largest payload read back: a longer length field means a torn or foreign file. */
+  private static final int MAX_PAYLOAD = 1 << 16;
+
+  /** How far the output files are known to be on disk. */
+  record Checkpoint(long lines, long bytes, long rows, long rejectedBytes, long rejectedRows, long mappedAtMillis) {
+    static final Checkpoint NONE = new Checkpoint(0, 0, 0, 0, 0, Long.MAX_VALUE);
+  }
+
+  private final Path file;
+  private final FileChannel channel;
+  private final FileLock lock;
+  private final CRC32C crc = new CRC32C();
+  private long end;
+  private String input;
+  private Checkpoint last = Checkpoint.NONE;
+  /** Per checkpoint since INPUT: the rows written up to it, and the mapping time of the rows since the one before. */
+  private long[] segmentRows = new long[16];
+  private long[] segmentMillis = new long[16];
+  private int segments;
+  private boolean done;
+  private long refreshedMillis = -1;
+
+  private MapState(Path file, FileChannel channel, FileLock lock) {
+    this.file = file;
+    this.channel = channel;
+    this.lock = lock;
+  }
+
+  /**
+   * Opens (or creates) the state file and reads it.
+   *
+   * @throws IOException if it cannot be read or written, or another run has it open
+   */
+  static MapState open(Path file) throws IOException {
+    FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+        StandardOpenOption.WRITE);
+    FileLock lock;
+    try {
+      lock = channel.tryLock();
+    } catch (OverlappingFileLockException held) {
+      lock = null;
+    } catch (IOException e) {
+      channel.close();
+      throw e;
+    }
+    if (lock == null) {
+      channel.close();
+      throw new IOException(file + " is in use by another veil map");
+    }
+    MapState state = new MapState(file, channel, lock);
+    try {
+      state.load();
+    } catch (IOException | RuntimeException e) {
+      state.close();
+      throw e;
+    }
+    return state;
+  }
+
+  Path file() {
+    return file;
+  }
+
+  /** The input of the import this state belongs to, or null if none was begun. */
+  String input() {
+    return input;
+  }
+
+  Checkpoint last() {
+    return last;
+  }
+
+  /** Whether the import is complete (its output files whole). */
+  boolean done() {
+    return done;
+  }
+
+  /** The time every row is known to be mapped at or after, set by the last refresh. */
+  OptionalLong refreshedMillis() {
+    return refreshedMillis < 0 ? OptionalLong.empty() : OptionalLong.of(refreshedMillis);
+  }
+
+  /**
+   * When row {@code row} (0-based, in output order) was mapped at the earliest: the last refresh's
+   * time, else the time of the segment of the import it was written in.
+   */
+  long mappedAtMillis(long row) {
+    if (refreshedMillis >= 0) {
+      return refreshedMillis;
+    }
+    int i = Arrays.binarySearch(segmentRows, 0, segments, row + 1);
+    int segment = i >= 0 ? i : -i - 1;
+    if (segment >= segments) {
+      throw new IllegalStateException("row " + row + " is past the last checkpoint");
+    }
+    // Several checkpoints can end at the same row count; the first of them wrote the row.
+    while (segment > 0 && segmentRows[segment - 1] == segmentRows[segment]) {
+      segment--;
+    }
+    return segmentMillis[segment];
+  }
+
+  /** The earliest mapping time of any row. */
+  long oldestMappedAtMillis() {
+    if (refreshedMillis >= 0) {
+      return refreshedMillis;
+    }
+    long oldest = Long.MAX_VALUE;
+    for (int i = 0; i < segments; i++) {
+      oldest = Math.min(oldest, segmentMillis[i]);
+    }
+    return oldest;
+  }
+
+  /** Starts the file anew for an import of {@code input}. */
+  void begin(String input) throws IOException {
+    channel.truncate(0);
+    end = 0;
+    reset();
+    byte[] text = input.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer payload = ByteBuffer.allocate(1 + text.length).put(INPUT).put(text);
+    append(payload);
+    this.input = input;
+  }
+
+  void checkpoint(Checkpoint c) throws IOException {
+    append(ByteBuffer.allocate(1 + 6 * 8).put(CHECKPOINT).putLong(c.lines()).putLong(c.bytes()).putLong(c.rows())
+        .putLong(c.rejectedBytes()).putLong(c.rejectedRows()).putLong(c.mappedAtMillis()));
+    applyCheckpoint(c);
+  }
+
+  void markDone() throws IOException {
+    append(ByteBuffer.allocate(1).put(DONE));
+    done = true;
+  }
+
+  /** Records a refresh that replaced the outputs: {@code rows} and {@code rejectedRows} in them now. */
+  void refreshed(long pollMillis, long rows, long rejectedRows) throws IOException {
+    append(ByteBuffer.allocate(1 + 3 * 8).put(REFRESHED).putLong(pollMillis).putLong(rows).putLong(rejectedRows));
+    refreshedMillis = pollMillis;
+    last = new Checkpoint(last.lines(), last.bytes(), rows, last.rejectedBytes(), rejectedRows, pollMillis);
+  }
+
+  private void reset() {
+    input = null;
+    last = Checkpoint.NONE;
+    segments = 0;
+    done = false;
+    refreshedMillis = -1;
+  }
+
+  private void applyCheckpoint(Checkpoint c) {
+    if (segments == segmentRows.length) {
+      segmentRows = Arrays.copyOf(segmentRows, segments * 2);
+      segmentMillis = Arrays.copyOf(segmentMillis, segments * 2);
+    }
+    segmentRows[segments] = c.rows();
+    segmentMillis[segments++] = c.mappedAtMillis();
+    last = c;
+  }
+
+  private void append(ByteBuffer payload) throws IOException {
+    payload.flip();
+    crc.reset();
+    crc.update(payload.array(), 0, payload.limit());
+    ByteBuffer frame = ByteBuffer.allocate(HEAD + payload.limit());
+    frame.putInt(payload.limit()).putInt((int) crc.getValue()).put(payload.array(), 0, payload.limit()).flip();
+    while (frame.hasRemaining()) {
+      end += channel.write(frame, end);
+    }
+    channel.force(false);
+  }
+
+  private void load() throws IOException {
+    long size = channel.size();
+    ByteBuffer head = ByteBuffer.allocate(HEAD);
+    long at = 0;
+    while (at + HEAD <= size) {
+      head.clear();
+      readFully(head, at);
+      int length = head.getInt(0);
+      if (length < 1 || length > MAX_PAYLOAD || at + HEAD + length > size) {
+        break;
+      }
+      ByteBuffer payload = ByteBuffer.allocate(length);
+      readFully(payload, at + HEAD);
+      crc.reset();
+      crc.update(payload.array(), 0, length);
+      if ((int) crc.getValue() != head.getInt(4) || !apply(payload.flip())) {
+        break;
+      }
+      at += HEAD + length;
+    }
+    end = at;
+    if (size > at) {
+      channel.truncate(at); // a torn or unreadable tail: the records before it stand
+      channel.force(false);
+    }
+  }
+
+  /** Applies one record read back; false if it is not one this version writes. */
+  private boolean apply(ByteBuffer p) {
+    byte type = p.get();
+    switch (type) {
+      case INPUT:
+        reset();
+        input = StandardCharsets.UTF_8.decode(p).toString();
+        return true;
+      case CHECKPOINT:
+        if (p.remaining() != 6 * 8 || input == null) {
+          return false;
+        }
+        applyCheckpoint(new Checkpoint(p.getLong(), p.getLong(), p.getLong(), p.getLong(), p.getLong(), p.getLong()));
+        return true;
+      case DONE:
+        if (input == null) {
+          return false;
+        }
+        done = true;
+        return true;
+      case REFRESHED:
+        if (p.remaining() != 3 * 8 || !done) {
+          return false;
+        }
+        long poll = p.getLong();
+        long rows = p.getLong();
+        long rejected = p.getLong();
+        refreshedMillis = poll;
+        last = new Checkpoint(last.lines(), last.bytes(), rows, last.rejectedBytes(), rejected, poll);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private void readFully(ByteBuffer buffer, long position) throws IOException {
+    while (buffer.hasRemaining()) {
+      if (channel.read(buffer, position + buffer.position()) < 0) {
+        throw new IOException("unexpected end of " + file);
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      lock.release();
+    } finally {
+      channel.close();
+    }
+  }
+}

@@ -1,0 +1,160 @@
+package dev.veil.cli.map;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * The two files a {@code veil map} import writes: the rows ({@code identifier,advertising_id,bucket_id})
+ * and the rejected identifiers ({@code identifier,reason}), each to a temporary file beside its
+ * target ({@code <out>.tmp}, {@code <out>.rejected.csv.tmp}) until the import is complete, then
+ * renamed into place. The temporary files are the import's progress: a resumed run cuts them back
+ * to the last checkpoint and appends. Not thread-safe: one thread writes.
+ */
+final class OutputFiles implements AutoCloseable {
+  static final String HEADER = "identifier,advertising_id,bucket_id\n";
+  static final String REJECTED_HEADER = "identifier,reason\n";
+
+  private final Path out;
+  private final Path tmp;
+  private final Path rejected;
+  private final Path rejectedTmp;
+  private FileChannel rows;
+  private FileChannel rejections;
+  private long bytes;
+  private long rejectedBytes;
+
+  OutputFiles(Path out) {
+    this.out = out.toAbsolutePath();
+    this.tmp = temporaryFile(this.out);
+    this.rejected = rejectedFile(this.out);
+    this.rejectedTmp = temporaryFile(rejected);
+  }
+
+  /** Where {@code out} is written until the import is complete: {@code <out>.tmp}. */
+  static Path temporaryFile(Path out) {
+    Path absolute = out.toAbsolutePath();
+    return absolute.resolveSibling(absolute.getFileName() + ".tmp");
+  }
+
+  /** The file of the identifiers rejected beside the output {@code out}: {@code <out>.rejected.csv}. */
+  static Path rejectedFile(Path out) {
+    return Path.of(out + ".rejected.csv");
+  }
+
+  /** Whether the temporary files hold at least what {@code c} records (so a run can go on from it). */
+  boolean canResume(MapState.Checkpoint c) throws IOException {
+    return c.bytes() > 0 && Files.isRegularFile(tmp) && Files.isRegularFile(rejectedTmp) && Files.size(tmp) >= c.bytes()
+        && Files.size(rejectedTmp) >= c.rejectedBytes();
+  }
+
+  /** Starts both temporary files anew with their headers, forced; returns the checkpoint of that. */
+  MapState.Checkpoint start() throws IOException {
+    rows = open(tmp, true);
+    rejections = open(rejectedTmp, true);
+    bytes = 0;
+    rejectedBytes = 0;
+    byte[] header = HEADER.getBytes(StandardCharsets.US_ASCII);
+    byte[] rejectedHeader = REJECTED_HEADER.getBytes(StandardCharsets.US_ASCII);
+    write(header, header.length, rejectedHeader, rejectedHeader.length);
+    force();
+    return new MapState.Checkpoint(0, bytes, 0, rejectedBytes, 0, Long.MAX_VALUE);
+  }
+
+  /** Opens both temporary files cut back to what {@code c} records. */
+  void resume(MapState.Checkpoint c) throws IOException {
+    rows = open(tmp, false);
+    rejections = open(rejectedTmp, false);
+    rows.truncate(c.bytes());
+    rejections.truncate(c.rejectedBytes());
+    force();
+    bytes = c.bytes();
+    rejectedBytes = c.rejectedBytes();
+  }
+
+  void write(byte[] rowBytes, int rowLength, byte[] rejectedRows, int rejectedLength) throws IOException {
+    bytes += writeAt(rows, rowBytes, rowLength, bytes);
+    rejectedBytes += writeAt(rejections, rejectedRows, rejectedLength, rejectedBytes);
+  }
+
+  long bytes() {
+    return bytes;
+  }
+
+  long rejectedBytes() {
+    return rejectedBytes;
+  }
+
+  /** Forces both files' contents to disk. */
+  void force() throws IOException {
+    rows.force(false);
+    rejections.force(false);
+  }
+
+  /**
+   * Puts the temporary files of a complete import in place (those still there: a run that stopped
+   * between the renames left the rest): the rows over the output, and the rejected identifiers
+   * over their file, or, when there are none, no rejected file at all.
+   */
+  void finishRenames(long rejectedRows) throws IOException {
+    close();
+    if (Files.exists(rejectedTmp)) {
+      if (rejectedRows > 0) {
+        Files.move(rejectedTmp, rejected, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      } else {
+        Files.delete(rejectedTmp);
+        Files.deleteIfExists(rejected);
+      }
+    }
+    if (Files.exists(tmp)) {
+      Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+  }
+
+  /** Whether the output file is in place. */
+  boolean outputExists() {
+    return Files.isRegularFile(out);
+  }
+
+  Path out() {
+    return out;
+  }
+
+  Path rejected() {
+    return rejected;
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      if (rows != null) {
+        rows.close();
+      }
+    } finally {
+      rows = null;
+      if (rejections != null) {
+        rejections.close();
+      }
+      rejections = null;
+    }
+  }
+
+  private static FileChannel open(Path file, boolean truncate) throws IOException {
+    return truncate
+        ? FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)
+        : FileChannel.open(file, StandardOpenOption.WRITE);
+  }
+
+  private static int writeAt(FileChannel channel, byte[] b, int length, long position) throws IOException {
+    ByteBuffer buffer = ByteBuffer.wrap(b, 0, length);
+    while (buffer.hasRemaining()) {
+      channel.write(buffer, position + buffer.position());
+    }
+    return length;
+  }
+}

@@ -1,0 +1,471 @@
+package dev.veil.cli.map;
+
+import dev.veil.core.identity.EmailNormalizer;
+import dev.veil.core.identity.IdentityInput;
+import dev.veil.sdk.Identifier;
+import dev.veil.sdk.MapOutcome;
+import dev.veil.sdk.internal.ApiCaller;
+import dev.veil.sdk.internal.MapAnswer;
+import dev.veil.sdk.internal.MapJson;
+import dev.veil.sdk.internal.ValueList;
+import dev.veil.sdk.internal.cache.Values;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A {@code veil map} import whose output is its own store: the input is read in chunks, each
+ * chunk's identifiers are checked and sent in requests (of {@value #FIRST_BATCH} identifiers
+ * first, doubling to the batch size; {@value #IN_FLIGHT} on the wire at once), and the answers are
+ * written as rows, in input order, to the temporary output files ({@link OutputFiles}). Every
+ * quarter second both files are forced to disk and a checkpoint is recorded ({@link MapState}): the
+ * input's lines behind the rows on disk. A run that stops at any point, SIGKILL included, is
+ * resumed by the same command: the files are cut back to the last checkpoint and the input is read
+ * on from its line, so no row is lost or written twice.
+ *
+ * <p>Threads: the caller's reads and builds requests, four send them, one writes. A failed request
+ * stops the reading; the rows already answered in order are written and checkpointed, then the
+ * failure is thrown.
+ */
+final class OutputImport {
+  /** Identifiers of the run's first request: it leaves as soon as they are read. */
+  static final int FIRST_BATCH = 1_000;
+  /** Requests on the wire at once: the server always has the next while this process works. */
+  static final int IN_FLIGHT = 4;
+  private static final long CHECKPOINT_EVERY_NANOS = 250_000_000L;
+  private static final String INVALID = MapOutcome.Reason.INVALID_IDENTIFIER.wireName();
+  private static final String OPTOUT = MapOutcome.Reason.OPTED_OUT.wireName();
+
+  /** What the import did; counts of this run unless said. */
+  record Result(long lines, long skippedLines, long read, long invalid, long sent, long mapped, long optedOut,
+      long rows, long rejectedRows, boolean alreadyDone) {}
+
+  /** Receives progress: identifiers answered or rejected so far in this run, and about how many there are. */
+  interface Progress {
+    void progress(long done, long total);
+  }
+
+  private final ApiCaller caller;
+  private final boolean hashLocally;
+  private final int batchSize;
+  private final int batchBytes;
+  private final Progress progress;
+  private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+  OutputImport(ApiCaller caller, boolean hashLocally, int batchSize, int batchBytes, Progress progress) {
+    this.caller = caller;
+    this.hashLocally = hashLocally;
+    this.batchSize = batchSize;
+    this.batchBytes = batchBytes;
+    this.progress = progress;
+  }
+
+  /** One request's identifiers (or none: only rows rejected here), and the lines read once it is written. */
+  private record Part(int seq, IdentityInput kind, ValueList shown, ValueList sent, long linesAfter,
+      byte[] rejectedRows, int rejectedLength, int rejectedCount) {}
+
+  /** A part's rows, ready to write. */
+  private record Rows(int seq, byte[] rows, int length, int count, byte[] rejected, int rejectedLength,
+      int rejectedCount, int optedOut, long linesAfter, long sentAtMillis) {}
+
+  private static final Part END = new Part(-1, null, null, null, -1, null, 0, 0);
+
+  /**
+   * Imports {@code file} (described by {@code source}) into {@code out}, resuming where {@code
+   * state} says an earlier run of the same source stopped.
+   *
+   * @throws IOException if a file cannot be read or written
+   */
+  Result run(IdentifierFile file, String source, MapState state, OutputFiles files) throws IOException {
+    if (source.equals(state.input()) && state.done()) {
+      files.finishRenames(state.last().rejectedRows());
+      if (files.outputExists()) {
+        MapState.Checkpoint last = state.last();
+        return new Result(last.lines(), last.lines(), 0, 0, 0, 0, 0, last.rows(), last.rejectedRows(), true);
+      }
+      // The output was removed since: map the input again.
+    }
+    boolean resume = source.equals(state.input()) && files.canResume(state.last());
+    if (resume) {
+      files.resume(state.last());
+    } else {
+      state.begin(source);
+      state.checkpoint(files.start());
+    }
+    MapState.Checkpoint start = state.last();
+    Writer writer = new Writer(files, state, start, Math.max(1, file.estimateLines() - start.lines()));
+    BlockingQueue<Part> parts = new ArrayBlockingQueue<>(IN_FLIGHT);
+    Thread[] senders = new Thread[IN_FLIGHT];
+    for (int i = 0; i < senders.length; i++) {
+      senders[i] = new Thread(() -> send(parts, writer), "veil-map-send");
+      senders[i].setDaemon(true);
+      senders[i].start();
+    }
+    writer.start();
+    Reader reader = new Reader(parts);
+    long lines;
+    try {
+      lines = file.read(start.lines(), Math.min(FIRST_BATCH, batchSize), batchSize, reader::chunk);
+      reader.finish(lines);
+    } catch (IOException | RuntimeException e) {
+      failure.compareAndSet(null, e);
+      lines = -1;
+    } finally {
+      writer.finishAt(reader.seq);
+      for (int i = 0; i < senders.length; i++) {
+        putUninterruptibly(parts, END);
+      }
+      joinUninterruptibly(writer);
+    }
+    rethrow(failure.get());
+    state.markDone();
+    files.finishRenames(state.last().rejectedRows());
+    MapState.Checkpoint last = state.last();
+    return new Result(lines, start.lines(), reader.read, reader.invalid, reader.sent, writer.mapped, writer.optedOut,
+        last.rows(), last.rejectedRows(), false);
+  }
+
+  /** On a sender thread: sends parts until {@link #END}; after a failure, only passes them on unsent. */
+  private void send(BlockingQueue<Part> parts, Writer writer) {
+    for (Part p = takeUninterruptibly(parts); p != END; p = takeUninterruptibly(parts)) {
+      if (failure.get() != null) {
+        continue;
+      }
+      try {
+        long sentAt = System.currentTimeMillis(); // before it leaves: mapped with a salt of this time or later
+        ValueList sent = p.sent();
+        MapAnswer answer = p.kind() == null ? null
+            : caller.call("/v1/identity/map", MapJson.request(p.kind(), sent), in -> MapJson.answer(in, sent));
+        writer.put(rows(p, answer, sentAt));
+      } catch (Throwable t) {
+        failure.compareAndSet(null, t);
+        writer.wake();
+      }
+    }
+  }
+
+  /** The CSV rows of a part's answer: mapped identifiers to the output, the others to the rejected file. */
+  private static Rows rows(Part p, MapAnswer answer, long sentAt) {
+    ValueList shown = p.shown();
+    int n = shown == null ? 0 : shown.size();
+    CsvBuffer rows = new CsvBuffer(n * 96 + 64);
+    CsvBuffer rejected = new CsvBuffer(p.rejectedLength() + 256);
+    rejected.raw(p.rejectedRows(), 0, p.rejectedLength());
+    int count = 0;
+    int rejectedCount = p.rejectedCount();
+    int optedOut = 0;
+    boolean plainIds = answer != null && answer.idsPlainCsv(); // the scanner saw no comma, quote or line break in them
+    for (int i = 0; i < n; i++) {
+      if (answer.isMapped(i)) {
+        rows.field(shown.bytes(), shown.start(i), shown.length(i));
+        rows.comma();
+        if (plainIds) {
+          rows.raw(answer.data(), answer.advertisingIdStart(i), answer.advertisingIdLength(i));
+          rows.comma();
+          rows.raw(answer.data(), answer.bucketIdStart(i), answer.bucketIdLength(i));
+        } else {
+          rows.field(answer.data(), answer.advertisingIdStart(i), answer.advertisingIdLength(i));
+          rows.comma();
+          rows.field(answer.data(), answer.bucketIdStart(i), answer.bucketIdLength(i));
+        }
+        rows.newline();
+        count++;
+      } else {
+        String reason = answer.reason(i);
+        rejected.field(shown.bytes(), shown.start(i), shown.length(i));
+        rejected.comma();
+        rejected.text(reason);
+        rejected.newline();
+        rejectedCount++;
+        optedOut += OPTOUT.equals(reason) ? 1 : 0;
+      }
+    }
+    return new Rows(p.seq(), rows.bytes(), rows.length(), count, rejected.bytes(), rejected.length(), rejectedCount,
+        optedOut, p.linesAfter(), sentAt);
+  }
+
+  /** On the caller's thread: turns chunks of the input into parts. */
+  private final class Reader {
+    private final BlockingQueue<Part> parts;
+    int seq;
+    long read;
+    long invalid;
+    long sent;
+    private int limit = Math.min(FIRST_BATCH, batchSize);
+    private IdentityInput kind;
+    private ValueList shown;
+    private ValueList hashes;
+    private CsvBuffer rejected = new CsvBuffer(256);
+    private int rejectedCount;
+
+    Reader(BlockingQueue<Part> parts) {
+      this.parts = parts;
+    }
+
+    /** A chunk ends a part: the chunk's last part carries its line count, which a checkpoint may record. */
+    void chunk(IdentifierChunk chunk, long linesRead) throws IOException {
+      if (failure.get() != null) {
+        throw new IOException("stopped reading: mapping failed");
+      }
+      Values v = chunk.values();
+      byte[] a = v.array();
+      for (int i = 0; i < v.size(); i++) {
+        read++;
+        IdentityInput k = v.kind(i);
+        boolean valid = k == IdentityInput.EMAIL && v.isAscii(i)
+            ? EmailNormalizer.isValidAscii(a, v.start(i), v.length(i)) : v.identifier(i).isValid();
+        if (!valid) {
+          reject(a, v.start(i), v.length(i));
+          continue;
+        }
+        if (hashLocally) {
+          Identifier hashed = hashOf(v.identifier(i));
+          if (hashed == null) {
+            reject(a, v.start(i), v.length(i));
+            continue;
+          }
+          byte[] h = hashed.value().getBytes(StandardCharsets.US_ASCII);
+          add(hashed.kind(), a, v.start(i), v.length(i), h, 0, h.length, -1);
+        } else {
+          add(k, a, v.start(i), v.length(i), a, v.start(i), v.length(i), -1);
+        }
+      }
+      for (Identifier m : chunk.malformed()) {
+        read++;
+        byte[] text = m.value().getBytes(StandardCharsets.UTF_8); // unpaired surrogates become '?'
+        reject(text, 0, text.length);
+      }
+      flush(linesRead);
+      limit = Math.min(batchSize, limit * 2);
+    }
+
+    /** Queues what is left (the last chunk was empty or none was read). */
+    void finish(long lines) throws IOException {
+      if (shown != null || rejectedCount > 0) {
+        flush(lines);
+      }
+    }
+
+    private void reject(byte[] b, int off, int len) {
+      invalid++;
+      rejected.field(b, off, len);
+      rejected.comma();
+      rejected.text(INVALID);
+      rejected.newline();
+      rejectedCount++;
+    }
+
+    private void add(IdentityInput sentKind, byte[] b, int off, int len, byte[] s, int sOff, int sLen, long linesAfter)
+        throws IOException {
+      if (shown != null && (sentKind != kind || shown.size() >= limit
+          || MapJson.ENVELOPE_BYTES + sentList().jsonBytesBound() + ValueList.jsonBytesBound(s, sOff, sLen) > batchBytes)) {
+        flush(linesAfter);
+      }
+      if (shown == null) {
+        kind = sentKind;
+        shown = new ValueList(limit, limit * 32);
+        hashes = hashLocally ? new ValueList(limit, limit * 48) : null;
+      }
+      shown.add(b, off, len);
+      if (hashLocally) {
+        hashes.add(s, sOff, sLen);
+      }
+    }
+
+    private ValueList sentList() {
+      return hashLocally ? hashes : shown;
+    }
+
+    /** Queues the current part; {@code linesAfter} -1 when it ends inside a chunk. */
+    private void flush(long linesAfter) throws IOException {
+      Part p = new Part(seq++, shown == null ? null : kind, shown, shown == null ? null : sentList(), linesAfter,
+          rejected.bytes(), rejected.length(), rejectedCount);
+      sent += shown == null ? 0 : shown.size();
+      shown = null;
+      hashes = null;
+      rejected = new CsvBuffer(256);
+      rejectedCount = 0;
+      try {
+        parts.put(p);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while reading", e);
+      }
+    }
+  }
+
+  private static Identifier hashOf(Identifier id) {
+    try {
+      return id.hashed();
+    } catch (IllegalArgumentException invalid) {
+      return null;
+    }
+  }
+
+  /** Writes parts' rows in input order and records checkpoints. */
+  private final class Writer extends Thread {
+    private final OutputFiles files;
+    private final MapState state;
+    private final long total;
+    private Rows[] done = new Rows[64];
+    private int end = -1;
+    private MapState.Checkpoint at;
+    long mapped;
+    long optedOut;
+    private long answered;
+
+    Writer(OutputFiles files, MapState state, MapState.Checkpoint start, long total) {
+      super("veil-map-output");
+      setDaemon(true);
+      this.files = files;
+      this.state = state;
+      this.at = start;
+      this.total = total;
+    }
+
+    synchronized void put(Rows r) {
+      while (r.seq() >= done.length) {
+        done = java.util.Arrays.copyOf(done, done.length * 2);
+      }
+      done[r.seq()] = r;
+      notifyAll();
+    }
+
+    synchronized void finishAt(int parts) {
+      end = parts;
+      notifyAll();
+    }
+
+    synchronized void wake() {
+      notifyAll();
+    }
+
+    @Override
+    public void run() {
+      long lastCheckpoint = System.nanoTime();
+      long pendingMillis = Long.MAX_VALUE;
+      boolean unrecorded = false;
+      boolean aligned = true; // the last part written ends a chunk: its line count is exact
+      try {
+        for (int seq = 0; ; seq++) {
+          Rows r = next(seq);
+          if (r == null) {
+            break;
+          }
+          files.write(r.rows(), r.length(), r.rejected(), r.rejectedLength());
+          pendingMillis = Math.min(pendingMillis, r.sentAtMillis());
+          long lines = r.linesAfter() >= 0 ? r.linesAfter() : at.lines();
+          at = new MapState.Checkpoint(lines, files.bytes(), at.rows() + r.count(), files.rejectedBytes(),
+              at.rejectedRows() + r.rejectedCount(), pendingMillis);
+          unrecorded = true;
+          aligned = r.linesAfter() >= 0;
+          mapped += r.count();
+          optedOut += r.optedOut();
+          answered += r.count() + r.rejectedCount();
+          progress.progress(answered, Math.max(total, answered));
+          if (r.linesAfter() >= 0 && System.nanoTime() - lastCheckpoint >= CHECKPOINT_EVERY_NANOS) {
+            record();
+            pendingMillis = Long.MAX_VALUE;
+            unrecorded = false;
+            lastCheckpoint = System.nanoTime();
+          }
+        }
+        if (unrecorded && aligned) {
+          record(); // after a failure the rows past the last whole chunk stay unrecorded: a resume cuts them
+        }
+      } catch (Throwable t) {
+        failure.compareAndSet(null, t);
+      }
+    }
+
+    /** Forces both files, then records how far they go. */
+    private void record() throws IOException {
+      files.force();
+      state.checkpoint(at);
+    }
+
+    /** Part {@code seq}'s rows once answered; null after the last part, or at a gap after a failure. */
+    private synchronized Rows next(int seq) throws InterruptedException {
+      while ((end < 0 || seq < end) && (seq >= done.length || done[seq] == null)) {
+        if (failure.get() != null) {
+          return null;
+        }
+        wait(100);
+      }
+      if (seq == end) {
+        return null;
+      }
+      Rows r = done[seq];
+      done[seq] = null;
+      return r;
+    }
+  }
+
+  private static <T> T takeUninterruptibly(BlockingQueue<T> queue) {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return queue.take();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private static <T> void putUninterruptibly(BlockingQueue<T> queue, T item) {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          queue.put(item);
+          return;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private static void joinUninterruptibly(Thread thread) {
+    boolean interrupted = false;
+    while (true) {
+      try {
+        thread.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  static void rethrow(Throwable t) throws IOException {
+    if (t == null) {
+      return;
+    }
+    if (t instanceof IOException io) {
+      throw io;
+    }
+    if (t instanceof RuntimeException r) {
+      throw r;
+    }
+    if (t instanceof Error e) {
+      throw e;
+    }
+    throw new IllegalStateException(t);
+  }
+}
