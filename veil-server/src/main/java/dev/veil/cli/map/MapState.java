@@ -18,7 +18,9 @@ import java.util.zip.CRC32C;
  * mapped. The output files themselves hold the mappings; this file holds a few records per second
  * of mapping.
  *
- * <p>Records are appended in frames (payload length, CRC-32C of the payload, payload) and each is
+ * <p>The file starts with a line of its own ({@value #MAGIC_TEXT}, so that another file named by
+ * mistake is refused, never cut), then records are appended in frames (payload length, CRC-32C of
+ * the payload, payload) and each is
  * forced to disk before the call returns. Opening reads every whole frame and cuts the file after
  * the last one, so a record being written when the process died is as if never begun. The records:
  * <ul>
@@ -42,6 +44,8 @@ final class MapState implements AutoCloseable {
   private static final byte DONE = 3;
   private static final byte REFRESHED = 4;
   private static final int HEAD = 8;
+  private static final String MAGIC_TEXT = "veil map state 1";
+  private static final byte[] MAGIC = (MAGIC_TEXT + "\n").getBytes(StandardCharsets.US_ASCII);
   /** Largest payload read back: a longer length field means a torn or foreign file. */
   private static final int MAX_PAYLOAD = 1 << 16;
 
@@ -159,7 +163,11 @@ final class MapState implements AutoCloseable {
   /** Starts the file anew for an import of {@code input}. */
   void begin(String input) throws IOException {
     channel.truncate(0);
+    ByteBuffer magic = ByteBuffer.wrap(MAGIC);
     end = 0;
+    while (magic.hasRemaining()) {
+      end += channel.write(magic, end);
+    }
     reset();
     byte[] text = input.getBytes(StandardCharsets.UTF_8);
     ByteBuffer payload = ByteBuffer.allocate(1 + text.length).put(INPUT).put(text);
@@ -217,8 +225,15 @@ final class MapState implements AutoCloseable {
 
   private void load() throws IOException {
     long size = channel.size();
+    if (size == 0) {
+      return; // new: begin() writes the first line
+    }
+    ByteBuffer magic = ByteBuffer.allocate(MAGIC.length);
+    if (size < MAGIC.length || !readAll(magic, 0) || !Arrays.equals(magic.array(), MAGIC)) {
+      throw new IOException(file + " is not a veil map state file (name another with --cache, or remove it)");
+    }
     ByteBuffer head = ByteBuffer.allocate(HEAD);
-    long at = 0;
+    long at = MAGIC.length;
     while (at + HEAD <= size) {
       head.clear();
       readFully(head, at);
@@ -277,6 +292,16 @@ final class MapState implements AutoCloseable {
     }
   }
 
+  /** Reads {@code buffer} full from {@code position}; false if the file ends first. */
+  private boolean readAll(ByteBuffer buffer, long position) throws IOException {
+    while (buffer.hasRemaining()) {
+      if (channel.read(buffer, position + buffer.position()) < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private void readFully(ByteBuffer buffer, long position) throws IOException {
     while (buffer.hasRemaining()) {
       if (channel.read(buffer, position + buffer.position()) < 0) {
@@ -285,9 +310,14 @@ final class MapState implements AutoCloseable {
     }
   }
 
+  /** Closes the file; one that never got a record (a refresh with nothing to refresh) is removed. */
   @Override
   public void close() throws IOException {
+    boolean empty = channel.isOpen() && channel.size() == 0;
     try {
+      if (empty) {
+        java.nio.file.Files.deleteIfExists(file); // while still locked: no run can have begun it
+      }
       lock.release();
     } finally {
       channel.close();

@@ -91,6 +91,18 @@ class MapStateTest {
   }
 
   @Test
+  void anotherFile_isRefused_andLeftAsItWas() throws IOException {
+    Path file = dir.resolve("mapped.csv");
+    Files.writeString(file, "identifier,advertising_id,bucket_id\na@example.com,x,y\n");
+    byte[] before = Files.readAllBytes(file);
+
+    assertThatThrownBy(() -> MapState.open(file)).isInstanceOf(IOException.class)
+        .hasMessageContaining("is not a veil map state file");
+    assertThat(Files.readAllBytes(file)).isEqualTo(before);
+    MapState.open(file.resolveSibling("fresh")).close(); // an empty or missing file is a new state
+  }
+
+  @Test
   void aSecondRunOnTheSameState_isRefused() throws IOException {
     Path file = dir.resolve("s");
     try (MapState state = MapState.open(file)) {
