@@ -3,6 +3,7 @@ package dev.veil.sdk;
 import dev.veil.core.identity.IdentityInput;
 import dev.veil.sdk.internal.MapAnswer;
 import dev.veil.sdk.internal.MapJson;
+import dev.veil.sdk.internal.Uninterruptibly;
 import dev.veil.sdk.internal.ValueList;
 import dev.veil.sdk.internal.cache.MappingStore;
 import dev.veil.sdk.internal.cache.PendingBatch;
@@ -105,7 +106,7 @@ final class MappingRun {
       unstored.acquireUninterruptibly(unstoredLimit);
       senders.shutdown();
       saver.stop();
-      joinUninterruptibly(saving);
+      Uninterruptibly.join(saving);
     }
     rethrow(failure.get());
     return new CacheReport(buckets, marked, tally.counts[0], tally.counts[1], tally.counts[2], tally.counts[3],
@@ -168,7 +169,7 @@ final class MappingRun {
         store();
       } finally {
         syncer.queue.add(Synced.STOP);
-        joinUninterruptibly(syncing);
+        Uninterruptibly.join(syncing);
       }
     }
 
@@ -242,7 +243,7 @@ final class MappingRun {
 
     /** The next answer; only the run ends the saver (with STOP, once every permit came back). */
     private Answered takeUninterruptibly() {
-      return MappingRun.takeUninterruptibly(queue);
+      return Uninterruptibly.take(queue);
     }
   }
 
@@ -284,7 +285,7 @@ final class MappingRun {
     public void run() {
       boolean failed = false;
       while (true) {
-        Synced group = takeUninterruptibly(queue);
+        Synced group = Uninterruptibly.take(queue);
         if (group == Synced.STOP) {
           return;
         }
@@ -387,45 +388,12 @@ final class MappingRun {
     return batch.select(indexes.stream().mapToInt(Integer::intValue).toArray(), 0, indexes.size());
   }
 
-  /** The queue's next element, waiting through interrupts (and keeping the interrupt for later). */
-  private static <T> T takeUninterruptibly(BlockingQueue<T> queue) {
-    boolean interrupted = false;
-    try {
-      while (true) {
-        try {
-          return queue.take();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
   private void acquire(Semaphore semaphore, int permits) {
     try {
       semaphore.acquire(permits);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while mapping", e);
-    }
-  }
-
-  private static void joinUninterruptibly(Thread thread) {
-    boolean interrupted = false;
-    while (true) {
-      try {
-        thread.join();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
     }
   }
 

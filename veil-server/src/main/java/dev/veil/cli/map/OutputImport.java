@@ -7,6 +7,7 @@ import dev.veil.sdk.MapOutcome;
 import dev.veil.sdk.internal.ApiCaller;
 import dev.veil.sdk.internal.MapAnswer;
 import dev.veil.sdk.internal.MapJson;
+import dev.veil.sdk.internal.Uninterruptibly;
 import dev.veil.sdk.internal.ValueList;
 import dev.veil.sdk.internal.cache.Values;
 import java.io.IOException;
@@ -115,9 +116,9 @@ final class OutputImport {
     } finally {
       writer.finishAt(reader.seq);
       for (int i = 0; i < senders.length; i++) {
-        putUninterruptibly(parts, END);
+        Uninterruptibly.put(parts, END);
       }
-      joinUninterruptibly(writer);
+      Uninterruptibly.join(writer);
     }
     rethrow(failure.get());
     state.markDone();
@@ -129,7 +130,7 @@ final class OutputImport {
 
   /** On a sender thread: sends parts until {@link #END}; after a failure, only passes them on unsent. */
   private void send(BlockingQueue<Part> parts, Writer writer) {
-    for (Part p = takeUninterruptibly(parts); p != END; p = takeUninterruptibly(parts)) {
+    for (Part p = Uninterruptibly.take(parts); p != END; p = Uninterruptibly.take(parts)) {
       if (failure.get() != null) {
         continue;
       }
@@ -400,56 +401,6 @@ final class OutputImport {
       Rows r = done[seq];
       done[seq] = null;
       return r;
-    }
-  }
-
-  private static <T> T takeUninterruptibly(BlockingQueue<T> queue) {
-    boolean interrupted = false;
-    try {
-      while (true) {
-        try {
-          return queue.take();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  private static <T> void putUninterruptibly(BlockingQueue<T> queue, T item) {
-    boolean interrupted = false;
-    try {
-      while (true) {
-        try {
-          queue.put(item);
-          return;
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  private static void joinUninterruptibly(Thread thread) {
-    boolean interrupted = false;
-    while (true) {
-      try {
-        thread.join();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
     }
   }
 
