@@ -16,6 +16,11 @@ final class CsvBuffer {
     bytes = new byte[Math.max(16, capacity)];
   }
 
+  /** A buffer that writes over {@code reused} (no longer read by anyone else) while it is large enough. */
+  CsvBuffer(byte[] reused) {
+    bytes = reused;
+  }
+
   /** The UTF-8 field {@code [off, off + len)} of {@code b}. */
   void field(byte[] b, int off, int len) {
     room(len);

@@ -54,6 +54,11 @@ final class OutputImport {
   private final int batchBytes;
   private final Progress progress;
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
+  /**
+   * Row buffers the writer is done with, for the senders to fill again: a part's rows take about
+   * half a megabyte, which a new array would have the JVM clear first.
+   */
+  private final BlockingQueue<byte[]> spareRows = new ArrayBlockingQueue<>(2 * IN_FLIGHT);
 
   OutputImport(ApiCaller caller, boolean hashLocally, int batchSize, int batchBytes, Progress progress) {
     this.caller = caller;
@@ -148,10 +153,12 @@ final class OutputImport {
   }
 
   /** The CSV rows of a part's answer: mapped identifiers to the output, the others to the rejected file. */
-  private static Rows rows(Part p, MapAnswer answer, long sentAt) {
+  private Rows rows(Part p, MapAnswer answer, long sentAt) {
     ValueList shown = p.shown();
     int n = shown == null ? 0 : shown.size();
-    CsvBuffer rows = new CsvBuffer(n * 96 + 64);
+    int expected = n * 96 + 64;
+    byte[] spare = spareRows.poll();
+    CsvBuffer rows = spare != null && spare.length >= expected ? new CsvBuffer(spare) : new CsvBuffer(expected);
     CsvBuffer rejected = new CsvBuffer(p.rejectedLength() + 256);
     rejected.raw(p.rejectedRows(), 0, p.rejectedLength());
     int count = 0;
@@ -197,6 +204,8 @@ final class OutputImport {
     private int limit = Math.min(FIRST_BATCH, batchSize);
     private IdentityInput kind;
     private ValueList shown;
+    /** Bytes of the values sent in the current part, for a quick bound of its body. */
+    private long sentBytes;
     private ValueList hashes;
     private CsvBuffer rejected = new CsvBuffer(256);
     private int rejectedCount;
@@ -260,8 +269,7 @@ final class OutputImport {
 
     private void add(IdentityInput sentKind, byte[] b, int off, int len, byte[] s, int sOff, int sLen, long linesAfter)
         throws IOException {
-      if (shown != null && (sentKind != kind || shown.size() >= limit
-          || MapJson.ENVELOPE_BYTES + sentList().jsonBytesBound() + ValueList.jsonBytesBound(s, sOff, sLen) > batchBytes)) {
+      if (shown != null && (sentKind != kind || shown.size() >= limit || wouldOverflow(s, sOff, sLen))) {
         flush(linesAfter);
       }
       if (shown == null) {
@@ -273,6 +281,18 @@ final class OutputImport {
       if (hashLocally) {
         hashes.add(s, sOff, sLen);
       }
+      sentBytes += sLen;
+    }
+
+    /**
+     * Whether the body would pass {@code batchBytes} with one more value. An escape takes at most
+     * six bytes for one, so the values' own bytes give a bound that nearly always settles it
+     * without scanning them again; only a part that large is measured exactly.
+     */
+    private boolean wouldOverflow(byte[] s, int sOff, int sLen) {
+      long worst = MapJson.ENVELOPE_BYTES + 6 * (sentBytes + sLen) + 3L * (shown.size() + 1);
+      return worst > batchBytes
+          && MapJson.ENVELOPE_BYTES + sentList().jsonBytesBound() + ValueList.jsonBytesBound(s, sOff, sLen) > batchBytes;
     }
 
     private ValueList sentList() {
@@ -286,6 +306,7 @@ final class OutputImport {
       sent += shown == null ? 0 : shown.size();
       shown = null;
       hashes = null;
+      sentBytes = 0;
       rejected = new CsvBuffer(256);
       rejectedCount = 0;
       try {
@@ -356,6 +377,7 @@ final class OutputImport {
             break;
           }
           files.write(r.rows(), r.length(), r.rejected(), r.rejectedLength());
+          spareRows.offer(r.rows()); // dropped when enough are spare
           pendingMillis = Math.min(pendingMillis, r.sentAtMillis());
           long lines = r.linesAfter() >= 0 ? r.linesAfter() : at.lines();
           at = new MapState.Checkpoint(lines, files.bytes(), at.rows() + r.count(), files.rejectedBytes(),

@@ -323,6 +323,26 @@ class ClientCommandsIT {
   }
 
   @Test
+  void longIdentifiers_areSplitIntoBodiesTheServerTakes() throws Exception {
+    // 12,000 emails of about 250 bytes: read in chunks of 1,000, 2,000, 4,000 and 5,000, the last of
+    // which would make a body of 1.25 MB, more than the server takes (1 MiB).
+    String domain = "d".repeat(60) + "." + "e".repeat(60) + "." + "f".repeat(60) + ".com";
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < 12_000; i++) {
+      text.append("long").append(i).append('.').append("a".repeat(50)).append('@').append(domain).append('\n');
+    }
+    Path in = dir.resolve("long.txt");
+    Files.writeString(in, text);
+    Path out = dir.resolve("long.csv");
+
+    CliRun run = map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey);
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(readOutput(out)).hasSize(12_000);
+    assertThat(Path.of(out + ".rejected.csv")).doesNotExist();
+  }
+
+  @Test
   void usageErrors_andAWrongKey_haveTheirExitCodes() throws Exception {
     Path in = emails("small.txt", "small", 3);
 
