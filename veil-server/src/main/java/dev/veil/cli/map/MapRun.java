@@ -133,7 +133,7 @@ public final class MapRun {
           + " rows): nothing to map; --refresh re-maps the rows whose bucket rotated");
       return;
     }
-    display.progress(r.mapped() + r.optedOut(), r.mapped() + r.optedOut());
+    display.progress(r.read(), r.read()); // every identifier read is answered or rejected by now
     display.finishBar();
     if (r.skippedLines() > 0) {
       display.message("resumed reading " + s.in() + " after line " + Numbers.grouped(r.skippedLines()));
