@@ -1,6 +1,5 @@
 package dev.veil.sdk;
 
-import dev.veil.core.identity.EmailNormalizer;
 import dev.veil.core.identity.IdentityInput;
 import dev.veil.sdk.internal.cache.MappingStore;
 import dev.veil.sdk.internal.cache.RotationLoad;
@@ -246,7 +245,7 @@ public final class MappingCache implements AutoCloseable {
     List<Identifier> invalid = new ArrayList<>(chunk.malformed());
     boolean[] keep = null;
     for (int i = 0; i < values.size(); i++) {
-      if (!isValid(values, i)) {
+      if (!values.isValid(i)) {
         if (keep == null) {
           keep = new boolean[values.size()];
           Arrays.fill(keep, true);
@@ -259,14 +258,6 @@ public final class MappingCache implements AutoCloseable {
         source == null ? null : CHECKPOINT + source, Long.toString(position), sync);
     added.add(result.added()); // a run in mapPendingWhile may be waiting for these
     return result;
-  }
-
-  /** {@link Identifier#isValid()} of value {@code i}; for an ASCII email, checked on its bytes. */
-  private static boolean isValid(Values values, int i) {
-    if (values.kind(i) == IdentityInput.EMAIL && values.isAscii(i)) {
-      return EmailNormalizer.isValidAscii(values.array(), values.start(i), values.length(i));
-    }
-    return values.identifier(i).isValid();
   }
 
   /**

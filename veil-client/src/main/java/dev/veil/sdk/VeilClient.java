@@ -1,9 +1,7 @@
 package dev.veil.sdk;
 
 import dev.veil.sdk.internal.ApiCaller;
-import dev.veil.sdk.internal.HttpTransport;
 import dev.veil.sdk.internal.Sleeper;
-import dev.veil.sdk.internal.SocketTransport;
 import dev.veil.sdk.internal.Transport;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -48,6 +46,10 @@ public final class VeilClient {
   public static final int MAX_BATCH_SIZE = 5_000;
   /** Request bodies are kept under the server's default 1 MiB limit, with room to spare. */
   public static final int MAX_BATCH_BYTES = 1_000_000;
+  /** How long a connection may take to open unless {@link Builder#connectTimeout} says otherwise. */
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+  /** How long a request may wait for its answer unless {@link Builder#requestTimeout} says otherwise. */
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
   private final ApiCaller caller;
   private final String baseUrl;
@@ -57,15 +59,8 @@ public final class VeilClient {
 
   private VeilClient(Builder b) {
     this.baseUrl = b.baseUrl;
-    Transport transport;
-    if (b.transport != null) {
-      transport = b.transport;
-    } else if (b.httpClient == null && SocketTransport.reachesDirectly(b.baseUrl)) {
-      transport = new SocketTransport(b.baseUrl, b.connectTimeout, b.requestTimeout);
-    } else {
-      transport = new HttpTransport(b.httpClient != null ? b.httpClient : HttpTransport.defaultClient(b.connectTimeout),
-          b.baseUrl, b.requestTimeout);
-    }
+    Transport transport = b.transport != null ? b.transport
+        : Transport.forUrl(b.baseUrl, b.httpClient, b.connectTimeout, b.requestTimeout);
     this.caller = new ApiCaller(transport, b.retryPolicy, b.sleeper, b.random, b.apiKey);
     this.hashIdentifiers = b.hashIdentifiers;
     this.batchSize = b.batchSize;
@@ -126,8 +121,8 @@ public final class VeilClient {
   public static final class Builder {
     private String baseUrl;
     private String apiKey;
-    private Duration connectTimeout = Duration.ofSeconds(10);
-    private Duration requestTimeout = Duration.ofSeconds(30);
+    private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+    private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private RetryPolicy retryPolicy = RetryPolicy.defaults();
     private boolean hashIdentifiers;
     private int batchSize = MAX_BATCH_SIZE;

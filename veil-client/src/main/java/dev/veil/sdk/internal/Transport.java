@@ -2,6 +2,8 @@ package dev.veil.sdk.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.http.HttpClient;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -17,6 +19,21 @@ public interface Transport {
    * @throws InterruptedException when the calling thread was interrupted while waiting
    */
   Response send(Request request) throws IOException, InterruptedException;
+
+  /**
+   * The transport for {@code baseUrl}: the client's own connections ({@link SocketTransport}) when
+   * no HTTP client is given and the server is reached directly; otherwise the JDK's client, the
+   * one given or a default one ({@link HttpTransport}), which honours proxies.
+   *
+   * @param httpClient a JDK client to use, or null
+   */
+  static Transport forUrl(String baseUrl, HttpClient httpClient, Duration connectTimeout, Duration requestTimeout) {
+    if (httpClient == null && SocketTransport.reachesDirectly(baseUrl)) {
+      return new SocketTransport(baseUrl, connectTimeout, requestTimeout);
+    }
+    return new HttpTransport(httpClient != null ? httpClient : HttpTransport.defaultClient(connectTimeout), baseUrl,
+        requestTimeout);
+  }
 
   /**
    * A request: {@code GET} when {@code jsonBody} is null, else {@code POST} of that JSON.

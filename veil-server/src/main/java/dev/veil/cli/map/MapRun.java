@@ -6,9 +6,7 @@ import dev.veil.sdk.VeilApiException;
 import dev.veil.sdk.VeilClient;
 import dev.veil.sdk.VeilTransportException;
 import dev.veil.sdk.internal.ApiCaller;
-import dev.veil.sdk.internal.HttpTransport;
 import dev.veil.sdk.internal.Sleeper;
-import dev.veil.sdk.internal.SocketTransport;
 import dev.veil.sdk.internal.Transport;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -17,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
@@ -40,8 +37,6 @@ public final class MapRun {
   static final int FAILED = 1;
   static final int USAGE = 2;
   static final int UNREACHABLE = 3;
-  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
   /** The command's options. */
   public record Settings(Path in, Path out, Path cache, boolean refresh, String type, String column,
@@ -85,7 +80,6 @@ public final class MapRun {
         MapState state = MapState.open(statePath);
         OutputFiles files = new OutputFiles(s.out())) {
       IdentityInput kind = s.type() == null ? null : IdentityInput.fromParameterName(s.type().toLowerCase(Locale.ROOT));
-      Settings recorded = s;
       if (s.in() != null) {
         IdentifierFile file = new IdentifierFile(s.in(), kind, s.column());
         String source = source(file);
@@ -94,13 +88,13 @@ public final class MapRun {
         OutputImport.Result r = new OutputImport(caller, s.hashLocally(), s.batchSize(), VeilClient.MAX_BATCH_BYTES,
             display::progress).run(file, source, state, files);
         reportImport(r, display, readStart, files);
-      } else {
-        recorded = recordedSettings(state);
       }
       if (s.refresh()) {
         display.phase("re-mapping");
         IdentityInput fixedKind = fixedKind(state.input());
-        OutputRefresh.Result r = new OutputRefresh(caller, client.mapper(), s.hashLocally() || recorded.hashLocally(),
+        // Identifiers hashed here when they were imported are hashed here again, whatever this command says.
+        boolean hashLocally = s.hashLocally() || Boolean.parseBoolean(setting(state.input(), "hash-locally"));
+        OutputRefresh.Result r = new OutputRefresh(caller, client.mapper(), hashLocally,
             s.batchSize(), VeilClient.MAX_BATCH_BYTES, display::progress).run(state, files, fixedKind);
         display.finishBar();
         display.message(Numbers.grouped(r.rotatedBuckets()) + " rotated bucket(s) since the rows were mapped; "
@@ -178,21 +172,18 @@ public final class MapRun {
     return "";
   }
 
-  private Settings recordedSettings(MapState state) {
-    return new Settings(null, s.out(), s.cache(), s.refresh(), null, null,
-        Boolean.parseBoolean(setting(state.input(), "hash-locally")), s.batchSize(), s.progress());
-  }
-
   private static IdentityInput fixedKind(String source) {
     String kind = setting(source, "kind");
     return kind.isEmpty() ? null : IdentityInput.fromParameterName(kind);
   }
 
-  /** The client's calls: its own connections when the server is reached directly, the JDK's client through a proxy. */
+  /**
+   * The batches' calls, with the client library's transport, retries and error contract (as a
+   * {@link VeilClient} built with defaults makes them), sent without an object per identifier.
+   */
   private static ApiCaller caller(String baseUrl, String apiKey) {
-    Transport transport = SocketTransport.reachesDirectly(baseUrl)
-        ? new SocketTransport(baseUrl, CONNECT_TIMEOUT, REQUEST_TIMEOUT)
-        : new HttpTransport(HttpTransport.defaultClient(CONNECT_TIMEOUT), baseUrl, REQUEST_TIMEOUT);
+    Transport transport = Transport.forUrl(baseUrl, null, VeilClient.DEFAULT_CONNECT_TIMEOUT,
+        VeilClient.DEFAULT_REQUEST_TIMEOUT);
     return new ApiCaller(transport, RetryPolicy.defaults(), Sleeper.THREAD_SLEEP,
         () -> ThreadLocalRandom.current().nextDouble(), apiKey);
   }

@@ -1,10 +1,10 @@
 package dev.veil.cli.map;
 
+import dev.veil.sdk.internal.FileLocks;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -82,19 +82,7 @@ final class MapState implements AutoCloseable {
   static MapState open(Path file) throws IOException {
     FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
         StandardOpenOption.WRITE);
-    FileLock lock;
-    try {
-      lock = channel.tryLock();
-    } catch (OverlappingFileLockException held) {
-      lock = null;
-    } catch (IOException e) {
-      channel.close();
-      throw e;
-    }
-    if (lock == null) {
-      channel.close();
-      throw new IOException(file + " is in use by another veil map");
-    }
+    FileLock lock = FileLocks.exclusive(channel, file + " is in use by another veil map");
     MapState state = new MapState(file, channel, lock);
     try {
       state.load();

@@ -1,6 +1,5 @@
 package dev.veil.cli.map;
 
-import dev.veil.core.identity.EmailNormalizer;
 import dev.veil.core.identity.IdentityInput;
 import dev.veil.sdk.Identifier;
 import dev.veil.sdk.MapOutcome;
@@ -224,9 +223,7 @@ final class OutputImport {
       for (int i = 0; i < v.size(); i++) {
         read++;
         IdentityInput k = v.kind(i);
-        boolean valid = k == IdentityInput.EMAIL && v.isAscii(i)
-            ? EmailNormalizer.isValidAscii(a, v.start(i), v.length(i)) : v.identifier(i).isValid();
-        if (!valid) {
+        if (!v.isValid(i)) {
           reject(a, v.start(i), v.length(i));
           continue;
         }
@@ -318,7 +315,8 @@ final class OutputImport {
     }
   }
 
-  private static Identifier hashOf(Identifier id) {
+  /** The hash sent for {@code id} when hashing here, or null if it does not normalize. */
+  static Identifier hashOf(Identifier id) {
     try {
       return id.hashed();
     } catch (IllegalArgumentException invalid) {

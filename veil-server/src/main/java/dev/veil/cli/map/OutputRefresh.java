@@ -210,11 +210,7 @@ final class OutputRefresh {
     if (!id.isValid()) {
       return null;
     }
-    try {
-      return hashLocally ? id.hashed() : id;
-    } catch (IllegalArgumentException invalid) {
-      return null;
-    }
+    return hashLocally ? OutputImport.hashOf(id) : id;
   }
 
   private static MapAnswer await(Future<MapAnswer> future) throws IOException {

@@ -1,9 +1,9 @@
 package dev.veil.sdk.internal.cache;
 
+import dev.veil.sdk.internal.FileLocks;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -26,19 +26,8 @@ final class CacheLock implements AutoCloseable {
     Path path = cache.resolveSibling(cache.getFileName() + ".lock");
     LogFile.createPrivately(path);
     FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE);
-    FileLock lock;
-    try {
-      lock = channel.tryLock();
-    } catch (OverlappingFileLockException sameProcess) {
-      lock = null;
-    } catch (IOException e) {
-      channel.close();
-      throw e;
-    }
-    if (lock == null) {
-      channel.close();
-      throw new IOException("mapping cache " + cache + " is open in another process (or another cache object here)");
-    }
+    FileLock lock = FileLocks.exclusive(channel,
+        "mapping cache " + cache + " is open in another process (or another cache object here)");
     return new CacheLock(channel, lock);
   }
 

@@ -1,5 +1,6 @@
 package dev.veil.sdk.internal.cache;
 
+import dev.veil.core.identity.EmailNormalizer;
 import dev.veil.core.identity.IdentityInput;
 import dev.veil.core.text.ByteScan;
 import dev.veil.sdk.Identifier;
@@ -150,6 +151,17 @@ public final class Values {
 
   public int length(int i) {
     return starts[check(i) + 1] - starts[i];
+  }
+
+  /**
+   * {@link Identifier#isValid()} of value {@code i}; an ASCII email is checked on its bytes,
+   * without an object.
+   */
+  public boolean isValid(int i) {
+    if (kind(i) == IdentityInput.EMAIL && isAscii(i)) {
+      return EmailNormalizer.isValidAscii(bytes, start(i), length(i));
+    }
+    return identifier(i).isValid();
   }
 
   /** Identifier {@code i}, its value decoded. */
