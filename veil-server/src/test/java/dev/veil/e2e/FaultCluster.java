@@ -148,6 +148,17 @@ final class FaultCluster implements AutoCloseable {
     return overlapping(from, to, RECOVERY.toNanos()).anyMatch(w -> w.node() == null);
   }
 
+  /**
+   * Whether the database, or {@code node} itself, was down or frozen at some time from {@code from}
+   * to {@code to}, or came back less than {@link #RECOVERY} before. A node frozen by SIGSTOP with a
+   * store call in flight finds that call timed out when it resumes, and until its next probe finds
+   * the database answering it refuses writes, as after a database outage: such a refusal is that
+   * node's fault, not an unexplained one.
+   */
+  synchronized boolean storeFault(Node node, long from, long to) {
+    return overlapping(from, to, RECOVERY.toNanos()).anyMatch(w -> w.node() == null || w.node() == node);
+  }
+
   /** Whether any fault at all overlapped the time. */
   synchronized boolean anyFault(long from, long to) {
     return overlapping(from, to, RECOVERY.toNanos()).findAny().isPresent();

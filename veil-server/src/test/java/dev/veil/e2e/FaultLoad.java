@@ -119,8 +119,8 @@ final class FaultLoad implements AutoCloseable {
       cluster.anyUpExcept(node, optOutRandom).ifPresent(observer -> probes.submit(() -> probe(email, node, observer, acked)));
     } else if (r.code() == 503) {
       refused(sent, acked);
-      if (!cluster.databaseFault(sent, acked)) {
-        unexplainedFailures.add("opt-out refused by " + node + " while the database was up: " + r.body());
+      if (!cluster.storeFault(node, sent, acked)) {
+        unexplainedFailures.add("opt-out refused by " + node + " while it and the database were up: " + r.body());
       }
     } else {
       unexplainedFailures.add("opt-out at " + node + " answered " + r.code() + " " + r.body());
@@ -228,8 +228,8 @@ final class FaultLoad implements AutoCloseable {
         deductions.add(new AckedDeduction(r.getData(0).getId(), title));
       } else if (r.getCode() == 1) {
         refused(sent, System.nanoTime());
-        if (!cluster.databaseFault(sent, System.nanoTime())) {
-          unexplainedFailures.add("deduction refused by " + node + " while the database was up");
+        if (!cluster.storeFault(node, sent, System.nanoTime())) {
+          unexplainedFailures.add("deduction refused by " + node + " while it and the database were up");
         }
       } else {
         unexplainedFailures.add("deduction at " + node + " answered code " + r.getCode() + " " + r.getMessage());
