@@ -1,9 +1,9 @@
 package dev.veil.sdk;
 
 import dev.veil.sdk.internal.ApiCaller;
+import dev.veil.sdk.internal.Endpoint;
 import dev.veil.sdk.internal.Sleeper;
 import dev.veil.sdk.internal.Transport;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -136,13 +136,7 @@ public final class VeilClient {
 
     /** The server, e.g. {@code http://127.0.0.1:8080} (http or https; a path prefix is kept). */
     public Builder baseUrl(String baseUrl) {
-      URI uri = URI.create(Objects.requireNonNull(baseUrl, "baseUrl"));
-      if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
-          || uri.getHost() == null || uri.getQuery() != null || uri.getFragment() != null) {
-        throw new IllegalArgumentException("baseUrl must be an http or https URL without query: " + baseUrl);
-      }
-      String text = uri.toString();
-      this.baseUrl = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
+      this.baseUrl = Endpoint.baseUrl(baseUrl);
       return this;
     }
 
@@ -153,10 +147,7 @@ public final class VeilClient {
      * an invalid one.
      */
     public Builder apiKey(String apiKey) {
-      if (apiKey != null && (apiKey.isBlank() || apiKey.chars().anyMatch(c -> c <= ' ' || c > '~'))) {
-        throw new IllegalArgumentException("apiKey must be printable ASCII without spaces");
-      }
-      this.apiKey = apiKey;
+      this.apiKey = Endpoint.apiKey(apiKey);
       return this;
     }
 

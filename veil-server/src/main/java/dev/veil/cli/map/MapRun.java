@@ -6,6 +6,7 @@ import dev.veil.sdk.VeilApiException;
 import dev.veil.sdk.VeilClient;
 import dev.veil.sdk.VeilTransportException;
 import dev.veil.sdk.internal.ApiCaller;
+import dev.veil.sdk.internal.Endpoint;
 import dev.veil.sdk.internal.Sleeper;
 import dev.veil.sdk.internal.Transport;
 import java.io.IOException;
@@ -67,14 +68,17 @@ public final class MapRun {
     }
     Path statePath = s.cache() != null ? s.cache() : Path.of(s.out() + ".veil-state");
     ProgressDisplay display = new ProgressDisplay(err, mode(), System::nanoTime);
-    VeilClient client;
+    String baseUrl;
     try {
-      client = VeilClient.builder().baseUrl(server.url()).apiKey(server.apiKey()).build();
+      // Checked as a VeilClient checks them; the client itself is only built for a refresh's bucket
+      // poll: building it (a second transport, its checks) cost an import about 3 ms before its first request.
+      baseUrl = Endpoint.baseUrl(server.url());
+      Endpoint.apiKey(server.apiKey());
     } catch (IllegalArgumentException e) {
       err.println("veil map: " + e.getMessage());
       return USAGE;
     }
-    ApiCaller caller = caller(client.baseUrl(), server.apiKey());
+    ApiCaller caller = caller(baseUrl, server.apiKey());
     long started = System.nanoTime();
     try (Interruption interruption = Interruption.watch(display, err, statePath);
         MapState state = MapState.open(statePath);
@@ -94,6 +98,7 @@ public final class MapRun {
         IdentityInput fixedKind = fixedKind(state.input());
         // Identifiers hashed here when they were imported are hashed here again, whatever this command says.
         boolean hashLocally = s.hashLocally() || Boolean.parseBoolean(setting(state.input(), "hash-locally"));
+        VeilClient client = VeilClient.builder().baseUrl(baseUrl).apiKey(server.apiKey()).build();
         OutputRefresh.Result r = new OutputRefresh(caller, client.mapper(), hashLocally,
             s.batchSize(), VeilClient.MAX_BATCH_BYTES, display::progress).run(state, files, fixedKind);
         display.finishBar();
@@ -109,7 +114,7 @@ public final class MapRun {
     } catch (VeilApiException e) {
       return failed(display, "the server refused: " + e.getMessage(), statePath, FAILED);
     } catch (VeilTransportException e) {
-      return failed(display, "cannot reach " + client.baseUrl() + ": " + e.getMessage(), statePath, UNREACHABLE);
+      return failed(display, "cannot reach " + baseUrl + ": " + e.getMessage(), statePath, UNREACHABLE);
     } catch (NoSuchFileException e) {
       return failed(display, "no such file: " + e.getFile(), null, FAILED);
     } catch (IOException | UncheckedIOException e) {

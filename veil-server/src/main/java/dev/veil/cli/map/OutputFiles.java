@@ -53,7 +53,11 @@ final class OutputFiles implements AutoCloseable {
         && Files.size(rejectedTmp) >= c.rejectedBytes();
   }
 
-  /** Starts both temporary files anew with their headers, forced; returns the checkpoint of that. */
+  /** What {@link #start} leaves: both headers, no line read, no row. */
+  static final MapState.Checkpoint FRESH =
+      new MapState.Checkpoint(0, HEADER.length(), 0, REJECTED_HEADER.length(), 0, Long.MAX_VALUE);
+
+  /** Starts both temporary files anew with their headers, forced; returns {@link #FRESH}. */
   MapState.Checkpoint start() throws IOException {
     rows = open(tmp, true);
     rejections = open(rejectedTmp, true);
@@ -63,7 +67,7 @@ final class OutputFiles implements AutoCloseable {
     byte[] rejectedHeader = REJECTED_HEADER.getBytes(StandardCharsets.US_ASCII);
     write(header, header.length, rejectedHeader, rejectedHeader.length);
     force();
-    return new MapState.Checkpoint(0, bytes, 0, rejectedBytes, 0, Long.MAX_VALUE);
+    return FRESH;
   }
 
   /** Opens both temporary files cut back to what {@code c} records. */

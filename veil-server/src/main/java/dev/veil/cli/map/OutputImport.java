@@ -20,8 +20,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * chunk's identifiers are checked and sent in requests (of {@value #FIRST_BATCH} identifiers
  * first, doubling to the batch size; {@value #IN_FLIGHT} on the wire at once), and the answers are
  * written as rows, in input order, to the temporary output files ({@link OutputFiles}). Every
- * quarter second both files are forced to disk and a checkpoint is recorded ({@link MapState}): the
- * input's lines behind the rows on disk. A run that stops at any point, SIGKILL included, is
+ * quarter second (or 4 MB of rows) both files are forced to disk and a checkpoint is recorded
+ * ({@link MapState}): the input's lines behind the rows on disk. A run that stops at any point, SIGKILL included, is
  * resumed by the same command: the files are cut back to the last checkpoint and the input is read
  * on from its line, so no row is lost or written twice.
  *
@@ -35,6 +35,11 @@ final class OutputImport {
   /** Requests on the wire at once: the server always has the next while this process works. */
   static final int IN_FLIGHT = 4;
   private static final long CHECKPOINT_EVERY_NANOS = 250_000_000L;
+  /**
+   * Output bytes after which a checkpoint is recorded sooner than every quarter second: the last
+   * one forces only what came after it, which the run waits for at its end.
+   */
+  private static final long CHECKPOINT_EVERY_BYTES = 4L << 20;
   private static final String INVALID = MapOutcome.Reason.INVALID_IDENTIFIER.wireName();
   private static final String OPTOUT = MapOutcome.Reason.OPTED_OUT.wireName();
 
@@ -93,33 +98,26 @@ final class OutputImport {
       // The output was removed since: map the input again.
     }
     boolean resume = source.equals(state.input()) && files.canResume(state.last());
-    if (resume) {
-      files.resume(state.last());
-    } else {
-      state.begin(source);
-      state.checkpoint(files.start());
-    }
-    MapState.Checkpoint start = state.last();
-    Writer writer = new Writer(files, state, start, Math.max(1, file.estimateLines() - start.lines()));
+    MapState.Checkpoint start = resume ? state.last() : OutputFiles.FRESH;
+    // The writer records the new import (or cuts the files back) before its first rows, while the
+    // first requests are on their way: those four forced writes are off the path to the first answer.
+    Writer writer = new Writer(files, state, start, resume ? null : source,
+        Math.max(1, file.estimateLines() - start.lines()));
     BlockingQueue<Part> parts = new ArrayBlockingQueue<>(IN_FLIGHT);
-    Thread[] senders = new Thread[IN_FLIGHT];
-    for (int i = 0; i < senders.length; i++) {
-      senders[i] = new Thread(() -> send(parts, writer), "veil-map-send");
-      senders[i].setDaemon(true);
-      senders[i].start();
-    }
-    writer.start();
-    Reader reader = new Reader(parts);
+    Threads threads = new Threads(parts, writer);
+    threads.startFirst();
+    Reader reader = new Reader(parts, threads);
     long lines;
     try {
-      lines = file.read(start.lines(), Math.min(FIRST_BATCH, batchSize), batchSize, reader::chunk);
+      lines = file.read(start.lines(), Math.min(FIRST_BATCH, batchSize), batchSize, reader);
       reader.finish(lines);
     } catch (IOException | RuntimeException e) {
       failure.compareAndSet(null, e);
       lines = -1;
     } finally {
+      threads.startTheRest();
       writer.finishAt(reader.seq);
-      for (int i = 0; i < senders.length; i++) {
+      for (int i = 0; i < IN_FLIGHT; i++) {
         Uninterruptibly.put(parts, END);
       }
       Uninterruptibly.join(writer);
@@ -130,6 +128,57 @@ final class OutputImport {
     MapState.Checkpoint last = state.last();
     return new Result(lines, start.lines(), reader.read, reader.invalid, reader.sent, writer.mapped, writer.optedOut,
         last.rows(), last.rejectedRows(), false);
+  }
+
+  /**
+   * The run's threads. One sender starts at once; the other senders and the writer only once the
+   * first part is queued: on a machine of one core, starting them earlier (and the writer's forced
+   * writes) came before the first request, which the server waits for.
+   */
+  private final class Threads {
+    private final BlockingQueue<Part> parts;
+    private final Writer writer;
+    private boolean started;
+
+    Threads(BlockingQueue<Part> parts, Writer writer) {
+      this.parts = parts;
+      this.writer = writer;
+    }
+
+    /** Starts the first sender. */
+    void startFirst() {
+      new Sender(parts, writer).start();
+    }
+
+    /** Starts the other senders and the writer, once. */
+    void startTheRest() {
+      if (started) {
+        return;
+      }
+      started = true;
+      for (int i = 1; i < IN_FLIGHT; i++) {
+        new Sender(parts, writer).start();
+      }
+      writer.start();
+    }
+  }
+
+  /** A sender thread (a class, not a lambda, whose linkage would cost the first request about a millisecond). */
+  private final class Sender extends Thread {
+    private final BlockingQueue<Part> parts;
+    private final Writer writer;
+
+    Sender(BlockingQueue<Part> parts, Writer writer) {
+      super("veil-map-send");
+      setDaemon(true);
+      this.parts = parts;
+      this.writer = writer;
+    }
+
+    @Override
+    public void run() {
+      send(parts, writer);
+    }
   }
 
   /** On a sender thread: sends parts until {@link #END}; after a failure, only passes them on unsent. */
@@ -194,8 +243,9 @@ final class OutputImport {
   }
 
   /** On the caller's thread: turns chunks of the input into parts. */
-  private final class Reader {
+  private final class Reader implements IdentifierFile.ChunkSink {
     private final BlockingQueue<Part> parts;
+    private final Threads threads;
     int seq;
     long read;
     long invalid;
@@ -209,12 +259,14 @@ final class OutputImport {
     private CsvBuffer rejected = new CsvBuffer(256);
     private int rejectedCount;
 
-    Reader(BlockingQueue<Part> parts) {
+    Reader(BlockingQueue<Part> parts, Threads threads) {
       this.parts = parts;
+      this.threads = threads;
     }
 
     /** A chunk ends a part: the chunk's last part carries its line count, which a checkpoint may record. */
-    void chunk(IdentifierChunk chunk, long linesRead) throws IOException {
+    @Override
+    public void accept(IdentifierChunk chunk, long linesRead) throws IOException {
       if (failure.get() != null) {
         throw new IOException("stopped reading: mapping failed");
       }
@@ -312,6 +364,7 @@ final class OutputImport {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted while reading", e);
       }
+      threads.startTheRest();
     }
   }
 
@@ -336,12 +389,16 @@ final class OutputImport {
     long optedOut;
     private long answered;
 
-    Writer(OutputFiles files, MapState state, MapState.Checkpoint start, long total) {
+    /** The source of a new import, which the writer records first; null to resume at {@code start}. */
+    private final String newSource;
+
+    Writer(OutputFiles files, MapState state, MapState.Checkpoint start, String newSource, long total) {
       super("veil-map-output");
       setDaemon(true);
       this.files = files;
       this.state = state;
       this.at = start;
+      this.newSource = newSource;
       this.total = total;
     }
 
@@ -368,7 +425,14 @@ final class OutputImport {
       long pendingMillis = Long.MAX_VALUE;
       boolean unrecorded = false;
       boolean aligned = true; // the last part written ends a chunk: its line count is exact
+      long recordedBytes = at.bytes();
       try {
+        if (newSource != null) {
+          state.begin(newSource); // durable before the files are started anew: an older record never describes them
+          state.checkpoint(files.start());
+        } else {
+          files.resume(at);
+        }
         for (int seq = 0; ; seq++) {
           Rows r = next(seq);
           if (r == null) {
@@ -386,8 +450,10 @@ final class OutputImport {
           optedOut += r.optedOut();
           answered += r.count() + r.rejectedCount();
           progress.progress(answered, Math.max(total, answered));
-          if (r.linesAfter() >= 0 && System.nanoTime() - lastCheckpoint >= CHECKPOINT_EVERY_NANOS) {
+          if (r.linesAfter() >= 0 && (System.nanoTime() - lastCheckpoint >= CHECKPOINT_EVERY_NANOS
+              || files.bytes() - recordedBytes >= CHECKPOINT_EVERY_BYTES)) {
             record();
+            recordedBytes = files.bytes();
             pendingMillis = Long.MAX_VALUE;
             unrecorded = false;
             lastCheckpoint = System.nanoTime();

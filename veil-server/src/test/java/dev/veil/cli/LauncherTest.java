@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -15,17 +16,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The {@code ./veil} launcher's class-data archives, with a stand-in {@code java} on the PATH that
- * records its arguments: which archive a start maps or writes, and which written archive (a
+ * The {@code ./veil} launcher, with a stand-in {@code java} on the PATH that records its arguments
+ * and a stand-in {@code ./mvnw} that records that it ran: when a start builds first (a source newer
+ * than the jar), which class-data archive a start maps or writes, and which written archive (a
  * "dump") the next start adopts. For {@code map}, only a dump marked by a run that mapped
- * identifiers ({@code dev.veil.cli.map.ArchiveMark}).
+ * identifiers ({@code dev.veil.cli.map.ArchiveMark}). An archive serves only the java that wrote it.
  */
-class LauncherArchiveTest {
+class LauncherTest {
   @TempDir
   Path dir;
   private Path target;
   private Path calls;
   private Path failLoads;
+  private Path builds;
+  private Path bin;
 
   @BeforeEach
   void layOut() throws IOException {
@@ -33,16 +37,28 @@ class LauncherArchiveTest {
     Files.copy(launcher, dir.resolve("veil"), StandardCopyOption.COPY_ATTRIBUTES);
     target = Files.createDirectories(dir.resolve("veil-server/target"));
     Files.writeString(target.resolve("veil.jar"), "a stand-in: the launcher only checks that it exists");
-    Path bin = Files.createDirectories(dir.resolve("bin"));
     calls = dir.resolve("calls.txt");
     failLoads = dir.resolve("fail-test-loads");
-    // Records each call; the launcher's test load of a dump (-Xshare:on) fails while failLoads exists.
-    Path java = bin.resolve("java");
+    builds = dir.resolve("builds.txt");
+    bin = standInJava("bin");
+    Path mvnw = dir.resolve("mvnw");
+    Files.writeString(mvnw, "#!/usr/bin/env bash\necho \"$*\" >>'" + builds + "'\n");
+    Files.setPosixFilePermissions(mvnw, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  /**
+   * A directory {@code name} with a stand-in java that records each call; its test load of a dump
+   * (-Xshare:on) fails while failLoads exists.
+   */
+  private Path standInJava(String name) throws IOException {
+    Path b = Files.createDirectories(dir.resolve(name));
+    Path java = b.resolve("java");
     Files.writeString(java, "#!/usr/bin/env bash\n"
         + "echo \"$*\" >>'" + calls + "'\n"
         + "case \"$*\" in *-Xshare:on*) [ -e '" + failLoads + "' ] && exit 1 ;; esac\n"
         + "exit 0\n");
     Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+    return b;
   }
 
   @Test
@@ -106,6 +122,89 @@ class LauncherArchiveTest {
     assertThat(String.join(" ", call)).doesNotContain("-Dveil.archive=");
   }
 
+  @Test
+  void archiveOfAnotherJava_isNotMapped_andThatJavaWritesItsOwn() throws Exception {
+    Path dump = deadDump("map");
+    Files.createFile(Path.of(dump + ".ok"));
+    String archive = option(start("map", "--in", "x", "--out", "y"), "-XX:SharedArchiveFile=");
+    Path otherBin = standInJava("other-jdk/bin");
+
+    List<String> other = start(otherBin, true, "map", "--in", "x", "--out", "y");
+
+    assertThat(String.join(" ", other)).doesNotContain("-XX:SharedArchiveFile=");
+    assertThat(option(other, "-XX:ArchiveClassesAtExit=")).endsWith(".dump");
+    assertThat(option(start("map", "--in", "x", "--out", "y"), "-XX:SharedArchiveFile=")).isEqualTo(archive);
+  }
+
+  @Test
+  void archiveOlderThanTheJar_isDropped() throws Exception {
+    Path dump = deadDump("serve");
+    String archive = option(start("serve", "--version"), "-XX:SharedArchiveFile=");
+    Files.setLastModifiedTime(target.resolve("veil.jar"),
+        FileTime.fromMillis(Files.getLastModifiedTime(Path.of(archive)).toMillis() + 10_000));
+
+    List<String> call = start("serve", "--version");
+
+    assertThat(Path.of(archive)).doesNotExist();
+    assertThat(Path.of(archive.replaceFirst("\\.jsa$", ".jvm"))).doesNotExist();
+    assertThat(option(call, "-XX:ArchiveClassesAtExit=")).endsWith(".dump");
+    assertThat(dump).doesNotExist();
+  }
+
+  @Test
+  void sourcesOlderThanTheJar_areNotBuilt() throws Exception {
+    sources(-60_000);
+
+    start(bin, false, "admin", "--version");
+
+    assertThat(builds).doesNotExist();
+  }
+
+  @Test
+  void aSourceFileNewerThanTheJar_isBuiltFirst() throws Exception {
+    Path changed = sources(-60_000);
+    Files.setLastModifiedTime(changed, FileTime.fromMillis(System.currentTimeMillis() + 60_000));
+
+    start(bin, false, "admin", "--version");
+
+    assertThat(Files.readString(builds)).contains("package");
+  }
+
+  @Test
+  void aSourceFileRemoved_isBuiltFirst() throws Exception {
+    Path removed = sources(-60_000);
+    Files.delete(removed); // its directory is now newer than the jar
+    Files.setLastModifiedTime(removed.getParent(), FileTime.fromMillis(System.currentTimeMillis() + 60_000));
+
+    start(bin, false, "admin", "--version");
+
+    assertThat(Files.readString(builds)).contains("package");
+  }
+
+  /**
+   * Lays out a source tree and the build files, all (directories too) {@code offsetMillis} from
+   * the jar's time; returns one source file.
+   */
+  private Path sources(long offsetMillis) throws IOException {
+    long jarTime = Files.getLastModifiedTime(target.resolve("veil.jar")).toMillis();
+    FileTime old = FileTime.fromMillis(jarTime + offsetMillis);
+    Path file = null;
+    for (String module : List.of("veil-core", "veil-client", "veil-grpc", "veil-server")) {
+      Path pkg = Files.createDirectories(dir.resolve(module + "/src/main/java/dev/veil"));
+      file = Files.writeString(pkg.resolve("A.java"), "class A {}");
+      Files.writeString(dir.resolve(module + "/pom.xml"), "<project/>");
+      Files.setLastModifiedTime(dir.resolve(module + "/pom.xml"), old);
+    }
+    Files.writeString(dir.resolve("pom.xml"), "<project/>");
+    Files.setLastModifiedTime(dir.resolve("pom.xml"), old);
+    try (Stream<Path> tree = Files.walk(dir).filter(p -> p.toString().contains("/src/main"))) {
+      for (Path p : tree.toList()) {
+        Files.setLastModifiedTime(p, old);
+      }
+    }
+    return file;
+  }
+
   /**
    * A dump under this JVM's archive name written by a process that has exited: the name comes from
    * a first start (which only asks for one), the pid from a process that has ended.
@@ -122,10 +221,22 @@ class LauncherArchiveTest {
 
   /** Runs the launcher; returns the arguments of the JVM it started (its last call of java). */
   private List<String> start(String... args) throws Exception {
+    return start(bin, true, args);
+  }
+
+  /**
+   * Runs the launcher with {@code javaDir} first on the PATH, with or without its check for
+   * sources newer than the jar; returns the arguments of the JVM it started.
+   */
+  private List<String> start(Path javaDir, boolean noBuild, String... args) throws Exception {
     ProcessBuilder pb = new ProcessBuilder(Stream.concat(Stream.of("bash", dir.resolve("veil").toString()),
         Stream.of(args)).toList()).redirectErrorStream(true);
-    pb.environment().put("PATH", dir.resolve("bin") + ":" + System.getenv("PATH"));
-    pb.environment().put("VEIL_NO_BUILD", "1");
+    pb.environment().put("PATH", javaDir + ":" + System.getenv("PATH"));
+    if (noBuild) {
+      pb.environment().put("VEIL_NO_BUILD", "1");
+    } else {
+      pb.environment().remove("VEIL_NO_BUILD");
+    }
     pb.environment().remove("VEIL_CDS");
     pb.environment().remove("VEIL_JAVA_OPTS");
     Process p = pb.start();
