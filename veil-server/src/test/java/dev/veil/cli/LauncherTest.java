@@ -9,6 +9,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
@@ -51,10 +52,15 @@ class LauncherTest {
    * (-Xshare:on) fails while failLoads exists.
    */
   private Path standInJava(String name) throws IOException {
+    return standInJava(name, "");
+  }
+
+  /** The same, its calls recorded after {@code tag}. */
+  private Path standInJava(String name, String tag) throws IOException {
     Path b = Files.createDirectories(dir.resolve(name));
     Path java = b.resolve("java");
     Files.writeString(java, "#!/usr/bin/env bash\n"
-        + "echo \"$*\" >>'" + calls + "'\n"
+        + "echo \"" + tag + "$*\" >>'" + calls + "'\n"
         + "case \"$*\" in *-Xshare:on*) [ -e '" + failLoads + "' ] && exit 1 ;; esac\n"
         + "exit 0\n");
     Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -152,6 +158,37 @@ class LauncherTest {
   }
 
   @Test
+  void map_startsOnTheBuildsRuntimeImage_madeFromTheJavaOnPath() throws Exception {
+    runtimeImage(bin);
+
+    assertThat(start("map", "--in", "x", "--out", "y").get(0)).isEqualTo("image");
+    assertThat(start("serve", "--version").get(0)).isNotEqualTo("image");
+    assertThat(start("decrypt", "--version").get(0)).isNotEqualTo("image");
+  }
+
+  @Test
+  void runtimeImageOfAnotherJava_isNotUsed() throws Exception {
+    runtimeImage(standInJava("other-jdk/bin"));
+
+    assertThat(start("map", "--in", "x", "--out", "y").get(0)).isNotEqualTo("image");
+  }
+
+  @Test
+  void runtimeImage_canBeTurnedOff() throws Exception {
+    runtimeImage(bin);
+
+    List<String> call = start(bin, true, Map.of("VEIL_MAP_RUNTIME", "0"), "map", "--in", "x", "--out", "y");
+
+    assertThat(call.get(0)).isNotEqualTo("image");
+  }
+
+  /** The runtime image the build makes (map-runtime.sh), as made from the java in {@code madeFrom}. */
+  private void runtimeImage(Path madeFrom) throws IOException {
+    standInJava("veil-server/target/map-runtime/bin", "image ");
+    Files.createSymbolicLink(target.resolve("map-runtime.jvm"), madeFrom.resolve("java").toRealPath());
+  }
+
+  @Test
   void sourcesOlderThanTheJar_areNotBuilt() throws Exception {
     sources(-60_000);
 
@@ -229,6 +266,12 @@ class LauncherTest {
    * sources newer than the jar; returns the arguments of the JVM it started.
    */
   private List<String> start(Path javaDir, boolean noBuild, String... args) throws Exception {
+    return start(javaDir, noBuild, Map.of(), args);
+  }
+
+  /** The same, with {@code env} added to the launcher's environment. */
+  private List<String> start(Path javaDir, boolean noBuild, Map<String, String> env, String... args)
+      throws Exception {
     ProcessBuilder pb = new ProcessBuilder(Stream.concat(Stream.of("bash", dir.resolve("veil").toString()),
         Stream.of(args)).toList()).redirectErrorStream(true);
     pb.environment().put("PATH", javaDir + ":" + System.getenv("PATH"));
@@ -239,6 +282,8 @@ class LauncherTest {
     }
     pb.environment().remove("VEIL_CDS");
     pb.environment().remove("VEIL_JAVA_OPTS");
+    pb.environment().remove("VEIL_MAP_RUNTIME");
+    pb.environment().putAll(env);
     Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes());
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
