@@ -171,7 +171,7 @@ final class IdentifierFile {
   /**
    * About how many lines the file has: its size over the mean length of the lines in three samples
    * of 32 KiB (its start, middle and end; lines often grow longer down a file, as numbered ones
-   * do). For {@link dev.veil.sdk.MappingCache#reserve}: a guess, never a count.
+   * do). For the progress: a guess, never a count.
    */
   long estimateLines() throws IOException {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {

@@ -101,8 +101,7 @@ final class OutputImport {
     MapState.Checkpoint start = resume ? state.last() : OutputFiles.FRESH;
     // The writer records the new import (or cuts the files back) before its first rows, while the
     // first requests are on their way: those four forced writes are off the path to the first answer.
-    Writer writer = new Writer(files, state, start, resume ? null : source,
-        Math.max(1, file.estimateLines() - start.lines()));
+    Writer writer = new Writer(files, state, start, resume ? null : source, file);
     BlockingQueue<Part> parts = new ArrayBlockingQueue<>(IN_FLIGHT);
     Threads threads = new Threads(parts, writer);
     threads.startFirst();
@@ -381,7 +380,12 @@ final class OutputImport {
   private final class Writer extends Thread {
     private final OutputFiles files;
     private final MapState state;
-    private final long total;
+    private final IdentifierFile file;
+    /**
+     * About how many lines the run reads, for the progress: estimated by this thread, off the path
+     * to the first request (three samples of the file, a few milliseconds while the code is cold).
+     */
+    private long total = 1;
     private Rows[] done = new Rows[64];
     private int end = -1;
     private MapState.Checkpoint at;
@@ -392,14 +396,14 @@ final class OutputImport {
     /** The source of a new import, which the writer records first; null to resume at {@code start}. */
     private final String newSource;
 
-    Writer(OutputFiles files, MapState state, MapState.Checkpoint start, String newSource, long total) {
+    Writer(OutputFiles files, MapState state, MapState.Checkpoint start, String newSource, IdentifierFile file) {
       super("veil-map-output");
       setDaemon(true);
       this.files = files;
       this.state = state;
       this.at = start;
       this.newSource = newSource;
-      this.total = total;
+      this.file = file;
     }
 
     synchronized void put(Rows r) {
@@ -427,6 +431,7 @@ final class OutputImport {
       boolean aligned = true; // the last part written ends a chunk: its line count is exact
       long recordedBytes = at.bytes();
       try {
+        total = Math.max(1, file.estimateLines() - at.lines());
         if (newSource != null) {
           state.begin(newSource); // durable before the files are started anew: an older record never describes them
           state.checkpoint(files.start());
