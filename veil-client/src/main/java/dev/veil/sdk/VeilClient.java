@@ -2,13 +2,13 @@ package dev.veil.sdk;
 
 import dev.veil.sdk.internal.ApiCaller;
 import dev.veil.sdk.internal.Endpoint;
+import dev.veil.sdk.internal.Jitter;
 import dev.veil.sdk.internal.Sleeper;
 import dev.veil.sdk.internal.Transport;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -130,7 +130,7 @@ public final class VeilClient {
     private HttpClient httpClient;
     private Transport transport;
     private Sleeper sleeper = Sleeper.THREAD_SLEEP;
-    private DoubleSupplier random = () -> ThreadLocalRandom.current().nextDouble();
+    private DoubleSupplier random = Jitter.UNIFORM;
 
     private Builder() {}
 

@@ -4,8 +4,7 @@ import dev.veil.cli.map.MapArguments;
 import dev.veil.cli.map.MapRun;
 import java.io.PrintWriter;
 import java.util.Arrays;
-import java.util.Map;
-import java.util.function.Supplier;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -20,13 +19,6 @@ public final class Main implements Runnable {
   /** What {@code --version} prints, for every command. */
   static final String VERSION = "veil 0.1.0";
 
-  /**
-   * Client commands that run without the server's and the admin client's classes. Building the
-   * whole command tree loads those (gRPC, protobuf) and costs a client command about a third of
-   * its start-up, so these are registered alone when named.
-   */
-  private static final Map<String, Supplier<Object>> CLIENT_COMMANDS =
-      Map.of("map", MapCommand::new, "decrypt", DecryptCommand::new);
 
   public static void main(String[] args) {
     System.exit(run(args));
@@ -37,20 +29,46 @@ public final class Main implements Runnable {
     if (args.length > 0 && args[0].equals("map")) {
       MapArguments.Parsed plain = MapArguments.parse(Arrays.asList(args).subList(1, args.length));
       if (plain != null) {
-        return new MapRun(new PrintWriter(System.err, true), err -> clientCommandLine("map").usage(err), plain.server(),
-            plain.settings()).run();
+        return new MapRun(new PrintWriter(System.err, true), new MapUsage(), plain.server(), plain.settings()).run();
       }
     }
-    if (args.length > 0 && CLIENT_COMMANDS.containsKey(args[0])) {
-      return clientCommandLine(args[0]).getParent().execute(args);
+    Object client = args.length > 0 ? clientCommand(args[0]) : null;
+    if (client != null) {
+      return clientCommandLine(args[0], client).getParent().execute(args);
     }
     return new CommandLine(new Main()).execute(args);
   }
 
+  /**
+   * A client command, which runs without the server's and the admin client's classes, or null.
+   * Building the whole command tree loads those (gRPC, protobuf) and costs a client command about a
+   * third of its start-up, so these are registered alone when named. A switch, not a map of
+   * constructor references: this runs first in every {@code veil map}, and the JVM's first lambda
+   * linkage cost it about 20 ms there (docs/benchmarks-client.md, session 11).
+   */
+  private static Object clientCommand(String name) {
+    switch (name) {
+      case "map":
+        return new MapCommand();
+      case "decrypt":
+        return new DecryptCommand();
+      default:
+        return null;
+    }
+  }
+
   /** The command line of one client command alone, as {@link #run} builds it. */
-  private static CommandLine clientCommandLine(String name) {
-    CommandLine root = new CommandLine(new ClientCommand()).addSubcommand(name, CLIENT_COMMANDS.get(name).get());
+  private static CommandLine clientCommandLine(String name, Object command) {
+    CommandLine root = new CommandLine(new ClientCommand()).addSubcommand(name, command);
     return root.getSubcommands().get(name);
+  }
+
+  /** Prints {@code veil map}'s usage after a usage error (a class, not a lambda: see {@link #clientCommand}). */
+  private static final class MapUsage implements Consumer<PrintWriter> {
+    @Override
+    public void accept(PrintWriter err) {
+      clientCommandLine("map", new MapCommand()).usage(err);
+    }
   }
 
   @Override

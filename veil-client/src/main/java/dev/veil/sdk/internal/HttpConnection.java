@@ -61,7 +61,28 @@ final class HttpConnection {
     in.reset();
     HttpHead head = HttpHead.read(in);
     Body body = body(head);
-    return new SocketTransport.SocketResponse(head.status(), head, body, () -> finish(head, body, release));
+    return new SocketTransport.SocketResponse(head.status(), head, body, new Finish(head, body, release));
+  }
+
+  /**
+   * Closing an answer: drains it and gives the connection back (a class, not a lambda: see {@link
+   * Sleeper.ThreadSleep}).
+   */
+  private final class Finish implements Runnable {
+    private final HttpHead head;
+    private final Body body;
+    private final Consumer<HttpConnection> release;
+
+    Finish(HttpHead head, Body body, Consumer<HttpConnection> release) {
+      this.head = head;
+      this.body = body;
+      this.release = release;
+    }
+
+    @Override
+    public void run() {
+      finish(head, body, release);
+    }
   }
 
   private Body body(HttpHead head) throws ProtocolException {

@@ -96,6 +96,25 @@ public final class MapJson {
     return scanned != null ? scanned : parse(new ByteArrayInputStream(body), sent);
   }
 
+  /** Reads the answer to a request of {@code sent} with {@link #answer}. */
+  public static ApiCaller.BodyReader<MapAnswer> answerReader(ValueList sent) {
+    return new AnswerReader(sent);
+  }
+
+  /** {@link #answer} as a body reader (a class, not a lambda: see {@link Sleeper.ThreadSleep}). */
+  private static final class AnswerReader implements ApiCaller.BodyReader<MapAnswer> {
+    private final ValueList sent;
+
+    AnswerReader(ValueList sent) {
+      this.sent = sent;
+    }
+
+    @Override
+    public MapAnswer read(InputStream in) throws IOException {
+      return answer(in, sent);
+    }
+  }
+
   /** Reads an answer with Jackson's streaming parser (any member order, spaces, escapes). */
   static MapAnswer parse(InputStream in, ValueList sent) throws IOException {
     Lists lists = Envelopes.read(in, p -> readLists(p, sent.size())).successBody();

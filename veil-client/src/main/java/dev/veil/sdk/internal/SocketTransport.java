@@ -16,6 +16,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
@@ -58,6 +59,7 @@ public final class SocketTransport implements Transport {
   private final int connectTimeoutMillis;
   private final int readTimeoutMillis;
   private final Deque<HttpConnection> idle = new ArrayDeque<>();
+  private final Consumer<HttpConnection> releaser = new Releaser();
 
   /**
    * @param baseUrl an http or https URL without query (a path prefix is kept)
@@ -113,7 +115,7 @@ public final class SocketTransport implements Transport {
   private Response exchange(HttpConnection connection, byte[] head, byte[] body) throws IOException {
     try {
       connection.write(head, body);
-      return connection.readAnswer(this::release);
+      return connection.readAnswer(releaser);
     } catch (IOException | RuntimeException e) {
       connection.closeAfter(e);
       throw e;
@@ -135,6 +137,14 @@ public final class SocketTransport implements Transport {
     }
     h.append("\r\n");
     return h.toString().getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  /** Gives connections back to the pool (a class, not a method reference: see {@link Sleeper.ThreadSleep}). */
+  private final class Releaser implements Consumer<HttpConnection> {
+    @Override
+    public void accept(HttpConnection connection) {
+      release(connection);
+    }
   }
 
   private HttpConnection pooled() {

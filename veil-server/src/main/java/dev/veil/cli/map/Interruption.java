@@ -23,13 +23,30 @@ final class Interruption implements AutoCloseable {
    * @param state the file that records the progress
    */
   static Interruption watch(ProgressDisplay display, PrintWriter err, Path state) {
-    Thread hook = new Thread(() -> {
+    Thread hook = new Stopped(display, err, state);
+    Runtime.getRuntime().addShutdownHook(hook);
+    return new Interruption(hook);
+  }
+
+  /** The shutdown hook (a class, not a lambda, whose linkage would cost the first request milliseconds). */
+  private static final class Stopped extends Thread {
+    private final ProgressDisplay display;
+    private final PrintWriter err;
+    private final Path state;
+
+    Stopped(ProgressDisplay display, PrintWriter err, Path state) {
+      super("veil-map-stop");
+      this.display = display;
+      this.err = err;
+      this.state = state;
+    }
+
+    @Override
+    public void run() {
       display.finishBar();
       err.println("veil map: stopped; " + MapRun.progressKept(state));
       err.flush();
-    }, "veil-map-stop");
-    Runtime.getRuntime().addShutdownHook(hook);
-    return new Interruption(hook);
+    }
   }
 
   /** The run ended (well or not) on its own: nothing to do at exit. */

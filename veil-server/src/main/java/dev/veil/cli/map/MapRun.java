@@ -7,6 +7,7 @@ import dev.veil.sdk.VeilClient;
 import dev.veil.sdk.VeilTransportException;
 import dev.veil.sdk.internal.ApiCaller;
 import dev.veil.sdk.internal.Endpoint;
+import dev.veil.sdk.internal.Jitter;
 import dev.veil.sdk.internal.Sleeper;
 import dev.veil.sdk.internal.Transport;
 import java.io.IOException;
@@ -18,7 +19,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
 /**
@@ -67,7 +67,7 @@ public final class MapRun {
       return USAGE;
     }
     Path statePath = s.cache() != null ? s.cache() : Path.of(s.out() + ".veil-state");
-    ProgressDisplay display = new ProgressDisplay(err, mode(), System::nanoTime);
+    ProgressDisplay display = new ProgressDisplay(err, mode());
     String baseUrl;
     try {
       // Checked as a VeilClient checks them; the client itself is only built for a refresh's bucket
@@ -90,7 +90,7 @@ public final class MapRun {
         display.phase("mapping");
         long readStart = System.nanoTime();
         OutputImport.Result r = new OutputImport(caller, s.hashLocally(), s.batchSize(), VeilClient.MAX_BATCH_BYTES,
-            display::progress).run(file, source, state, files);
+            display).run(file, source, state, files);
         reportImport(r, display, readStart, files);
       }
       if (s.refresh()) {
@@ -100,7 +100,7 @@ public final class MapRun {
         boolean hashLocally = s.hashLocally() || Boolean.parseBoolean(setting(state.input(), "hash-locally"));
         VeilClient client = VeilClient.builder().baseUrl(baseUrl).apiKey(server.apiKey()).build();
         OutputRefresh.Result r = new OutputRefresh(caller, client.mapper(), hashLocally,
-            s.batchSize(), VeilClient.MAX_BATCH_BYTES, display::progress).run(state, files, fixedKind);
+            s.batchSize(), VeilClient.MAX_BATCH_BYTES, display).run(state, files, fixedKind);
         display.finishBar();
         display.message(Numbers.grouped(r.rotatedBuckets()) + " rotated bucket(s) since the rows were mapped; "
             + Numbers.grouped(r.stale()) + " entries were mapped before their bucket rotated");
@@ -190,7 +190,7 @@ public final class MapRun {
     Transport transport = Transport.forUrl(baseUrl, null, VeilClient.DEFAULT_CONNECT_TIMEOUT,
         VeilClient.DEFAULT_REQUEST_TIMEOUT);
     return new ApiCaller(transport, RetryPolicy.defaults(), Sleeper.THREAD_SLEEP,
-        () -> ThreadLocalRandom.current().nextDouble(), apiKey);
+        Jitter.UNIFORM, apiKey);
   }
 
   private String usageProblem() {

@@ -185,7 +185,7 @@ final class OutputRefresh {
         }
         batches.add(rows);
         pending.add(senders.submit(() -> caller.call("/v1/identity/map", MapJson.request(kind, sent),
-            in -> MapJson.answer(in, sent))));
+            MapJson.answerReader(sent))));
       }
       long done = 0;
       for (int b = 0; b < pending.size(); b++) {

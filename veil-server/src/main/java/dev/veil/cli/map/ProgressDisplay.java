@@ -33,6 +33,23 @@ final class ProgressDisplay implements OutputImport.Progress {
     this.nanoTime = nanoTime;
   }
 
+  /** On {@link System#nanoTime}. */
+  ProgressDisplay(PrintWriter err, Mode mode) {
+    this(err, mode, new SystemNanoTime());
+  }
+
+  /**
+   * {@link System#nanoTime}, as a class: on the way to the first request a JVM links each lambda
+   * or method reference the first time it runs, milliseconds each while the code is cold
+   * (docs/benchmarks-client.md, session 11).
+   */
+  private static final class SystemNanoTime implements LongSupplier {
+    @Override
+    public long getAsLong() {
+      return System.nanoTime();
+    }
+  }
+
   /** Starts a phase (mapping, writing): its progress and rate are measured from now. */
   synchronized void phase(String name) {
     finishBar();
