@@ -21,9 +21,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * first, doubling to the batch size; {@value #IN_FLIGHT} on the wire at once), and the answers are
  * written as rows, in input order, to the temporary output files ({@link OutputFiles}). Every
  * quarter second (or 4 MB of rows) both files are forced to disk and a checkpoint is recorded
- * ({@link MapState}): the input's lines behind the rows on disk. A run that stops at any point, SIGKILL included, is
- * resumed by the same command: the files are cut back to the last checkpoint and the input is read
- * on from its line, so no row is lost or written twice.
+ * ({@link MapState}): the input's lines behind the rows on disk. A run that stops at any point,
+ * SIGKILL included, is resumed by the same command: the files are cut back to the last checkpoint
+ * and the input is read on from its line, so no row is lost or written twice.
  *
  * <p>Threads: the caller's reads and builds requests, four send them, one writes. A failed request
  * stops the reading; the rows already answered in order are written and checkpointed, then the
