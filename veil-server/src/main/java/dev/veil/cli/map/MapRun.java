@@ -186,7 +186,7 @@ public final class MapRun {
    * The batches' calls, with the client library's transport, retries and error contract (as a
    * {@link VeilClient} built with defaults makes them), sent without an object per identifier.
    */
-  private static ApiCaller caller(String baseUrl, String apiKey) {
+  static ApiCaller caller(String baseUrl, String apiKey) {
     Transport transport = Transport.forUrl(baseUrl, null, VeilClient.DEFAULT_CONNECT_TIMEOUT,
         VeilClient.DEFAULT_REQUEST_TIMEOUT);
     return new ApiCaller(transport, RetryPolicy.defaults(), Sleeper.THREAD_SLEEP,

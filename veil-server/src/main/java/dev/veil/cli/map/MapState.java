@@ -31,8 +31,13 @@ import java.util.zip.CRC32C;
  *       previous checkpoint left (a row was mapped with a salt of that time or later).
  *   <li>{@code DONE}: the import is complete; its temporary output files are whole and are renamed
  *       into place after this record (a run that finds them still there finishes the renames).
- *   <li>{@code REFRESHED}: a refresh replaced the output files; every row is now mapped with the
- *       salts of the given time or later.
+ *   <li>{@code REFRESHED}: a refresh wrote the output files anew to their temporary files, whole
+ *       and forced; they are renamed into place after this record, and every row is then mapped
+ *       with the salts of the given time or later.
+ *   <li>{@code INSTALLED}: the temporary files of the last {@code DONE} or {@code REFRESHED} are in
+ *       place. Until this record, a run finishes their renames before anything else
+ *       ({@link #renamesPending}); after it, temporary files beside the output are a refresh that
+ *       stopped before its {@code REFRESHED} and are never renamed.
  * </ul>
  *
  * <p>The file is locked while open, so two runs never share an output. Not thread-safe: one
@@ -43,6 +48,7 @@ final class MapState implements AutoCloseable {
   private static final byte CHECKPOINT = 2;
   private static final byte DONE = 3;
   private static final byte REFRESHED = 4;
+  private static final byte INSTALLED = 5;
   private static final int HEAD = 8;
   private static final String MAGIC_TEXT = "veil map state 1";
   private static final byte[] MAGIC = (MAGIC_TEXT + "\n").getBytes(StandardCharsets.US_ASCII);
@@ -66,6 +72,7 @@ final class MapState implements AutoCloseable {
   private long[] segmentMillis = new long[16];
   private int segments;
   private boolean done;
+  private boolean installed;
   private long refreshedMillis = -1;
 
   private MapState(Path file, FileChannel channel, FileLock lock) {
@@ -109,6 +116,14 @@ final class MapState implements AutoCloseable {
   /** Whether the import is complete (its output files whole). */
   boolean done() {
     return done;
+  }
+
+  /**
+   * Whether the temporary files of the last {@code DONE} or {@code REFRESHED} record may still wait
+   * to be renamed into place (a run stopped between that record and {@link #markInstalled}).
+   */
+  boolean renamesPending() {
+    return done && !installed;
   }
 
   /** The time every row is known to be mapped at or after, set by the last refresh. */
@@ -172,13 +187,28 @@ final class MapState implements AutoCloseable {
   void markDone() throws IOException {
     append(ByteBuffer.allocate(1).put(DONE));
     done = true;
+    installed = false;
   }
 
-  /** Records a refresh that replaced the outputs: {@code rows} and {@code rejectedRows} in them now. */
+  /**
+   * Records a refresh whose new output files are whole in their temporary files (forced):
+   * {@code rows} and {@code rejectedRows} in them. They are to be renamed into place next.
+   */
   void refreshed(long pollMillis, long rows, long rejectedRows) throws IOException {
     append(ByteBuffer.allocate(1 + 3 * 8).put(REFRESHED).putLong(pollMillis).putLong(rows).putLong(rejectedRows));
+    applyRefreshed(pollMillis, rows, rejectedRows);
+  }
+
+  /** Records that the temporary files of the last {@code DONE} or {@code REFRESHED} are in place. */
+  void markInstalled() throws IOException {
+    append(ByteBuffer.allocate(1).put(INSTALLED));
+    installed = true;
+  }
+
+  private void applyRefreshed(long pollMillis, long rows, long rejectedRows) {
     refreshedMillis = pollMillis;
     last = new Checkpoint(last.lines(), last.bytes(), rows, last.rejectedBytes(), rejectedRows, pollMillis);
+    installed = false;
   }
 
   private void reset() {
@@ -186,6 +216,7 @@ final class MapState implements AutoCloseable {
     last = Checkpoint.NONE;
     segments = 0;
     done = false;
+    installed = false;
     refreshedMillis = -1;
   }
 
@@ -264,16 +295,19 @@ final class MapState implements AutoCloseable {
           return false;
         }
         done = true;
+        installed = false;
         return true;
       case REFRESHED:
         if (p.remaining() != 3 * 8 || !done) {
           return false;
         }
-        long poll = p.getLong();
-        long rows = p.getLong();
-        long rejected = p.getLong();
-        refreshedMillis = poll;
-        last = new Checkpoint(last.lines(), last.bytes(), rows, last.rejectedBytes(), rejected, poll);
+        applyRefreshed(p.getLong(), p.getLong(), p.getLong());
+        return true;
+      case INSTALLED:
+        if (p.remaining() != 0 || !done) {
+          return false;
+        }
+        installed = true;
         return true;
       default:
         return false;

@@ -120,6 +120,34 @@ final class OutputFiles implements AutoCloseable {
     }
   }
 
+  /**
+   * Finishes what a run that stopped after its {@code DONE} or {@code REFRESHED} record left
+   * undone: the renames of those temporary files, then the {@code INSTALLED} record. Every run
+   * does this first, so that temporary files found later are never taken for a finished write.
+   */
+  void settle(MapState state) throws IOException {
+    if (state.renamesPending()) {
+      finishRenames(state.last().rejectedRows());
+      state.markInstalled();
+    }
+  }
+
+  /** Removes the temporary files a refresh that stopped before its {@code REFRESHED} record left. */
+  void discardTemporaryFiles() throws IOException {
+    Files.deleteIfExists(tmp);
+    Files.deleteIfExists(rejectedTmp);
+  }
+
+  /** Where the rows are written before they are renamed over {@link #out}. */
+  Path temporaryOut() {
+    return tmp;
+  }
+
+  /** Where the rejected identifiers are written before they are renamed over {@link #rejected}. */
+  Path temporaryRejected() {
+    return rejectedTmp;
+  }
+
   /** Whether the output file is in place. */
   boolean outputExists() {
     return Files.isRegularFile(out);

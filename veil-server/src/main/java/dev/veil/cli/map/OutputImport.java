@@ -89,15 +89,17 @@ final class OutputImport {
    * @throws IOException if a file cannot be read or written
    */
   Result run(IdentifierFile file, String source, MapState state, OutputFiles files) throws IOException {
+    files.settle(state);
     if (source.equals(state.input()) && state.done()) {
-      files.finishRenames(state.last().rejectedRows());
       if (files.outputExists()) {
+        files.discardTemporaryFiles(); // a refresh's, stopped before its commit
         MapState.Checkpoint last = state.last();
         return new Result(last.lines(), last.lines(), 0, 0, 0, 0, 0, last.rows(), last.rejectedRows(), true);
       }
       // The output was removed since: map the input again.
     }
-    boolean resume = source.equals(state.input()) && files.canResume(state.last());
+    // A complete import's checkpoint is no place to resume from: its temporary files, if any, are a refresh's.
+    boolean resume = !state.done() && source.equals(state.input()) && files.canResume(state.last());
     MapState.Checkpoint start = resume ? state.last() : OutputFiles.FRESH;
     // The writer records the new import (or cuts the files back) before its first rows, while the
     // first requests are on their way: those four forced writes are off the path to the first answer.
@@ -123,6 +125,8 @@ final class OutputImport {
     }
     rethrow(failure.get());
     state.markDone();
+    // The INSTALLED record after the renames is left to the next run's settle (or this run's
+    // refresh): a forced write fewer at the end of every import, which the caller would wait for.
     files.finishRenames(state.last().rejectedRows());
     MapState.Checkpoint last = state.last();
     return new Result(lines, start.lines(), reader.read, reader.invalid, reader.sent, writer.mapped, writer.optedOut,

@@ -19,7 +19,6 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,9 +34,13 @@ import java.util.function.BiConsumer;
 /**
  * {@code veil map --refresh}: polls the buckets rotated since the output's rows were mapped,
  * re-maps exactly the rows mapped at or before their bucket's rotation, and writes the output anew
- * (opted-out identifiers leave it for the rejected file). The new files are forced and renamed into
- * place, then the poll's time is recorded ({@link MapState#refreshed}); a run that stops before
- * that leaves the output as it was, and the next refresh does the same again.
+ * (opted-out identifiers leave it for the rejected file). The new files are written whole to the
+ * temporary files beside them and forced; then {@link MapState#refreshed} records the poll's time
+ * and the new row counts, the commit; then the files are renamed into place and {@link
+ * MapState#markInstalled} records that. A run that stops before the commit leaves the output as it
+ * was (the next refresh removes the temporary files and does the same again); one that stops after
+ * it has its renames finished by the next run ({@link OutputFiles#settle}). Either way no row is
+ * lost and no rejected identifier is reported twice.
  */
 final class OutputRefresh {
   /** What the refresh did. */
@@ -50,9 +53,33 @@ final class OutputRefresh {
   private final int batchSize;
   private final int batchBytes;
   private final OutputImport.Progress progress;
+  private final Steps steps;
+
+  /** The points of a refresh's write, in order, where a test stops it as a crash would. */
+  enum Step {
+    /** Both temporary files are written and forced; nothing is recorded yet. */
+    WRITTEN,
+    /** The {@code REFRESHED} record is forced; no file is renamed yet. */
+    COMMITTED,
+    /** The files are renamed into place; the {@code INSTALLED} record is not written yet. */
+    RENAMED
+  }
+
+  /** Told each {@link Step} as it is reached. */
+  interface Steps {
+    Steps NONE = step -> { };
+
+    void reached(Step step) throws IOException;
+  }
 
   OutputRefresh(ApiCaller caller, IdentityMapClient mapper, boolean hashLocally, int batchSize, int batchBytes,
       OutputImport.Progress progress) {
+    this(caller, mapper, hashLocally, batchSize, batchBytes, progress, Steps.NONE);
+  }
+
+  OutputRefresh(ApiCaller caller, IdentityMapClient mapper, boolean hashLocally, int batchSize, int batchBytes,
+      OutputImport.Progress progress, Steps steps) {
+    this.steps = steps;
     this.caller = caller;
     this.mapper = mapper;
     this.hashLocally = hashLocally;
@@ -71,11 +98,13 @@ final class OutputRefresh {
    */
   Result run(MapState state, OutputFiles files, IdentityInput fixedKind) throws IOException {
     Path out = files.out();
+    files.settle(state);
     if (state.input() == null || !state.done() || !Files.isRegularFile(out)) {
       throw new IOException("nothing to refresh in " + out + (state.input() != null && !state.done()
           ? ": its import is not finished; run the same veil map --in command again first"
           : ": map a file into it first (veil map --in FILE --out " + out + ")"));
     }
+    files.discardTemporaryFiles(); // a refresh that stopped before its commit: never to be renamed
     long pollMillis = System.currentTimeMillis();
     long since = Math.min(state.oldestMappedAtMillis(), pollMillis) - MappingCache.POLL_OVERLAP.toMillis();
     Map<String, Long> rotated = new HashMap<>();
@@ -85,16 +114,21 @@ final class OutputRefresh {
     List<Stale> stale = staleRows(out, state, rotated);
     if (stale.isEmpty()) {
       state.refreshed(pollMillis, state.last().rows(), state.last().rejectedRows()); // the files stay as they are
+      state.markInstalled();
       return new Result(rotated.size(), 0, 0, 0, 0, state.last().rows(), state.last().rejectedRows());
     }
     Object[] answers = remap(stale, fixedKind); // per stale row: String[] {advertising id, bucket} or a reason
     long[] counts = new long[3]; // re-mapped, opted out, invalid
-    Path tmp = OutputFiles.temporaryFile(out);
     List<String> rejections = new ArrayList<>();
-    long rows = rewrite(out, tmp, stale, answers, counts, rejections);
-    long rejectedRows = appendRejections(files.rejected(), rejections, state.last().rejectedRows());
-    Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    long rows = rewrite(out, files.temporaryOut(), stale, answers, counts, rejections);
+    long rejectedRows = writeRejections(files.rejected(), files.temporaryRejected(), rejections,
+        state.last().rejectedRows());
+    steps.reached(Step.WRITTEN);
     state.refreshed(pollMillis, rows, rejectedRows);
+    steps.reached(Step.COMMITTED);
+    files.finishRenames(rejectedRows);
+    steps.reached(Step.RENAMED);
+    state.markInstalled();
     return new Result(rotated.size(), stale.size(), counts[0], counts[1], counts[2], rows, rejectedRows);
   }
 
@@ -270,14 +304,14 @@ final class OutputRefresh {
   }
 
   /**
-   * Adds the rejections to the rejected file (written anew beside it, forced and renamed); returns
-   * the rows it holds.
+   * Writes the rejected file anew to {@code tmp} (forced): its rows, then the rejections; returns
+   * the rows it holds. Writes nothing when there are no rejections (the file stays as it is).
    */
-  private static long appendRejections(Path rejected, List<String> rejections, long before) throws IOException {
+  private static long writeRejections(Path rejected, Path tmp, List<String> rejections, long before)
+      throws IOException {
     if (rejections.isEmpty()) {
       return before;
     }
-    Path tmp = OutputFiles.temporaryFile(rejected);
     try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.TRUNCATE_EXISTING)) {
       OutputStream os = stream(channel);
@@ -295,7 +329,6 @@ final class OutputRefresh {
       os.write(text.toString().getBytes(StandardCharsets.UTF_8));
       channel.force(true);
     }
-    Files.move(tmp, rejected, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     return before + rejections.size();
   }
 

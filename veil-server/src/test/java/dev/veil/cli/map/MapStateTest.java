@@ -62,6 +62,36 @@ class MapStateTest {
   }
 
   @Test
+  void renamesArePending_afterDoneOrRefreshed_untilInstalled_acrossReopening() throws IOException {
+    Path file = dir.resolve("out.csv.veil-state");
+    try (MapState state = MapState.open(file)) {
+      state.begin("input=a.txt");
+      state.checkpoint(at(10, 10, 5_000));
+      assertThat(state.renamesPending()).isFalse();
+      state.markDone();
+      assertThat(state.renamesPending()).isTrue();
+    }
+    try (MapState state = MapState.open(file)) {
+      assertThat(state.renamesPending()).isTrue();
+      state.markInstalled();
+    }
+    try (MapState state = MapState.open(file)) {
+      assertThat(state.renamesPending()).isFalse();
+      state.refreshed(9_000, 9, 1);
+      assertThat(state.renamesPending()).isTrue();
+    }
+    try (MapState state = MapState.open(file)) {
+      assertThat(state.renamesPending()).isTrue();
+      assertThat(state.last().rows()).isEqualTo(9);
+      state.markInstalled();
+    }
+    try (MapState state = MapState.open(file)) {
+      assertThat(state.renamesPending()).isFalse();
+      assertThat(state.refreshedMillis()).hasValue(9_000);
+    }
+  }
+
+  @Test
   void aTornLastRecord_isCutOff_andTheRecordsBeforeItStand() throws IOException {
     Path file = dir.resolve("s");
     try (MapState state = MapState.open(file)) {
