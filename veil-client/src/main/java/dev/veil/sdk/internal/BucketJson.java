@@ -7,8 +7,6 @@ import dev.veil.sdk.RotatedBucket;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.function.Consumer;
 
@@ -58,7 +56,7 @@ public final class BucketJson {
       throw new JsonParseException(p, "bucket record lacks bucket_id or last_updated");
     }
     try {
-      return new RotatedBucket(id, LocalDateTime.parse(updated).toInstant(ZoneOffset.UTC));
+      return new RotatedBucket(id, UtcDateTimes.parse(updated));
     } catch (DateTimeParseException e) {
       throw new JsonParseException(p, "last_updated is not an ISO date-time");
     }

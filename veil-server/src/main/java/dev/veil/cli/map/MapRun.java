@@ -123,6 +123,13 @@ public final class MapRun {
       display.finishBar();
       err.println("veil map: " + e.getMessage());
       return USAGE;
+    } catch (OutOfMemoryError e) {
+      // Everything recorded so far stands (the files are as crash-safe as after a kill); say how to
+      // give the JVM more, instead of its stack trace.
+      long maxMb = Runtime.getRuntime().maxMemory() >> 20;
+      return failed(display, "out of memory (the JVM's heap is at most " + Numbers.grouped(maxMb)
+          + " MB); run it again with a larger one, e.g. VEIL_JAVA_OPTS=-Xmx" + Math.max(1, 4 * maxMb >> 10) + "g",
+          statePath, FAILED);
     }
   }
 

@@ -15,13 +15,17 @@ import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +33,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.function.BiConsumer;
 
 /**
  * {@code veil map --refresh}: polls the buckets rotated since the output's rows were mapped,
@@ -54,6 +57,7 @@ final class OutputRefresh {
   private final int batchBytes;
   private final OutputImport.Progress progress;
   private final Steps steps;
+  private final long keptChars;
 
   /** The points of a refresh's write, in order, where a test stops it as a crash would. */
   enum Step {
@@ -74,12 +78,17 @@ final class OutputRefresh {
 
   OutputRefresh(ApiCaller caller, IdentityMapClient mapper, boolean hashLocally, int batchSize, int batchBytes,
       OutputImport.Progress progress) {
-    this(caller, mapper, hashLocally, batchSize, batchBytes, progress, Steps.NONE);
+    this(caller, mapper, hashLocally, batchSize, batchBytes, progress, Steps.NONE, KEPT_CHARS);
   }
 
+  /**
+   * @param steps told each point of the write as it is reached (tests stop the refresh there)
+   * @param keptChars characters of rows that stay after which a chunk is sent ({@link #KEPT_CHARS})
+   */
   OutputRefresh(ApiCaller caller, IdentityMapClient mapper, boolean hashLocally, int batchSize, int batchBytes,
-      OutputImport.Progress progress, Steps steps) {
+      OutputImport.Progress progress, Steps steps, long keptChars) {
     this.steps = steps;
+    this.keptChars = keptChars;
     this.caller = caller;
     this.mapper = mapper;
     this.hashLocally = hashLocally;
@@ -87,9 +96,6 @@ final class OutputRefresh {
     this.batchBytes = batchBytes;
     this.progress = progress;
   }
-
-  /** A row to map again: its place in the output, its identifier as written there (a CSV field), its value. */
-  private record Stale(long row, String field, String value) {}
 
   /**
    * @param fixedKind the kind of every identifier of the input (null: each value's shape decides,
@@ -111,57 +117,20 @@ final class OutputRefresh {
     for (RotatedBucket b : mapper.rotatedBuckets(Instant.ofEpochMilli(since))) {
       rotated.merge(b.bucketId(), b.lastUpdated().toEpochMilli(), Math::max);
     }
-    List<Stale> stale = staleRows(out, state, rotated);
-    if (stale.isEmpty()) {
-      state.refreshed(pollMillis, state.last().rows(), state.last().rejectedRows()); // the files stay as they are
+    Tally t = rotated.isEmpty() ? null : rewrite(state, files, rotated, fixedKind);
+    if (t == null || t.stale == 0) {
+      files.discardTemporaryFiles(); // the files stay as they are
+      state.refreshed(pollMillis, state.last().rows(), state.last().rejectedRows());
       state.markInstalled();
       return new Result(rotated.size(), 0, 0, 0, 0, state.last().rows(), state.last().rejectedRows());
     }
-    Object[] answers = remap(stale, fixedKind); // per stale row: String[] {advertising id, bucket} or a reason
-    long[] counts = new long[3]; // re-mapped, opted out, invalid
-    List<String> rejections = new ArrayList<>();
-    long rows = rewrite(out, files.temporaryOut(), stale, answers, counts, rejections);
-    long rejectedRows = writeRejections(files.rejected(), files.temporaryRejected(), rejections,
-        state.last().rejectedRows());
     steps.reached(Step.WRITTEN);
-    state.refreshed(pollMillis, rows, rejectedRows);
+    state.refreshed(pollMillis, t.rows, t.rejected);
     steps.reached(Step.COMMITTED);
-    files.finishRenames(rejectedRows);
+    files.finishRenames(t.rejected);
     steps.reached(Step.RENAMED);
     state.markInstalled();
-    return new Result(rotated.size(), stale.size(), counts[0], counts[1], counts[2], rows, rejectedRows);
-  }
-
-  /** The rows mapped at or before their bucket's last rotation, in output order. */
-  private static List<Stale> staleRows(Path out, MapState state, Map<String, Long> rotated) throws IOException {
-    List<Stale> stale = new ArrayList<>();
-    if (rotated.isEmpty()) {
-      return stale;
-    }
-    forEachRow(out, (row, fields) -> {
-      Long rotatedAt = rotated.get(fields[2]);
-      if (rotatedAt != null && state.mappedAtMillis(row) <= rotatedAt) {
-        stale.add(new Stale(row, fields[3], fields[0]));
-      }
-    });
-    return stale;
-  }
-
-  /**
-   * Calls {@code action} with each row's number and fields {identifier, advertising id, bucket,
-   * the identifier as written (quoted if it was)}.
-   */
-  private static void forEachRow(Path out, BiConsumer<Long, String[]> action) throws IOException {
-    try (BufferedReader in = Files.newBufferedReader(out, StandardCharsets.UTF_8)) {
-      String header = in.readLine();
-      if (header == null) {
-        return;
-      }
-      long row = 0;
-      for (String line = in.readLine(); line != null; line = in.readLine()) {
-        action.accept(row++, split(line));
-      }
-    }
+    return new Result(rotated.size(), t.stale, t.remapped, t.optedOut, t.invalid, t.rows, t.rejected);
   }
 
   /** A row's fields: the identifier unquoted, the advertising id, the bucket, and the identifier's field as written. */
@@ -177,64 +146,236 @@ final class OutputRefresh {
     return new String[] {identifier, line.substring(idComma + 1, bucketComma), line.substring(bucketComma + 1), field};
   }
 
-  /** Sends the stale rows again (four requests at a time); one answer per row. */
-  private Object[] remap(List<Stale> stale, IdentityInput fixedKind) throws IOException {
-    int n = stale.size();
-    Object[] answers = new Object[n];
-    Identifier[] toSend = new Identifier[n];
-    for (int i = 0; i < n; i++) {
-      toSend[i] = toSend(stale.get(i).value(), fixedKind);
-      if (toSend[i] == null) {
-        answers[i] = MapOutcome.Reason.INVALID_IDENTIFIER.wireName();
-      }
+  /**
+   * Rows of the output read since the previous chunk, in order: the rows that stay as they are
+   * (written back as read), and the stale rows, sent again in one request whose answers replace
+   * them. A chunk ends when its request is full (or the next stale row is of another kind) or its
+   * kept rows reach {@link #KEPT_CHARS}, so a refresh holds a few chunks at a time whatever the
+   * size of the output.
+   */
+  private static final class Chunk {
+    /** Every row, as read; the stale ones are written from the answer instead. */
+    final List<String> lines = new ArrayList<>();
+    /** Per stale row: its place in {@link #lines}, and its place in the request (-1: not sent, invalid). */
+    final List<int[]> stale = new ArrayList<>();
+    /** Per stale row: its identifier as written in the output (a CSV field). */
+    final List<String> fields = new ArrayList<>();
+    IdentityInput kind;
+    ValueList sent;
+    long keptChars;
+    Future<MapAnswer> answer;
+
+    boolean isEmpty() {
+      return lines.isEmpty();
     }
-    List<List<Integer>> batches = new ArrayList<>();
-    List<Future<MapAnswer>> pending = new ArrayList<>();
+
+    /** Whether its rows can be written without waiting: nothing was sent, or the answer is in. */
+    boolean answered() {
+      return answer == null || answer.isDone();
+    }
+  }
+
+  /** Characters of kept rows after which a chunk is sent even though its request is not full. */
+  static final long KEPT_CHARS = 1L << 20;
+
+  /** What a pass over the output found and wrote. */
+  private static final class Tally {
+    long stale;
+    long remapped;
+    long optedOut;
+    long invalid;
+    long rows;
+    long read;
+    long rejected;
+  }
+
+  /**
+   * Reads the output once and writes it anew to its temporary file (forced): the rows mapped at or
+   * before their bucket's last rotation are sent again, {@value OutputImport#IN_FLIGHT} requests at
+   * a time, and replaced by their answers; rows now refused go to the rejected file's temporary
+   * file (its rows so far, then these), opened at the first of them.
+   */
+  private Tally rewrite(MapState state, OutputFiles files, Map<String, Long> rotated, IdentityInput fixedKind)
+      throws IOException {
+    Tally t = new Tally();
+    long total = Math.max(1, state.last().rows());
     ExecutorService senders = Executors.newFixedThreadPool(OutputImport.IN_FLIGHT, r -> {
-      Thread t = new Thread(r, "veil-map-send");
-      t.setDaemon(true);
-      return t;
+      Thread thread = new Thread(r, "veil-map-send");
+      thread.setDaemon(true);
+      return thread;
     });
-    try {
-      int i = 0;
-      while (i < n) {
-        if (toSend[i] == null) {
-          i++;
+    Rejections rejections = new Rejections(files, state.last().rejectedRows());
+    try (BufferedReader in = Files.newBufferedReader(files.out(), StandardCharsets.UTF_8);
+        FileChannel channel = FileChannel.open(files.temporaryOut(), StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+        BufferedWriter w = new BufferedWriter(new OutputStreamWriter(stream(channel), StandardCharsets.UTF_8),
+            1 << 16);
+        rejections) {
+      String header = in.readLine();
+      w.write(header == null ? OutputFiles.HEADER.strip() : header);
+      w.write('\n');
+      Deque<Chunk> pending = new ArrayDeque<>();
+      Chunk c = new Chunk();
+      long row = 0;
+      for (String line = in.readLine(); line != null; line = in.readLine(), row++) {
+        Long rotatedAt = rotated.get(line.substring(line.lastIndexOf(',') + 1));
+        if (rotatedAt == null || state.mappedAtMillis(row) > rotatedAt) {
+          c.lines.add(line);
+          c.keptChars += line.length();
+          if (c.keptChars >= keptChars) {
+            c = send(c, pending, senders, w, rejections, t, total);
+          }
           continue;
         }
-        IdentityInput kind = toSend[i].kind();
-        ValueList sent = new ValueList(batchSize, batchSize * 48);
-        List<Integer> rows = new ArrayList<>();
-        for (; i < n && sent.size() < batchSize; i++) {
-          if (toSend[i] == null) {
-            continue;
+        t.stale++;
+        String[] f = split(line);
+        Identifier id = toSend(f[0], fixedKind);
+        if (id == null) {
+          c.stale.add(new int[] {c.lines.size(), -1});
+        } else {
+          byte[] value = id.value().getBytes(StandardCharsets.UTF_8);
+          if (c.sent != null && (id.kind() != c.kind || c.sent.size() >= batchSize
+              || MapJson.ENVELOPE_BYTES + c.sent.jsonBytesBound() + ValueList.jsonBytesBound(value, 0, value.length)
+                  > batchBytes)) {
+            c = send(c, pending, senders, w, rejections, t, total);
           }
-          byte[] value = toSend[i].value().getBytes(StandardCharsets.UTF_8);
-          if (toSend[i].kind() != kind || (sent.size() > 0
-              && MapJson.ENVELOPE_BYTES + sent.jsonBytesBound() + ValueList.jsonBytesBound(value, 0, value.length) > batchBytes)) {
-            break;
+          if (c.sent == null) {
+            c.kind = id.kind();
+            c.sent = new ValueList(batchSize, batchSize * 48);
           }
-          sent.add(value, 0, value.length);
-          rows.add(i);
+          c.stale.add(new int[] {c.lines.size(), c.sent.size()});
+          c.sent.add(value, 0, value.length);
         }
-        batches.add(rows);
-        pending.add(senders.submit(() -> caller.call("/v1/identity/map", MapJson.request(kind, sent),
-            MapJson.answerReader(sent))));
+        c.fields.add(f[3]);
+        c.lines.add(line);
       }
-      long done = 0;
-      for (int b = 0; b < pending.size(); b++) {
-        MapAnswer answer = await(pending.get(b));
-        List<Integer> rows = batches.get(b);
-        for (int j = 0; j < rows.size(); j++) {
-          answers[rows.get(j)] = answer.isMapped(j) ? new String[] {answer.advertisingId(j), answer.bucketId(j)}
-              : answer.reason(j);
-        }
-        done += rows.size();
-        progress.progress(done, n);
+      send(c, pending, senders, w, rejections, t, total);
+      while (!pending.isEmpty()) {
+        write(pending.poll(), w, rejections, t, total);
       }
-      return answers;
+      w.flush();
+      channel.force(true);
+      rejections.finish();
+      t.rejected = rejections.rows;
     } finally {
       senders.shutdownNow();
+    }
+    return t;
+  }
+
+  /**
+   * Sends chunk {@code c}'s request (if it has stale rows to send) and queues it; writes the oldest
+   * queued chunks while more than {@value OutputImport#IN_FLIGHT} wait. Returns the next chunk.
+   */
+  private Chunk send(Chunk c, Deque<Chunk> pending, ExecutorService senders, Writer w, Rejections rejections,
+      Tally t, long total) throws IOException {
+    if (c.isEmpty()) {
+      return c;
+    }
+    if (c.sent != null) {
+      IdentityInput kind = c.kind;
+      ValueList sent = c.sent;
+      c.answer = senders.submit(() -> caller.call("/v1/identity/map", MapJson.request(kind, sent),
+          MapJson.answerReader(sent)));
+    }
+    pending.add(c);
+    // The oldest chunks go out as soon as they can (rows held longer are promoted to the old
+    // generation, which then grows with them), and at the latest when more requests would be waiting.
+    while (!pending.isEmpty() && (pending.size() > OutputImport.IN_FLIGHT || pending.peek().answered())) {
+      write(pending.poll(), w, rejections, t, total);
+    }
+    return new Chunk();
+  }
+
+  /** Writes chunk {@code c}'s rows once its answer is in: kept rows as read, stale ones as answered. */
+  private void write(Chunk c, Writer w, Rejections rejections, Tally t, long total) throws IOException {
+    MapAnswer answer = c.answer == null ? null : await(c.answer);
+    int next = 0;
+    for (int i = 0; i < c.lines.size(); i++) {
+      if (next < c.stale.size() && c.stale.get(next)[0] == i) {
+        int sentAt = c.stale.get(next)[1];
+        String field = c.fields.get(next++);
+        if (sentAt >= 0 && answer.isMapped(sentAt)) {
+          w.write(field);
+          w.write(',');
+          w.write(Csv.field(answer.advertisingId(sentAt)));
+          w.write(',');
+          w.write(Csv.field(answer.bucketId(sentAt)));
+          w.write('\n');
+          t.remapped++;
+          t.rows++;
+        } else {
+          String reason = sentAt < 0 ? MapOutcome.Reason.INVALID_IDENTIFIER.wireName() : answer.reason(sentAt);
+          rejections.add(field, reason);
+          if (MapOutcome.Reason.OPTED_OUT.wireName().equals(reason)) {
+            t.optedOut++;
+          } else {
+            t.invalid++;
+          }
+        }
+      } else {
+        w.write(c.lines.get(i));
+        w.write('\n');
+        t.rows++;
+      }
+    }
+    t.read += c.lines.size();
+    progress.progress(t.read, Math.max(total, t.read));
+  }
+
+  /**
+   * The rejected file written anew to its temporary file: opened at the first rejection with the
+   * rows the file already has, then the new ones; forced by {@link #finish}. Nothing is written
+   * when there is no rejection (the file stays as it is).
+   */
+  private static final class Rejections implements AutoCloseable {
+    private final OutputFiles files;
+    long rows;
+    private FileChannel channel;
+    private BufferedWriter out;
+
+    Rejections(OutputFiles files, long rows) {
+      this.files = files;
+      this.rows = rows;
+    }
+
+    void add(String field, String reason) throws IOException {
+      if (out == null) {
+        open();
+      }
+      out.write(field);
+      out.write(',');
+      out.write(reason);
+      out.write('\n');
+      rows++;
+    }
+
+    private void open() throws IOException {
+      channel = FileChannel.open(files.temporaryRejected(), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+          StandardOpenOption.TRUNCATE_EXISTING);
+      OutputStream os = stream(channel);
+      if (Files.isRegularFile(files.rejected())) {
+        try (InputStream old = Files.newInputStream(files.rejected())) {
+          old.transferTo(os);
+        }
+      } else {
+        os.write(OutputFiles.REJECTED_HEADER.getBytes(StandardCharsets.US_ASCII));
+      }
+      out = new BufferedWriter(new OutputStreamWriter(os, StandardCharsets.UTF_8), 1 << 16);
+    }
+
+    void finish() throws IOException {
+      if (out != null) {
+        out.flush();
+        channel.force(true);
+      }
+    }
+
+    @Override
+    public void close() throws IOException {
+      if (channel != null) {
+        channel.close();
+      }
     }
   }
 
@@ -257,79 +398,6 @@ final class OutputRefresh {
       OutputImport.rethrow(e.getCause());
       throw new IllegalStateException(e.getCause());
     }
-  }
-
-  /** Writes the output anew to {@code tmp}, forced; returns its rows. Rows whose identifier is now refused go to {@code rejections}. */
-  private static long rewrite(Path out, Path tmp, List<Stale> stale, Object[] answers, long[] counts,
-      List<String> rejections) throws IOException {
-    long rows = 0;
-    try (BufferedReader in = Files.newBufferedReader(out, StandardCharsets.UTF_8);
-        FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-            StandardOpenOption.TRUNCATE_EXISTING);
-        BufferedWriter w = new BufferedWriter(new java.io.OutputStreamWriter(stream(channel), StandardCharsets.UTF_8),
-            1 << 16)) {
-      String header = in.readLine();
-      w.write(header == null ? OutputFiles.HEADER.strip() : header);
-      w.write('\n');
-      int next = 0;
-      long row = 0;
-      for (String line = in.readLine(); line != null; line = in.readLine(), row++) {
-        if (next < stale.size() && stale.get(next).row() == row) {
-          Object answer = answers[next];
-          String field = stale.get(next++).field();
-          if (answer instanceof String[] mapped) {
-            w.write(field);
-            w.write(',');
-            w.write(Csv.field(mapped[0]));
-            w.write(',');
-            w.write(Csv.field(mapped[1]));
-            w.write('\n');
-            counts[0]++;
-            rows++;
-          } else {
-            String reason = (String) answer;
-            rejections.add(field + "," + reason);
-            counts[MapOutcome.Reason.OPTED_OUT.wireName().equals(reason) ? 1 : 2]++;
-          }
-          continue;
-        }
-        w.write(line);
-        w.write('\n');
-        rows++;
-      }
-      w.flush();
-      channel.force(true);
-    }
-    return rows;
-  }
-
-  /**
-   * Writes the rejected file anew to {@code tmp} (forced): its rows, then the rejections; returns
-   * the rows it holds. Writes nothing when there are no rejections (the file stays as it is).
-   */
-  private static long writeRejections(Path rejected, Path tmp, List<String> rejections, long before)
-      throws IOException {
-    if (rejections.isEmpty()) {
-      return before;
-    }
-    try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
-      OutputStream os = stream(channel);
-      if (Files.isRegularFile(rejected)) {
-        try (InputStream old = Files.newInputStream(rejected)) {
-          old.transferTo(os);
-        }
-      } else {
-        os.write(OutputFiles.REJECTED_HEADER.getBytes(StandardCharsets.US_ASCII));
-      }
-      StringBuilder text = new StringBuilder();
-      for (String r : rejections) {
-        text.append(r).append('\n');
-      }
-      os.write(text.toString().getBytes(StandardCharsets.UTF_8));
-      channel.force(true);
-    }
-    return before + rejections.size();
   }
 
   /** An unbuffered stream onto {@code channel} that does not close it. */

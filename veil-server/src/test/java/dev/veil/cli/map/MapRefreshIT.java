@@ -22,7 +22,11 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,12 +35,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * A {@code veil map --refresh} that stops at each point of its write, as a SIGKILL there would
- * leave it (every write before that point forced, nothing after it done), then the next run: the
- * output ends with every row that stays and the rejected file with each opted-out identifier once,
- * whichever command runs next.
+ * {@code veil map --refresh}'s pass over the output against a real server: read and written in
+ * chunks, every row keeps its place; and a refresh that stops at each point of its write, as a
+ * SIGKILL there would leave it (every write before that point forced, nothing after it done), then
+ * the next run: the output ends with every row that stays and the rejected file with each
+ * opted-out identifier once, whichever command runs next.
  */
-class RefreshCrashIT {
+class MapRefreshIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir static Path dir;
@@ -111,15 +116,89 @@ class RefreshCrashIT {
   private static void refreshStoppedAt(Case c, OutputRefresh.Step step) throws Exception {
     VeilClient client = VeilClient.builder().baseUrl(server.baseUrl()).apiKey(mapperKey).build();
     OutputRefresh refresh = new OutputRefresh(MapRun.caller(server.baseUrl(), mapperKey), client.mapper(), false,
-        VeilClient.MAX_BATCH_SIZE, VeilClient.MAX_BATCH_BYTES,
-        new ProgressDisplay(new PrintWriter(Writer.nullWriter()), ProgressDisplay.Mode.NONE), reached -> {
+        VeilClient.MAX_BATCH_SIZE, VeilClient.MAX_BATCH_BYTES, noProgress(), reached -> {
           if (reached == step) {
             throw new Stopped(step);
           }
-        });
+        }, OutputRefresh.KEPT_CHARS);
     try (MapState state = MapState.open(c.state()); OutputFiles files = new OutputFiles(c.out())) {
       assertThatThrownBy(() -> refresh.run(state, files, null)).isInstanceOf(Stopped.class);
     }
+  }
+
+  private static ProgressDisplay noProgress() {
+    return new ProgressDisplay(new PrintWriter(Writer.nullWriter()), ProgressDisplay.Mode.NONE);
+  }
+
+  /** The output's rows in order: identifier, advertising id, bucket. */
+  private static List<String[]> rows(Path csv) throws IOException {
+    List<String> lines = Files.readAllLines(csv);
+    assertThat(lines.get(0)).isEqualTo("identifier,advertising_id,bucket_id");
+    return lines.subList(1, lines.size()).stream().map(l -> l.split(",")).toList();
+  }
+
+  /** The server's own answer for each identifier (emails and phones), by raw POST /v1/identity/map. */
+  private static Map<String, String[]> serverMap(List<String> identifiers) throws Exception {
+    Map<String, String[]> answers = new HashMap<>();
+    for (String kind : List.of("email", "phone")) {
+      List<String> some = identifiers.stream().filter(i -> i.startsWith("+") == kind.equals("phone")).toList();
+      Http.Response r = http.post("/v1/identity/map", mapperKey, JSON.writeValueAsString(Map.of(kind, some)));
+      assertThat(r.code()).isEqualTo(200);
+      for (JsonNode m : JSON.readTree(r.body()).path("body").path("mapped")) {
+        answers.put(m.get("identifier").asText(), new String[] {m.get("advertising_id").asText(),
+            m.get("bucket_id").asText()});
+      }
+    }
+    return answers;
+  }
+
+  @Test
+  void chunksOfEveryKind_keepEveryRowInPlace_andRemapExactlyTheRotatedOnes() throws Exception {
+    Path in = dir.resolve("chunks.txt");
+    Path out = dir.resolve("chunks.csv");
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < 120; i++) { // a phone every fourth line: each one ends a request of emails
+      text.append(i % 4 == 3 ? "+1555" + (1_000_000 + i) : "chunk" + i + "@example.com").append('\n');
+    }
+    Files.writeString(in, text);
+    assertThat(map("--in", in.toString(), "--out", out.toString()).exitCode()).isZero();
+    List<String[]> before = rows(out);
+    Instant beforeRotation = Instant.now().minusSeconds(1);
+    assertThat(AdminCli.run(server.grpcPort(), adminKey, "salts", "rotate", "--fraction", "0.5").exitCode()).isZero();
+    JsonNode buckets = JSON.readTree(http.get("/v1/identity/buckets?since_timestamp="
+        + beforeRotation.getEpochSecond(), mapperKey).body()).path("body");
+    Set<String> rotated = new HashSet<>();
+    buckets.forEach(b -> rotated.add(b.get("bucket_id").asText()));
+    Instant effective = LocalDateTime.parse(buckets.get(0).get("last_updated").asText()).toInstant(ZoneOffset.UTC);
+    Await.until(Duration.ofSeconds(5), "the rotation to take effect", () -> Instant.now().isAfter(effective));
+    long inRotated = before.stream().filter(r -> rotated.contains(r[2])).count();
+    assertThat(inRotated).as("rows in rotated buckets").isBetween(20L, 100L);
+
+    // Requests of at most 3 identifiers, and a chunk sent after 100 characters of rows that stay:
+    // every way a chunk ends, many times over.
+    VeilClient client = VeilClient.builder().baseUrl(server.baseUrl()).apiKey(mapperKey).build();
+    OutputRefresh refresh = new OutputRefresh(MapRun.caller(server.baseUrl(), mapperKey), client.mapper(), false, 3,
+        VeilClient.MAX_BATCH_BYTES, noProgress(), OutputRefresh.Steps.NONE, 100);
+    OutputRefresh.Result result;
+    try (MapState state = MapState.open(Path.of(out + ".veil-state")); OutputFiles files = new OutputFiles(out)) {
+      result = refresh.run(state, files, null);
+    }
+
+    assertThat(result.stale()).isEqualTo(inRotated);
+    assertThat(result.remapped()).isEqualTo(inRotated);
+    assertThat(result.rows()).isEqualTo(120);
+    List<String[]> after = rows(out);
+    Map<String, String[]> server = serverMap(before.stream().map(r -> r[0]).toList());
+    assertThat(after).hasSize(before.size());
+    for (int i = 0; i < before.size(); i++) {
+      String id = before.get(i)[0];
+      assertThat(after.get(i)[0]).as("row %d", i).isEqualTo(id);
+      assertThat(after.get(i)[1]).as("advertising id of %s", id).isEqualTo(server.get(id)[0]);
+      assertThat(after.get(i)[2]).as("bucket of %s", id).isEqualTo(server.get(id)[1]);
+      assertThat(!after.get(i)[1].equals(before.get(i)[1])).as("%s changed iff its bucket rotated", id)
+          .isEqualTo(rotated.contains(before.get(i)[2]));
+    }
+    assertThat(temporaryFilesLeft(new Case(in, out, "", "", ""))).isFalse();
   }
 
   private static List<String> identifiers(Path csv) throws IOException {
