@@ -22,7 +22,6 @@ import dev.veil.sdk.VeilClient;
 import dev.veil.server.VeilServer;
 import dev.veil.testing.MutableClock;
 import dev.veil.testing.Http;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -86,18 +85,8 @@ class JavaClientIT {
   }
 
   /** The server's own answer for emails, by raw POST /v1/identity/map: identifier -> [advertising_id, bucket_id]. */
-  private static Map<String, String[]> serverMap(List<String> emails) throws IOException, InterruptedException {
-    Map<String, String[]> answers = new HashMap<>();
-    for (int i = 0; i < emails.size(); i += 5000) {
-      List<String> batch = emails.subList(i, Math.min(emails.size(), i + 5000));
-      Http.Response r = http.post("/v1/identity/map", mapperKey, JSON.writeValueAsString(Map.of("email", batch)));
-      assertThat(r.code()).isEqualTo(200);
-      for (JsonNode m : JSON.readTree(r.body()).path("body").path("mapped")) {
-        answers.put(m.get("identifier").asText(), new String[] {m.get("advertising_id").asText(),
-            m.get("bucket_id").asText()});
-      }
-    }
-    return answers;
+  private static Map<String, String[]> serverMap(List<String> emails) {
+    return http.identityMap(mapperKey, "email", emails);
   }
 
   // --- publisher ---
@@ -184,11 +173,7 @@ class JavaClientIT {
   }
 
   private static String serverAdvertisingId(String email) {
-    try {
-      return serverMap(List.of(email)).get(email)[0];
-    } catch (IOException | InterruptedException e) {
-      throw new AssertionError(e);
-    }
+    return serverMap(List.of(email)).get(email)[0];
   }
 
   // --- data collector ---

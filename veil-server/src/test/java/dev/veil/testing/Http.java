@@ -14,6 +14,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * A small HTTP client for tests that talk to a server over a real socket: an optional API key sent
@@ -51,6 +54,29 @@ public final class Http {
   public Response post(String path, String apiKey, String json) {
     return send(withKey(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(json)), apiKey));
+  }
+
+  /**
+   * The server's own answers for {@code identifiers} of one kind ({@code email}, {@code phone}, ...)
+   * by {@code POST /v1/identity/map} in bodies of 5,000: identifier -> {advertising_id, bucket_id},
+   * for the mapped ones.
+   */
+  public Map<String, String[]> identityMap(String apiKey, String kind, List<String> identifiers) {
+    Map<String, String[]> answers = new HashMap<>();
+    for (int i = 0; i < identifiers.size(); i += 5000) {
+      List<String> batch = identifiers.subList(i, Math.min(identifiers.size(), i + 5000));
+      String body;
+      try {
+        body = JSON.writeValueAsString(Map.of(kind, batch));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      for (JsonNode m : post("/v1/identity/map", apiKey, body).successBody().path("mapped")) {
+        answers.put(m.get("identifier").asText(), new String[] {m.get("advertising_id").asText(),
+            m.get("bucket_id").asText()});
+      }
+    }
+    return answers;
   }
 
   private static HttpRequest withKey(HttpRequest.Builder request, String apiKey) {

@@ -19,7 +19,6 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -100,18 +99,8 @@ class ClientCommandsIT {
   }
 
   /** The server's own answers for emails, by raw POST /v1/identity/map. */
-  private static Map<String, String[]> serverMap(List<String> emails) throws Exception {
-    Map<String, String[]> answers = new HashMap<>();
-    for (int i = 0; i < emails.size(); i += 5000) {
-      List<String> batch = emails.subList(i, Math.min(emails.size(), i + 5000));
-      Http.Response r = http.post("/v1/identity/map", mapperKey, JSON.writeValueAsString(Map.of("email", batch)));
-      assertThat(r.code()).isEqualTo(200);
-      for (JsonNode m : JSON.readTree(r.body()).path("body").path("mapped")) {
-        answers.put(m.get("identifier").asText(), new String[] {m.get("advertising_id").asText(),
-            m.get("bucket_id").asText()});
-      }
-    }
-    return answers;
+  private static Map<String, String[]> serverMap(List<String> emails) {
+    return http.identityMap(mapperKey, "email", emails);
   }
 
   private static void assertMatchesServer(Map<String, String[]> output, int expectedRows) throws Exception {
