@@ -110,6 +110,26 @@ public final class IdentityMapClient {
   }
 
   /**
+   * Buckets whose salt rotated after {@code since}, handed to {@code sink} one at a time as the
+   * answer is read, oldest rotation first, so that none is held here: a first poll can list every
+   * bucket (about a million). If the answer breaks off and is read again (a retry), {@code sink}
+   * sees its buckets again from the first, so keep them by bucket id:
+   *
+   * <pre>{@code
+   * Map<String, Instant> rotated = new HashMap<>();
+   * mapper.rotatedBuckets(lastPoll, b -> rotated.merge(b.bucketId(), b.lastUpdated(), (x, y) -> x.isAfter(y) ? x : y));
+   * }</pre>
+   *
+   * @return how many buckets the answer listed
+   */
+  public long rotatedBuckets(Instant since, Consumer<RotatedBucket> sink) {
+    Objects.requireNonNull(sink, "sink");
+    return pollRotated(since, NO_ACTION, sink);
+  }
+
+  private static final Runnable NO_ACTION = () -> { };
+
+  /**
    * Streams the buckets rotated after {@code since} to {@code sink} without holding them all (a
    * poll from before the store's creation lists every bucket). {@code onAttempt} runs before each
    * attempt at reading the answer: after a retry, {@code sink} sees the buckets again from the

@@ -118,6 +118,20 @@ class IdentityMapClientTest {
   }
 
   @Test
+  void rotatedBuckets_toASink_handsOverTheSameBuckets_oneAtATime() {
+    IdentityMapClient mapper = server.client().build().mapper();
+    Instant before = clock.instant();
+    clock.advance(java.time.Duration.ofMillis(1500));
+    server.rotate(2, 5);
+    List<RotatedBucket> seen = new java.util.ArrayList<>();
+
+    long listed = mapper.rotatedBuckets(before.plusSeconds(1), seen::add);
+
+    assertThat(listed).isEqualTo(2);
+    assertThat(seen).isEqualTo(mapper.rotatedBuckets(before.plusSeconds(1)));
+  }
+
+  @Test
   void requests_neverShowIdentifiersInTheirDescription() {
     server.client().build().mapper().map(Identifier.email("secret@example.com"));
 

@@ -5,7 +5,6 @@ import dev.veil.sdk.Identifier;
 import dev.veil.sdk.IdentityMapClient;
 import dev.veil.sdk.MapOutcome;
 import dev.veil.sdk.MappingCache;
-import dev.veil.sdk.RotatedBucket;
 import dev.veil.sdk.internal.ApiCaller;
 import dev.veil.sdk.internal.MapAnswer;
 import dev.veil.sdk.internal.MapJson;
@@ -26,9 +25,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -113,11 +110,10 @@ final class OutputRefresh {
     files.discardTemporaryFiles(); // a refresh that stopped before its commit: never to be renamed
     long pollMillis = System.currentTimeMillis();
     long since = Math.min(state.oldestMappedAtMillis(), pollMillis) - MappingCache.POLL_OVERLAP.toMillis();
-    Map<String, Long> rotated = new HashMap<>();
-    for (RotatedBucket b : mapper.rotatedBuckets(Instant.ofEpochMilli(since))) {
-      rotated.merge(b.bucketId(), b.lastUpdated().toEpochMilli(), Math::max);
-    }
-    Tally t = rotated.isEmpty() ? null : rewrite(state, files, rotated, fixedKind);
+    RotatedBuckets rotated = new RotatedBuckets();
+    // Streamed in, with no list of them all; a retried poll hands them over again: the latest time stays.
+    mapper.rotatedBuckets(Instant.ofEpochMilli(since), b -> rotated.merge(b.bucketId(), b.lastUpdated().toEpochMilli()));
+    Tally t = rotated.size() == 0 ? null : rewrite(state, files, rotated, fixedKind);
     if (t == null || t.stale == 0) {
       files.discardTemporaryFiles(); // the files stay as they are
       state.refreshed(pollMillis, state.last().rows(), state.last().rejectedRows());
@@ -195,7 +191,7 @@ final class OutputRefresh {
    * a time, and replaced by their answers; rows now refused go to the rejected file's temporary
    * file (its rows so far, then these), opened at the first of them.
    */
-  private Tally rewrite(MapState state, OutputFiles files, Map<String, Long> rotated, IdentityInput fixedKind)
+  private Tally rewrite(MapState state, OutputFiles files, RotatedBuckets rotated, IdentityInput fixedKind)
       throws IOException {
     Tally t = new Tally();
     long total = Math.max(1, state.last().rows());
@@ -218,8 +214,8 @@ final class OutputRefresh {
       Chunk c = new Chunk();
       long row = 0;
       for (String line = in.readLine(); line != null; line = in.readLine(), row++) {
-        Long rotatedAt = rotated.get(line.substring(line.lastIndexOf(',') + 1));
-        if (rotatedAt == null || state.mappedAtMillis(row) > rotatedAt) {
+        long rotatedAt = rotated.rotatedAtMillis(line, line.lastIndexOf(',') + 1, line.length());
+        if (rotatedAt == RotatedBuckets.ABSENT || state.mappedAtMillis(row) > rotatedAt) {
           c.lines.add(line);
           c.keptChars += line.length();
           if (c.keptChars >= keptChars) {
