@@ -8,6 +8,7 @@ import dev.veil.sdk.MappingCache;
 import dev.veil.sdk.internal.ApiCaller;
 import dev.veil.sdk.internal.MapAnswer;
 import dev.veil.sdk.internal.MapJson;
+import dev.veil.sdk.internal.RotatedBuckets;
 import dev.veil.sdk.internal.ValueList;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;

@@ -1,8 +1,7 @@
 package dev.veil.sdk.internal.cache;
 
 import dev.veil.sdk.RotatedBucket;
-import java.util.HashMap;
-import java.util.Map;
+import dev.veil.sdk.internal.RotatedBuckets;
 
 /**
  * One poll's rotated buckets, collected in memory (a bucket id and a time each; a first poll may
@@ -13,7 +12,7 @@ import java.util.Map;
  */
 public final class RotationLoad {
   private final MappingStore store;
-  private final Map<String, Long> rotatedAtMillis = new HashMap<>();
+  private final RotatedBuckets rotatedAtMillis = new RotatedBuckets();
 
   RotationLoad(MappingStore store) {
     this.store = store;
@@ -25,7 +24,7 @@ public final class RotationLoad {
   }
 
   public void add(RotatedBucket bucket) {
-    rotatedAtMillis.merge(bucket.bucketId(), bucket.lastUpdated().toEpochMilli(), Math::max);
+    rotatedAtMillis.merge(bucket.bucketId(), bucket.lastUpdated().toEpochMilli());
   }
 
   /**

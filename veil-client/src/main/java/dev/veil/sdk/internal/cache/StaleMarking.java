@@ -1,8 +1,8 @@
 package dev.veil.sdk.internal.cache;
 
+import dev.veil.sdk.internal.RotatedBuckets;
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.Map;
 
 /**
  * A poll's marks: selects the current mappings made at or before their bucket's rotation, then
@@ -14,15 +14,15 @@ final class StaleMarking {
   private static final int CHUNK = 1 << 16;
   private static final int MARKS_PER_FRAME = 1 << 20;
 
-  private final Map<String, Long> rotatedAtMillis;
+  private final RotatedBuckets rotatedAtMillis;
 
-  StaleMarking(Map<String, Long> rotatedAtMillis) {
+  StaleMarking(RotatedBuckets rotatedAtMillis) {
     this.rotatedAtMillis = rotatedAtMillis;
   }
 
   /** The entries to mark, ascending; reads the mappings through the file's positions. */
   int[] select(MappingStore store) throws IOException {
-    if (rotatedAtMillis.isEmpty()) {
+    if (rotatedAtMillis.size() == 0) {
       return new int[0];
     }
     LogReader reader = new LogReader(store.log(), 4);
@@ -46,8 +46,8 @@ final class StaleMarking {
       }
       for (int i = 0; i < k; i++) {
         StoredMapping m = StoredMapping.read(reader.record(mapAt[i]));
-        Long rotatedAt = rotatedAtMillis.get(m.bucketId());
-        if (rotatedAt != null && m.mappedAtMillis() <= rotatedAt) {
+        long rotatedAt = rotatedAtMillis.rotatedAtMillis(m.bucketId());
+        if (rotatedAt != RotatedBuckets.ABSENT && m.mappedAtMillis() <= rotatedAt) {
           if (n == marked.length) {
             marked = Arrays.copyOf(marked, n * 2);
           }

@@ -1,4 +1,4 @@
-package dev.veil.cli.map;
+package dev.veil.sdk.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,7 +51,15 @@ class RotatedBucketsProperties {
       String id = "b" + Integer.toString(i, 36);
       assertThat(compact.rotatedAtMillis(id, 0, id.length())).isEqualTo(i);
     }
-    assertThat(compact.rotatedAtMillis("c0", 0, 2)).isEqualTo(RotatedBuckets.ABSENT);
+    assertThat(compact.rotatedAtMillis("c0")).isEqualTo(RotatedBuckets.ABSENT);
+
+    compact.clear(); // a retried poll starts again
+    assertThat(compact.size()).isZero();
+    assertThat(compact.rotatedAtMillis("b0")).isEqualTo(RotatedBuckets.ABSENT);
+    compact.merge("b1", 7);
+    compact.merge("b1", 3);
+    assertThat(compact.rotatedAtMillis("b1")).isEqualTo(7);
+    assertThat(compact.size()).isEqualTo(1);
   }
 
   @Provide

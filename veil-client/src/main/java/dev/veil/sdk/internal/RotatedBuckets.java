@@ -1,17 +1,18 @@
-package dev.veil.cli.map;
+package dev.veil.sdk.internal;
 
 import java.util.Arrays;
 
 /**
- * The buckets a refresh's poll listed, each with its latest rotation time: a map from bucket id to
+ * The buckets a poll listed (a {@code MappingCache}'s, or {@code veil map --refresh}'s), each with
+ * its latest rotation time: a map from bucket id to
  * epoch milliseconds kept in a few arrays (the ids' characters one after another, their ends,
  * hashes and times, and an open-addressed table of indexes). A million buckets take about 45 MB
  * here, against about 120 MB as a {@code HashMap<String, Long>}; a row's bucket is looked up in
  * place, without a string cut from the row. Not thread-safe.
  */
-final class RotatedBuckets {
+public final class RotatedBuckets {
   /** What {@link #rotatedAtMillis} answers for a bucket not listed. */
-  static final long ABSENT = Long.MIN_VALUE;
+  public static final long ABSENT = Long.MIN_VALUE;
 
   private char[] chars = new char[1 << 10];
   private int charsUsed;
@@ -24,12 +25,19 @@ final class RotatedBuckets {
   /** Bucket index + 1 per slot; 0 is an empty slot. Its length is a power of two, at most half full. */
   private int[] table = new int[128];
 
-  int size() {
+  public int size() {
     return size;
   }
 
+  /** Forgets every bucket (a retried poll starts again from its first). */
+  public void clear() {
+    Arrays.fill(table, 0);
+    size = 0;
+    charsUsed = 0;
+  }
+
   /** Records that bucket {@code id} rotated at {@code atMillis}; of several times, the latest stays. */
-  void merge(String id, long atMillis) {
+  public void merge(String id, long atMillis) {
     int hash = hash(id, 0, id.length());
     int slot = slotOf(hash, id, 0, id.length());
     int index = table[slot] - 1;
@@ -57,7 +65,12 @@ final class RotatedBuckets {
   }
 
   /** The rotation time of the bucket whose id is {@code text[from, to)}, or {@link #ABSENT}. */
-  long rotatedAtMillis(CharSequence text, int from, int to) {
+  /** The rotation time of bucket {@code id}, or {@link #ABSENT}. */
+  public long rotatedAtMillis(String id) {
+    return rotatedAtMillis(id, 0, id.length());
+  }
+
+  public long rotatedAtMillis(CharSequence text, int from, int to) {
     int index = table[slotOf(hash(text, from, to), text, from, to)] - 1;
     return index < 0 ? ABSENT : millis[index];
   }
