@@ -58,9 +58,6 @@ class MapRefreshIT {
     }
   }
 
-  /** The command run after the stopped refresh. */
-  enum Next { REFRESH, IMPORT }
-
   @BeforeAll
   static void start() throws Exception {
     Path data = dir.resolve("data");
