@@ -114,8 +114,8 @@ final class OutputRefresh {
     RotatedBuckets rotated = new RotatedBuckets();
     // Streamed in, with no list of them all; a retried poll hands them over again: the latest time stays.
     mapper.rotatedBuckets(Instant.ofEpochMilli(since), b -> rotated.merge(b.bucketId(), b.lastUpdated().toEpochMilli()));
-    Tally t = rotated.size() == 0 ? null : rewrite(state, files, rotated, fixedKind);
-    if (t == null || t.stale == 0) {
+    Tally t = anyStale(state, files, rotated) ? rewrite(state, files, rotated, fixedKind) : null;
+    if (t == null) {
       files.discardTemporaryFiles(); // the files stay as they are
       state.refreshed(pollMillis, state.last().rows(), state.last().rejectedRows());
       state.markInstalled();
@@ -141,6 +141,33 @@ final class OutputRefresh {
     String field = line.substring(0, idComma);
     String identifier = field.startsWith("\"") ? Csv.fields(field).get(0) : field;
     return new String[] {identifier, line.substring(idComma + 1, bucketComma), line.substring(bucketComma + 1), field};
+  }
+
+  /**
+   * Whether a row of the output was mapped at or before its bucket's rotation: read up to the first
+   * such row, so that a refresh with nothing to re-map writes nothing (and one that has rows to
+   * re-map near the top reads little twice).
+   */
+  private static boolean anyStale(MapState state, OutputFiles files, RotatedBuckets rotated) throws IOException {
+    if (rotated.size() == 0) {
+      return false;
+    }
+    try (BufferedReader in = Files.newBufferedReader(files.out(), StandardCharsets.UTF_8)) {
+      in.readLine(); // the header
+      long row = 0;
+      for (String line = in.readLine(); line != null; line = in.readLine(), row++) {
+        if (isStale(line, row, state, rotated)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Whether row {@code row} was mapped at or before its bucket's rotation. */
+  private static boolean isStale(String line, long row, MapState state, RotatedBuckets rotated) {
+    long rotatedAt = rotated.rotatedAtMillis(line, line.lastIndexOf(',') + 1, line.length());
+    return rotatedAt != RotatedBuckets.ABSENT && state.mappedAtMillis(row) <= rotatedAt;
   }
 
   /**
@@ -215,8 +242,7 @@ final class OutputRefresh {
       Chunk c = new Chunk();
       long row = 0;
       for (String line = in.readLine(); line != null; line = in.readLine(), row++) {
-        long rotatedAt = rotated.rotatedAtMillis(line, line.lastIndexOf(',') + 1, line.length());
-        if (rotatedAt == RotatedBuckets.ABSENT || state.mappedAtMillis(row) > rotatedAt) {
+        if (!isStale(line, row, state, rotated)) {
           c.lines.add(line);
           c.keptChars += line.length();
           if (c.keptChars >= keptChars) {

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -161,8 +162,12 @@ class ClientCommandsIT {
     assertThat(refresh.err()).contains(String.format("%,d entries were mapped before their bucket rotated", inRotated))
         .contains(String.format("re-mapped %,d in", inRotated)).contains("mapped 0 new");
 
+    Object file = Files.readAttributes(out, BasicFileAttributes.class).fileKey();
     CliRun again = map("--refresh", "--out", out.toString(), "--api-key", mapperKey);
     assertThat(again.err()).contains("re-mapped 0 in");
+    // Nothing to re-map: the output is left as it is, not written anew and renamed over itself.
+    assertThat(Files.readAttributes(out, BasicFileAttributes.class).fileKey()).isEqualTo(file);
+    assertThat(OutputFiles.temporaryFile(out)).doesNotExist();
   }
 
   @Test
