@@ -117,7 +117,8 @@ public final class IdentityMapClient {
    *
    * <pre>{@code
    * Map<String, Instant> rotated = new HashMap<>();
-   * mapper.rotatedBuckets(lastPoll, b -> rotated.merge(b.bucketId(), b.lastUpdated(), (x, y) -> x.isAfter(y) ? x : y));
+   * mapper.rotatedBuckets(lastPoll,
+   *     b -> rotated.merge(b.bucketId(), b.lastUpdated(), (x, y) -> x.isAfter(y) ? x : y));
    * }</pre>
    *
    * @return how many buckets the answer listed

@@ -113,7 +113,8 @@ final class OutputRefresh {
     long since = Math.min(state.oldestMappedAtMillis(), pollMillis) - MappingCache.POLL_OVERLAP.toMillis();
     RotatedBuckets rotated = new RotatedBuckets();
     // Streamed in, with no list of them all; a retried poll hands them over again: the latest time stays.
-    mapper.rotatedBuckets(Instant.ofEpochMilli(since), b -> rotated.merge(b.bucketId(), b.lastUpdated().toEpochMilli()));
+    mapper.rotatedBuckets(Instant.ofEpochMilli(since),
+        b -> rotated.merge(b.bucketId(), b.lastUpdated().toEpochMilli()));
     Tally t = anyStale(state, files, rotated) ? rewrite(state, files, rotated, fixedKind) : null;
     if (t == null) {
       files.discardTemporaryFiles(); // the files stay as they are
