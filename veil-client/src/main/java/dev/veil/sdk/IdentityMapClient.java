@@ -146,7 +146,7 @@ public final class IdentityMapClient {
 
   /** Sends one batch of values of one kind; one result per value. */
   MapAnswer send(IdentityInput kind, ValueList values) {
-    return client.caller().call("/v1/identity/map", MapJson.request(kind, values), MapJson.answerReader(values));
+    return MapJson.call(client.caller(), kind, values);
   }
 
   /** Whether identifiers are hashed here before they are sent. */

@@ -96,6 +96,11 @@ public final class MapJson {
     return scanned != null ? scanned : parse(new ByteArrayInputStream(body), sent);
   }
 
+  /** {@code POST /v1/identity/map} of {@code sent}, all of kind {@code kind}, through {@code caller}: one answer per value. */
+  public static MapAnswer call(ApiCaller caller, IdentityInput kind, ValueList sent) {
+    return caller.call("/v1/identity/map", request(kind, sent), answerReader(sent));
+  }
+
   /** Reads the answer to a request of {@code sent} with {@link #answer}. */
   public static ApiCaller.BodyReader<MapAnswer> answerReader(ValueList sent) {
     return new AnswerReader(sent);

@@ -4,11 +4,11 @@ import java.util.Arrays;
 
 /**
  * The buckets a poll listed (a {@code MappingCache}'s, or {@code veil map --refresh}'s), each with
- * its latest rotation time: a map from bucket id to
- * epoch milliseconds kept in a few arrays (the ids' characters one after another, their ends,
- * hashes and times, and an open-addressed table of indexes). A million buckets take about 45 MB
- * here, against about 120 MB as a {@code HashMap<String, Long>}; a row's bucket is looked up in
- * place, without a string cut from the row. Not thread-safe.
+ * its latest rotation time: a map from bucket id to epoch milliseconds kept in a few arrays (the
+ * ids' characters one after another, their ends, hashes and times, and an open-addressed table of
+ * indexes). A million buckets take about 45 MB here, against about 120 MB as a {@code
+ * HashMap<String, Long>}; a row's bucket is looked up in place, without a string cut from the row.
+ * Not thread-safe.
  */
 public final class RotatedBuckets {
   /** What {@link #rotatedAtMillis} answers for a bucket not listed. */
@@ -64,12 +64,12 @@ public final class RotatedBuckets {
     }
   }
 
-  /** The rotation time of the bucket whose id is {@code text[from, to)}, or {@link #ABSENT}. */
   /** The rotation time of bucket {@code id}, or {@link #ABSENT}. */
   public long rotatedAtMillis(String id) {
     return rotatedAtMillis(id, 0, id.length());
   }
 
+  /** The rotation time of the bucket whose id is {@code text[from, to)}, or {@link #ABSENT}. */
   public long rotatedAtMillis(CharSequence text, int from, int to) {
     int index = table[slotOf(hash(text, from, to), text, from, to)] - 1;
     return index < 0 ? ABSENT : millis[index];

@@ -194,7 +194,7 @@ final class OutputImport {
         long sentAt = System.currentTimeMillis(); // before it leaves: mapped with a salt of this time or later
         ValueList sent = p.sent();
         MapAnswer answer = p.kind() == null ? null
-            : caller.call("/v1/identity/map", MapJson.request(p.kind(), sent), MapJson.answerReader(sent));
+            : MapJson.call(caller, p.kind(), sent);
         writer.put(rows(p, answer, sentAt));
       } catch (Throwable t) {
         failure.compareAndSet(null, t);

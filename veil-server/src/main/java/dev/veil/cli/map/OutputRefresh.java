@@ -299,8 +299,7 @@ final class OutputRefresh {
     if (c.sent != null) {
       IdentityInput kind = c.kind;
       ValueList sent = c.sent;
-      c.answer = senders.submit(() -> caller.call("/v1/identity/map", MapJson.request(kind, sent),
-          MapJson.answerReader(sent)));
+      c.answer = senders.submit(() -> MapJson.call(caller, kind, sent));
     }
     pending.add(c);
     // The oldest chunks go out as soon as they can (rows held longer are promoted to the old
