@@ -1,5 +1,6 @@
 package dev.veil.sdk.internal;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -73,6 +74,48 @@ public final class RotatedBuckets {
   public long rotatedAtMillis(CharSequence text, int from, int to) {
     int index = table[slotOf(hash(text, from, to), text, from, to)] - 1;
     return index < 0 ? ABSENT : millis[index];
+  }
+
+  /**
+   * The rotation time of the bucket whose id is the UTF-8 text {@code utf8[from, to)}, or {@link
+   * #ABSENT}: an ASCII id (as bucket ids are) is looked up in place.
+   */
+  public long rotatedAtMillis(byte[] utf8, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (utf8[i] < 0) {
+        return rotatedAtMillis(new String(utf8, from, to - from, StandardCharsets.UTF_8));
+      }
+    }
+    return rotatedAtMillis(new AsciiChars(utf8), from, to);
+  }
+
+  /** ASCII bytes seen as the characters they encode. */
+  private static final class AsciiChars implements CharSequence {
+    private final byte[] bytes;
+
+    AsciiChars(byte[] bytes) {
+      this.bytes = bytes;
+    }
+
+    @Override
+    public int length() {
+      return bytes.length;
+    }
+
+    @Override
+    public char charAt(int index) {
+      return (char) bytes[index];
+    }
+
+    @Override
+    public CharSequence subSequence(int start, int end) {
+      return new String(bytes, start, end - start, StandardCharsets.ISO_8859_1);
+    }
+
+    @Override
+    public String toString() {
+      return new String(bytes, StandardCharsets.ISO_8859_1);
+    }
   }
 
   /** The slot that holds the id {@code text[from, to)}, or the empty slot where it would go. */

@@ -2,6 +2,7 @@ package dev.veil.sdk.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,9 +34,15 @@ class RotatedBucketsProperties {
       assertThat(compact.rotatedAtMillis(id, 0, id.length())).as(id).isEqualTo(reference.get(id));
       String row = "someone@example.com,ADVERTISINGID," + id; // looked up in place, as in a row
       assertThat(compact.rotatedAtMillis(row, row.lastIndexOf(',') + 1, row.length())).isEqualTo(reference.get(id));
+      byte[] utf8 = row.getBytes(StandardCharsets.UTF_8); // and in a row's bytes
+      assertThat(compact.rotatedAtMillis(utf8, utf8.length - id.getBytes(StandardCharsets.UTF_8).length, utf8.length))
+          .as(id).isEqualTo(reference.get(id));
     }
     for (String id : probes) {
       assertThat(compact.rotatedAtMillis(id, 0, id.length())).as(id)
+          .isEqualTo(reference.getOrDefault(id, RotatedBuckets.ABSENT));
+      byte[] utf8 = ("x," + id).getBytes(StandardCharsets.UTF_8);
+      assertThat(compact.rotatedAtMillis(utf8, 2, utf8.length)).as(id)
           .isEqualTo(reference.getOrDefault(id, RotatedBuckets.ABSENT));
     }
   }

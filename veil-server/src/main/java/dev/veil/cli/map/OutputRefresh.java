@@ -10,13 +10,12 @@ import dev.veil.sdk.internal.MapAnswer;
 import dev.veil.sdk.internal.MapJson;
 import dev.veil.sdk.internal.RotatedBuckets;
 import dev.veil.sdk.internal.ValueList;
-import java.io.BufferedReader;
+import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
-import java.io.Writer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -55,7 +54,7 @@ final class OutputRefresh {
   private final int batchBytes;
   private final OutputImport.Progress progress;
   private final Steps steps;
-  private final long keptChars;
+  private final int keptBytes;
 
   /** The points of a refresh's write, in order, where a test stops it as a crash would. */
   enum Step {
@@ -76,17 +75,17 @@ final class OutputRefresh {
 
   OutputRefresh(ApiCaller caller, IdentityMapClient mapper, boolean hashLocally, int batchSize, int batchBytes,
       OutputImport.Progress progress) {
-    this(caller, mapper, hashLocally, batchSize, batchBytes, progress, Steps.NONE, KEPT_CHARS);
+    this(caller, mapper, hashLocally, batchSize, batchBytes, progress, Steps.NONE, KEPT_BYTES);
   }
 
   /**
    * @param steps told each point of the write as it is reached (tests stop the refresh there)
-   * @param keptChars characters of rows that stay after which a chunk is sent ({@link #KEPT_CHARS})
+   * @param keptBytes bytes of rows that stay after which a chunk is sent ({@link #KEPT_BYTES})
    */
   OutputRefresh(ApiCaller caller, IdentityMapClient mapper, boolean hashLocally, int batchSize, int batchBytes,
-      OutputImport.Progress progress, Steps steps, long keptChars) {
+      OutputImport.Progress progress, Steps steps, int keptBytes) {
     this.steps = steps;
-    this.keptChars = keptChars;
+    this.keptBytes = keptBytes;
     this.caller = caller;
     this.mapper = mapper;
     this.hashLocally = hashLocally;
@@ -153,11 +152,10 @@ final class OutputRefresh {
     if (rotated.size() == 0) {
       return false;
     }
-    try (BufferedReader in = Files.newBufferedReader(files.out(), StandardCharsets.UTF_8)) {
-      in.readLine(); // the header
-      long row = 0;
-      for (String line = in.readLine(); line != null; line = in.readLine(), row++) {
-        if (isStale(line, row, state, rotated)) {
+    try (LineReader in = new LineReader(Files.newInputStream(files.out()))) {
+      in.nextLine(); // the header
+      for (long row = 0; in.nextLine(); row++) {
+        if (isStale(in, row, state, rotated)) {
           return true;
         }
       }
@@ -165,33 +163,36 @@ final class OutputRefresh {
     return false;
   }
 
-  /** Whether row {@code row} was mapped at or before its bucket's rotation. */
-  private static boolean isStale(String line, long row, MapState state, RotatedBuckets rotated) {
-    long rotatedAt = rotated.rotatedAtMillis(line, line.lastIndexOf(',') + 1, line.length());
+  /** Whether the current row of {@code in}, row {@code row}, was mapped at or before its bucket's rotation. */
+  private static boolean isStale(LineReader in, long row, MapState state, RotatedBuckets rotated) {
+    byte[] b = in.bytes();
+    int bucket = in.end();
+    while (bucket > in.start() && b[bucket - 1] != ',') {
+      bucket--;
+    }
+    long rotatedAt = rotated.rotatedAtMillis(b, bucket, in.end());
     return rotatedAt != RotatedBuckets.ABSENT && state.mappedAtMillis(row) <= rotatedAt;
   }
 
   /**
-   * Rows of the output read since the previous chunk, in order: the rows that stay as they are
-   * (written back as read), and the stale rows, sent again in one request whose answers replace
-   * them. A chunk ends when its request is full (or the next stale row is of another kind) or its
-   * kept rows reach {@link #KEPT_CHARS}, so a refresh holds a few chunks at a time whatever the
-   * size of the output.
+   * Rows of the output read since the previous chunk, in order: the rows that stay, as read (bytes
+   * one after another, each with its line end), and the stale rows, sent again in one request whose
+   * answers are written in their places. A chunk ends when its request is full (or the next stale
+   * row is of another kind) or its kept rows reach {@link #KEPT_BYTES}, so a refresh holds a few
+   * chunks at a time whatever the size of the output.
    */
   private static final class Chunk {
-    /** Every row, as read; the stale ones are written from the answer instead. */
-    final List<String> lines = new ArrayList<>();
-    /** Per stale row: its place in {@link #lines}, and its place in the request (-1: not sent, invalid). */
-    final List<int[]> stale = new ArrayList<>();
-    /** Per stale row: its identifier as written in the output (a CSV field). */
-    final List<String> fields = new ArrayList<>();
+    /** The rows that stay, as read; the stale rows' places are in {@link #stale}. */
+    final CsvBuffer kept = new CsvBuffer(1 << 16);
+    int keptRows;
+    /** The stale rows, in order. */
+    final List<StaleRow> stale = new ArrayList<>();
     IdentityInput kind;
     ValueList sent;
-    long keptChars;
     Future<MapAnswer> answer;
 
     boolean isEmpty() {
-      return lines.isEmpty();
+      return keptRows == 0 && stale.isEmpty();
     }
 
     /** Whether its rows can be written without waiting: nothing was sent, or the answer is in. */
@@ -200,8 +201,14 @@ final class OutputRefresh {
     }
   }
 
-  /** Characters of kept rows after which a chunk is sent even though its request is not full. */
-  static final long KEPT_CHARS = 1L << 20;
+  /**
+   * A stale row: where it goes among the kept rows' bytes, its place in the request (-1: not sent,
+   * invalid), and its identifier as written in the output (a CSV field).
+   */
+  private record StaleRow(int at, int sentAt, String field) {}
+
+  /** Bytes of kept rows after which a chunk is sent even though its request is not full. */
+  static final int KEPT_BYTES = 1 << 20;
 
   /** What a pass over the output found and wrote. */
   private static final class Tally {
@@ -230,33 +237,30 @@ final class OutputRefresh {
       return thread;
     });
     Rejections rejections = new Rejections(files, state.last().rejectedRows());
-    try (BufferedReader in = Files.newBufferedReader(files.out(), StandardCharsets.UTF_8);
+    try (LineReader in = new LineReader(Files.newInputStream(files.out()));
         FileChannel channel = FileChannel.open(files.temporaryOut(), StandardOpenOption.CREATE,
             StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-        BufferedWriter w = new BufferedWriter(new OutputStreamWriter(stream(channel), StandardCharsets.UTF_8),
-            1 << 16);
+        OutputStream w = new BufferedOutputStream(stream(channel), 1 << 16);
         rejections) {
       String header = in.readLine();
-      w.write(header == null ? OutputFiles.HEADER.strip() : header);
-      w.write('\n');
+      w.write(((header == null ? OutputFiles.HEADER.strip() : header) + "\n").getBytes(StandardCharsets.UTF_8));
       Deque<Chunk> pending = new ArrayDeque<>();
       Chunk c = new Chunk();
-      long row = 0;
-      for (String line = in.readLine(); line != null; line = in.readLine(), row++) {
-        if (!isStale(line, row, state, rotated)) {
-          c.lines.add(line);
-          c.keptChars += line.length();
-          if (c.keptChars >= keptChars) {
+      for (long row = 0; in.nextLine(); row++) {
+        if (!isStale(in, row, state, rotated)) {
+          c.kept.raw(in.bytes(), in.start(), in.end() - in.start());
+          c.kept.newline();
+          c.keptRows++;
+          if (c.kept.length() >= keptBytes) {
             c = send(c, pending, senders, w, rejections, t, total);
           }
           continue;
         }
         t.stale++;
-        String[] f = split(line);
+        String[] f = split(in.line());
         Identifier id = toSend(f[0], fixedKind);
-        if (id == null) {
-          c.stale.add(new int[] {c.lines.size(), -1});
-        } else {
+        int sentAt = -1;
+        if (id != null) {
           byte[] value = id.value().getBytes(StandardCharsets.UTF_8);
           if (c.sent != null && (id.kind() != c.kind || c.sent.size() >= batchSize
               || MapJson.ENVELOPE_BYTES + c.sent.jsonBytesBound() + ValueList.jsonBytesBound(value, 0, value.length)
@@ -267,11 +271,10 @@ final class OutputRefresh {
             c.kind = id.kind();
             c.sent = new ValueList(batchSize, batchSize * 48);
           }
-          c.stale.add(new int[] {c.lines.size(), c.sent.size()});
+          sentAt = c.sent.size();
           c.sent.add(value, 0, value.length);
         }
-        c.fields.add(f[3]);
-        c.lines.add(line);
+        c.stale.add(new StaleRow(c.kept.length(), sentAt, f[3]));
       }
       send(c, pending, senders, w, rejections, t, total);
       while (!pending.isEmpty()) {
@@ -291,7 +294,7 @@ final class OutputRefresh {
    * Sends chunk {@code c}'s request (if it has stale rows to send) and queues it; writes the oldest
    * queued chunks while more than {@value OutputImport#IN_FLIGHT} wait. Returns the next chunk.
    */
-  private Chunk send(Chunk c, Deque<Chunk> pending, ExecutorService senders, Writer w, Rejections rejections,
+  private Chunk send(Chunk c, Deque<Chunk> pending, ExecutorService senders, OutputStream w, Rejections rejections,
       Tally t, long total) throws IOException {
     if (c.isEmpty()) {
       return c;
@@ -311,38 +314,32 @@ final class OutputRefresh {
   }
 
   /** Writes chunk {@code c}'s rows once its answer is in: kept rows as read, stale ones as answered. */
-  private void write(Chunk c, Writer w, Rejections rejections, Tally t, long total) throws IOException {
+  private void write(Chunk c, OutputStream w, Rejections rejections, Tally t, long total) throws IOException {
     MapAnswer answer = c.answer == null ? null : await(c.answer);
-    int next = 0;
-    for (int i = 0; i < c.lines.size(); i++) {
-      if (next < c.stale.size() && c.stale.get(next)[0] == i) {
-        int sentAt = c.stale.get(next)[1];
-        String field = c.fields.get(next++);
-        if (sentAt >= 0 && answer.isMapped(sentAt)) {
-          w.write(field);
-          w.write(',');
-          w.write(Csv.field(answer.advertisingId(sentAt)));
-          w.write(',');
-          w.write(Csv.field(answer.bucketId(sentAt)));
-          w.write('\n');
-          t.remapped++;
-          t.rows++;
-        } else {
-          String reason = sentAt < 0 ? MapOutcome.Reason.INVALID_IDENTIFIER.wireName() : answer.reason(sentAt);
-          rejections.add(field, reason);
-          if (MapOutcome.Reason.OPTED_OUT.wireName().equals(reason)) {
-            t.optedOut++;
-          } else {
-            t.invalid++;
-          }
-        }
-      } else {
-        w.write(c.lines.get(i));
-        w.write('\n');
+    byte[] kept = c.kept.bytes();
+    int from = 0;
+    for (StaleRow s : c.stale) {
+      w.write(kept, from, s.at() - from);
+      from = s.at();
+      if (s.sentAt() >= 0 && answer.isMapped(s.sentAt())) {
+        String row = s.field() + ',' + Csv.field(answer.advertisingId(s.sentAt())) + ','
+            + Csv.field(answer.bucketId(s.sentAt())) + '\n';
+        w.write(row.getBytes(StandardCharsets.UTF_8));
+        t.remapped++;
         t.rows++;
+      } else {
+        String reason = s.sentAt() < 0 ? MapOutcome.Reason.INVALID_IDENTIFIER.wireName() : answer.reason(s.sentAt());
+        rejections.add(s.field(), reason);
+        if (MapOutcome.Reason.OPTED_OUT.wireName().equals(reason)) {
+          t.optedOut++;
+        } else {
+          t.invalid++;
+        }
       }
     }
-    t.read += c.lines.size();
+    w.write(kept, from, c.kept.length() - from);
+    t.rows += c.keptRows;
+    t.read += c.keptRows + c.stale.size();
     progress.progress(t.read, Math.max(total, t.read));
   }
 

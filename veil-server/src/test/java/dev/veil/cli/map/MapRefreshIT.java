@@ -117,7 +117,7 @@ class MapRefreshIT {
           if (reached == step) {
             throw new Stopped(step);
           }
-        }, OutputRefresh.KEPT_CHARS);
+        }, OutputRefresh.KEPT_BYTES);
     try (MapState state = MapState.open(c.state()); OutputFiles files = new OutputFiles(c.out())) {
       assertThatThrownBy(() -> refresh.run(state, files, null)).isInstanceOf(Stopped.class);
     }
@@ -131,7 +131,7 @@ class MapRefreshIT {
   private static List<String[]> rows(Path csv) throws IOException {
     List<String> lines = Files.readAllLines(csv);
     assertThat(lines.get(0)).isEqualTo("identifier,advertising_id,bucket_id");
-    return lines.subList(1, lines.size()).stream().map(l -> l.split(",")).toList();
+    return lines.subList(1, lines.size()).stream().map(l -> Csv.fields(l).toArray(String[]::new)).toList();
   }
 
   /** The server's own answer for each identifier (emails and phones), by raw POST /v1/identity/map. */
@@ -146,11 +146,17 @@ class MapRefreshIT {
 
   @Test
   void chunksOfEveryKind_keepEveryRowInPlace_andRemapExactlyTheRotatedOnes() throws Exception {
-    Path in = dir.resolve("chunks.txt");
-    Path out = dir.resolve("chunks.csv");
-    StringBuilder text = new StringBuilder();
-    for (int i = 0; i < 120; i++) { // a phone every fourth line: each one ends a request of emails
-      text.append(i % 4 == 3 ? "+1555" + (1_000_000 + i) : "chunk" + i + "@example.com").append('\n');
+    Path in = dir.resolve("chunks.csv");
+    Path out = dir.resolve("chunks-mapped.csv");
+    StringBuilder text = new StringBuilder("identifier\n");
+    for (int i = 0; i < 120; i++) {
+      // A phone every fourth line (each one ends a request of emails); non-ASCII emails, whose rows
+      // are copied as bytes or decoded when stale; emails quoted in the CSV.
+      String id = i % 4 == 3 ? "+1555" + (1_000_000 + i)
+          : i % 5 == 0 ? "ch\u00fcnk" + i + "@ex\u00e4mple.com"
+          : i % 7 == 0 ? "\"q," + i + "\"@example.com"
+          : "chunk" + i + "@example.com";
+      text.append(Csv.field(id)).append('\n');
     }
     Files.writeString(in, text);
     assertThat(map("--in", in.toString(), "--out", out.toString()).exitCode()).isZero();
@@ -176,7 +182,7 @@ class MapRefreshIT {
     long inRotated = before.stream().filter(r -> rotated.contains(r[2])).count();
     assertThat(inRotated).as("rows in rotated buckets").isBetween(20L, 100L);
 
-    // Requests of at most 3 identifiers, and a chunk sent after 100 characters of rows that stay:
+    // Requests of at most 3 identifiers, and a chunk sent after 100 bytes of rows that stay:
     // every way a chunk ends, many times over.
     VeilClient client = VeilClient.builder().baseUrl(server.baseUrl()).apiKey(mapperKey).build();
     OutputRefresh refresh = new OutputRefresh(MapRun.caller(server.baseUrl(), mapperKey), client.mapper(), false, 3,
