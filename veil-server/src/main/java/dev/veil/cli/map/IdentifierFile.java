@@ -68,7 +68,7 @@ final class IdentifierFile {
    * the server) sooner.
    */
   long read(long skipLines, int firstChunkSize, int chunkSize, ChunkSink sink) throws IOException {
-    try (LineReader in = new LineReader(Files.newInputStream(file))) {
+    try (LineReader in = new LineReader(Files.newInputStream(file), file.toString())) {
       String first = in.readLine();
       if (first == null) {
         return 0;
@@ -111,7 +111,7 @@ final class IdentifierFile {
    * @throws IllegalArgumentException if {@code --column} names no column of the header
    */
   IdentityInput fixedKind() throws IOException {
-    try (LineReader in = new LineReader(Files.newInputStream(file))) {
+    try (LineReader in = new LineReader(Files.newInputStream(file), file.toString())) {
       String first = in.readLine();
       if (first == null) {
         return type;

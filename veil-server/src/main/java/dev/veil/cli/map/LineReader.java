@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
+import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -18,6 +19,10 @@ import java.util.Arrays;
  */
 final class LineReader implements Closeable {
   private final InputStream in;
+  /** What the lines are read from, for messages ("input.csv"). */
+  private final String name;
+  /** The current line's number, from 1. */
+  private long lineNumber;
   private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
       .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
   private byte[] buf = new byte[1 << 16];
@@ -30,7 +35,29 @@ final class LineReader implements Closeable {
   private int lineEnd;
 
   LineReader(InputStream in) {
+    this(in, "the input");
+  }
+
+  /** @param name what the lines are read from, named in the message of a line that is not UTF-8 */
+  LineReader(InputStream in, String name) {
     this.in = in;
+    this.name = name;
+  }
+
+  /** A line that is not well-formed UTF-8, with a message that says which line of which file. */
+  static final class NotUtf8Exception extends MalformedInputException {
+    private static final long serialVersionUID = 1L;
+    private final String where;
+
+    NotUtf8Exception(String where, int inputLength) {
+      super(inputLength);
+      this.where = where;
+    }
+
+    @Override
+    public String getMessage() {
+      return where + " is not UTF-8 text";
+    }
   }
 
   /** The next line without its end, or null after the last. */
@@ -62,12 +89,16 @@ final class LineReader implements Closeable {
   /**
    * The current line as text.
    *
-   * @throws java.nio.charset.CharacterCodingException if it is not well-formed UTF-8
+   * @throws NotUtf8Exception if it is not well-formed UTF-8
    */
   String line() throws IOException {
     for (int i = lineStart; i < lineEnd; i++) {
       if (buf[i] < 0) {
-        return utf8.decode(ByteBuffer.wrap(buf, lineStart, lineEnd - lineStart)).toString();
+        try {
+          return utf8.decode(ByteBuffer.wrap(buf, lineStart, lineEnd - lineStart)).toString();
+        } catch (MalformedInputException e) {
+          throw new NotUtf8Exception(name + ", line " + lineNumber, e.getInputLength());
+        }
       }
     }
     return new String(buf, lineStart, lineEnd - lineStart, StandardCharsets.ISO_8859_1);
@@ -86,6 +117,7 @@ final class LineReader implements Closeable {
       }
       int i = ByteScan.lineEnd(buf, scanFrom, limit);
       if (i >= 0) {
+        lineNumber++;
         lineStart = pos;
         lineEnd = i;
         pos = i + 1;
@@ -97,6 +129,7 @@ final class LineReader implements Closeable {
         if (pos == limit) {
           return false;
         }
+        lineNumber++;
         lineStart = pos;
         lineEnd = limit;
         pos = limit;

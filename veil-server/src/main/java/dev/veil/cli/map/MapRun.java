@@ -78,6 +78,11 @@ public final class MapRun {
       err.println("veil map: " + e.getMessage());
       return USAGE;
     }
+    String fileProblem = fileProblem(statePath);
+    if (fileProblem != null) {
+      err.println("veil map: " + fileProblem);
+      return FAILED;
+    }
     ApiCaller caller = caller(baseUrl, server.apiKey());
     long started = System.nanoTime();
     try (Interruption interruption = Interruption.watch(display, err, statePath);
@@ -215,6 +220,39 @@ public final class MapRun {
     }
     if (!List.of("auto", "bar", "lines", "none").contains(s.progress())) {
       return "--progress must be auto, bar, lines or none";
+    }
+    return null;
+  }
+
+  /**
+   * What stops the files from being used, said before anything is opened or created: an input that
+   * is missing, a directory or unreadable; an output or state file that is a directory or whose
+   * directory is missing. Null when none.
+   */
+  private String fileProblem(Path statePath) {
+    if (s.in() != null) {
+      if (Files.isDirectory(s.in())) {
+        return "--in " + s.in() + " is a directory, not a file of identifiers";
+      }
+      if (!Files.exists(s.in())) {
+        return "no such file: " + s.in();
+      }
+      if (!Files.isReadable(s.in())) {
+        return "cannot read " + s.in() + ": permission denied";
+      }
+    }
+    String out = writableProblem("--out", s.out());
+    return out != null ? out : writableProblem(s.cache() != null ? "--cache" : "the state file", statePath);
+  }
+
+  /** Why {@code file} (what {@code what} names) cannot be written, or null. */
+  private static String writableProblem(String what, Path file) {
+    if (Files.isDirectory(file)) {
+      return what + " " + file + " is a directory; give a file's name";
+    }
+    Path parent = file.toAbsolutePath().getParent();
+    if (parent != null && !Files.isDirectory(parent)) {
+      return "no such directory: " + parent + " (for " + what + " " + file + ")";
     }
     return null;
   }

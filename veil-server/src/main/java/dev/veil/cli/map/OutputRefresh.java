@@ -152,7 +152,7 @@ final class OutputRefresh {
     if (rotated.size() == 0) {
       return false;
     }
-    try (LineReader in = new LineReader(Files.newInputStream(files.out()))) {
+    try (LineReader in = new LineReader(Files.newInputStream(files.out()), files.out().toString())) {
       in.nextLine(); // the header
       for (long row = 0; in.nextLine(); row++) {
         if (isStale(in, row, state, rotated)) {
@@ -237,7 +237,7 @@ final class OutputRefresh {
       return thread;
     });
     Rejections rejections = new Rejections(files, state.last().rejectedRows());
-    try (LineReader in = new LineReader(Files.newInputStream(files.out()));
+    try (LineReader in = new LineReader(Files.newInputStream(files.out()), files.out().toString());
         FileChannel channel = FileChannel.open(files.temporaryOut(), StandardOpenOption.CREATE,
             StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
         OutputStream w = new BufferedOutputStream(stream(channel), 1 << 16);

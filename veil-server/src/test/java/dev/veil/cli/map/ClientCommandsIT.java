@@ -397,6 +397,33 @@ class ClientCommandsIT {
   }
 
   @Test
+  void fileProblems_areSaidPlainly_withExitCode1_andNoOutput() throws Exception {
+    Path in = emails("files.txt", "files", 3);
+    Path out = dir.resolve("files-out.csv");
+    Path binary = dir.resolve("binary.txt");
+    Files.write(binary, new byte[] {'a', '@', 'b', '.', 'c', '\n', 'x', (byte) 0xFF, (byte) 0xFE, '@', 'y', '\n'});
+
+    CliRun directory = map("--in", dir.toString(), "--out", out.toString(), "--api-key", mapperKey);
+    CliRun missing = map("--in", dir.resolve("nope.txt").toString(), "--out", out.toString(), "--api-key", mapperKey);
+    CliRun outDirectory = map("--in", in.toString(), "--out", dir.toString(), "--api-key", mapperKey);
+    CliRun noDirectory = map("--in", in.toString(), "--out", dir.resolve("no/such/out.csv").toString(),
+        "--api-key", mapperKey);
+    CliRun notUtf8 = map("--in", binary.toString(), "--out", out.toString(), "--api-key", mapperKey);
+
+    assertThat(directory.err()).contains("--in " + dir + " is a directory, not a file of identifiers");
+    assertThat(missing.err()).contains("no such file: " + dir.resolve("nope.txt"));
+    assertThat(outDirectory.err()).contains("--out " + dir + " is a directory; give a file's name");
+    assertThat(noDirectory.err()).contains("no such directory: " + dir.resolve("no/such"));
+    assertThat(notUtf8.err()).contains(binary + ", line 2 is not UTF-8 text");
+    for (CliRun run : List.of(directory, missing, outDirectory, noDirectory, notUtf8)) {
+      assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
+      assertThat(run.err()).doesNotContain("Exception").doesNotContain("\tat ");
+    }
+    assertThat(Files.exists(dir.resolve("no"))).isFalse();
+    assertThat(Files.exists(out)).isFalse();
+  }
+
+  @Test
   void anImportThatMapped_marksTheLaunchersArchive_aResumeWithNothingLeftDoesNot() throws Exception {
     Path in = emails("archive.txt", "archive", 3);
     Path out = dir.resolve("archive.csv");

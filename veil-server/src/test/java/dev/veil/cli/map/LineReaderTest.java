@@ -71,6 +71,17 @@ class LineReaderTest {
     assertThatThrownBy(() -> lines(bad, 10)).isInstanceOf(MalformedInputException.class);
   }
 
+  @Test
+  void malformedUtf8_saysWhichLineOfWhichFile() throws IOException {
+    byte[] text = "ok@x.com\r\nok2@x.com\rb\u00e4d@x.com\n".getBytes(StandardCharsets.ISO_8859_1);
+    try (LineReader in = new LineReader(new Trickle(text, 3), "emails.csv")) {
+      assertThat(in.readLine()).isEqualTo("ok@x.com");
+      assertThat(in.nextLine()).isTrue(); // skipped, still counted
+      assertThatThrownBy(in::readLine).isInstanceOf(MalformedInputException.class)
+          .hasMessage("emails.csv, line 3 is not UTF-8 text");
+    }
+  }
+
   /** Hands out at most {@code chunk} bytes per read, as a pipe or a slow disk may. */
   private static final class Trickle extends InputStream {
     private final byte[] bytes;
