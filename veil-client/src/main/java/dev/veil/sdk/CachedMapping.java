@@ -17,6 +17,7 @@ import java.util.Objects;
  */
 public record CachedMapping(Identifier identifier, String advertisingId, String bucketId, Instant mappedAt,
     boolean stale) {
+  /** Checks the fields: none of the references may be null. */
   public CachedMapping {
     Objects.requireNonNull(identifier, "identifier");
     Objects.requireNonNull(advertisingId, "advertisingId");

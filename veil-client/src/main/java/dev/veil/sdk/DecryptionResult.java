@@ -44,10 +44,12 @@ public final class DecryptionResult {
     return new DecryptionResult(status, Objects.requireNonNull(reason, "reason"), null);
   }
 
+  /** {@link DecryptionStatus#SUCCESS}, or why the token was rejected. */
   public DecryptionStatus status() {
     return status;
   }
 
+  /** Whether the token was decrypted: then {@link #advertisingId()} and the rest can be read. */
   public boolean isSuccess() {
     return status == DecryptionStatus.SUCCESS;
   }

@@ -80,6 +80,7 @@ public final class IdentifierBatch {
     return i < values.size() ? values.identifier(i) : malformed.get(i - values.size());
   }
 
+  /** Whether the batch holds no identifier. */
   public boolean isEmpty() {
     return size() == 0;
   }

@@ -17,6 +17,7 @@ import java.util.Objects;
 public record IdentityTokens(
     String advertisingToken, String refreshToken, Instant identityExpires, Instant refreshFrom,
     Instant refreshExpires) {
+  /** Checks the fields: none may be null. */
   public IdentityTokens {
     Objects.requireNonNull(advertisingToken, "advertisingToken");
     Objects.requireNonNull(refreshToken, "refreshToken");
