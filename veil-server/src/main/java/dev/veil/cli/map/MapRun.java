@@ -17,8 +17,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -76,6 +78,11 @@ public final class MapRun {
       Endpoint.apiKey(server.apiKey());
     } catch (IllegalArgumentException e) {
       err.println("veil map: " + e.getMessage());
+      return USAGE;
+    }
+    String clash = clash(statePath);
+    if (clash != null) {
+      err.println("veil map: " + clash);
       return USAGE;
     }
     String fileProblem = fileProblem(statePath);
@@ -243,6 +250,50 @@ public final class MapRun {
     }
     String out = writableProblem("--out", s.out());
     return out != null ? out : writableProblem(s.cache() != null ? "--cache" : "the state file", statePath);
+  }
+
+  /**
+   * Which file given is also one that the run writes (the output, the rejected file, their
+   * temporary files, the state file), or null: an input named as the output would be replaced by
+   * it when the import ends.
+   */
+  private String clash(Path statePath) {
+    Path out = s.out();
+    Path rejected = OutputFiles.rejectedFile(out);
+    Map<Path, String> written = new LinkedHashMap<>();
+    written.put(out, "--out");
+    written.put(OutputFiles.temporaryFile(out), "the output's temporary file");
+    written.put(rejected, "the rejected file");
+    written.put(OutputFiles.temporaryFile(rejected), "the rejected file's temporary file");
+    for (Map.Entry<Path, String> w : written.entrySet()) {
+      if (s.in() != null && sameFile(s.in(), w.getKey())) {
+        return "--in " + s.in() + " is also " + w.getValue() + " (" + w.getKey() + "), which would overwrite it; "
+            + "choose another --out";
+      }
+      if (sameFile(statePath, w.getKey())) {
+        return (s.cache() != null ? "--cache " : "the state file ") + statePath + " is also " + w.getValue() + " ("
+            + w.getKey() + "); choose another --cache";
+      }
+    }
+    if (s.in() != null && sameFile(s.in(), statePath)) {
+      return "--in " + s.in() + " is also the state file, which would overwrite it; choose another --cache";
+    }
+    return null;
+  }
+
+  /**
+   * Whether {@code a} and {@code b} name one file: the same path, or (when both exist) the same
+   * file through a link. A file that cannot be compared counts as another; opening it says why.
+   */
+  private static boolean sameFile(Path a, Path b) {
+    if (a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize())) {
+      return true;
+    }
+    try {
+      return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** Why {@code file} (what {@code what} names) cannot be written, or null. */

@@ -397,6 +397,33 @@ class ClientCommandsIT {
   }
 
   @Test
+  void anInputNamedAsAFileTheRunWrites_isRefused_andLeftAsItIs() throws Exception {
+    Path in = emails("same.txt", "same", 3);
+    String before = Files.readString(in);
+    Path link = dir.resolve("same-link.csv");
+    Files.createSymbolicLink(link, in);
+
+    CliRun sameAsOut = map("--in", in.toString(), "--out", in.toString(), "--api-key", mapperKey);
+    CliRun throughALink = map("--in", in.toString(), "--out", link.toString(), "--api-key", mapperKey);
+    Path rejectedName = emails("r.csv.rejected.csv", "rejected", 3);
+    CliRun sameAsRejected = map("--in", rejectedName.toString(), "--out", dir.resolve("r.csv").toString(),
+        "--api-key", mapperKey);
+    CliRun cacheIsOut = map("--in", in.toString(), "--out", dir.resolve("same-out.csv").toString(), "--cache",
+        dir.resolve("same-out.csv").toString(), "--api-key", mapperKey);
+
+    assertThat(sameAsOut.err()).contains("--in " + in + " is also --out").contains("choose another --out");
+    assertThat(throughALink.err()).contains("--in " + in + " is also --out");
+    assertThat(sameAsRejected.err()).contains("--in " + rejectedName + " is also the rejected file");
+    assertThat(cacheIsOut.err()).contains("--cache " + dir.resolve("same-out.csv") + " is also --out");
+    for (CliRun run : List.of(sameAsOut, throughALink, sameAsRejected, cacheIsOut)) {
+      assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+    }
+    assertThat(Files.readString(in)).isEqualTo(before);
+    assertThat(Files.isSymbolicLink(link)).isTrue();
+    assertThat(Files.exists(dir.resolve("same-out.csv"))).isFalse();
+  }
+
+  @Test
   void fileProblems_areSaidPlainly_withExitCode1_andNoOutput() throws Exception {
     Path in = emails("files.txt", "files", 3);
     Path out = dir.resolve("files-out.csv");
