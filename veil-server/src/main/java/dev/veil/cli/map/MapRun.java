@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -244,12 +245,19 @@ public final class MapRun {
       if (!Files.exists(s.in())) {
         return "no such file: " + s.in();
       }
+      if (!Files.isRegularFile(s.in())) {
+        return "--in " + s.in() + " is not a regular file (a pipe or a device?): veil map reads its input more "
+            + "than once and resumes it from a line, so save it to a file first";
+      }
       if (!Files.isReadable(s.in())) {
         return "cannot read " + s.in() + ": permission denied";
       }
     }
-    String out = writableProblem("--out", s.out());
-    return out != null ? out : writableProblem(s.cache() != null ? "--cache" : "the state file", statePath);
+    String problem = writableProblem("--out", s.out());
+    if (problem == null) {
+      problem = writableProblem("the rejected file", OutputFiles.rejectedFile(s.out()));
+    }
+    return problem != null ? problem : writableProblem(s.cache() != null ? "--cache" : "the state file", statePath);
   }
 
   /**
@@ -281,6 +289,15 @@ public final class MapRun {
     return null;
   }
 
+  /** Where the link {@code link} leads, or what it says when that cannot be resolved. */
+  private static String realPath(Path link) {
+    try {
+      return link.toRealPath().toString();
+    } catch (IOException e) {
+      return "unresolved: " + e.getMessage();
+    }
+  }
+
   /**
    * Whether {@code a} and {@code b} name one file: the same path, or (when both exist) the same
    * file through a link. A file that cannot be compared counts as another; opening it says why.
@@ -300,6 +317,13 @@ public final class MapRun {
   private static String writableProblem(String what, Path file) {
     if (Files.isDirectory(file)) {
       return what + " " + file + " is a directory; give a file's name";
+    }
+    // Written beside and renamed into place: a link would be replaced by a file, a device by a file.
+    if (Files.isSymbolicLink(file)) {
+      return what + " " + file + " is a symbolic link; give the file it names (" + realPath(file) + ")";
+    }
+    if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+      return what + " " + file + " exists and is not a regular file (a device or a pipe?); give a file's name";
     }
     Path parent = file.toAbsolutePath().getParent();
     if (parent != null && !Files.isDirectory(parent)) {

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -436,18 +437,33 @@ class ClientCommandsIT {
     CliRun noDirectory = map("--in", in.toString(), "--out", dir.resolve("no/such/out.csv").toString(),
         "--api-key", mapperKey);
     CliRun notUtf8 = map("--in", binary.toString(), "--out", out.toString(), "--api-key", mapperKey);
+    Path pipe = dir.resolve("pipe");
+    assertThat(new ProcessBuilder("mkfifo", pipe.toString()).inheritIO().start().waitFor()).isZero();
+    CliRun pipeIn = map("--in", pipe.toString(), "--out", out.toString(), "--api-key", mapperKey);
+    CliRun pipeOut = map("--in", in.toString(), "--out", pipe.toString(), "--api-key", mapperKey);
+    Path target = dir.resolve("target.csv");
+    Files.writeString(target, "kept\n");
+    Path linkOut = Files.createSymbolicLink(dir.resolve("link-out.csv"), target);
+    CliRun linkedOut = map("--in", in.toString(), "--out", linkOut.toString(), "--api-key", mapperKey);
 
     assertThat(directory.err()).contains("--in " + dir + " is a directory, not a file of identifiers");
     assertThat(missing.err()).contains("no such file: " + dir.resolve("nope.txt"));
     assertThat(outDirectory.err()).contains("--out " + dir + " is a directory; give a file's name");
     assertThat(noDirectory.err()).contains("no such directory: " + dir.resolve("no/such"));
     assertThat(notUtf8.err()).contains(binary + ", line 2 is not UTF-8 text");
-    for (CliRun run : List.of(directory, missing, outDirectory, noDirectory, notUtf8)) {
+    assertThat(pipeIn.err()).contains("--in " + pipe + " is not a regular file").contains("save it to a file first");
+    assertThat(pipeOut.err()).contains("--out " + pipe + " exists and is not a regular file");
+    assertThat(linkedOut.err()).contains("--out " + linkOut + " is a symbolic link; give the file it names ("
+        + target.toRealPath() + ")");
+    for (CliRun run : List.of(directory, missing, outDirectory, noDirectory, notUtf8, pipeIn, pipeOut, linkedOut)) {
       assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
       assertThat(run.err()).doesNotContain("Exception").doesNotContain("\tat ");
     }
     assertThat(Files.exists(dir.resolve("no"))).isFalse();
     assertThat(Files.exists(out)).isFalse();
+    assertThat(Files.isSymbolicLink(linkOut)).isTrue();
+    assertThat(Files.readString(target)).isEqualTo("kept\n");
+    assertThat(Files.isRegularFile(pipe, LinkOption.NOFOLLOW_LINKS)).isFalse(); // still the pipe
   }
 
   @Test
