@@ -24,8 +24,9 @@ import java.util.Set;
  * {@code --type} given; else the header's name when it is a kind; else, per value, {@code @} means
  * email, a leading {@code +} a phone, 44 base64 or 64 hex characters an email hash.
  *
- * <p>Blank lines are skipped but counted: positions are line numbers, so that a resumed import
- * skips exactly the lines an earlier run added.
+ * <p>Lines without a value in the column (blank lines, rows without that column or with it empty)
+ * are skipped but counted ({@link #linesWithoutValue()}): positions are line numbers, so that a
+ * resumed import skips exactly the lines an earlier run added.
  */
 final class IdentifierFile {
   private static final Set<String> HEADERS = Set.of("identifier", "email", "email_hash", "phone", "phone_hash", "hash");
@@ -41,6 +42,7 @@ final class IdentifierFile {
   private final Path file;
   private final IdentityInput type;
   private final String column;
+  private long withoutValue;
 
   /**
    * @param type every value's kind, or null to take it from the header or the value
@@ -79,8 +81,8 @@ final class IdentifierFile {
       long reported = skipLines;
       IdentifierChunk chunk = new IdentifierChunk(chunkSize);
       int limit = firstChunkSize;
-      if (!layout.header() && skipLines < 1) {
-        addValue(first, layout, chunk);
+      if (!layout.header() && skipLines < 1 && !addValue(first, layout, chunk)) {
+        withoutValue++;
       }
       for (; line < skipLines; line++) {
         if (!in.nextLine()) {
@@ -89,7 +91,9 @@ final class IdentifierFile {
       }
       while (in.nextLine()) {
         line++;
-        addLine(in, layout, chunk);
+        if (!addLine(in, layout, chunk)) {
+          withoutValue++;
+        }
         if (chunk.size() >= limit) {
           sink.accept(chunk, line);
           limit = (int) Math.min(chunkSize, 2L * limit);
@@ -124,15 +128,15 @@ final class IdentifierFile {
   /**
    * Adds the current line's value. A line of ASCII without quotes (nearly every line of a real
    * file) is read from its bytes: the field between commas, stripped, guessed and added as it is;
-   * any other line goes through {@link Csv} as text. Both give the same identifier.
+   * any other line goes through {@link Csv} as text. Both give the same identifier. Returns false
+   * when the line has no value in the column.
    */
-  private static void addLine(LineReader in, Layout layout, IdentifierChunk chunk) throws IOException {
+  private static boolean addLine(LineReader in, Layout layout, IdentifierChunk chunk) throws IOException {
     byte[] b = in.bytes();
     int end = in.end();
     int shape = ByteScan.lineShape(b, in.start(), end); // one pass: commas, quotes, non-ASCII, '@'
     if ((shape & (ByteScan.QUOTE | ByteScan.NON_ASCII)) != 0) {
-      addValue(in.line(), layout, chunk);
-      return;
+      return addValue(in.line(), layout, chunk);
     }
     int from = in.start();
     int to = end;
@@ -140,14 +144,14 @@ final class IdentifierFile {
       for (int field = 0; field < layout.index(); field++) {
         int comma = ByteScan.indexOf(b, from, end, (byte) ',');
         if (comma < 0) {
-          return; // no such column on this line
+          return false; // no such column on this line
         }
         from = comma + 1;
       }
       int comma = ByteScan.indexOf(b, from, end, (byte) ',');
       to = comma < 0 ? end : comma;
     } else if (layout.index() > 0) {
-      return; // one field only: no such column on this line
+      return false; // one field only: no such column on this line
     }
     while (from < to && isAsciiWhitespace(b[from])) {
       from++;
@@ -155,12 +159,19 @@ final class IdentifierFile {
     while (to > from && isAsciiWhitespace(b[to - 1])) {
       to--;
     }
-    if (from < to) {
-      IdentityInput kind = layout.kind() != null ? layout.kind()
-          : (shape & (ByteScan.COMMA | ByteScan.AT)) == ByteScan.AT ? IdentityInput.EMAIL // the line is the field
-          : guess(b, from, to);
-      chunk.addUtf8(kind, b, from, to - from);
+    if (from == to) {
+      return false;
     }
+    IdentityInput kind = layout.kind() != null ? layout.kind()
+        : (shape & (ByteScan.COMMA | ByteScan.AT)) == ByteScan.AT ? IdentityInput.EMAIL // the line is the field
+        : guess(b, from, to);
+    chunk.addUtf8(kind, b, from, to - from);
+    return true;
+  }
+
+  /** Lines read by {@link #read} that had no value in the column, and so gave no identifier. */
+  long linesWithoutValue() {
+    return withoutValue;
   }
 
   /** {@link Character#isWhitespace} for an ASCII character, which {@link String#strip()} removes. */
@@ -213,6 +224,10 @@ final class IdentifierFile {
       if (index < 0) {
         throw new IllegalArgumentException("--column counts from 1");
       }
+      if (index >= names.size()) {
+        throw new IllegalArgumentException("--column " + column + " is beyond the first line, which has "
+            + names.size() + (names.size() == 1 ? " column" : " columns"));
+      }
       boolean header = index < names.size() && HEADERS.contains(names.get(index));
       return new Layout(header, index, type != null ? type : header ? kindOf(names.get(index)) : null);
     }
@@ -239,16 +254,18 @@ final class IdentifierFile {
     return header.equals("hash") ? IdentityInput.EMAIL_HASH : IdentityInput.fromParameterName(header);
   }
 
-  private static void addValue(String line, Layout layout, IdentifierChunk chunk) {
+  /** Adds the line's value; false when it has none in the column. */
+  private static boolean addValue(String line, Layout layout, IdentifierChunk chunk) {
     List<String> fields = Csv.fields(line);
     if (layout.index() >= fields.size()) {
-      return;
+      return false;
     }
     String value = fields.get(layout.index()).strip();
     if (value.isEmpty()) {
-      return;
+      return false;
     }
     chunk.add(Identifier.of(layout.kind() != null ? layout.kind() : guess(value), value));
+    return true;
   }
 
   /** The kind a value most likely is; an unrecognizable value is taken as an (invalid) email. */

@@ -104,7 +104,7 @@ public final class MapRun {
         long readStart = System.nanoTime();
         OutputImport.Result r = new OutputImport(caller, s.hashLocally(), s.batchSize(), VeilClient.MAX_BATCH_BYTES,
             display).run(file, source, state, files);
-        reportImport(r, display, readStart, files);
+        reportImport(r, display, readStart, files, file.linesWithoutValue());
       }
       if (s.refresh()) {
         display.phase("re-mapping");
@@ -146,7 +146,8 @@ public final class MapRun {
     }
   }
 
-  private void reportImport(OutputImport.Result r, ProgressDisplay display, long readStart, OutputFiles files) {
+  private void reportImport(OutputImport.Result r, ProgressDisplay display, long readStart, OutputFiles files,
+      long withoutValue) {
     if (r.alreadyDone()) {
       display.message(s.out() + " is complete for " + s.in() + " (" + Numbers.grouped(r.rows())
           + " rows): nothing to map; --refresh re-maps the rows whose bucket rotated");
@@ -159,7 +160,8 @@ public final class MapRun {
     }
     display.message("read " + Numbers.grouped(r.lines() - r.skippedLines()) + " lines in "
         + Numbers.tenths((System.nanoTime() - readStart) / 1e9) + " s: " + Numbers.grouped(r.read()) + " identifiers, "
-        + Numbers.grouped(r.invalid()) + " invalid");
+        + Numbers.grouped(r.invalid()) + " invalid"
+        + (withoutValue > 0 ? ", " + Numbers.grouped(withoutValue) + " without a value in the column (skipped)" : ""));
     display.message("mapped " + Numbers.grouped(r.mapped()) + " new in " + Numbers.tenths(display.phaseSeconds())
         + " s; removed " + Numbers.grouped(r.optedOut()) + " opted out, " + Numbers.grouped(r.invalid()) + " invalid");
     display.message(wrote(r.rows(), r.rejectedRows(), files));

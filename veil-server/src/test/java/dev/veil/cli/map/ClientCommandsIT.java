@@ -314,7 +314,8 @@ class ClientCommandsIT {
     assertThat(http.post("/v1/optout", optOutKey, "{\"email\":\"leaver@example.com\"}").code()).isEqualTo(200);
     Path in = dir.resolve("people.csv");
     Files.writeString(in, "name,email\n\"Doe, Jane\",Jane.Doe@Example.com\nBob,bob@example.com\n"
-        + "Nobody,not-an-email\nLeaver,leaver@example.com\nBob again,bob@example.com\n", StandardCharsets.UTF_8);
+        + "Nobody,not-an-email\nLeaver,leaver@example.com\nNameless\n\nEmpty,\n\"Quoted, only\"\n"
+        + "Bob again,bob@example.com\n", StandardCharsets.UTF_8);
     Path out = dir.resolve("people-out.csv");
 
     CliRun run = map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey, "--hash-locally");
@@ -328,7 +329,8 @@ class ClientCommandsIT {
     assertThat(lines.get(3)).isEqualTo(lines.get(2));
     assertThat(Files.readAllLines(Path.of(out + ".rejected.csv"))).containsExactly("identifier,reason",
         "not-an-email,invalid identifier", "leaver@example.com,optout");
-    assertThat(run.err()).contains("5 identifiers, 1 invalid").contains("removed 1 opted out");
+    assertThat(run.err()).contains("read 10 lines").contains("5 identifiers, 1 invalid, 4 without a value in the column "
+        + "(skipped)").contains("removed 1 opted out");
   }
 
   @Test
@@ -388,6 +390,9 @@ class ClientCommandsIT {
     assertThat(map("--out", dir.resolve("x.csv").toString()).exitCode()).isEqualTo(2);
     assertThat(map("--in", in.toString(), "--out", dir.resolve("x.csv").toString(), "--type", "fax")
         .exitCode()).isEqualTo(2);
+    CliRun beyond = map("--in", in.toString(), "--out", dir.resolve("x.csv").toString(), "--column", "9");
+    assertThat(beyond.exitCode()).isEqualTo(2);
+    assertThat(beyond.err()).contains("--column 9 is beyond the first line, which has 1 column");
     CliRun wrongKey = map("--in", in.toString(), "--out", dir.resolve("x.csv").toString(), "--api-key",
         "vk1.AAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
     assertThat(wrongKey.exitCode()).isEqualTo(1);

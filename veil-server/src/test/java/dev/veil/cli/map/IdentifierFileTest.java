@@ -132,19 +132,27 @@ class IdentifierFileTest {
       @ForAll("lines") List<String> lines, @ForAll @IntRange(min = 1, max = 3) int column) throws IOException {
     Path file = Files.createTempFile("lines", ".csv");
     try {
-      Files.writeString(file, "x\n" + String.join("\n", lines) + "\n");
+      // A first line as wide as the widest column asked for (a narrower one is refused); the rows
+      // after it may have fewer columns.
+      String first = "x,y,z";
+      Files.writeString(file, first + "\n" + String.join("\n", lines) + "\n");
       List<Identifier> read = new ArrayList<>();
-      new IdentifierFile(file, null, Integer.toString(column)).read(0, 7, (chunk, n) -> read.addAll(list(chunk)));
+      IdentifierFile identifiers = new IdentifierFile(file, null, Integer.toString(column));
+      identifiers.read(0, 7, (chunk, n) -> read.addAll(list(chunk)));
 
       List<Identifier> expected = new ArrayList<>();
-      for (String line : ("x\n" + String.join("\n", lines)).split("\n", -1)) {
+      long withoutValue = 0;
+      for (String line : (first + "\n" + String.join("\n", lines)).split("\n", -1)) {
         List<String> fields = Csv.fields(line);
         String value = column - 1 < fields.size() ? fields.get(column - 1).strip() : "";
         if (!value.isEmpty()) {
           expected.add(Identifier.of(IdentifierFile.guess(value), value));
+        } else {
+          withoutValue++;
         }
       }
       assertThat(read).containsExactlyElementsOf(expected);
+      assertThat(identifiers.linesWithoutValue()).isEqualTo(withoutValue);
     } finally {
       Files.delete(file);
     }
