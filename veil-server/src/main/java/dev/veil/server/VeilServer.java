@@ -67,7 +67,8 @@ public final class VeilServer implements AutoCloseable {
           "Seconds since the last successful catch-up with the store started: how old this node's data may be.",
           () -> services.readiness().syncAge().toMillis() / 1000.0);
       this.http = new PublicHttpServer(vertx, services, metrics);
-      this.httpPort = await(http.start().toCompletionStage().toCompletableFuture(), "the HTTP listener");
+      this.httpPort = await(http.start().toCompletionStage().toCompletableFuture(), "bind the public HTTP port "
+          + config.http().host() + ":" + config.http().port() + " (http.host, http.port)");
       phases.done("http_listening");
       this.demo = config.demo().enabled() ? startDemo(config) : null;
       this.grpcExecutor = Executors.newFixedThreadPool(4, r -> {
@@ -107,7 +108,8 @@ public final class VeilServer implements AutoCloseable {
     // The demo's server side calls this node's API; a wildcard listener is reached on loopback.
     String apiHost = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
     return await(DemoSite.start(vertx, services.clients(), host, config.demo().port(), apiHost, httpPort)
-        .toCompletionStage().toCompletableFuture(), "the demo site");
+        .toCompletionStage().toCompletableFuture(), "bind the demo site's port " + host + ":" + config.demo().port()
+        + " (demo.port)");
   }
 
   /** Opens the configured store, builds and starts a node; returns once it is ready to serve. */
@@ -136,9 +138,9 @@ public final class VeilServer implements AutoCloseable {
       return future.get(30, TimeUnit.SECONDS);
     } catch (java.util.concurrent.ExecutionException e) {
       Throwable cause = e.getCause();
-      throw new IllegalStateException("cannot start " + what + ": " + cause.getMessage(), cause);
+      throw new IllegalStateException("cannot " + what + ": " + cause.getMessage(), cause);
     } catch (java.util.concurrent.TimeoutException e) {
-      throw new IllegalStateException(what + " did not start within 30 s", e);
+      throw new IllegalStateException("could not " + what + " within 30 s", e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while starting", e);

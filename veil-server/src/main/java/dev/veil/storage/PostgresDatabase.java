@@ -148,10 +148,14 @@ final class PostgresDatabase implements Database {
     return Math.max(1, (d.toMillis() + 999) / 1000);
   }
 
-  private static String rootMessage(Throwable e) {
+  /** The innermost cause's message (the driver wraps it), an unknown host said as such. */
+  static String rootMessage(Throwable e) {
     Throwable t = e;
     while (t.getCause() != null && t.getCause() != t) {
       t = t.getCause();
+    }
+    if (t instanceof java.net.UnknownHostException) {
+      return "unknown host " + t.getMessage();
     }
     return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
   }

@@ -1,10 +1,13 @@
 package dev.veil.storage;
 
 import dev.veil.common.ChangeCursor;
+import dev.veil.common.FileProblems;
 import dev.veil.common.JobLock;
 import dev.veil.common.StoreUnavailableException;
 import dev.veil.common.Versioned;
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -73,10 +76,13 @@ final class SqliteDatabase implements Database {
       }
       return new SqliteDatabase(
           url.describe(), writer, readers, settings.timeout().toMillis());
+    } catch (FileAlreadyExistsException e) {
+      throw new StoreUnavailableException("cannot open embedded store " + url.describe() + ": " + e.getFile()
+          + " is a file, not a directory", e);
     } catch (SQLException | IOException e) {
       opened.forEach(SqliteDatabase::closeQuietly);
-      throw new StoreUnavailableException(
-          "cannot open embedded store " + url.describe() + ": " + e, e);
+      throw new StoreUnavailableException("cannot open embedded store " + url.describe() + ": "
+          + (e instanceof FileSystemException f ? FileProblems.describe(f) : e.getMessage()), e);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.veil.cli.map;
 
+import dev.veil.common.FileProblems;
 import dev.veil.core.identity.IdentityInput;
 import dev.veil.sdk.RetryPolicy;
 import dev.veil.sdk.VeilApiException;
@@ -13,13 +14,10 @@ import dev.veil.sdk.internal.Transport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.LinkedHashMap;
@@ -133,7 +131,7 @@ public final class MapRun {
     } catch (VeilTransportException e) {
       return failed(display, "cannot reach " + baseUrl + ": " + e.getMessage(), statePath, UNREACHABLE);
     } catch (FileSystemException e) {
-      return failed(display, describe(e), null, FAILED);
+      return failed(display, FileProblems.describe(e), null, FAILED);
     } catch (IOException | UncheckedIOException e) {
       return failed(display, e.getMessage(), null, FAILED);
     } catch (IllegalArgumentException e) {
@@ -293,19 +291,6 @@ public final class MapRun {
       return "--in " + s.in() + " is also the state file, which would overwrite it; choose another --cache";
     }
     return null;
-  }
-
-  /**
-   * A file system failure in words: the JDK's messages for these are often the file's name alone
-   * ({@code AccessDeniedException}, {@code NoSuchFileException}).
-   */
-  static String describe(FileSystemException e) {
-    String what = e instanceof NoSuchFileException ? "no such file"
-        : e instanceof AccessDeniedException ? "permission denied"
-        : e instanceof NotDirectoryException ? "not a directory"
-        : e instanceof FileAlreadyExistsException ? "already exists"
-        : e.getReason() != null ? e.getReason() : "cannot use the file";
-    return what + ": " + e.getFile() + (e.getOtherFile() != null ? " (and " + e.getOtherFile() + ")" : "");
   }
 
   /** Where the link {@code link} leads, or what it says when that cannot be resolved. */

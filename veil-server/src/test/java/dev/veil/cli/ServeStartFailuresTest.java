@@ -1,0 +1,39 @@
+package dev.veil.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.veil.testing.CliRun;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code veil serve} that cannot start says what stops it, naming the setting, with exit code 1. */
+class ServeStartFailuresTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void aPublicPortInUse_isNamedWithItsSettings() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      CliRun run = CliRun.of("serve", "--data-dir", dir.resolve("data").toString(), "--port",
+          Integer.toString(taken.getLocalPort()), "--grpc-port", "0");
+
+      assertThat(run.exitCode()).isEqualTo(1);
+      assertThat(run.err()).contains("veil: cannot start: cannot bind the public HTTP port 127.0.0.1:"
+          + taken.getLocalPort() + " (http.host, http.port)");
+    }
+  }
+
+  @Test
+  void aDataDirThatIsAFile_isSaidSo() throws Exception {
+    Path file = Files.writeString(dir.resolve("not-a-dir"), "x");
+
+    CliRun run = CliRun.of("serve", "--data-dir", file.toString(), "--port", "0", "--grpc-port", "0");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).contains(file + " is a file, not a directory").doesNotContain("Exception");
+  }
+}
