@@ -39,15 +39,20 @@ final class Route {
     this.access = b.access;
     this.role = b.role;
     this.cors = b.cors;
-    this.endpoints = Map.copyOf(b.endpoints);
+    Map<HttpMethod, Endpoint> byMethod = new LinkedHashMap<>(b.endpoints);
+    if (access == Access.OPEN && byMethod.containsKey(HttpMethod.GET)) {
+      // Monitors and caches ask with HEAD: the GET's answer, headers only (the server drops the body).
+      byMethod.put(HttpMethod.HEAD, byMethod.get(HttpMethod.GET));
+    }
+    this.endpoints = Map.copyOf(byMethod);
     Map<HttpMethod, RequestMetrics> perMethod = new LinkedHashMap<>();
-    b.endpoints.keySet().forEach(m -> perMethod.put(m, registry.httpRequests(path, m.name())));
+    byMethod.keySet().forEach(m -> perMethod.put(m, registry.httpRequests(path, m.name())));
     if (cors) {
       perMethod.put(HttpMethod.OPTIONS, registry.httpRequests(path, HttpMethod.OPTIONS.name()));
     }
     this.metrics = Map.copyOf(perMethod);
     this.otherMethods = registry.httpRequests(path, "other");
-    this.allow = b.endpoints.keySet().stream().map(HttpMethod::name).collect(Collectors.joining(", "))
+    this.allow = byMethod.keySet().stream().map(HttpMethod::name).collect(Collectors.joining(", "))
         + (cors ? ", OPTIONS" : "");
   }
 

@@ -119,6 +119,28 @@ class OpsIT {
   }
 
   @Test
+  void head_onOpenRoutes_answersAsGetWithoutABody_andNotOnKeyedOnes() {
+    try (TestNode node = TestNode.start()) {
+      Response healthz = node.send(HttpRequest.newBuilder(node.uri("/ops/healthz"))
+          .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+      Response metrics = node.send(HttpRequest.newBuilder(node.uri("/metrics"))
+          .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+      Response generate = node.send(HttpRequest.newBuilder(node.uri("/v1/token/generate?email=a%40example.com"))
+          .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+      Response healthzAfter = node.get("/ops/healthz", null); // the connection is still in step
+
+      assertThat(healthz.code()).isEqualTo(200);
+      assertThat(healthz.body()).isEmpty();
+      assertThat(healthz.header("Content-Type")).startsWith("application/json");
+      assertThat(metrics.code()).isEqualTo(200);
+      assertThat(metrics.body()).isEmpty();
+      assertThat(generate.code()).isEqualTo(405);
+      assertThat(generate.header("Allow")).isEqualTo("GET, POST");
+      assertThat(healthzAfter.body()).isEqualTo("{\"status\":\"success\",\"body\":\"alive\"}");
+    }
+  }
+
+  @Test
   void wrongMethod_returns405JsonWithAllow() {
     try (TestNode node = TestNode.start()) {
       Response r = node.send(HttpRequest.newBuilder(node.uri("/v1/identity/map"))

@@ -82,6 +82,6 @@ class SdkScriptIT {
   void otherMethods_areNotAllowed() {
     Response r = node.post("/static/veil-sdk.js", null, "{}");
     assertThat(r.code()).isEqualTo(405);
-    assertThat(r.header("Allow")).isEqualTo("GET");
+    assertThat(r.header("Allow")).isEqualTo("GET, HEAD");
   }
 }
