@@ -1,5 +1,6 @@
 package dev.veil.sdk.internal;
 
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -9,7 +10,6 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -240,11 +240,22 @@ public final class SocketTransport implements Transport {
 
   /** Whether Linux's {@code net.core.rmem_max} is at least {@code bytes} (false where it cannot be read). */
   static boolean systemAllowsReceiveBuffer(int bytes) {
-    try {
-      String max = Files.readString(Path.of("/proc/sys/net/core/rmem_max"), StandardCharsets.US_ASCII).strip();
-      return Long.parseLong(max) >= bytes;
+    return numberInFileAtLeast(Path.of("/proc/sys/net/core/rmem_max"), bytes);
+  }
+
+  /**
+   * Whether the number that {@code file} holds is at least {@code bytes} (false where it cannot be
+   * read or is no number). Read in one read from the file's start: a file under {@code /proc/sys}
+   * answers whole only there ({@code Files.readString} read it as "4" for "4194304" on Linux 6.18:
+   * it sees a size of 0, reads nothing, then one byte, then finds the end).
+   */
+  static boolean numberInFileAtLeast(Path file, long bytes) {
+    try (InputStream in = new FileInputStream(file.toFile())) {
+      byte[] b = new byte[64];
+      int n = in.read(b);
+      return n > 0 && Long.parseLong(new String(b, 0, n, StandardCharsets.US_ASCII).strip()) >= bytes;
     } catch (IOException | RuntimeException e) {
-      return false; // not Linux, or not readable: the kernel's own sizing
+      return false; // not Linux, not readable, or not a number: the kernel's own sizing
     }
   }
 }

@@ -22,6 +22,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The client's own HTTP/1.1 connections against a scripted server on a real socket. */
 class SocketTransportTest {
@@ -80,11 +81,33 @@ class SocketTransportTest {
 
   @Test
   void theReceiveBuffer_isSetOnlyWhereTheSystemAllowsItWhole() throws Exception {
+    // The system's maximum as cat reads it (Files.readString read "4" of "4194304" here).
     Path rmemMax = Path.of("/proc/sys/net/core/rmem_max");
-    boolean expected = Files.isReadable(rmemMax)
-        && Long.parseLong(Files.readString(rmemMax).strip()) >= SocketTransport.RECEIVE_BUFFER;
+    boolean expected = false;
+    if (Files.isReadable(rmemMax)) {
+      Process cat = new ProcessBuilder("cat", rmemMax.toString()).start();
+      String max = new String(cat.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+      assertThat(cat.waitFor()).isZero();
+      expected = Long.parseLong(max) >= SocketTransport.RECEIVE_BUFFER;
+    }
     assertThat(SocketTransport.systemAllowsReceiveBuffer(SocketTransport.RECEIVE_BUFFER)).isEqualTo(expected);
     assertThat(SocketTransport.systemAllowsReceiveBuffer(Integer.MAX_VALUE)).isFalse();
+  }
+
+  @Test
+  void theNumberInAFile_isReadWhole_andAnythingElseCountsAsNo(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("rmem_max");
+    Files.writeString(file, "4194304\n");
+    assertThat(SocketTransport.numberInFileAtLeast(file, 4194304)).isTrue();
+    assertThat(SocketTransport.numberInFileAtLeast(file, 4194305)).isFalse();
+    Files.writeString(file, "212992\n");
+    assertThat(SocketTransport.numberInFileAtLeast(file, 4194304)).isFalse();
+    Files.writeString(file, "lots\n");
+    assertThat(SocketTransport.numberInFileAtLeast(file, 1)).isFalse();
+    Files.writeString(file, "");
+    assertThat(SocketTransport.numberInFileAtLeast(file, 1)).isFalse();
+    assertThat(SocketTransport.numberInFileAtLeast(dir.resolve("missing"), 1)).isFalse();
+    assertThat(SocketTransport.numberInFileAtLeast(dir, 1)).isFalse(); // a directory
   }
 
   @Test
