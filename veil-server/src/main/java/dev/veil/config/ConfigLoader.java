@@ -1,15 +1,19 @@
 package dev.veil.config;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.veil.common.ApiProfile;
+import dev.veil.common.FileProblems;
 import dev.veil.key.KeyPolicy;
 import dev.veil.salt.SaltRotationPolicy;
 import dev.veil.token.TokenLifetimes;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -124,6 +128,13 @@ public final class ConfigLoader {
         }
       }
       return out;
+    } catch (JsonProcessingException e) {
+      JsonLocation at = e.getLocation();
+      throw new ConfigException("configuration file " + file + " is not valid YAML"
+          + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")") + ": "
+          + e.getOriginalMessage().strip());
+    } catch (FileSystemException e) {
+      throw new ConfigException("cannot read configuration file: " + FileProblems.describe(e));
     } catch (IOException e) {
       throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage());
     }

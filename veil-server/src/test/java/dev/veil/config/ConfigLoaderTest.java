@@ -71,6 +71,19 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void aFileThatCannotBeRead_saysWhereAndWhy() throws IOException {
+    Path broken = Files.writeString(dir.resolve("broken.yaml"), "http:\n  port: [oops\n");
+
+    assertThatThrownBy(() -> ConfigLoader.load(broken, Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageStartingWith("configuration file " + broken + " is not valid YAML (line 2, column ")
+        .hasMessageNotContaining("[Source:");
+    assertThatThrownBy(() -> ConfigLoader.load(dir.resolve("missing.yaml"), Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("cannot read configuration file: no such file: " + dir.resolve("missing.yaml"));
+  }
+
+  @Test
   void demo_isOffByDefault_andTakesItsPortFromANestedFile() throws IOException {
     VeilConfig defaults = ConfigLoader.load(null, Map.of(), Map.of());
     assertThat(defaults.demo()).isEqualTo(new VeilConfig.Demo(false, 8081));
