@@ -17,7 +17,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.LinkedHashMap;
@@ -238,8 +237,8 @@ public final class MapRun {
 
   /**
    * What stops the files from being used, said before anything is opened or created: an input that
-   * is missing, a directory or unreadable; an output or state file that is a directory or whose
-   * directory is missing. Null when none.
+   * is missing, a directory, not a regular file (a pipe) or unreadable; an output, rejected or state
+   * file that is a directory, a link or a device, or whose directory is missing. Null when none.
    */
   private String fileProblem(Path statePath) {
     if (s.in() != null) {
