@@ -17,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.LinkedHashMap;
@@ -242,13 +243,16 @@ public final class MapRun {
    */
   private String fileProblem(Path statePath) {
     if (s.in() != null) {
-      if (Files.isDirectory(s.in())) {
+      BasicFileAttributes in;
+      try {
+        in = Files.readAttributes(s.in(), BasicFileAttributes.class); // one look: links followed
+      } catch (IOException e) {
+        return e instanceof FileSystemException f ? FileProblems.describe(f) : e.getMessage();
+      }
+      if (in.isDirectory()) {
         return "--in " + s.in() + " is a directory, not a file of identifiers";
       }
-      if (!Files.exists(s.in())) {
-        return "no such file: " + s.in();
-      }
-      if (!Files.isRegularFile(s.in())) {
+      if (!in.isRegularFile()) {
         return "--in " + s.in() + " is not a regular file (a pipe or a device?): veil map reads its input more "
             + "than once and resumes it from a line, so save it to a file first";
       }
@@ -318,19 +322,25 @@ public final class MapRun {
 
   /** Why {@code file} (what {@code what} names) cannot be written, or null. */
   private static String writableProblem(String what, Path file) {
-    if (Files.isDirectory(file)) {
+    BasicFileAttributes attributes;
+    try {
+      attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      Path parent = file.toAbsolutePath().getParent();
+      return parent == null || Files.isDirectory(parent) ? null
+          : "no such directory: " + parent + " (for " + what + " " + file + ")";
+    } catch (IOException e) {
+      return e instanceof FileSystemException f ? FileProblems.describe(f) : e.getMessage();
+    }
+    if (attributes.isDirectory()) {
       return what + " " + file + " is a directory; give a file's name";
     }
     // Written beside and renamed into place: a link would be replaced by a file, a device by a file.
-    if (Files.isSymbolicLink(file)) {
+    if (attributes.isSymbolicLink()) {
       return what + " " + file + " is a symbolic link; give the file it names (" + realPath(file) + ")";
     }
-    if (Files.exists(file, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+    if (!attributes.isRegularFile()) {
       return what + " " + file + " exists and is not a regular file (a device or a pipe?); give a file's name";
-    }
-    Path parent = file.toAbsolutePath().getParent();
-    if (parent != null && !Files.isDirectory(parent)) {
-      return "no such directory: " + parent + " (for " + what + " " + file + ")";
     }
     return null;
   }

@@ -8,8 +8,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veil.testing.CliRun;
 import dev.veil.testing.AdminCli;
 import dev.veil.testing.Await;
-import dev.veil.testing.Http;
-import dev.veil.testing.ServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -44,29 +42,22 @@ class ClientCommandsIT {
   private static final int ROWS = 100_000;
 
   @TempDir static Path dir;
-  private static ServerProcess server;
-  private static Http http;
-  private static String adminKey;
-  private static String mapperKey;
+  private static MappingServer env;
 
   @BeforeAll
   static void start() throws Exception {
-    Path data = dir.resolve("data");
-    server = ServerProcess.start(data, "--set", "salt.buckets=256");
-    http = new Http(server.baseUrl());
-    adminKey = Files.readString(data.resolve("admin.key")).strip();
-    mapperKey = AdminCli.createClient(server.grpcPort(), adminKey, "collector", "MAPPER");
+    env = MappingServer.start(dir);
   }
 
   @AfterAll
   static void stop() throws Exception {
-    server.close();
+    env.server.close();
   }
 
   /** {@code veil ARGS --url <server>}. */
   private static CliRun veil(String... args) {
     List<String> all = new ArrayList<>(List.of(args));
-    all.addAll(List.of("--url", server.baseUrl()));
+    all.addAll(List.of("--url", env.server.baseUrl()));
     return CliRun.of(all.toArray(String[]::new));
   }
 
@@ -102,15 +93,15 @@ class ClientCommandsIT {
 
   /** The server's own answers for emails, by raw POST /v1/identity/map. */
   private static Map<String, String[]> serverMap(List<String> emails) {
-    return http.identityMap(mapperKey, "email", emails);
+    return env.http.identityMap(env.mapperKey, "email", emails);
   }
 
   private static void assertMatchesServer(Map<String, String[]> output, int expectedRows) throws Exception {
     assertThat(output).hasSize(expectedRows);
-    Map<String, String[]> server = serverMap(new ArrayList<>(output.keySet()));
+    Map<String, String[]> answers = serverMap(new ArrayList<>(output.keySet()));
     output.forEach((email, row) -> {
-      assertThat(row[0]).as("advertising id of %s", email).isEqualTo(server.get(email)[0]);
-      assertThat(row[1]).as("bucket of %s", email).isEqualTo(server.get(email)[1]);
+      assertThat(row[0]).as("advertising id of %s", email).isEqualTo(answers.get(email)[0]);
+      assertThat(row[1]).as("bucket of %s", email).isEqualTo(answers.get(email)[1]);
     });
   }
 
@@ -119,7 +110,7 @@ class ClientCommandsIT {
     Path in = emails("rotation.txt", "rotation", ROWS);
     Path out = dir.resolve("rotation.csv");
 
-    CliRun first = map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey);
+    CliRun first = map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
 
     assertThat(first.exitCode()).as(first.err()).isZero();
     assertThat(first.err()).contains("read 100,000 lines").contains("mapped 100,000 new")
@@ -128,11 +119,11 @@ class ClientCommandsIT {
     assertMatchesServer(before, ROWS);
 
     Instant beforeRotation = Instant.now().minusSeconds(1);
-    AdminCli.Result rotate = AdminCli.run(server.grpcPort(), adminKey, "salts", "rotate", "--fraction", "0.1");
+    AdminCli.Result rotate = AdminCli.run(env.server.grpcPort(), env.adminKey, "salts", "rotate", "--fraction", "0.1");
     assertThat(rotate.exitCode()).as(rotate.out()).isZero();
     Set<String> rotated = new HashSet<>();
-    JsonNode buckets = JSON.readTree(http.get("/v1/identity/buckets?since_timestamp="
-        + beforeRotation.getEpochSecond(), mapperKey).body()).path("body");
+    JsonNode buckets = JSON.readTree(env.http.get("/v1/identity/buckets?since_timestamp="
+        + beforeRotation.getEpochSecond(), env.mapperKey).body()).path("body");
     buckets.forEach(b -> rotated.add(b.get("bucket_id").asText()));
     assertThat(rotated).hasSize(26); // ceil(0.1 * 256)
     // The new salts take effect at the next whole second. An entry re-mapped before then cannot be
@@ -142,7 +133,7 @@ class ClientCommandsIT {
         .toInstant(java.time.ZoneOffset.UTC);
     Await.until(Duration.ofSeconds(5), "the rotation to take effect", () -> Instant.now().isAfter(effective));
 
-    CliRun refresh = map("--refresh", "--out", out.toString(), "--api-key", mapperKey);
+    CliRun refresh = map("--refresh", "--out", out.toString(), "--api-key", env.mapperKey);
 
     assertThat(refresh.exitCode()).as(refresh.err()).isZero();
     Map<String, String[]> after = readOutput(out);
@@ -164,7 +155,7 @@ class ClientCommandsIT {
         .contains(String.format("re-mapped %,d in", inRotated)).contains("mapped 0 new");
 
     Object file = Files.readAttributes(out, BasicFileAttributes.class).fileKey();
-    CliRun again = map("--refresh", "--out", out.toString(), "--api-key", mapperKey);
+    CliRun again = map("--refresh", "--out", out.toString(), "--api-key", env.mapperKey);
     assertThat(again.err()).contains("re-mapped 0 in");
     // Nothing to re-map: the output is left as it is, not written anew and renamed over itself.
     assertThat(Files.readAttributes(out, BasicFileAttributes.class).fileKey()).isEqualTo(file);
@@ -191,7 +182,7 @@ class ClientCommandsIT {
     assertThat(out).doesNotExist();
     assertThat(dir.resolve("kill.csv.tmp")).as("the rows written so far, the run's progress").exists();
 
-    CliRun resumed = map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey);
+    CliRun resumed = map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
 
     assertThat(resumed.exitCode()).as(resumed.err()).isZero();
     assertThat(resumed.err()).contains("resumed reading").contains(String.format("mapped %,d new", ROWS - committed));
@@ -225,7 +216,7 @@ class ClientCommandsIT {
     long committed = mappedIn(cache);
     assertThat(committed).isBetween(10_000L, ROWS - 1L);
 
-    CliRun resumed = map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey);
+    CliRun resumed = map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
 
     assertThat(resumed.exitCode()).as(resumed.err()).isZero();
     assertThat(resumed.err()).contains("resumed reading").contains(String.format("mapped %,d new", ROWS - committed));
@@ -279,10 +270,10 @@ class ClientCommandsIT {
   private static Process startMap(Path java, Path in, Path out, Path log, String... more) throws IOException {
     List<String> command = new ArrayList<>(List.of(java.toString(),
         "-Xmx256m", "-cp", System.getProperty("java.class.path"), "dev.veil.cli.Main", "map", "--in", in.toString(),
-        "--out", out.toString(), "--url", server.baseUrl()));
+        "--out", out.toString(), "--url", env.server.baseUrl()));
     command.addAll(List.of(more));
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-    pb.environment().put("VEIL_API_KEY", mapperKey); // the key from the environment, as users should pass it
+    pb.environment().put("VEIL_API_KEY", env.mapperKey); // the key from the environment, as users should pass it
     return pb.start();
   }
 
@@ -310,51 +301,53 @@ class ClientCommandsIT {
 
   @Test
   void csvWithHeader_hashLocally_invalidAndOptedOutIdentifiers_areReportedInTheRejectedFile() throws Exception {
-    String optOutKey = AdminCli.createClient(server.grpcPort(), adminKey, "optout-intake", "OPTOUT");
-    assertThat(http.post("/v1/optout", optOutKey, "{\"email\":\"leaver@example.com\"}").code()).isEqualTo(200);
+    String optOutKey = AdminCli.createClient(env.server.grpcPort(), env.adminKey, "optout-intake", "OPTOUT");
+    assertThat(env.http.post("/v1/optout", optOutKey, "{\"email\":\"leaver@example.com\"}").code()).isEqualTo(200);
     Path in = dir.resolve("people.csv");
     Files.writeString(in, "name,email\n\"Doe, Jane\",Jane.Doe@Example.com\nBob,bob@example.com\n"
         + "Nobody,not-an-email\nLeaver,leaver@example.com\nNameless\n\nEmpty,\n\"Quoted, only\"\n"
         + "Bob again,bob@example.com\n", StandardCharsets.UTF_8);
     Path out = dir.resolve("people-out.csv");
 
-    CliRun run = map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey, "--hash-locally");
+    CliRun run = map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey, "--hash-locally");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     List<String> lines = Files.readAllLines(out);
     assertThat(lines).hasSize(4); // the header, then a row per identifier read: bob@example.com twice
-    Map<String, String[]> server = serverMap(List.of("jane.doe@example.com", "bob@example.com"));
-    assertThat(lines.get(1)).isEqualTo("Jane.Doe@Example.com," + String.join(",", server.get("jane.doe@example.com")));
-    assertThat(lines.get(2)).isEqualTo("bob@example.com," + String.join(",", server.get("bob@example.com")));
+    Map<String, String[]> answers = serverMap(List.of("jane.doe@example.com", "bob@example.com"));
+    assertThat(lines.get(1)).isEqualTo("Jane.Doe@Example.com," + String.join(",", answers.get("jane.doe@example.com")));
+    assertThat(lines.get(2)).isEqualTo("bob@example.com," + String.join(",", answers.get("bob@example.com")));
     assertThat(lines.get(3)).isEqualTo(lines.get(2));
     assertThat(Files.readAllLines(Path.of(out + ".rejected.csv"))).containsExactly("identifier,reason",
         "not-an-email,invalid identifier", "leaver@example.com,optout");
-    assertThat(run.err()).contains("read 10 lines").contains("5 identifiers, 1 invalid, 4 without a value in the column "
-        + "(skipped)").contains("removed 1 opted out");
+    assertThat(run.err()).contains("read 10 lines")
+        .contains("5 identifiers, 1 invalid, 4 without a value in the column (skipped)")
+        .contains("removed 1 opted out");
   }
 
   @Test
   void refreshBeforeAnImport_saysSo_andAfterAnOptOut_movesTheRowToTheRejectedFile() throws Exception {
     Path out = dir.resolve("leaving.csv");
-    CliRun early = map("--refresh", "--out", out.toString(), "--api-key", mapperKey);
+    CliRun early = map("--refresh", "--out", out.toString(), "--api-key", env.mapperKey);
     assertThat(early.exitCode()).isEqualTo(1);
     assertThat(early.err()).contains("nothing to refresh in").contains("veil map --in FILE");
 
     Path in = dir.resolve("leaving.txt");
     Files.writeString(in, "stays@example.com\nleaves@example.com\nalso.stays@example.com\n");
-    assertThat(map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey).exitCode()).isZero();
+    assertThat(map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey).exitCode()).isZero();
     String bucket = readOutput(out).get("leaves@example.com")[1];
-    String optOutKey = AdminCli.createClient(server.grpcPort(), adminKey, "optout-intake-2", "OPTOUT");
-    assertThat(http.post("/v1/optout", optOutKey, "{\"email\":\"leaves@example.com\"}").code()).isEqualTo(200);
+    String optOutKey = AdminCli.createClient(env.server.grpcPort(), env.adminKey, "optout-intake-2", "OPTOUT");
+    assertThat(env.http.post("/v1/optout", optOutKey, "{\"email\":\"leaves@example.com\"}").code()).isEqualTo(200);
     Instant beforeRotation = Instant.now().minusSeconds(1);
-    assertThat(AdminCli.run(server.grpcPort(), adminKey, "salts", "rotate", "--bucket", bucket).exitCode()).isZero();
-    JsonNode buckets = JSON.readTree(http.get("/v1/identity/buckets?since_timestamp="
-        + beforeRotation.getEpochSecond(), mapperKey).body()).path("body");
+    assertThat(AdminCli.run(env.server.grpcPort(), env.adminKey, "salts", "rotate", "--bucket", bucket)
+        .exitCode()).isZero();
+    JsonNode buckets = JSON.readTree(env.http.get("/v1/identity/buckets?since_timestamp="
+        + beforeRotation.getEpochSecond(), env.mapperKey).body()).path("body");
     Instant effective = java.time.LocalDateTime.parse(buckets.get(0).get("last_updated").asText())
         .toInstant(java.time.ZoneOffset.UTC);
     Await.until(Duration.ofSeconds(5), "the rotation to take effect", () -> Instant.now().isAfter(effective));
 
-    CliRun refresh = map("--refresh", "--out", out.toString(), "--api-key", mapperKey);
+    CliRun refresh = map("--refresh", "--out", out.toString(), "--api-key", env.mapperKey);
 
     assertThat(refresh.exitCode()).as(refresh.err()).isZero();
     assertThat(readOutput(out).keySet()).containsExactly("stays@example.com", "also.stays@example.com");
@@ -376,7 +369,7 @@ class ClientCommandsIT {
     Files.writeString(in, text);
     Path out = dir.resolve("long.csv");
 
-    CliRun run = map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey);
+    CliRun run = map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(readOutput(out)).hasSize(12_000);
@@ -398,7 +391,7 @@ class ClientCommandsIT {
     assertThat(wrongKey.exitCode()).isEqualTo(1);
     assertThat(wrongKey.err()).contains("the server refused: HTTP 401 unauthorized").contains("run the same command");
     CliRun noServer = CliRun.of("map", "--in", in.toString(), "--out", dir.resolve("y.csv").toString(), "--url",
-        "http://127.0.0.1:1", "--api-key", mapperKey, "--progress", "none");
+        "http://127.0.0.1:1", "--api-key", env.mapperKey, "--progress", "none");
     assertThat(noServer.exitCode()).isEqualTo(3);
   }
 
@@ -409,13 +402,13 @@ class ClientCommandsIT {
     Path link = dir.resolve("same-link.csv");
     Files.createSymbolicLink(link, in);
 
-    CliRun sameAsOut = map("--in", in.toString(), "--out", in.toString(), "--api-key", mapperKey);
-    CliRun throughALink = map("--in", in.toString(), "--out", link.toString(), "--api-key", mapperKey);
+    CliRun sameAsOut = map("--in", in.toString(), "--out", in.toString(), "--api-key", env.mapperKey);
+    CliRun throughALink = map("--in", in.toString(), "--out", link.toString(), "--api-key", env.mapperKey);
     Path rejectedName = emails("r.csv.rejected.csv", "rejected", 3);
     CliRun sameAsRejected = map("--in", rejectedName.toString(), "--out", dir.resolve("r.csv").toString(),
-        "--api-key", mapperKey);
+        "--api-key", env.mapperKey);
     CliRun cacheIsOut = map("--in", in.toString(), "--out", dir.resolve("same-out.csv").toString(), "--cache",
-        dir.resolve("same-out.csv").toString(), "--api-key", mapperKey);
+        dir.resolve("same-out.csv").toString(), "--api-key", env.mapperKey);
 
     assertThat(sameAsOut.err()).contains("--in " + in + " is also --out").contains("choose another --out");
     assertThat(throughALink.err()).contains("--in " + in + " is also --out");
@@ -436,20 +429,21 @@ class ClientCommandsIT {
     Path binary = dir.resolve("binary.txt");
     Files.write(binary, new byte[] {'a', '@', 'b', '.', 'c', '\n', 'x', (byte) 0xFF, (byte) 0xFE, '@', 'y', '\n'});
 
-    CliRun directory = map("--in", dir.toString(), "--out", out.toString(), "--api-key", mapperKey);
-    CliRun missing = map("--in", dir.resolve("nope.txt").toString(), "--out", out.toString(), "--api-key", mapperKey);
-    CliRun outDirectory = map("--in", in.toString(), "--out", dir.toString(), "--api-key", mapperKey);
+    CliRun directory = map("--in", dir.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
+    CliRun missing = map("--in", dir.resolve("nope.txt").toString(), "--out", out.toString(),
+        "--api-key", env.mapperKey);
+    CliRun outDirectory = map("--in", in.toString(), "--out", dir.toString(), "--api-key", env.mapperKey);
     CliRun noDirectory = map("--in", in.toString(), "--out", dir.resolve("no/such/out.csv").toString(),
-        "--api-key", mapperKey);
-    CliRun notUtf8 = map("--in", binary.toString(), "--out", out.toString(), "--api-key", mapperKey);
+        "--api-key", env.mapperKey);
+    CliRun notUtf8 = map("--in", binary.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
     Path pipe = dir.resolve("pipe");
     assertThat(new ProcessBuilder("mkfifo", pipe.toString()).inheritIO().start().waitFor()).isZero();
-    CliRun pipeIn = map("--in", pipe.toString(), "--out", out.toString(), "--api-key", mapperKey);
-    CliRun pipeOut = map("--in", in.toString(), "--out", pipe.toString(), "--api-key", mapperKey);
+    CliRun pipeIn = map("--in", pipe.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
+    CliRun pipeOut = map("--in", in.toString(), "--out", pipe.toString(), "--api-key", env.mapperKey);
     Path target = dir.resolve("target.csv");
     Files.writeString(target, "kept\n");
     Path linkOut = Files.createSymbolicLink(dir.resolve("link-out.csv"), target);
-    CliRun linkedOut = map("--in", in.toString(), "--out", linkOut.toString(), "--api-key", mapperKey);
+    CliRun linkedOut = map("--in", in.toString(), "--out", linkOut.toString(), "--api-key", env.mapperKey);
 
     assertThat(directory.err()).contains("--in " + dir + " is a directory, not a file of identifiers");
     assertThat(missing.err()).contains("no such file: " + dir.resolve("nope.txt"));
@@ -478,11 +472,11 @@ class ClientCommandsIT {
     Path archive = dir.resolve("veil-map-test.jsa.1.dump");
     System.setProperty(ArchiveMark.PROPERTY, archive.toString());
     try {
-      assertThat(map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey).exitCode()).isZero();
+      assertThat(map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey).exitCode()).isZero();
       assertThat(Path.of(archive + ".ok")).exists();
 
       Files.delete(Path.of(archive + ".ok"));
-      CliRun again = map("--in", in.toString(), "--out", out.toString(), "--api-key", mapperKey);
+      CliRun again = map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
       assertThat(again.exitCode()).isZero();
       assertThat(again.err()).contains("nothing to map");
       assertThat(Path.of(archive + ".ok")).doesNotExist();
@@ -495,9 +489,9 @@ class ClientCommandsIT {
 
   @Test
   void decrypt_showsWhatABidderSees_andRejectsATamperedToken() throws Exception {
-    String publisherKey = AdminCli.createClient(server.grpcPort(), adminKey, "publisher", "GENERATOR");
-    String bidderKey = AdminCli.createClient(server.grpcPort(), adminKey, "bidder", "ID_READER");
-    JsonNode generated = JSON.readTree(http.post("/v1/token/generate", publisherKey,
+    String publisherKey = AdminCli.createClient(env.server.grpcPort(), env.adminKey, "publisher", "GENERATOR");
+    String bidderKey = AdminCli.createClient(env.server.grpcPort(), env.adminKey, "bidder", "ID_READER");
+    JsonNode generated = JSON.readTree(env.http.post("/v1/token/generate", publisherKey,
         "{\"email\":\"reader@example.com\"}").body()).path("body");
     String token = generated.get("advertising_token").asText();
     String advertisingId = serverMap(List.of("reader@example.com")).get("reader@example.com")[0];
@@ -506,7 +500,7 @@ class ClientCommandsIT {
     CliRun json = veil("decrypt", token, "--api-key", bidderKey, "--json");
     String tampered = token.substring(0, 50) + (token.charAt(50) == 'A' ? 'B' : 'A') + token.substring(51);
     CliRun rejected = veil("decrypt", tampered, "--api-key", bidderKey);
-    CliRun noRole = veil("decrypt", token, "--api-key", mapperKey);
+    CliRun noRole = veil("decrypt", token, "--api-key", env.mapperKey);
 
     assertThat(text.exitCode()).as(text.err()).isZero();
     assertThat(text.out()).contains("status          SUCCESS").contains("advertising id  " + advertisingId)

@@ -9,8 +9,6 @@ import dev.veil.sdk.VeilClient;
 import dev.veil.testing.AdminCli;
 import dev.veil.testing.Await;
 import dev.veil.testing.CliRun;
-import dev.veil.testing.Http;
-import dev.veil.testing.ServerProcess;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
@@ -45,10 +43,7 @@ class MapRefreshIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir static Path dir;
-  private static ServerProcess server;
-  private static Http http;
-  private static String adminKey;
-  private static String mapperKey;
+  private static MappingServer env;
   private static String optOutKey;
 
   /** What a crash at a {@link OutputRefresh.Step} looks like to the refresh: it stops there. */
@@ -60,23 +55,19 @@ class MapRefreshIT {
 
   @BeforeAll
   static void start() throws Exception {
-    Path data = dir.resolve("data");
-    server = ServerProcess.start(data, "--set", "salt.buckets=256");
-    http = new Http(server.baseUrl());
-    adminKey = Files.readString(data.resolve("admin.key")).strip();
-    mapperKey = AdminCli.createClient(server.grpcPort(), adminKey, "collector", "MAPPER");
-    optOutKey = AdminCli.createClient(server.grpcPort(), adminKey, "optout-intake", "OPTOUT");
+    env = MappingServer.start(dir);
+    optOutKey = AdminCli.createClient(env.server.grpcPort(), env.adminKey, "optout-intake", "OPTOUT");
   }
 
   @AfterAll
   static void stop() throws Exception {
-    server.close();
+    env.server.close();
   }
 
   private static CliRun map(String... args) {
     List<String> all = new ArrayList<>(List.of("map"));
     all.addAll(List.of(args));
-    all.addAll(List.of("--progress", "lines", "--url", server.baseUrl(), "--api-key", mapperKey));
+    all.addAll(List.of("--progress", "lines", "--url", env.server.baseUrl(), "--api-key", env.mapperKey));
     return CliRun.of(all.toArray(String[]::new));
   }
 
@@ -99,11 +90,12 @@ class MapRefreshIT {
     assertThat(mapped.exitCode()).as(mapped.err()).isZero();
     String bucket = Files.readAllLines(c.out()).stream().filter(l -> l.startsWith(c.leaves() + ","))
         .findFirst().orElseThrow().split(",")[2];
-    assertThat(http.post("/v1/optout", optOutKey, "{\"email\":\"" + c.leaves() + "\"}").code()).isEqualTo(200);
+    assertThat(env.http.post("/v1/optout", optOutKey, "{\"email\":\"" + c.leaves() + "\"}").code()).isEqualTo(200);
     Instant beforeRotation = Instant.now().minusSeconds(1);
-    assertThat(AdminCli.run(server.grpcPort(), adminKey, "salts", "rotate", "--bucket", bucket).exitCode()).isZero();
-    JsonNode buckets = JSON.readTree(http.get("/v1/identity/buckets?since_timestamp="
-        + beforeRotation.getEpochSecond(), mapperKey).body()).path("body");
+    assertThat(AdminCli.run(env.server.grpcPort(), env.adminKey, "salts", "rotate", "--bucket", bucket)
+        .exitCode()).isZero();
+    JsonNode buckets = JSON.readTree(env.http.get("/v1/identity/buckets?since_timestamp="
+        + beforeRotation.getEpochSecond(), env.mapperKey).body()).path("body");
     Instant effective = LocalDateTime.parse(buckets.get(0).get("last_updated").asText()).toInstant(ZoneOffset.UTC);
     Await.until(Duration.ofSeconds(5), "the rotation to take effect", () -> Instant.now().isAfter(effective));
     return c;
@@ -111,9 +103,9 @@ class MapRefreshIT {
 
   /** Runs the refresh of {@code c}'s output in-process and stops it at {@code step}. */
   private static void refreshStoppedAt(Case c, OutputRefresh.Step step) throws Exception {
-    VeilClient client = VeilClient.builder().baseUrl(server.baseUrl()).apiKey(mapperKey).build();
-    OutputRefresh refresh = new OutputRefresh(MapRun.caller(server.baseUrl(), mapperKey), client.mapper(), false,
-        VeilClient.MAX_BATCH_SIZE, VeilClient.MAX_BATCH_BYTES, noProgress(), reached -> {
+    VeilClient client = VeilClient.builder().baseUrl(env.server.baseUrl()).apiKey(env.mapperKey).build();
+    OutputRefresh refresh = new OutputRefresh(MapRun.caller(env.server.baseUrl(), env.mapperKey), client.mapper(),
+        false, VeilClient.MAX_BATCH_SIZE, VeilClient.MAX_BATCH_BYTES, noProgress(), reached -> {
           if (reached == step) {
             throw new Stopped(step);
           }
@@ -138,7 +130,7 @@ class MapRefreshIT {
   private static Map<String, String[]> serverMap(List<String> identifiers) {
     Map<String, String[]> answers = new HashMap<>();
     for (String kind : List.of("email", "phone")) {
-      answers.putAll(http.identityMap(mapperKey, kind,
+      answers.putAll(env.http.identityMap(env.mapperKey, kind,
           identifiers.stream().filter(i -> i.startsWith("+") == kind.equals("phone")).toList()));
     }
     return answers;
@@ -162,9 +154,10 @@ class MapRefreshIT {
     assertThat(map("--in", in.toString(), "--out", out.toString()).exitCode()).isZero();
     List<String[]> before = rows(out);
     Instant beforeRotation = Instant.now().minusSeconds(1);
-    assertThat(AdminCli.run(server.grpcPort(), adminKey, "salts", "rotate", "--fraction", "0.5").exitCode()).isZero();
-    JsonNode buckets = JSON.readTree(http.get("/v1/identity/buckets?since_timestamp="
-        + beforeRotation.getEpochSecond(), mapperKey).body()).path("body");
+    assertThat(AdminCli.run(env.server.grpcPort(), env.adminKey, "salts", "rotate", "--fraction", "0.5")
+        .exitCode()).isZero();
+    JsonNode buckets = JSON.readTree(env.http.get("/v1/identity/buckets?since_timestamp="
+        + beforeRotation.getEpochSecond(), env.mapperKey).body()).path("body");
     // This rotation's buckets: the latest time of the list (another test's may be in it too).
     Instant effective = Instant.MIN;
     for (JsonNode b : buckets) {
@@ -184,8 +177,9 @@ class MapRefreshIT {
 
     // Requests of at most 3 identifiers, and a chunk sent after 100 bytes of rows that stay:
     // every way a chunk ends, many times over.
-    VeilClient client = VeilClient.builder().baseUrl(server.baseUrl()).apiKey(mapperKey).build();
-    OutputRefresh refresh = new OutputRefresh(MapRun.caller(server.baseUrl(), mapperKey), client.mapper(), false, 3,
+    VeilClient client = VeilClient.builder().baseUrl(env.server.baseUrl()).apiKey(env.mapperKey).build();
+    OutputRefresh refresh = new OutputRefresh(MapRun.caller(env.server.baseUrl(), env.mapperKey), client.mapper(),
+        false, 3,
         VeilClient.MAX_BATCH_BYTES, noProgress(), OutputRefresh.Steps.NONE, 100);
     OutputRefresh.Result result;
     try (MapState state = MapState.open(Path.of(out + ".veil-state")); OutputFiles files = new OutputFiles(out)) {
@@ -196,13 +190,13 @@ class MapRefreshIT {
     assertThat(result.remapped()).isEqualTo(inRotated);
     assertThat(result.rows()).isEqualTo(120);
     List<String[]> after = rows(out);
-    Map<String, String[]> server = serverMap(before.stream().map(r -> r[0]).toList());
+    Map<String, String[]> answers = serverMap(before.stream().map(r -> r[0]).toList());
     assertThat(after).hasSize(before.size());
     for (int i = 0; i < before.size(); i++) {
       String id = before.get(i)[0];
       assertThat(after.get(i)[0]).as("row %d", i).isEqualTo(id);
-      assertThat(after.get(i)[1]).as("advertising id of %s", id).isEqualTo(server.get(id)[0]);
-      assertThat(after.get(i)[2]).as("bucket of %s", id).isEqualTo(server.get(id)[1]);
+      assertThat(after.get(i)[1]).as("advertising id of %s", id).isEqualTo(answers.get(id)[0]);
+      assertThat(after.get(i)[2]).as("bucket of %s", id).isEqualTo(answers.get(id)[1]);
       assertThat(!after.get(i)[1].equals(before.get(i)[1])).as("%s changed iff its bucket rotated", id)
           .isEqualTo(rotated.contains(before.get(i)[2]));
     }
