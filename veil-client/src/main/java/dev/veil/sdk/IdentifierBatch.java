@@ -40,9 +40,8 @@ public final class IdentifierBatch {
   }
 
   /**
-   * Appends an identifier.
-   *
-   * @throws IllegalArgumentException if its value is longer than 1 MiB in UTF-8
+   * Appends an identifier. One whose value has no UTF-8 form, or is longer than 1 MiB in UTF-8, is
+   * invalid like any other that does not normalize (rejected, and recorded by its first 1 MiB).
    */
   public IdentifierBatch add(Identifier identifier) {
     if (!values.add(Objects.requireNonNull(identifier, "identifier"))) {

@@ -1,6 +1,7 @@
 package dev.veil.sdk;
 
 import dev.veil.core.identity.IdentityInput;
+import dev.veil.sdk.internal.Durations;
 import dev.veil.sdk.internal.cache.MappingStore;
 import dev.veil.sdk.internal.cache.RotationLoad;
 import dev.veil.sdk.internal.cache.Signal;
@@ -86,7 +87,9 @@ import java.util.function.Consumer;
  * second caller waits. {@link #add}, {@link #get} and the iterations may run alongside; they see
  * every step that has been written. One {@code MappingCache} per file: a second one, in this
  * process or another, fails to open while the first is open (a lock on {@code <file>.lock}).
- * Close it to release the file.
+ * Close it to release the file. A symbolic link as the file is followed: the cache, its lock and
+ * a compaction's new file are where the link points (created there, mode 0600, if new), so every
+ * name of the file takes the same lock and the link stays a link.
  */
 public final class MappingCache implements AutoCloseable {
   /** The most requests a run may keep on the wire at once ({@link Builder#requestsInFlight}). */
@@ -109,9 +112,15 @@ public final class MappingCache implements AutoCloseable {
   private static final String CHECKPOINT = "checkpoint.";
   private static final int ADD_CHUNK = 10_000;
 
-  /** Told what a run does. Methods are called on the running thread; defaults ignore the event. */
+  /**
+   * Told what a run does; the defaults ignore the event. {@link #progress} and {@link #removed} are
+   * called one at a time, in order, on a thread of the run's own (the one that forces answers to
+   * disk), once what they report is on disk: not on the thread that called {@link #mapPending()} or
+   * {@link #refresh()}, which gets the run's totals as its result. {@link #pollFailed} is called on
+   * the polling scheduler's thread. Keep them quick: storing answers waits for them.
+   */
   public interface Listener extends ProgressListener {
-    /** Called after each mapping request of a run. */
+    /** Called after each mapping request of a run, once its answer is on disk. */
     @Override
     default void progress(long done, long total) {}
 
@@ -135,6 +144,7 @@ public final class MappingCache implements AutoCloseable {
   private final Signal added = new Signal(50, "identifiers to be added");
   private ScheduledExecutorService ownScheduler;
   private ScheduledFuture<?> polling;
+  private boolean closed;
 
   private MappingCache(Builder b) {
     this.mapper = b.client.mapper();
@@ -157,7 +167,8 @@ public final class MappingCache implements AutoCloseable {
 
   /**
    * Adds identifiers; each is held once, whatever it was added with before. Identifiers that do not
-   * normalize are not added and are recorded as rejected. New entries are mapped by the next
+   * normalize are not added and are recorded as rejected (a value longer than 1 MiB, which no
+   * identifier is, by its first 1 MiB). New entries are mapped by the next
    * {@link #mapPending()} or {@link #refresh()}.
    */
   public AddResult add(Iterable<Identifier> identifiers) {
@@ -423,9 +434,12 @@ public final class MappingCache implements AutoCloseable {
    * interval since the last poll has passed (at once if there was none), so restarts keep the
    * cadence. Failures go to {@link Listener#pollFailed}.
    *
-   * @throws IllegalStateException if polling was already started
+   * @throws IllegalStateException if polling was already started, or the cache is closed
    */
   public synchronized void startPolling() {
+    if (closed) {
+      throw new IllegalStateException("this mapping cache is closed");
+    }
     if (polling != null) {
       throw new IllegalStateException("polling already started");
     }
@@ -457,6 +471,7 @@ public final class MappingCache implements AutoCloseable {
   @Override
   public void close() {
     synchronized (this) {
+      closed = true;
       if (polling != null) {
         polling.cancel(false);
       }
@@ -499,12 +514,9 @@ public final class MappingCache implements AutoCloseable {
       return this;
     }
 
-    /** How often {@link #startPolling()} polls (default one day, the recommended cadence). */
+    /** How often {@link #startPolling()} polls, 1 ms to 365 days (default one day, the recommended cadence). */
     public Builder pollInterval(Duration pollInterval) {
-      if (pollInterval.isNegative() || pollInterval.isZero()) {
-        throw new IllegalArgumentException("pollInterval must be positive");
-      }
-      this.pollInterval = pollInterval;
+      this.pollInterval = Durations.period(pollInterval, "pollInterval");
       return this;
     }
 

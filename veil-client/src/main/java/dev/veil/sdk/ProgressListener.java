@@ -1,8 +1,9 @@
 package dev.veil.sdk;
 
 /**
- * Told how far a long mapping run has come, after every request. Called on the thread that runs
- * the mapping; keep it quick.
+ * Told how far a long mapping run has come, after every request; keep it quick. {@link
+ * IdentityMapClient#map(java.util.List, ProgressListener)} calls it on the calling thread; a {@link
+ * MappingCache} run calls it on a thread of its own (see {@link MappingCache.Listener}).
  */
 @FunctionalInterface
 public interface ProgressListener {

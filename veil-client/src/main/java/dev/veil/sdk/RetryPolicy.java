@@ -1,7 +1,7 @@
 package dev.veil.sdk;
 
+import dev.veil.sdk.internal.Durations;
 import java.time.Duration;
-import java.util.Objects;
 
 /**
  * When a failed request is sent again. Only two kinds of failure are retried: transport failures
@@ -110,15 +110,15 @@ public final class RetryPolicy {
       return this;
     }
 
-    /** The wait before the first retry (not negative). */
+    /** The wait before the first retry, 0 to 365 days. */
     public Builder initialBackoff(Duration initialBackoff) {
-      this.initialBackoff = nonNegative(initialBackoff, "initialBackoff");
+      this.initialBackoff = Durations.waitTime(initialBackoff, "initialBackoff");
       return this;
     }
 
-    /** The longest wait between two attempts (not negative). */
+    /** The longest wait between two attempts, 0 to 365 days. */
     public Builder maxBackoff(Duration maxBackoff) {
-      this.maxBackoff = nonNegative(maxBackoff, "maxBackoff");
+      this.maxBackoff = Durations.waitTime(maxBackoff, "maxBackoff");
       return this;
     }
 
@@ -145,14 +145,6 @@ public final class RetryPolicy {
         throw new IllegalArgumentException("maxBackoff must not be shorter than initialBackoff");
       }
       return new RetryPolicy(this);
-    }
-
-    private static Duration nonNegative(Duration d, String name) {
-      Objects.requireNonNull(d, name);
-      if (d.isNegative()) {
-        throw new IllegalArgumentException(name + " must not be negative");
-      }
-      return d;
     }
   }
 }

@@ -6,6 +6,7 @@ import dev.veil.core.token.EncryptionKey;
 import dev.veil.core.token.InvalidTokenException;
 import dev.veil.core.token.KeyLookup;
 import dev.veil.sdk.internal.ApiCaller;
+import dev.veil.sdk.internal.Durations;
 import dev.veil.sdk.internal.KeyJson;
 import java.time.Clock;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -57,6 +59,7 @@ public final class TokenDecryptor implements AutoCloseable {
   private volatile RuntimeException lastFailure;
   private ScheduledExecutorService scheduler;
   private ScheduledFuture<?> refreshing;
+  private boolean closed;
 
   /** An immutable snapshot of keys by id, and when it was fetched. */
   private record Keys(Map<Integer, EncryptionKey> byId, Instant fetchedAt) {}
@@ -76,9 +79,12 @@ public final class TokenDecryptor implements AutoCloseable {
    * Loads the keys now and schedules their refresh every interval.
    *
    * @throws VeilClientException if the first load fails (nothing is scheduled then)
-   * @throws IllegalStateException if already started
+   * @throws IllegalStateException if already started, or closed
    */
   public synchronized void start() {
+    if (closed) {
+      throw new IllegalStateException("this decryptor is closed");
+    }
     if (refreshing != null) {
       throw new IllegalStateException("already started");
     }
@@ -179,12 +185,16 @@ public final class TokenDecryptor implements AutoCloseable {
   private void refreshSoon() {
     ScheduledExecutorService s;
     synchronized (this) {
-      s = refreshing == null ? null : scheduler;
+      s = refreshing == null || closed ? null : scheduler;
     }
     Instant now = clock.instant();
     Instant previous = lastAttempt.get();
     if (s != null && previous.plus(EAGER_REFRESH_SPACING).isBefore(now) && lastAttempt.compareAndSet(previous, now)) {
-      s.execute(this::refreshQuietly);
+      try {
+        s.execute(this::refreshQuietly);
+      } catch (RejectedExecutionException e) { // a scheduler of the caller's, shut down before close()
+        lastFailure = new IllegalStateException("the key refresh could not be started: its scheduler refused it", e);
+      }
     }
   }
 
@@ -203,9 +213,13 @@ public final class TokenDecryptor implements AutoCloseable {
     return Optional.ofNullable(lastFailure);
   }
 
-  /** Stops the background refresh (and its thread, unless the scheduler was given). */
+  /**
+   * Stops the background refresh (and its thread, unless the scheduler was given). {@link #decrypt}
+   * goes on working with the keys held, which are no longer refreshed.
+   */
   @Override
   public synchronized void close() {
+    closed = true;
     if (refreshing != null) {
       refreshing.cancel(false);
     }
@@ -231,12 +245,9 @@ public final class TokenDecryptor implements AutoCloseable {
       return this;
     }
 
-    /** How often keys are fetched again (default one hour). */
+    /** How often keys are fetched again, 1 ms to 365 days (default one hour). */
     public Builder refreshInterval(Duration refreshInterval) {
-      if (refreshInterval.isNegative() || refreshInterval.isZero()) {
-        throw new IllegalArgumentException("refreshInterval must be positive");
-      }
-      this.refreshInterval = refreshInterval;
+      this.refreshInterval = Durations.period(refreshInterval, "refreshInterval");
       return this;
     }
 

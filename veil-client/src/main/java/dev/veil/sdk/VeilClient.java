@@ -1,6 +1,7 @@
 package dev.veil.sdk;
 
 import dev.veil.sdk.internal.ApiCaller;
+import dev.veil.sdk.internal.Durations;
 import dev.veil.sdk.internal.Endpoint;
 import dev.veil.sdk.internal.Jitter;
 import dev.veil.sdk.internal.Sleeper;
@@ -151,15 +152,15 @@ public final class VeilClient {
       return this;
     }
 
-    /** How long to wait for a TCP connection (default 10 s). */
+    /** How long to wait for a TCP connection, 1 ms to 24 days (default 10 s). */
     public Builder connectTimeout(Duration connectTimeout) {
-      this.connectTimeout = positive(connectTimeout, "connectTimeout");
+      this.connectTimeout = Durations.timeout(connectTimeout, "connectTimeout");
       return this;
     }
 
-    /** How long to wait for each answer's headers, per attempt (default 30 s). */
+    /** How long to wait for each answer's headers, per attempt, 1 ms to 24 days (default 30 s). */
     public Builder requestTimeout(Duration requestTimeout) {
-      this.requestTimeout = positive(requestTimeout, "requestTimeout");
+      this.requestTimeout = Durations.timeout(requestTimeout, "requestTimeout");
       return this;
     }
 
@@ -227,14 +228,6 @@ public final class VeilClient {
         throw new IllegalStateException("baseUrl is required");
       }
       return new VeilClient(this);
-    }
-
-    private static Duration positive(Duration d, String name) {
-      Objects.requireNonNull(d, name);
-      if (d.isNegative() || d.isZero()) {
-        throw new IllegalArgumentException(name + " must be positive");
-      }
-      return d;
     }
   }
 }

@@ -68,6 +68,36 @@ class MappingCacheTest {
   }
 
   @Test
+  void anIdentifierLongerThanAnyValidOne_isRejected_recordedByItsFirstMebibyte_notThrown() {
+    int max = dev.veil.sdk.internal.cache.MappingStore.MAX_VALUE_BYTES;
+    String huge = "a".repeat(max - 1) + "\u00e9@example.com"; // the cut falls inside the two bytes of é
+    MappingCache cache = open();
+
+    assertThat(cache.add(List.of(Identifier.email("h0@example.com"), Identifier.email(huge))))
+        .isEqualTo(new AddResult(1, 0, 1));
+    cache.close();
+    MappingCache reopened = open();
+    List<Rejection> rejections = new ArrayList<>();
+    reopened.forEachRejection(rejections::add);
+
+    assertThat(reopened.size()).isEqualTo(1);
+    assertThat(rejections).singleElement().satisfies(r -> {
+      assertThat(r.identifier()).isEqualTo(Identifier.email("a".repeat(max - 1)));
+      assertThat(r.reason()).isEqualTo(MapOutcome.Reason.INVALID_IDENTIFIER);
+    });
+  }
+
+  @Test
+  void aClosedCache_refusesPollingAndQuestions_sayingItIsClosed() {
+    MappingCache cache = open();
+    cache.close();
+
+    assertThatThrownBy(cache::startPolling).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    assertThatThrownBy(cache::size).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    assertThatThrownBy(cache::pendingCount).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+  }
+
+  @Test
   void add_thenMapPending_mapsEachIdentifierOnce_inBatchesGrowingFrom1000ToAtMost5000() throws Exception {
     MappingCache cache = open();
     List<Identifier> input = new ArrayList<>(emails(0, 12_000));

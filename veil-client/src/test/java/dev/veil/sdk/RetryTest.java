@@ -4,12 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** Retries and backoff, through a fake transport and a sleeper that records instead of sleeping. */
@@ -134,6 +142,59 @@ class RetryTest {
     } finally {
       Thread.interrupted();
     }
+  }
+
+  @Test
+  void interruptedWhileWaitingForAnAnswer_stopsAtOnce_withoutRetrying() throws Exception {
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      CountDownLatch requestArrived = new CountDownLatch(1);
+      Thread acceptor = new Thread(() -> {
+        try (Socket s = silent.accept()) {
+          s.getInputStream().read(); // the request has come; no answer is ever sent
+          requestArrived.countDown();
+          s.getInputStream().read(); // until the client closes the connection
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+      acceptor.start();
+      IdentityMapClient mapper = VeilClient.builder().baseUrl("http://127.0.0.1:" + silent.getLocalPort())
+          .apiKey("vk1.test").requestTimeout(Duration.ofMinutes(5)).build().mapper(); // the default retries
+      AtomicReference<Throwable> thrown = new AtomicReference<>();
+      AtomicBoolean flagKept = new AtomicBoolean();
+      Thread caller = new Thread(() -> {
+        try {
+          mapper.map(email());
+        } catch (RuntimeException e) {
+          thrown.set(e);
+          flagKept.set(Thread.currentThread().isInterrupted());
+        }
+      });
+      caller.start();
+      assertThat(requestArrived.await(30, TimeUnit.SECONDS)).isTrue();
+
+      caller.interrupt();
+      caller.join(30_000); // far less than the request timeout: the interrupt ended the wait
+
+      assertThat(caller.isAlive()).isFalse();
+      assertThat(thrown.get()).isInstanceOfSatisfying(VeilTransportException.class, e -> {
+        assertThat(e).hasMessageContaining("interrupted");
+        assertThat(e.attempts()).isEqualTo(1);
+      });
+      assertThat(flagKept).isTrue();
+      acceptor.join(30_000);
+      assertThat(acceptor.isAlive()).as("the connection was closed").isFalse();
+    }
+  }
+
+  @Test
+  void settingsTheClientCannotHonour_areRefusedWhenSet() {
+    VeilClient.Builder b = VeilClient.builder();
+    assertThatThrownBy(() -> b.requestTimeout(Duration.ofNanos(500_000))).hasMessageContaining("1 ms to 24 days");
+    assertThatThrownBy(() -> b.connectTimeout(Duration.ofSeconds(Long.MAX_VALUE))).hasMessageContaining("1 ms to 24 days");
+    assertThatThrownBy(() -> RetryPolicy.builder().maxBackoff(Duration.ofDays(365L * 1000)))
+        .hasMessageContaining("maxBackoff must be 0 to 365 days");
+    assertThatThrownBy(() -> b.baseUrl("http://127.0.0.1:99999")).hasMessageContaining("port must be 1 to 65535");
   }
 
   @Test

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Delayed;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -120,6 +121,38 @@ class TokenDecryptorTest {
   }
 
   @Test
+  void afterClose_decryptGoesOnWithTheKeysHeld_andAnUnknownKeyStartsNoRefresh() {
+    server.keys = List.of(master1, site1);
+    decryptor = server.client().build().tokenDecryptor().clock(clock).build(); // its own scheduler
+    decryptor.start();
+    EncryptionKey master2 = key(3, EncryptionKey.MASTER_SITE_ID, NOW.plus(Duration.ofDays(6)));
+    String known = token(master1, site1, NOW.plus(Duration.ofHours(72)));
+    String unknown = token(master2, site1, NOW.plus(Duration.ofHours(72)));
+
+    decryptor.close();
+    clock.advance(Duration.ofMinutes(2)); // an eager refresh would be due
+
+    assertThat(decryptor.decrypt(unknown).status()).isEqualTo(DecryptionStatus.UNKNOWN_KEY);
+    assertThat(decryptor.decrypt(known).isSuccess()).isTrue();
+    assertThat(decryptor.lastRefreshFailure()).isEmpty();
+    assertThatThrownBy(decryptor::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+  }
+
+  @Test
+  void aGivenSchedulerThatRefusesTheEagerRefresh_isReported_notThrownFromDecrypt() {
+    TokenDecryptor d = started();
+    scheduler.refuseOneShots = true; // as a scheduler of the caller's that was shut down
+    EncryptionKey master2 = key(3, EncryptionKey.MASTER_SITE_ID, NOW.plus(Duration.ofDays(6)));
+    clock.advance(Duration.ofMinutes(2));
+
+    assertThat(d.decrypt(token(master2, site1, NOW.plus(Duration.ofHours(72)))).status())
+        .isEqualTo(DecryptionStatus.UNKNOWN_KEY);
+    assertThat(d.lastRefreshFailure()).get().extracting(Throwable::getMessage).asString()
+        .contains("could not be started");
+    assertThat(d.decrypt(token(master1, site1, NOW.plus(Duration.ofHours(72)))).isSuccess()).isTrue();
+  }
+
+  @Test
   void expiredToken_isRejectedWithItsExpiry() {
     TokenDecryptor d = started();
     String token = token(master1, site1, NOW.plus(Duration.ofHours(72)));
@@ -198,6 +231,7 @@ class TokenDecryptorTest {
     Runnable periodic;
     long periodMillis;
     final List<Runnable> oneShots = new ArrayList<>();
+    boolean refuseOneShots;
 
     ManualScheduler() {
       super(1);
@@ -216,6 +250,9 @@ class TokenDecryptorTest {
 
     @Override
     public void execute(Runnable command) {
+      if (refuseOneShots) {
+        throw new RejectedExecutionException("shut down");
+      }
       oneShots.add(command);
     }
   }

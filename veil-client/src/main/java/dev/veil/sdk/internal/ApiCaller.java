@@ -67,6 +67,9 @@ public final class ApiCaller {
         }
         retryAfter = retryAfter(response.header("Retry-After"));
       } catch (IOException e) {
+        if (Thread.currentThread().isInterrupted()) { // e.g. ClosedByInterruptException: not the server's doing
+          throw new VeilTransportException(request + " interrupted", e, attempt);
+        }
         if (attempt >= policy.maxAttempts()) {
           throw new VeilTransportException(
               request + " failed after " + attempt + " attempt(s): " + describe(e), e, attempt);

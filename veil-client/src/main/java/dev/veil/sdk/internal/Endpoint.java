@@ -1,6 +1,8 @@
 package dev.veil.sdk.internal;
 
 import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -11,18 +13,45 @@ public final class Endpoint {
   private Endpoint() {}
 
   /**
-   * The base URL as a client keeps it: without a trailing slash.
+   * The base URL as a client keeps it: scheme in lower case, without a trailing slash.
    *
-   * @throws IllegalArgumentException unless it is an http or https URL with a host and no query or fragment
+   * @throws IllegalArgumentException naming what is wrong unless it is an http or https URL with a
+   *     host, perhaps a port and a path, and nothing else (no user or password, query or fragment);
+   *     the message never repeats a user or password
    */
   public static String baseUrl(String baseUrl) {
-    URI uri = URI.create(Objects.requireNonNull(baseUrl, "baseUrl"));
-    if (uri.getScheme() == null || !(uri.getScheme().equals("http") || uri.getScheme().equals("https"))
-        || uri.getHost() == null || uri.getQuery() != null || uri.getFragment() != null) {
-      throw new IllegalArgumentException("baseUrl must be an http or https URL without query: " + baseUrl);
+    String lower = Objects.requireNonNull(baseUrl, "baseUrl").toLowerCase(Locale.ROOT);
+    if (!lower.startsWith("http://") && !lower.startsWith("https://")) {
+      throw new IllegalArgumentException("baseUrl must start with http:// or https://");
     }
-    String text = uri.toString();
-    return text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
+    URI uri;
+    try {
+      uri = new URI(baseUrl);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("baseUrl is not a URL: " + e.getReason() + " at index " + e.getIndex());
+    }
+    String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+    if (uri.getRawUserInfo() != null) {
+      throw new IllegalArgumentException(
+          "baseUrl must not hold a user or password (they would not be sent): give the API key with apiKey");
+    }
+    if (uri.getHost() == null) {
+      throw new IllegalArgumentException(uri.getRawAuthority() == null ? "baseUrl must name a host"
+          : "baseUrl's host " + uri.getRawAuthority() + " is not a host name (letters, digits, '-' and '.'), "
+              + "an IPv4 address or a bracketed IPv6 one");
+    }
+    if (uri.getPort() == 0 || uri.getPort() > 65_535) {
+      throw new IllegalArgumentException("baseUrl's port must be 1 to 65535, not " + uri.getPort());
+    }
+    if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+      throw new IllegalArgumentException("baseUrl must not have a query (?) or fragment (#)");
+    }
+    String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+    int end = path.length();
+    while (end > 0 && path.charAt(end - 1) == '/') {
+      end--;
+    }
+    return scheme + "://" + uri.getRawAuthority() + path.substring(0, end);
   }
 
   /**

@@ -5,6 +5,7 @@ import dev.veil.sdk.Identifier;
 import dev.veil.sdk.MapOutcome;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -135,12 +136,19 @@ final class Adding {
     }
   }
 
-  /** UTF-8 bytes of a value, within {@link MappingStore#MAX_VALUE_BYTES}. */
+  /**
+   * UTF-8 bytes of a rejected value, as recorded: a value longer than {@link
+   * MappingStore#MAX_VALUE_BYTES} (never a valid identifier) by its first characters that fit.
+   */
   static byte[] utf8(String value) {
     byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
-    if (bytes.length > MappingStore.MAX_VALUE_BYTES) {
-      throw new IllegalArgumentException("identifier longer than " + MappingStore.MAX_VALUE_BYTES + " bytes");
+    if (bytes.length <= MappingStore.MAX_VALUE_BYTES) {
+      return bytes;
     }
-    return bytes;
+    int end = MappingStore.MAX_VALUE_BYTES;
+    while ((bytes[end] & 0xC0) == 0x80) { // not between a character's bytes
+      end--;
+    }
+    return Arrays.copyOf(bytes, end);
   }
 }

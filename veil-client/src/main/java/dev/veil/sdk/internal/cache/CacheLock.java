@@ -22,12 +22,13 @@ final class CacheLock implements AutoCloseable {
     this.lock = lock;
   }
 
-  static CacheLock acquire(Path cache) throws IOException {
+  /** Locks {@code cache} (its real location, see {@link MappingStore#realLocation}), named {@code given} in messages. */
+  static CacheLock acquire(Path cache, Path given) throws IOException {
     Path path = cache.resolveSibling(cache.getFileName() + ".lock");
     LogFile.createPrivately(path);
     FileChannel channel = FileChannel.open(path, StandardOpenOption.WRITE);
     FileLock lock = FileLocks.exclusive(channel,
-        "mapping cache " + cache + " is open in another process (or another cache object here)");
+        "mapping cache " + given + " is open in another process (or another cache object here)");
     return new CacheLock(channel, lock);
   }
 

@@ -8,6 +8,7 @@ import dev.veil.sdk.internal.MapAnswer;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -45,6 +46,8 @@ public final class MappingStore implements AutoCloseable {
   private static final int MAX_RESERVE = 1 << 24;
   /** Memory {@link #reserve} takes per entry: 16 bytes of entry table, 16 to 32 of index. */
   private static final int BYTES_PER_RESERVED_ENTRY = 48;
+  /** Symbolic links followed from the given name at most (as Linux's own limit). */
+  private static final int MAX_LINKS = 40;
   /** Answer frames kept for reuse at most. */
   private static final int SPARE_ANSWER_FRAMES = 4;
 
@@ -94,12 +97,14 @@ public final class MappingStore implements AutoCloseable {
   }
 
   /** Tests: a chosen fingerprint (e.g. one under which every identifier collides). */
-  static MappingStore open(Path path, Fingerprint fingerprint) {
+  static MappingStore open(Path given, Fingerprint fingerprint) {
+    Path path;
     CacheLock lock;
     try {
-      lock = CacheLock.acquire(path);
+      path = realLocation(given);
+      lock = CacheLock.acquire(path, given);
     } catch (IOException e) {
-      throw failure("open " + path, e);
+      throw failure("open " + given, e);
     }
     MappingStore store = new MappingStore(path, lock, fingerprint);
     try {
@@ -112,6 +117,28 @@ public final class MappingStore implements AutoCloseable {
       store.closeAfter(e);
       throw e instanceof IOException io ? failure("open " + path, io) : (RuntimeException) e;
     }
+  }
+
+  /**
+   * Where the cache file really is: a symbolic link is followed to its target (which need not
+   * exist yet) and the directories are named by their real paths, creating missing ones. Every
+   * name of one file so gives the same lock, a compaction renames into the target's directory
+   * rather than over the link, and a new file is created (mode 0600) where the link points.
+   */
+  static Path realLocation(Path file) throws IOException {
+    Path at = file.toAbsolutePath();
+    for (int links = 0; Files.isSymbolicLink(at); links++) {
+      if (links == MAX_LINKS) {
+        throw new FileSystemException(file.toString(), null, "too many levels of symbolic links");
+      }
+      at = at.resolveSibling(Files.readSymbolicLink(at));
+    }
+    Path parent = at.getParent();
+    if (parent == null || at.getFileName() == null) {
+      return at;
+    }
+    Files.createDirectories(parent);
+    return parent.toRealPath().resolve(at.getFileName());
   }
 
   private void load() throws IOException {
@@ -195,6 +222,7 @@ public final class MappingStore implements AutoCloseable {
   /** Entries held, mapped or not. */
   public long size() {
     synchronized (guard) {
+      checkUsable();
       return state.entries.held();
     }
   }
@@ -202,6 +230,7 @@ public final class MappingStore implements AutoCloseable {
   /** Entries waiting to be mapped: without a mapping, or with a stale one. */
   public long todoCount() {
     synchronized (guard) {
+      checkUsable();
       return state.entries.pending();
     }
   }

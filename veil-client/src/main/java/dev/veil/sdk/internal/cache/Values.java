@@ -36,23 +36,23 @@ public final class Values {
   /**
    * The values of identifiers that are all well-formed (valid ones are).
    *
-   * @throws IllegalArgumentException if one holds an unpaired surrogate
+   * @throws IllegalArgumentException if one holds an unpaired surrogate, or is too long (see {@link #add})
    */
   public static Values of(Collection<Identifier> identifiers) {
     Values values = new Values(identifiers.size());
     for (Identifier id : identifiers) {
       if (!values.add(id)) {
-        throw new IllegalArgumentException("identifier is not well-formed Unicode");
+        throw new IllegalArgumentException(
+            "identifier is not well-formed Unicode, or longer than " + MappingStore.MAX_VALUE_BYTES + " bytes");
       }
     }
     return values;
   }
 
   /**
-   * Appends {@code identifier}, unless its value holds an unpaired surrogate (it has no UTF-8 form;
-   * no valid identifier does): then returns false and appends nothing.
-   *
-   * @throws IllegalArgumentException if its value is longer than {@link MappingStore#MAX_VALUE_BYTES}
+   * Appends {@code identifier}, unless its value holds an unpaired surrogate (it has no UTF-8 form)
+   * or is longer than {@link MappingStore#MAX_VALUE_BYTES} in UTF-8: no valid identifier is either,
+   * so then it returns false and appends nothing.
    */
   public boolean add(Identifier identifier) {
     String value = identifier.value();
@@ -69,6 +69,9 @@ public final class Values {
       }
     }
     byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+    if (utf8.length > MappingStore.MAX_VALUE_BYTES) {
+      return false;
+    }
     append(identifier.kind(), utf8, 0, utf8.length, isAscii);
     return true;
   }

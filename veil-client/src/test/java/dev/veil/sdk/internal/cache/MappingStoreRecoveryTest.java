@@ -16,6 +16,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -237,7 +238,49 @@ class MappingStoreRecoveryTest {
   void compaction_keepsTheCurrentState_inAFileOfTheCurrentRecordsOnly() throws IOException {
     Path file = file("grown.cache");
     String[] meta = {"cp", "poll"};
-    StoreFixture.State before;
+    StoreFixture.State before = grow(file, meta);
+    long grown = Files.size(file);
+
+    try (MappingStore store = MappingStore.open(file)) { // opening compacts: most records were replaced
+      assertThat(state(store, meta)).isEqualTo(before);
+    }
+    assertThat(Files.size(file)).isLessThan(grown / 2);
+    try (MappingStore store = MappingStore.open(file)) {
+      assertThat(state(store, meta)).isEqualTo(before);
+      assertThat(before.rejections()).hasSize(2); // "bad" once, user5 once
+    }
+  }
+
+  @Test
+  void aCacheNamedByASymbolicLink_isTheLinksTarget_forTheLock_aNewFile_andACompaction() throws IOException {
+    Path target = file("real.cache");
+    Path link = Files.createSymbolicLink(file("link.cache"), target.getFileName()); // relative, not there yet
+    String[] meta = {"cp", "poll"};
+
+    StoreFixture.State before = grow(link, meta); // creates the target through the link
+    assertThat(link).isSymbolicLink();
+    assertThat(Files.getPosixFilePermissions(target)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    long grown = Files.size(target);
+
+    try (MappingStore store = MappingStore.open(link)) { // compacts into the target's directory
+      assertThat(state(store, meta)).isEqualTo(before);
+      assertThatThrownBy(() -> MappingStore.open(target)).isInstanceOf(UncheckedIOException.class)
+          .hasMessageContaining("mapping cache " + target + " is open in another process");
+    }
+    assertThat(link).isSymbolicLink();
+    assertThat(Files.size(target)).isLessThan(grown / 2);
+    assertThat(Files.getPosixFilePermissions(target)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    try (MappingStore store = MappingStore.open(target)) {
+      assertThat(state(store, meta)).isEqualTo(before);
+      assertThatThrownBy(() -> MappingStore.open(link)).hasMessageContaining("mapping cache " + link + " is open");
+    }
+  }
+
+  /**
+   * Fills {@code file} with 12,000 entries mapped three times over (two rotations re-map every one)
+   * and a rejection, so that most records are replaced and the next open compacts.
+   */
+  private StoreFixture.State grow(Path file, String[] meta) {
     try (MappingStore store = MappingStore.open(file)) {
       store.add(emails(0, 12_000), List.of(Identifier.email("bad"), Identifier.email("bad")), T0, "cp", "1");
       mapAll(store, 1000, 1, T0, Set.of("user5@example.com"));
@@ -252,17 +295,7 @@ class MappingStoreRecoveryTest {
       RotationLoad last = store.rotationLoad();
       last.add(new dev.veil.sdk.RotatedBucket("b3", T0.plusSeconds(10)));
       assertThat(last.commit("poll", "p4")).isPositive(); // leaves stale marks to keep
-      before = state(store, meta);
-    }
-    long grown = Files.size(file);
-
-    try (MappingStore store = MappingStore.open(file)) { // opening compacts: most records were replaced
-      assertThat(state(store, meta)).isEqualTo(before);
-    }
-    assertThat(Files.size(file)).isLessThan(grown / 2);
-    try (MappingStore store = MappingStore.open(file)) {
-      assertThat(state(store, meta)).isEqualTo(before);
-      assertThat(before.rejections()).hasSize(2); // "bad" once, user5 once
+      return state(store, meta);
     }
   }
 
