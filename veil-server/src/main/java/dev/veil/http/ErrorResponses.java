@@ -48,9 +48,7 @@ final class ErrorResponses {
 
   static void send(Exchange ex, ErrorCode code, String message) {
     HttpServerResponse response = ex.response();
-    if (code == ErrorCode.PAYLOAD_TOO_LARGE) {
-      response.putHeader(HttpHeaders.CONNECTION, "close"); // the rest of the body is never read
-    } else if (code == ErrorCode.RATE_LIMITED) {
+    if (code == ErrorCode.RATE_LIMITED) {
       response.putHeader(HttpHeaders.RETRY_AFTER, "1");
     } else if (code == ErrorCode.UNAUTHORIZED) {
       response.putHeader("WWW-Authenticate", "Bearer");
@@ -100,24 +98,25 @@ final class ErrorResponses {
   static int invalidRequest(HttpServerRequest request, ApiProfile profile) {
     DecoderResult result = request.decoderResult();
     Throwable cause = result == null ? null : result.cause();
-    int status;
-    String message;
     if (cause instanceof TooLongHttpHeaderException) {
-      status = 431;
-      message = "Request header fields too large";
+      return malformed(request, profile, 431, "Request header fields too large");
     } else if (cause instanceof TooLongHttpLineException) {
-      status = 414;
-      message = "Request line too long";
-    } else {
-      status = 400;
-      message = "Malformed HTTP request";
+      return malformed(request, profile, 414, "Request line too long");
     }
-    HttpServerResponse response = request.response();
-    response.setStatusCode(status)
+    return malformed(request, profile, 400, "Malformed HTTP request");
+  }
+
+  /**
+   * Answers a request whose head is unusable and closes the connection at once: what follows the
+   * head on it cannot be trusted to be this request's body or the next request.
+   */
+  static int malformed(HttpServerRequest request, ApiProfile profile, int status, String message) {
+    ConnectionClose.mark(request);
+    request.response().setStatusCode(status)
         .putHeader(HttpHeaders.CONTENT_TYPE, Exchange.JSON_CONTENT_TYPE)
         .putHeader(HttpHeaders.CONNECTION, "close")
         .end(Envelope.failure(profile.clientErrorStatus(), message))
-        .onComplete(done -> request.connection().close());
+        .onComplete(done -> ConnectionClose.now(request));
     return status;
   }
 

@@ -98,12 +98,18 @@ final class Exchange {
       observer.completed(this, CLIENT_CLOSED);
       return;
     }
-    if (!request.isEnded() && declaresBody()) {
-      // Answered before the body was read (an auth failure, a refused size): close rather than
-      // read and discard a body nobody needs.
+    boolean close = request.headers().contains(HttpHeaders.TRANSFER_ENCODING) // RFC 9112 6.3: see ConnectionClose
+        || (!request.isEnded() && declaresBody()); // answered before the body was read: an auth failure, a refused size
+    if (close) {
+      ConnectionClose.mark(request);
       response.putHeader(HttpHeaders.CONNECTION, "close");
     }
-    response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, contentType).end(body);
+    response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, contentType).end(body)
+        .onComplete(written -> {
+          if (close) {
+            ConnectionClose.afterAnswer(request);
+          }
+        });
     observer.completed(this, status);
   }
 

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import dev.veil.common.VeilException;
+import dev.veil.core.text.Utf8;
 import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.buffer.BufferInternal;
@@ -76,15 +77,35 @@ final class JsonBodies {
     }
   }
 
-  /** A parser over the body's own bytes when it has an array (it does: BodyReader builds it on the heap). */
+  /**
+   * A parser over the body's own bytes when it has an array (it does: BodyReader builds it on the
+   * heap), once they are known to be UTF-8: Jackson's own reader lets overlong forms, surrogates
+   * and code points above U+10FFFF through as other characters, and reads a body whose first bytes
+   * hold a NUL as UTF-16 or UTF-32.
+   */
   private JsonParser parserOver(Buffer body) throws IOException {
     if (body instanceof BufferInternal internal) {
       ByteBuf bytes = internal.getByteBuf();
       if (bytes.hasArray()) {
-        return factory.createParser(bytes.array(), bytes.arrayOffset() + bytes.readerIndex(), bytes.readableBytes());
+        int from = bytes.arrayOffset() + bytes.readerIndex();
+        requireUtf8(bytes.array(), from, from + bytes.readableBytes());
+        return factory.createParser(bytes.array(), from, bytes.readableBytes());
       }
     }
-    return factory.createParser(body.getBytes());
+    byte[] copy = body.getBytes();
+    requireUtf8(copy, 0, copy.length);
+    return factory.createParser(copy);
+  }
+
+  private static void requireUtf8(byte[] b, int from, int to) {
+    if (Utf8.malformedAt(b, from, to) >= 0) {
+      throw VeilException.clientError("Malformed JSON body: not valid UTF-8");
+    }
+    for (int i = from; i < Math.min(to, from + 4); i++) {
+      if (b[i] == 0) {
+        throw VeilException.clientError("Malformed JSON body: not UTF-8 (UTF-16 and UTF-32 are not accepted)");
+      }
+    }
   }
 
   private static void requireEnd(JsonParser json) {

@@ -95,6 +95,7 @@ public final class PublicHttpServer {
         .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, config.http().idleTimeout().toMillis()))
         .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
         .setHandle100ContinueAutomatically(false)
+        .setHttp2ClearTextEnabled(false) // HTTP/1.1 only (SPEC 1.1); h2c also kept the header timeout from starting
         .setCompressionSupported(false)
         .setDecompressionSupported(false)
         .setTcpNoDelay(true);

@@ -90,6 +90,14 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
   public void handle(HttpServerRequest request) {
     long start = System.nanoTime();
     headerTimeout.headersArrived(request.connection());
+    if (ConnectionClose.isClosing(request.connection())) {
+      return; // pipelined behind a request after which the connection closes: not served
+    }
+    String framing = ambiguousFraming(request);
+    if (framing != null) {
+      invalid.record(ErrorResponses.malformed(request, profile, 400, framing), System.nanoTime() - start);
+      return;
+    }
     Route route = routes.get(request.path());
     if (route == null) {
       ErrorResponses.unknownPath(new Exchange(request, "unmatched", unmatched, observer, profile, start));
@@ -117,10 +125,34 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
     }
   }
 
+  /**
+   * Why the body's end cannot be known for sure, or null: both {@code Content-Length} and {@code
+   * Transfer-Encoding}, or a transfer coding other than {@code chunked} alone. A proxy in front may
+   * read such a request's length differently, and what this server took for the next request would
+   * be part of the body to the proxy (request smuggling), so RFC 9112 section 6 has the server
+   * refuse it and close the connection.
+   */
+  private static String ambiguousFraming(HttpServerRequest request) {
+    List<String> codings = request.headers().getAll(HttpHeaders.TRANSFER_ENCODING);
+    if (codings.isEmpty()) {
+      return null;
+    }
+    if (request.headers().contains(HttpHeaders.CONTENT_LENGTH)) {
+      return "Malformed HTTP request: both Content-Length and Transfer-Encoding";
+    }
+    if (codings.size() > 1 || !codings.get(0).trim().equalsIgnoreCase("chunked")) {
+      return "Malformed HTTP request: Transfer-Encoding must be chunked alone";
+    }
+    return null;
+  }
+
   /** Answers a request the HTTP decoder rejected (431, 414 or 400). */
   void handleInvalid(HttpServerRequest request) {
     long start = System.nanoTime();
     headerTimeout.headersArrived(request.connection());
+    if (ConnectionClose.isClosing(request.connection())) {
+      return;
+    }
     int status = ErrorResponses.invalidRequest(request, profile);
     invalid.record(status, System.nanoTime() - start);
   }

@@ -9,7 +9,11 @@ import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,12 +21,15 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.sqlite.SQLiteConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteOpenMode;
 
 /**
@@ -38,6 +45,9 @@ import org.sqlite.SQLiteOpenMode;
  * increasing order and a change cursor is simply the highest seq read ("{@code seq > cursor}").
  */
 final class SqliteDatabase implements Database {
+  private static final Logger LOG = LoggerFactory.getLogger(SqliteDatabase.class);
+  private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
+
   private final String location;
   private final ReentrantLock writeLock = new ReentrantLock();
   private final Connection writer;
@@ -63,9 +73,10 @@ final class SqliteDatabase implements Database {
     List<Connection> opened = new ArrayList<>();
     try {
       Path dir = file.getParent();
-      if (dir != null) {
-        Files.createDirectories(dir);
+      if (dir != null && !Files.isDirectory(dir)) {
+        createPrivately(dir, true);
       }
+      keepPrivate(file);
       Connection writer = config(settings, false).createConnection(jdbcUrl);
       opened.add(writer);
       List<Connection> readers = new ArrayList<>();
@@ -83,6 +94,48 @@ final class SqliteDatabase implements Database {
       opened.forEach(SqliteDatabase::closeQuietly);
       throw new StoreUnavailableException("cannot open embedded store " + url.describe() + ": "
           + (e instanceof FileSystemException f ? FileProblems.describe(f) : e.getMessage()), e);
+    }
+  }
+
+  /**
+   * Makes the database readable by its owner only: it holds every encryption key and the secret
+   * salts. A new file is created empty with mode 0600 (SQLite takes an empty file for a new
+   * database, and gives its -wal and -shm files the database file's mode); an existing one that
+   * others may read is narrowed to 0600, with its -wal and -shm files, and the change is logged.
+   * On a file system without POSIX permissions nothing is done.
+   */
+  private static void keepPrivate(Path file) throws IOException {
+    if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+      createPrivately(file, false);
+      return;
+    }
+    for (String suffix : new String[] {"", "-wal", "-shm"}) {
+      Path f = file.resolveSibling(file.getFileName() + suffix);
+      try {
+        Set<PosixFilePermission> mode = Files.getPosixFilePermissions(f);
+        if (!OWNER_ONLY.containsAll(mode)) {
+          Files.setPosixFilePermissions(f, OWNER_ONLY);
+          LOG.info("event=store_permissions_narrowed file={} mode=0600", f);
+        }
+      } catch (NoSuchFileException | UnsupportedOperationException e) {
+        continue; // no such -wal or -shm file (yet), or no POSIX permissions here
+      }
+    }
+  }
+
+  private static void createPrivately(Path path, boolean directory) throws IOException {
+    try {
+      if (directory) {
+        Files.createDirectories(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      } else {
+        Files.createFile(path, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+      }
+    } catch (UnsupportedOperationException notPosix) {
+      if (directory) {
+        Files.createDirectories(path);
+      } else {
+        Files.createFile(path);
+      }
     }
   }
 

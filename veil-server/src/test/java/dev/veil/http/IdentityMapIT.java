@@ -209,6 +209,39 @@ class IdentityMapIT {
   }
 
   @Test
+  void mapPost_bytesALenientDecoderWouldReadAsOtherCharacters_areNotUtf8() {
+    // overlong "A" (would map a@b.c), overlong "/", a surrogate, a code point above U+10FFFF
+    for (byte[] bad : new byte[][] {{(byte) 0xC1, (byte) 0x81}, {(byte) 0xC0, (byte) 0xAF},
+        {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80}}) {
+      java.io.ByteArrayOutputStream body = new java.io.ByteArrayOutputStream();
+      body.writeBytes("{\"email\":[\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      body.writeBytes(bad);
+      body.writeBytes("@b.c\"]}".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+
+      Response r = node.send(HttpRequest.newBuilder(node.uri("/v1/identity/map"))
+          .header("Authorization", Http.bearer(mapper))
+          .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build());
+
+      assertThat(r.code()).isEqualTo(400);
+      assertThat(r.message()).isEqualTo("Malformed JSON body: not valid UTF-8");
+    }
+  }
+
+  @Test
+  void mapPost_aBodyInUtf16OrUtf32_isRefused() {
+    String json = "{\"email\":[\"a@b.c\"]}";
+    for (java.nio.charset.Charset charset : new java.nio.charset.Charset[] {java.nio.charset.StandardCharsets.UTF_16LE,
+        java.nio.charset.StandardCharsets.UTF_16BE, java.nio.charset.Charset.forName("UTF-32BE")}) {
+      Response r = node.send(HttpRequest.newBuilder(node.uri("/v1/identity/map"))
+          .header("Authorization", Http.bearer(mapper))
+          .POST(HttpRequest.BodyPublishers.ofByteArray(json.getBytes(charset))).build());
+
+      assertThat(r.code()).as(charset.name()).isEqualTo(400);
+      assertThat(r.message()).as(charset.name()).startsWith("Malformed JSON body: not UTF-8");
+    }
+  }
+
+  @Test
   void mapPost_invalidUtf8_returnsClientError() {
     byte[] body = {'{', '"', 'e', 'm', 'a', 'i', 'l', '"', ':', '[', '"', (byte) 0xC3, (byte) 0x28, '"', ']', '}'};
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.veil.common.StoreUnavailableException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -36,6 +37,28 @@ class StoresTest {
     assertThatThrownBy(() -> Stores.open(blocker.resolve("veil.db").toString()))
         .isInstanceOf(StoreUnavailableException.class)
         .hasMessageContaining(blocker.toString());
+  }
+
+  @Test
+  void theEmbeddedStore_isReadableByItsOwnerOnly_andAnOpenerStoreIsNarrowed(@TempDir Path dir) throws Exception {
+    Path fresh = dir.resolve("new").resolve("veil.db");
+    try (Store store = Stores.open(fresh.toString())) {
+      assertThat(store).isNotNull();
+    }
+    assertThat(Files.getPosixFilePermissions(fresh)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    assertThat(Files.getPosixFilePermissions(fresh.getParent())).isEqualTo(PosixFilePermissions.fromString("rwx------"));
+
+    Files.setPosixFilePermissions(fresh, PosixFilePermissions.fromString("rw-r--r--"));
+    try (Store store = Stores.open(fresh.toString())) {
+      assertThat(Files.getPosixFilePermissions(fresh)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+      for (String suffix : List.of("-wal", "-shm")) {
+        Path companion = fresh.resolveSibling("veil.db" + suffix);
+        if (Files.exists(companion)) {
+          assertThat(Files.getPosixFilePermissions(companion)).as(suffix)
+              .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+        }
+      }
+    }
   }
 
   @Test

@@ -72,6 +72,23 @@ public final class RawHttp implements AutoCloseable {
     }
   }
 
+  /**
+   * Whether the server closed the connection within {@code limit}: the next read sees end of
+   * stream or a reset (false if a byte comes, or nothing within the limit).
+   */
+  public boolean closedByServerWithin(java.time.Duration limit) {
+    try {
+      socket.setSoTimeout((int) limit.toMillis());
+      return in.read() < 0;
+    } catch (java.net.SocketTimeoutException open) {
+      return false;
+    } catch (SocketException reset) {
+      return true;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** Whether the server closed the connection: the next read sees end of stream or a reset. */
   public boolean closedByServer() {
     try {
