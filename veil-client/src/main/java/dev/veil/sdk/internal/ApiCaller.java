@@ -67,7 +67,7 @@ public final class ApiCaller {
         }
         retryAfter = retryAfter(response.header("Retry-After"));
       } catch (IOException e) {
-        if (Thread.currentThread().isInterrupted()) { // e.g. ClosedByInterruptException: not the server's doing
+        if (Thread.currentThread().isInterrupted()) { // interrupted during the attempt: no retry
           throw new VeilTransportException(request + " interrupted", e, attempt);
         }
         if (attempt >= policy.maxAttempts()) {
