@@ -1,12 +1,15 @@
 package dev.veil.cli;
 
+import dev.veil.common.FileProblems;
 import dev.veil.config.ConfigException;
 import dev.veil.config.ConfigLoader;
 import dev.veil.config.VeilConfig;
 import dev.veil.server.VeilServer;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
@@ -67,15 +70,16 @@ public final class ServeCommand implements Callable<Integer> {
       return 2;
     }
     VeilServer server;
-    Path keyFile = config.dataDir().resolve("admin.key");
+    Path[] keyFile = {config.dataDir().resolve("admin.key")};
     String[] keySaveError = {null};
     try {
       // The key file is written before the node reports ready and before anything is printed.
       server = VeilServer.start(config, Clock.systemUTC(), key -> {
         try {
-          writeSecret(keyFile, key);
+          keyFile[0] = freeKeyFile(config.dataDir());
+          writeSecret(keyFile[0], key);
         } catch (IOException e) {
-          keySaveError[0] = e.getMessage();
+          keySaveError[0] = e instanceof FileSystemException f ? FileProblems.describe(f) : e.getMessage();
         }
       });
     } catch (RuntimeException e) {
@@ -90,7 +94,7 @@ public final class ServeCommand implements Callable<Integer> {
         stopped.countDown();
       }
     }, "veil-shutdown"));
-    printNextSteps(out, config, server, keyFile, keySaveError[0]);
+    printNextSteps(out, config, server, keyFile[0], keySaveError[0]);
     try {
       stopped.await();
     } catch (InterruptedException e) {
@@ -99,24 +103,30 @@ public final class ServeCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** The settings given on the command line: {@code --set}s and the shortcuts, each at most once. */
   private Map<String, String> flags() {
     Map<String, String> flags = new LinkedHashMap<>(settings);
-    putIf(flags, "http.host", host);
-    putIf(flags, "http.port", port);
-    putIf(flags, "grpc.port", grpcPort);
-    putIf(flags, "db", db);
-    putIf(flags, "data.dir", dataDir);
-    putIf(flags, "api.profile", profile);
+    putIf(flags, "http.host", "--host", host);
+    putIf(flags, "http.port", "--port", port);
+    putIf(flags, "grpc.port", "--grpc-port", grpcPort);
+    putIf(flags, "db", "--db", db);
+    putIf(flags, "data.dir", "--data-dir", dataDir);
+    putIf(flags, "api.profile", "--profile", profile);
     if (demo) {
-      flags.put("demo.enabled", "true");
+      putIf(flags, "demo.enabled", "--demo", "true");
     }
     return flags;
   }
 
-  private static void putIf(Map<String, String> flags, String key, Object value) {
-    if (value != null) {
-      flags.put(key, value.toString());
+  /** Adds a shortcut's setting; one also given with {@code --set} is refused rather than one of the two ignored. */
+  private static void putIf(Map<String, String> flags, String key, String shortcut, Object value) {
+    if (value == null) {
+      return;
     }
+    if (flags.containsKey(key)) {
+      throw new ConfigException(key + " is given twice: by " + shortcut + " and by --set " + key + "; give it once");
+    }
+    flags.put(key, value.toString());
   }
 
   private static void printNextSteps(
@@ -131,6 +141,10 @@ public final class ServeCommand implements Callable<Integer> {
       lines.add("  " + key);
       if (keySaveError == null) {
         lines.add("  (also saved to " + keyFile + ", readable only by you)");
+        if (!keyFile.getFileName().toString().equals("admin.key")) {
+          lines.add("  (" + keyFile.resolveSibling("admin.key") + " already held a key, of another store or an earlier one:");
+          lines.add("   it was kept as it is; `veil admin` reads that file unless given this one, as below)");
+        }
       } else {
         lines.add("  (could not save it to " + keyFile + ": " + keySaveError + "; copy it now)");
       }
@@ -155,9 +169,23 @@ public final class ServeCommand implements Callable<Integer> {
     out.flush();
   }
 
+  /**
+   * Where to save a new admin key: {@code admin.key} in the data directory, or, if that file exists
+   * (another store's key, say another {@code --db} with the same data directory, or the key of a
+   * store since deleted), the first free {@code admin-2.key}, {@code admin-3.key}, …: a key file is
+   * never overwritten, as it may be the only copy of a key.
+   */
+  static Path freeKeyFile(Path dataDir) {
+    Path file = dataDir.resolve("admin.key");
+    for (int n = 2; Files.exists(file, LinkOption.NOFOLLOW_LINKS); n++) {
+      file = dataDir.resolve("admin-" + n + ".key");
+    }
+    return file;
+  }
+
+  /** Writes {@code secret} to a new file readable by its owner only; never replaces a file. */
   static void writeSecret(Path file, String secret) throws IOException {
     Files.createDirectories(file.toAbsolutePath().getParent());
-    Files.deleteIfExists(file);
     try {
       Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     } catch (UnsupportedOperationException e) {

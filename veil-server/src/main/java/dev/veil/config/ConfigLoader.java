@@ -7,6 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.veil.common.ApiProfile;
 import dev.veil.common.FileProblems;
+import dev.veil.core.identity.IdentityHash;
+import dev.veil.core.identity.IdentityInput;
+import dev.veil.core.identity.InvalidIdentifierException;
 import dev.veil.key.KeyPolicy;
 import dev.veil.salt.SaltRotationPolicy;
 import dev.veil.token.TokenLifetimes;
@@ -156,6 +159,11 @@ public final class ConfigLoader {
     }
   }
 
+  /** Whether {@code db} names the embedded store without a file ({@code ""}, {@code sqlite:}, …): then it lives in data.dir. */
+  private static boolean embeddedWithoutPath(String db) {
+    return db.replaceFirst("^(jdbc:sqlite:|sqlite:(//)?)", "").isEmpty();
+  }
+
   private static VeilConfig build(Map<String, String> v) {
     Settings s = new Settings(v);
     Duration adLifetime = s.duration("token.advertising-lifetime");
@@ -197,7 +205,7 @@ public final class ConfigLoader {
         new VeilConfig.Grpc(s.text("grpc.host", false), s.port("grpc.port"),
             s.intIn("grpc.max-message-bytes", 1024, Integer.MAX_VALUE)),
         dataDir,
-        db.isEmpty() ? dataDir.resolve("veil.db").toString() : db,
+        embeddedWithoutPath(db) ? dataDir.resolve("veil.db").toString() : db,
         dbTimeout,
         s.profile("api.profile"),
         s.intIn("salt.buckets", 1, 1 << 24),
@@ -207,7 +215,7 @@ public final class ConfigLoader {
         maxStaleness,
         tokens,
         keys,
-        s.text("test.email", false),
+        s.email("test.email"),
         new VeilConfig.Limits(s.intIn("limits.max-body-bytes", 1024, 256 << 20),
             s.intIn("limits.max-header-bytes", 1024, 1 << 20), s.intIn("limits.max-batch-size", 1, 1_000_000),
             s.intIn("limits.rate-limit-per-second", 0, Integer.MAX_VALUE)),
@@ -299,6 +307,17 @@ public final class ConfigLoader {
       } catch (NumberFormatException e) {
         throw new ConfigException(key + " must be a fraction like 1/365 or 0.01, got '" + v + "'");
       }
+    }
+
+    /** An email address the identity code accepts; the value is not repeated (it is redacted in the config line). */
+    String email(String key) {
+      String v = text(key, false);
+      try {
+        IdentityHash.parse(IdentityInput.EMAIL, v);
+      } catch (InvalidIdentifierException e) {
+        throw new ConfigException(key + " must be a valid email address");
+      }
+      return v;
     }
 
     Duration positiveDuration(String key) {

@@ -90,8 +90,13 @@ public final class AdminGrpcServer {
     try {
       started.start();
     } catch (IOException e) {
-      throw new UncheckedIOException(
-          "cannot bind the admin gRPC port " + config.host() + ":" + config.port() + " (grpc.host, grpc.port)", e);
+      Throwable reason = e;
+      while (reason.getCause() != null) {
+        reason = reason.getCause(); // Netty's BindException: "Address already in use"
+      }
+      String why = String.valueOf(reason.getMessage()); // the native transport's: "bind(..) failed with error(-98): Address …"
+      throw new UncheckedIOException("cannot bind the admin gRPC port " + config.host() + ":" + config.port()
+          + " (grpc.host, grpc.port): " + why.substring(why.lastIndexOf(": ") + 1).strip(), e);
     }
     server = started;
     health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, ServingStatus.SERVING);

@@ -36,4 +36,25 @@ class ServeStartFailuresTest {
     assertThat(run.exitCode()).isEqualTo(1);
     assertThat(run.err()).contains(file + " is a file, not a directory").doesNotContain("Exception");
   }
+
+  @Test
+  void aSettingGivenBothByAShortcutAndBySet_isRefused_notOneOfThemIgnored() {
+    CliRun run = CliRun.of("serve", "--data-dir", dir.resolve("data").toString(), "--set", "http.port=abc",
+        "--port", "0", "--grpc-port", "0");
+
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("http.port is given twice: by --port and by --set http.port");
+  }
+
+  @Test
+  void aGrpcPortInUse_saysWhy() throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      CliRun run = CliRun.of("serve", "--data-dir", dir.resolve("data").toString(), "--port", "0", "--grpc-port",
+          Integer.toString(taken.getLocalPort()));
+
+      assertThat(run.exitCode()).isEqualTo(1);
+      assertThat(run.err()).contains("cannot bind the admin gRPC port 127.0.0.1:" + taken.getLocalPort()
+          + " (grpc.host, grpc.port): Address already in use");
+    }
+  }
 }

@@ -71,6 +71,31 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void durationsThatAreNotOrAreAbsurd_failNamingTheSetting_neverWithAParserException() {
+    for (String bad : new String[] {"P1Y", "PT", "PTxyz", "P", "99999999999999999d", "106751991167d", "36501d", "5x"}) {
+      assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("http.idle-timeout", bad)))
+          .as(bad).isInstanceOf(ConfigException.class).hasMessageStartingWith("http.idle-timeout must be a duration");
+    }
+    assertThat(ConfigLoader.load(null, Map.of(), Map.of("token.refresh-lifetime", "36500d")).tokens().refresh())
+        .isEqualTo(java.time.Duration.ofDays(36_500));
+  }
+
+  @Test
+  void aTestEmailThatIsNotOne_failsNamingTheSetting_withoutRepeatingIt() {
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("test.email", "notanemail")))
+        .isInstanceOf(ConfigException.class).hasMessage("test.email must be a valid email address");
+  }
+
+  @Test
+  void anEmbeddedStoreWithoutAPath_livesInTheDataDirectory() {
+    for (String db : new String[] {"", "sqlite:", "sqlite://", "jdbc:sqlite:"}) {
+      assertThat(ConfigLoader.load(null, Map.of(), Map.of("db", db, "data.dir", "/srv/veil")).db()).as(db)
+          .isEqualTo(Path.of("/srv/veil", "veil.db").toString());
+    }
+    assertThat(ConfigLoader.load(null, Map.of(), Map.of("db", "sqlite:x.db")).db()).isEqualTo("sqlite:x.db");
+  }
+
+  @Test
   void aFileThatCannotBeRead_saysWhereAndWhy() throws IOException {
     Path broken = Files.writeString(dir.resolve("broken.yaml"), "http:\n  port: [oops\n");
 
