@@ -419,6 +419,17 @@ public final class MappingCache implements AutoCloseable {
     return store.size();
   }
 
+  /**
+   * Bytes cut off the end of the file when it was opened (0 after a clean close): writes that a
+   * crash left incomplete, which were never acknowledged (an {@link #addBuffered} not yet forced,
+   * answers of a run's last quarter second), so the next run maps them again. Damage that no crash
+   * can leave, further back than the last 64 MiB, is not cut off: opening fails instead. Worth
+   * logging when it is not 0.
+   */
+  public long recoveredTailBytes() {
+    return store.recoveredTailBytes();
+  }
+
   /** Entries waiting to be mapped (new or stale). */
   public long pendingCount() {
     return store.todoCount();

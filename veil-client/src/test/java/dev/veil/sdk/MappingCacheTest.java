@@ -88,6 +88,22 @@ class MappingCacheTest {
   }
 
   @Test
+  void anIncompleteWriteAtTheEnd_isCutOffWhenOpened_andSaidHowLong() throws Exception {
+    MappingCache cache = open();
+    cache.add(emails(0, 10));
+    cache.close();
+    assertThat(open().recoveredTailBytes()).isZero();
+    opened.forEach(MappingCache::close);
+    java.nio.file.Files.write(dir.resolve("cache.db"), new byte[] {1, 2, 3, 4, 5, 6, 7},
+        java.nio.file.StandardOpenOption.APPEND); // a frame's first bytes, as a crash leaves them
+
+    MappingCache reopened = open();
+
+    assertThat(reopened.recoveredTailBytes()).isEqualTo(7);
+    assertThat(reopened.size()).isEqualTo(10);
+  }
+
+  @Test
   void aClosedCache_refusesPollingAndQuestions_sayingItIsClosed() {
     MappingCache cache = open();
     cache.close();
