@@ -84,15 +84,16 @@ public final class DecryptCommand implements Callable<Integer> {
     return result.isSuccess() ? 0 : REJECTED;
   }
 
-  private static Map<String, String> fields(DecryptionResult r, Instant now) {
-    Map<String, String> f = new LinkedHashMap<>();
+  /** The fields to print, in order; numbers stay numbers, for JSON. */
+  private static Map<String, Object> fields(DecryptionResult r, Instant now) {
+    Map<String, Object> f = new LinkedHashMap<>();
     f.put("status", r.status().name());
     if (!r.isSuccess()) {
       f.put("reason", r.reason());
       return f;
     }
     f.put("advertising_id", r.advertisingId());
-    f.put("site_id", Integer.toString(r.siteId()));
+    f.put("site_id", r.siteId());
     f.put("identity_type", r.identityType().name());
     f.put("established", r.established().toString());
     f.put("created", r.created().toString());
@@ -101,11 +102,17 @@ public final class DecryptCommand implements Callable<Integer> {
     return f;
   }
 
-  private void print(PrintWriter out, Map<String, String> fields) {
+  private void print(PrintWriter out, Map<String, Object> fields) {
     if (json) {
       StringBuilder b = new StringBuilder("{");
-      fields.forEach((k, v) -> b.append(b.length() > 1 ? "," : "").append('"').append(k).append("\":\"")
-          .append(v.replace("\\", "\\\\").replace("\"", "\\\"")).append('"'));
+      fields.forEach((k, v) -> {
+        b.append(b.length() > 1 ? "," : "").append('"').append(k).append("\":");
+        if (v instanceof Integer) {
+          b.append(v);
+        } else {
+          b.append('"').append(v.toString().replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+        }
+      });
       out.println(b.append('}'));
     } else {
       fields.forEach((k, v) -> out.printf("%-15s %s%n", k.replace('_', ' '), v));

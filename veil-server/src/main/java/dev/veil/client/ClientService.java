@@ -1,5 +1,6 @@
 package dev.veil.client;
 
+import dev.veil.common.BlankText;
 import dev.veil.common.ChangeCursor;
 import dev.veil.common.ErrorCode;
 import dev.veil.common.VeilException;
@@ -18,6 +19,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * Writes are serialized by this object's monitor and durable before they are published.
  */
 public final class ClientService {
+  /** In Unicode code points, as deduction titles are counted. */
   static final int MAX_NAME_LENGTH = 128;
 
   private final ClientStore store;
@@ -42,13 +44,17 @@ public final class ClientService {
   public record CreatedClient(ApiClient client, ApiKey key) {}
 
   /**
-   * Creates an enabled client. A {@code siteId} of 0 gives the client a site id of its own (its id);
-   * the site's keyset exists before this returns.
+   * Creates an enabled client named {@code name} without its leading and trailing white space: 1 to
+   * {@value #MAX_NAME_LENGTH} code points, not {@linkplain BlankText blank}. A {@code siteId} of 0
+   * gives the client a site id of its own (its id); the site's keyset exists before this returns.
    */
   public synchronized CreatedClient create(String name, int siteId, Set<Role> roles) {
     String trimmed = name == null ? "" : name.strip();
-    if (trimmed.isEmpty() || trimmed.length() > MAX_NAME_LENGTH) {
-      throw VeilException.clientError("name must be 1 to " + MAX_NAME_LENGTH + " characters");
+    if (BlankText.isBlank(trimmed)) {
+      throw VeilException.clientError("name must not be blank");
+    }
+    if (trimmed.codePointCount(0, trimmed.length()) > MAX_NAME_LENGTH) {
+      throw VeilException.clientError("name must be at most " + MAX_NAME_LENGTH + " characters");
     }
     if (siteId < 0) {
       throw VeilException.clientError("site id must be positive, or 0 to assign one");

@@ -7,7 +7,8 @@ import java.util.Objects;
  * One deduction service as stored.
  *
  * @param id assigned by the store: 1 to {@link #MAX_ID}, never reused
- * @param title 1 to {@value #MAX_TITLE_LENGTH} characters, not blank
+ * @param title 1 to {@value #MAX_TITLE_LENGTH} characters, not blank (not only white space and
+ *     invisible characters: {@link dev.veil.common.BlankText})
  * @param desc at most {@value #MAX_DESC_LENGTH} characters, may be empty
  * @param payMethodId an unsigned 32-bit number the caller chose; Veil attaches no meaning to it
  * @param created when the record was created (millisecond precision)

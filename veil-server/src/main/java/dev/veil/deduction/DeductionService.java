@@ -1,5 +1,6 @@
 package dev.veil.deduction;
 
+import dev.veil.common.BlankText;
 import dev.veil.common.StoreUnavailableException;
 import java.time.Clock;
 import java.util.List;
@@ -110,7 +111,7 @@ public final class DeductionService {
 
   /** What is wrong with a create request, in the caller's field names; null if nothing. */
   private static String problemWith(String title, String desc, long payMethodId, String requestId) {
-    if (title.isEmpty()) {
+    if (BlankText.isBlank(title)) {
       return "title must not be blank";
     }
     if (title.codePointCount(0, title.length()) > Deduction.MAX_TITLE_LENGTH) {

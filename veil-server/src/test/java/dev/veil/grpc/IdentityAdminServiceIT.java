@@ -89,11 +89,36 @@ class IdentityAdminServiceIT {
   }
 
   @Test
-  void createClient_withBlankName_isInvalidArgument() {
-    Status status = statusOf(() -> admin.createClient(createRequest("   ", "MAPPER")));
+  void createClient_withBlankName_isInvalidArgumentSayingItIsBlank() {
+    for (String blank : List.of("", "   ", "\u00a0\u00a0", "\u200b", " \u2060\ufeff\u202e\u2007 ", "\u3164")) {
+      Status status = statusOf(() -> admin.createClient(createRequest(blank, "MAPPER")));
 
-    assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
-    assertThat(status.getDescription()).contains("name");
+      assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+      assertThat(status.getDescription()).isEqualTo("name must not be blank");
+    }
+    assertThat(admin.listClients(ListClientsRequest.getDefaultInstance()).getClientsCount()).isEqualTo(1);
+  }
+
+  @Test
+  void createClient_countsTheNameInCodePoints() {
+    String emoji = "\uD83D\uDE00"; // one code point, two UTF-16 units
+
+    assertThat(admin.createClient(createRequest(emoji.repeat(65), "MAPPER")).getClient().getName())
+        .isEqualTo(emoji.repeat(65));
+    assertThat(admin.createClient(createRequest(emoji.repeat(128), "MAPPER")).getClient().getName())
+        .isEqualTo(emoji.repeat(128));
+    Status tooLong = statusOf(() -> admin.createClient(createRequest(emoji.repeat(129), "MAPPER")));
+    assertThat(tooLong.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(tooLong.getDescription()).isEqualTo("name must be at most 128 characters");
+    assertThat(statusOf(() -> admin.createClient(createRequest("n".repeat(129), "MAPPER"))).getDescription())
+        .isEqualTo("name must be at most 128 characters");
+  }
+
+  @Test
+  void createClient_withVisibleTextAmongInvisibleCharacters_keepsTheName() {
+    Client client = admin.createClient(createRequest("\u00a0a\u200b", "MAPPER")).getClient();
+
+    assertThat(client.getName()).isEqualTo("\u00a0a\u200b");
   }
 
   @Test

@@ -9,7 +9,10 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
 import java.io.UncheckedIOException;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -19,7 +22,8 @@ import picocli.CommandLine.Spec;
  * channel whose calls carry {@code authorization: Bearer <key>}, runs {@link #run} and maps the
  * outcome to an exit code. Expected failures print one line to stderr, never a stack trace:
  * {@value #REFUSED} with the server's status when it said no, {@value #UNREACHABLE} when there was
- * no server to ask; a missing key is a usage error (2). Leaf commands extend {@link AdminRpc}
+ * no server to ask (nothing answered, or an HTTP server that does not speak gRPC, such as Veil's
+ * public port); a missing key is a usage error (2). Leaf commands extend {@link AdminRpc}
  * ({@code IdentityAdminApi}) or {@link DeductionRpc} ({@code DeductionAdminApi}).
  */
 public abstract class AdminCall implements Callable<Integer> {
@@ -29,8 +33,17 @@ public abstract class AdminCall implements Callable<Integer> {
 
   /** Every call's deadline; stubs apply it with {@code withDeadlineAfter}. */
   static final long DEADLINE_SECONDS = 60;
+  /** "HTTP/" in hex, as netty shows the first bytes of an answer that did not start with HTTP/2 settings. */
+  private static final String HTTP1_START_IN_HEX = "485454502f";
   private static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
+  /**
+   * grpc-java logs through java.util.logging, whose default handler prints INFO and above on
+   * stderr: after a failed call (an answer over the size limit, say) it added lines such as
+   * "INFO: Received data on closed stream" below this command's own message. Warnings still show.
+   * Held in a field because java.util.logging keeps loggers only weakly, with their level.
+   */
+  private static final Logger GRPC_LOG = Logger.getLogger("io.grpc");
 
   @Spec
   CommandSpec spec;
@@ -47,6 +60,7 @@ public abstract class AdminCall implements Callable<Integer> {
     if (options.port() < 1 || options.port() > 65535) {
       throw new ParameterException(spec.commandLine(), "--port must be between 1 and 65535.");
     }
+    GRPC_LOG.setLevel(Level.WARNING);
     Output out = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), options.json());
     String key = adminKey(options);
     ManagedChannel channel = ManagedChannelBuilder.forAddress(options.host(), options.port()).usePlaintext().build();
@@ -77,6 +91,11 @@ public abstract class AdminCall implements Callable<Integer> {
   }
 
   private static int failed(Status status, AdminOptions options, Output out) {
+    if (answeredPlainHttp(status)) {
+      out.error(options.host() + ":" + options.port() + " answered HTTP, not gRPC: probably the public HTTP port"
+          + " (the admin gRPC port is grpc.port, default " + AdminOptions.DEFAULT_PORT + ")");
+      return UNREACHABLE;
+    }
     if (isUnreachable(status)) {
       String reason = status.getCode() == Status.Code.DEADLINE_EXCEEDED
           ? "no answer within " + DEADLINE_SECONDS + " s"
@@ -96,6 +115,25 @@ public abstract class AdminCall implements Callable<Integer> {
   static boolean isUnreachable(Status status) {
     return (status.getCode() == Status.Code.UNAVAILABLE && status.getCause() != null)
         || status.getCode() == Status.Code.DEADLINE_EXCEEDED;
+  }
+
+  /**
+   * Whether a server answered, but in HTTP without gRPC, so there was no admin server to ask: an
+   * HTTP/1 server (Veil's public port; grpc-java expected HTTP/2 settings and got "HTTP/", which
+   * netty reports in hex) or an HTTP/2 server whose answer is not gRPC (grpc-java then makes the
+   * status from the HTTP status, "HTTP status code 404", followed by a dump of the headers).
+   */
+  static boolean answeredPlainHttp(Status status) {
+    String description = status.getDescription();
+    if (description != null && description.startsWith("HTTP status code ")) {
+      return true;
+    }
+    for (Throwable e = status.getCause(); e != null; e = e.getCause() == e ? null : e.getCause()) {
+      if (e.getMessage() != null && e.getMessage().toLowerCase(Locale.ROOT).contains(HTTP1_START_IN_HEX)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static String rootMessage(Throwable error) {

@@ -26,7 +26,7 @@ public final class ClientCommand extends CommandGroup {
 
   @Command(name = "create", description = "Create a client and print its API key (shown once).")
   static final class Create extends AdminRpc {
-    @Option(names = "--name", required = true, description = "Client name (1 to 128 characters).")
+    @Option(names = "--name", required = true, description = "Client name (1 to 128 characters, not blank).")
     String name;
 
     @Option(names = "--roles", required = true, split = ",", paramLabel = "ROLE",

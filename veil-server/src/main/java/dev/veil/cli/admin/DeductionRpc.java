@@ -20,7 +20,10 @@ public abstract class DeductionRpc extends AdminCall {
   private static final String[] STATUS_NAMES = {"NORMAL", "EXPIRED"};
   private static final int DESC_COLUMN_WIDTH = 40;
 
-  /** Makes the one call of the command. */
+  /**
+   * Makes the call of the command on {@code api}, which carries the deadline of one call; the list
+   * commands make one call per page and renew it for each.
+   */
   protected abstract DeductionResp execute(DeductionAdminApiBlockingStub api);
 
   @Override
@@ -63,7 +66,10 @@ public abstract class DeductionRpc extends AdminCall {
     return status >= 0 && status < STATUS_NAMES.length ? STATUS_NAMES[status] : Integer.toUnsignedString(status);
   }
 
-  /** One line of at most {@value #DESC_COLUMN_WIDTH} characters: line breaks and tabs as spaces. */
+  /**
+   * One line of at most {@value #DESC_COLUMN_WIDTH} characters: line breaks and tabs as spaces (the
+   * table shows other invisible characters as escapes: {@link Table#printable}).
+   */
   static String shortened(String desc) {
     String line = desc.replaceAll("[\\t\\r\\n]+", " ").strip();
     if (line.codePointCount(0, line.length()) <= DESC_COLUMN_WIDTH) {

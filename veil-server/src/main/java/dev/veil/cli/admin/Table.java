@@ -5,7 +5,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-/** A plain-text table: left-aligned columns two spaces apart, sized to their widest cell. */
+/**
+ * A plain-text table: left-aligned columns two spaces apart, sized to their widest cell. Cells hold
+ * what the server sent (client names, deduction titles), so each is printed {@linkplain #printable
+ * printable}: one line, with nothing a terminal would act on or hide.
+ */
 final class Table {
   private final List<String[]> rows = new ArrayList<>();
 
@@ -17,7 +21,7 @@ final class Table {
     if (cells.length != rows.get(0).length) {
       throw new IllegalArgumentException("expected " + rows.get(0).length + " cells, got " + cells.length);
     }
-    rows.add(Arrays.stream(cells).map(String::valueOf).toArray(String[]::new));
+    rows.add(Arrays.stream(cells).map(c -> printable(String.valueOf(c))).toArray(String[]::new));
     return this;
   }
 
@@ -38,5 +42,39 @@ final class Table {
       }
       out.println(line);
     }
+  }
+
+  /**
+   * {@code text} with the characters that would break a table row shown as escapes: tab, CR and LF
+   * as {@code \t}, {@code \r}, {@code \n}; other control characters (Cc), format characters (Cf:
+   * U+202E, for one, reverses what follows it, columns included; U+200B is invisible), line and
+   * paragraph separators and unpaired surrogates as a backslash, {@code u} and the four hex digits
+   * of each UTF-16 unit, as JSON writes them. Everything else is printed as it is.
+   */
+  static String printable(String text) {
+    if (text.codePoints().noneMatch(Table::isEscaped)) {
+      return text;
+    }
+    StringBuilder b = new StringBuilder(text.length() + 16);
+    text.codePoints().forEach(cp -> {
+      if (!isEscaped(cp)) {
+        b.appendCodePoint(cp);
+      } else if (cp == '\t' || cp == '\r' || cp == '\n') {
+        b.append(cp == '\t' ? "\\t" : cp == '\r' ? "\\r" : "\\n");
+      } else {
+        for (char unit : Character.toChars(cp)) {
+          b.append(String.format("\\u%04X", (int) unit));
+        }
+      }
+    });
+    return b.toString();
+  }
+
+  private static boolean isEscaped(int cp) {
+    return switch (Character.getType(cp)) {
+      case Character.CONTROL, Character.FORMAT, Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR,
+          Character.SURROGATE -> true;
+      default -> false;
+    };
   }
 }

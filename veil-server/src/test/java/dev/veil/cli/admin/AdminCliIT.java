@@ -12,9 +12,15 @@ import dev.veil.core.crypto.Sha256;
 import dev.veil.core.token.EncryptionKey;
 import dev.veil.salt.SaltSnapshot;
 import dev.veil.testing.CliRun;
+import dev.veil.server.VeilServer;
 import dev.veil.testing.InMemoryNode;
+import dev.veil.testing.InMemoryStores;
+import dev.veil.testing.MutableClock;
 import dev.veil.testing.RunningAdminServer;
 import dev.veil.testing.TestConfigs;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -24,6 +30,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -125,6 +132,38 @@ class AdminCliIT {
     assertThat(lines.get(0)).startsWith("ID").contains("NAME", "SITE", "ROLES", "ENABLED", "CREATED", "KEY ID");
     assertThat(lines).hasSize(3);
     assertThat(lines.get(2)).contains("mapper one").contains("MAPPER").contains("yes").contains("2026-03-01T12:00:00Z");
+  }
+
+  @Test
+  void clientList_escapesFormatCharactersInNames_whileJsonKeepsThemExact() throws IOException {
+    node.newClientKey("evil\u202Eeman", Role.MAPPER);
+
+    CliRun table = admin("client", "list");
+    CliRun json = admin("client", "list", "--json");
+
+    assertOk(table);
+    assertThat(table.out()).doesNotContain("\u202E");
+    assertThat(table.out().lines().toList().get(2)).contains(" evil\\u202Eeman ").contains("MAPPER");
+    assertThat(parse(json.out()).get("clients").get(1).get("name").asText()).isEqualTo("evil\u202Eeman");
+  }
+
+  @Test
+  void clientCreate_withABlankName_saysItIsBlank() {
+    for (String blank : List.of("   ", "\u00a0\u200b")) {
+      CliRun run = admin("client", "create", "--name", blank, "--roles", "MAPPER");
+
+      assertThat(run.exitCode()).isEqualTo(1);
+      assertThat(run.err()).isEqualTo("veil admin: the server refused: INVALID_ARGUMENT: name must not be blank"
+          + System.lineSeparator());
+    }
+  }
+
+  @Test
+  void clientCreate_withA65EmojiName_isAccepted() {
+    String name = "\uD83D\uDE00".repeat(65);
+
+    assertOk(admin("client", "create", "--name", name, "--roles", "MAPPER"));
+    assertThat(client(name).name()).hasSize(130);
   }
 
   @Test
@@ -376,6 +415,43 @@ class AdminCliIT {
     assertThat(run.exitCode()).isEqualTo(3);
     assertThat(run.err()).contains("cannot connect to the admin server at 127.0.0.1:" + closedPort);
     assertNoStackTrace(run);
+  }
+
+  private static String answeredHttp(int port) {
+    return "veil admin: 127.0.0.1:" + port + " answered HTTP, not gRPC: probably the public HTTP port (the admin gRPC"
+        + " port is grpc.port, default 9090)" + System.lineSeparator();
+  }
+
+  @Test
+  void thePublicHttpPort_exitsThree_sayingItAnsweredHttpNotGrpc() {
+    try (VeilServer veil = VeilServer.start(TestConfigs.config(), MutableClock.at("2026-03-01T12:00:00Z"),
+        new InMemoryStores())) {
+      CliRun run = CliRun.of("admin", "--port", String.valueOf(veil.httpPort()), "--key", server.adminKey(), "client",
+          "list");
+
+      assertThat(run.exitCode()).as(run.err()).isEqualTo(3);
+      assertThat(run.err()).isEqualTo(answeredHttp(veil.httpPort()));
+      assertThat(run.out()).isEmpty();
+    }
+  }
+
+  @Test
+  void anHttp2ServerThatIsNotGrpc_exitsThree_withoutItsHeaders() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    try {
+      HttpServer http2 = vertx.createHttpServer(new HttpServerOptions().setHttp2ClearTextEnabled(true))
+          .requestHandler(request -> request.response().setStatusCode(404).putHeader("content-type", "text/plain")
+              .end("not found"))
+          .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+      CliRun run = CliRun.of("admin", "--port", String.valueOf(http2.actualPort()), "--key", server.adminKey(),
+          "client", "list");
+
+      assertThat(run.exitCode()).as(run.err()).isEqualTo(3);
+      assertThat(run.err()).isEqualTo(answeredHttp(http2.actualPort()));
+    } finally {
+      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
   }
 
   @Test

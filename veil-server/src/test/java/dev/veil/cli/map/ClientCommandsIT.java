@@ -507,6 +507,10 @@ class ClientCommandsIT {
         .contains("identity type   EMAIL").contains("expires in      71h 59m");
     JsonNode fields = JSON.readTree(json.out());
     assertThat(fields.get("advertising_id").asText()).isEqualTo(advertisingId);
+    String siteId = text.out().lines().filter(l -> l.startsWith("site id ")).findFirst().orElseThrow()
+        .substring("site id ".length()).strip();
+    assertThat(fields.get("site_id").isInt()).as(json.out()).isTrue();
+    assertThat(fields.get("site_id").asInt()).isEqualTo(Integer.parseInt(siteId));
     assertThat(fields.get("expires").asText())
         .isEqualTo(Instant.ofEpochMilli(generated.get("identity_expires").asLong()).toString());
     assertThat(rejected.exitCode()).isEqualTo(4);
