@@ -42,8 +42,9 @@ public final class ClientService {
   public record CreatedClient(ApiClient client, ApiKey key) {}
 
   /**
-   * Creates an enabled client. A {@code siteId} of 0 gives the client a site id of its own (its id);
-   * the site's keyset exists before this returns.
+   * Creates an enabled client. A {@code siteId} of 0 gives the client a site id of its own, shared
+   * with no other client or keyset (its id when that is free, see {@link ClientStore#insert}); the
+   * site's keyset exists before this returns.
    */
   public synchronized CreatedClient create(String name, int siteId, Set<Role> roles) {
     String trimmed = name == null ? "" : name.strip();
