@@ -1,5 +1,6 @@
 package dev.veil.cli.admin;
 
+import dev.veil.observability.LibraryLogs;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Spec;
  * channel whose calls carry {@code authorization: Bearer <key>}, runs {@link #run} and maps the
  * outcome to an exit code. Expected failures print one line to stderr, never a stack trace:
  * {@value #REFUSED} with the server's status when it said no, {@value #UNREACHABLE} when there was
- * no server to ask; a missing key is a usage error (2). Leaf commands extend {@link AdminRpc}
+ * no server to ask; a missing key is a usage error (2). gRPC's own {@code java.util.logging} output
+ * is silenced ({@link LibraryLogs#silence()}), so those lines are all a failure prints. Leaf commands extend {@link AdminRpc}
  * ({@code IdentityAdminApi}) or {@link DeductionRpc} ({@code DeductionAdminApi}).
  */
 public abstract class AdminCall implements Callable<Integer> {
@@ -49,6 +51,7 @@ public abstract class AdminCall implements Callable<Integer> {
     }
     Output out = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), options.json());
     String key = adminKey(options);
+    LibraryLogs.silence(); // gRPC's own log lines would repeat, with a stack trace, what out.error says
     ManagedChannel channel = ManagedChannelBuilder.forAddress(options.host(), options.port()).usePlaintext().build();
     try {
       Metadata headers = new Metadata();
