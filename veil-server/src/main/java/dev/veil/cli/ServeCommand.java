@@ -4,6 +4,7 @@ import dev.veil.common.FileProblems;
 import dev.veil.config.ConfigException;
 import dev.veil.config.ConfigLoader;
 import dev.veil.config.VeilConfig;
+import dev.veil.observability.LibraryLogs;
 import dev.veil.server.VeilServer;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -24,7 +25,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code veil serve}: runs a node until SIGTERM or SIGINT. */
+/**
+ * {@code veil serve}: runs a node until SIGTERM or SIGINT. First routes the {@code java.util.logging}
+ * records of gRPC and Netty into the structured log ({@link LibraryLogs}).
+ */
 @Command(name = "serve", mixinStandardHelpOptions = true, version = Main.VERSION,
     description = "Run the Veil service (public HTTP API and admin gRPC API).")
 public final class ServeCommand implements Callable<Integer> {
@@ -60,6 +64,7 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    LibraryLogs.routeToApplicationLog();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     VeilConfig config;

@@ -46,7 +46,8 @@ public final class ClientService {
   /**
    * Creates an enabled client named {@code name} without its leading and trailing white space: 1 to
    * {@value #MAX_NAME_LENGTH} code points, not {@linkplain BlankText blank}. A {@code siteId} of 0
-   * gives the client a site id of its own (its id); the site's keyset exists before this returns.
+   * gives the client a site id of its own, shared with no other client or keyset (its id when that
+   * is free, see {@link ClientStore#insert}); the site's keyset exists before this returns.
    */
   public synchronized CreatedClient create(String name, int siteId, Set<Role> roles) {
     String trimmed = name == null ? "" : name.strip();

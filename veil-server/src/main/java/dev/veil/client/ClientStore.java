@@ -12,8 +12,10 @@ import java.util.Set;
  */
 public interface ClientStore extends ChangeFeed<ApiClient> {
   /**
-   * Inserts a client; the store assigns its id. A {@code siteId} of 0 means "use the new client's id
-   * as its site id".
+   * Inserts a client; the store assigns its id. A {@code siteId} of 0 gives the client a site id of
+   * its own: its id when no client and no keyset has that site id yet, otherwise the next higher
+   * site id that none has. That holds with any number of nodes inserting at once; a site id given
+   * explicitly (positive) is stored as it is, so several clients can share a site on purpose.
    */
   Versioned<ApiClient> insert(
       String name, int siteId, Set<Role> roles, boolean enabled, Instant created, ApiKeyDigest key);

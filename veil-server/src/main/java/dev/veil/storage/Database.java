@@ -61,6 +61,14 @@ interface Database extends AutoCloseable {
    */
   void lockForMigration(Connection connection) throws SQLException;
 
+  /**
+   * Keeps every other writer of {@code table}, on any node, waiting until the current write
+   * transaction of {@code connection} ends, and lets the statements after it see every write
+   * committed before: a value the transaction chooses from what it reads stays free until it
+   * commits. Readers are not blocked. {@code table} is a name from the code, never input.
+   */
+  void lockAgainstWriters(Connection connection, String table) throws SQLException;
+
   JobLock jobLock();
 
   boolean isReachable();

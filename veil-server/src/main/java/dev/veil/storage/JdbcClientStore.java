@@ -6,6 +6,7 @@ import dev.veil.client.ClientStore;
 import dev.veil.client.Role;
 import dev.veil.common.ChangeCursor;
 import dev.veil.common.Versioned;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -22,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * {@link ClientStore} on table {@code api_client}. Roles are stored as comma-separated enum names
  * in declaration order ({@code GENERATOR,MAPPER}); a name this build does not know is skipped when
  * reading, so an older node grants less, never more. Every insert and update gives the row a new
- * seq.
+ * seq. An insert that asks for a site of its own (site id 0) locks the table against other writers
+ * first, so that two nodes creating clients at once never pick the same site id.
  */
 final class JdbcClientStore implements ClientStore {
   private static final Logger log = LoggerFactory.getLogger(JdbcClientStore.class);
@@ -35,7 +37,11 @@ final class JdbcClientStore implements ClientStore {
       "INSERT INTO api_client"
           + " (name, site_id, roles, enabled, created_ms, key_id, key_salt, key_hash, seq)"
           + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id";
-  private static final String SITE_ID_FROM_ID = "UPDATE api_client SET site_id = id WHERE id = ?";
+  /** Site ids from {@code ?} up that a client or a keyset has, ascending, each once. */
+  private static final String SITE_IDS_IN_USE =
+      "SELECT site_id FROM api_client WHERE site_id >= ?"
+          + " UNION SELECT site_id FROM encryption_key WHERE site_id >= ? ORDER BY 1";
+  private static final String SET_SITE_ID = "UPDATE api_client SET site_id = ? WHERE id = ?";
   private static final String UPDATE =
       "UPDATE api_client SET name = ?, site_id = ?, roles = ?, enabled = ?, created_ms = ?,"
           + " key_id = ?, key_salt = ?, key_hash = ?, seq = ? WHERE id = ?";
@@ -63,6 +69,9 @@ final class JdbcClientStore implements ClientStore {
     return db.write(
         "insert client",
         c -> {
+          if (siteId == 0) {
+            db.lockAgainstWriters(c, "api_client");
+          }
           long seq = db.nextSeq(c);
           long id;
           try (PreparedStatement ps = c.prepareStatement(INSERT)) {
@@ -71,9 +80,10 @@ final class JdbcClientStore implements ClientStore {
           }
           int storedSiteId = siteId;
           if (siteId == 0) {
-            storedSiteId = Math.toIntExact(id);
-            try (PreparedStatement ps = c.prepareStatement(SITE_ID_FROM_ID)) {
-              ps.setLong(1, id);
+            storedSiteId = freeSiteId(c, id);
+            try (PreparedStatement ps = c.prepareStatement(SET_SITE_ID)) {
+              ps.setInt(1, storedSiteId);
+              ps.setLong(2, id);
               ps.executeUpdate();
             }
           }
@@ -113,6 +123,27 @@ final class JdbcClientStore implements ClientStore {
                 : Optional.empty();
           }
         });
+  }
+
+  /**
+   * The site id of a new client that asked for a site of its own: its client id {@code id} when no
+   * client and no keyset has that site id yet, otherwise the next higher one that none has. A
+   * keyset counts too, so that a client never inherits keys that another (perhaps deleted) client
+   * was given. The caller holds the lock that keeps other writers of clients out, so the id stays
+   * free until it commits; an explicit site id may still be shared later, on purpose.
+   */
+  private static int freeSiteId(Connection c, long id) throws SQLException {
+    long candidate = id;
+    try (PreparedStatement ps = c.prepareStatement(SITE_IDS_IN_USE)) {
+      ps.setLong(1, id);
+      ps.setLong(2, id);
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next() && rs.getLong(1) <= candidate) {
+          candidate = rs.getLong(1) + 1;
+        }
+      }
+    }
+    return Math.toIntExact(candidate);
   }
 
   /** Binds the nine columns after {@code id}, in {@link #INSERT} order. */

@@ -268,6 +268,18 @@ final class PostgresDatabase implements Database {
     }
   }
 
+  /**
+   * {@code SHARE ROW EXCLUSIVE} conflicts with itself and with the lock every {@code INSERT},
+   * {@code UPDATE} and {@code DELETE} takes, not with plain reads. Taken first in a READ COMMITTED
+   * transaction, each later statement's snapshot includes what the writers before it committed.
+   */
+  @Override
+  public void lockAgainstWriters(Connection connection, String table) throws SQLException {
+    try (Statement s = connection.createStatement()) {
+      s.execute("LOCK TABLE " + table + " IN SHARE ROW EXCLUSIVE MODE");
+    }
+  }
+
   @Override
   public JobLock jobLock() {
     return jobLock;

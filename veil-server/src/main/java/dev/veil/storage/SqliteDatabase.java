@@ -260,6 +260,11 @@ final class SqliteDatabase implements Database {
   }
 
   @Override
+  public void lockAgainstWriters(Connection connection, String table) {
+    // BEGIN IMMEDIATE already holds the file's write lock for the whole transaction.
+  }
+
+  @Override
   public JobLock jobLock() {
     return jobLock;
   }

@@ -510,6 +510,75 @@ abstract class StoreContractTest {
         .containsExactly(a.siteId(), b.siteId());
   }
 
+  /** The repro of a shared site: a client took the site id that the next client's id would give. */
+  @Test
+  void clients_insert_siteIdZero_whenAnotherClientHasThatSiteId_takesTheNextFreeOne() {
+    Store store = open();
+    ApiClient first = insertClient(store, "first", 0);
+    long n = first.id();
+    ApiClient takesNext = insertClient(store, "takes the next id's site", Math.toIntExact(n + 2));
+    ApiClient auto = insertClient(store, "auto", 0);
+    ApiClient auto2 = insertClient(store, "auto 2", 0);
+    ApiClient sameSite = insertClient(store, "second client of a site", auto.siteId());
+
+    assertThat(takesNext.id()).isEqualTo(n + 1);
+    assertThat(auto.id()).isEqualTo(n + 2);
+    assertThat(auto.siteId()).isEqualTo(n + 3);
+    assertThat(auto2.id()).isEqualTo(n + 3);
+    assertThat(auto2.siteId()).isEqualTo(n + 4);
+    assertThat(sameSite.siteId()).as("an explicit site id is kept, shared or not").isEqualTo(auto.siteId());
+    assertThat(all(store.clients()))
+        .extracting(v -> v.value().siteId())
+        .containsExactly(first.siteId(), takesNext.siteId(), auto.siteId(), auto2.siteId(), auto.siteId());
+  }
+
+  @Test
+  void clients_insert_siteIdZero_skipsASiteIdThatHasAKeyset() {
+    Store store = open();
+    ApiClient first = insertClient(store, "first", 0);
+    int orphanSite = Math.toIntExact(first.id() + 1); // keys whose client is gone
+    insertKey(store, orphanSite, T0, T0, T0.plusSeconds(60), secret(1));
+
+    ApiClient auto = insertClient(store, "auto", 0);
+
+    assertThat(auto.id()).isEqualTo(orphanSite);
+    assertThat(auto.siteId()).isEqualTo(orphanSite + 1);
+  }
+
+  /**
+   * Nodes creating clients at once: each client that asked for a site of its own has one, even when
+   * the site id its client id would give is taken and a concurrent insert looks for the next free
+   * one at the same moment.
+   */
+  @Test
+  void clients_insert_siteIdZero_concurrentlyOnTwoNodes_neverSharesASite() throws Exception {
+    Store store = open();
+    Store otherNode = open();
+    List<Long> autoIds = new ArrayList<>();
+    for (int round = 0; round < 5; round++) {
+      long n = insertClient(store, "probe", 0).id();
+      insertClient(store, "squatter", Math.toIntExact(n + 2)); // the site of the next id
+      List<ApiClient> created =
+          concurrently(
+              8,
+              i -> () -> insertClient(i % 2 == 0 ? store : otherNode, "auto " + i, 0));
+      created.forEach(c -> autoIds.add(c.id()));
+    }
+
+    List<ApiClient> clients = all(store.clients()).stream().map(Versioned::value).toList();
+    for (ApiClient auto : clients.stream().filter(c -> autoIds.contains(c.id())).toList()) {
+      assertThat(clients)
+          .as("clients with the site of client %d", auto.id())
+          .filteredOn(c -> c.siteId() == auto.siteId())
+          .extracting(ApiClient::id)
+          .containsExactly(auto.id());
+    }
+  }
+
+  private static ApiClient insertClient(Store store, String name, int siteId) {
+    return store.clients().insert(name, siteId, Set.of(Role.GENERATOR), true, T0, digest(name)).value();
+  }
+
   @Test
   void clients_insert_storesEveryField() {
     Store store = open();

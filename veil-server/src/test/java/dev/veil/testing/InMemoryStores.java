@@ -23,6 +23,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -277,7 +278,7 @@ public final class InMemoryStores implements Store {
         enter(Part.CLIENTS, true);
         synchronized (lock) {
           long id = nextClientId++;
-          ApiClient c = new ApiClient(id, name, siteId == 0 ? (int) id : siteId, roles, enabled, created, key);
+          ApiClient c = new ApiClient(id, name, siteId == 0 ? freeSiteId(id) : siteId, roles, enabled, created, key);
           Versioned<ApiClient> v = new Versioned<>(++seq, c);
           clients.put(id, v);
           return v;
@@ -352,6 +353,18 @@ public final class InMemoryStores implements Store {
   }
 
   /** The rows written after {@code afterSeq}, oldest first. */
+  /** As the JDBC stores choose it: {@code id}, or the next higher site id no client or keyset has. */
+  private int freeSiteId(long id) {
+    Set<Integer> taken = new HashSet<>();
+    clients.values().forEach(v -> taken.add(v.value().siteId()));
+    keys.values().forEach(k -> taken.add(k.siteId()));
+    int site = Math.toIntExact(id);
+    while (taken.contains(site)) {
+      site++;
+    }
+    return site;
+  }
+
   private static <T> List<Versioned<T>> changedAfter(Collection<Versioned<T>> rows, long afterSeq) {
     return rows.stream().filter(v -> v.seq() > afterSeq).sorted(Comparator.comparingLong(Versioned::seq)).toList();
   }

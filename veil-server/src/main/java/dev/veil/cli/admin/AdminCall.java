@@ -1,5 +1,6 @@
 package dev.veil.cli.admin;
 
+import dev.veil.observability.LibraryLogs;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
@@ -11,8 +12,6 @@ import io.grpc.stub.MetadataUtils;
 import java.io.UncheckedIOException;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -23,7 +22,9 @@ import picocli.CommandLine.Spec;
  * outcome to an exit code. Expected failures print one line to stderr, never a stack trace:
  * {@value #REFUSED} with the server's status when it said no, {@value #UNREACHABLE} when there was
  * no server to ask (nothing answered, or an HTTP server that does not speak gRPC, such as Veil's
- * public port); a missing key is a usage error (2). Leaf commands extend {@link AdminRpc}
+ * public port); a missing key is a usage error (2). gRPC's own {@code java.util.logging} output
+ * is silenced ({@link LibraryLogs#silence()}), so those lines are all a failure prints. Leaf
+ * commands extend {@link AdminRpc}
  * ({@code IdentityAdminApi}) or {@link DeductionRpc} ({@code DeductionAdminApi}).
  */
 public abstract class AdminCall implements Callable<Integer> {
@@ -37,13 +38,6 @@ public abstract class AdminCall implements Callable<Integer> {
   private static final String HTTP1_START_IN_HEX = "485454502f";
   private static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
-  /**
-   * grpc-java logs through java.util.logging, whose default handler prints INFO and above on
-   * stderr: after a failed call (an answer over the size limit, say) it added lines such as
-   * "INFO: Received data on closed stream" below this command's own message. Warnings still show.
-   * Held in a field because java.util.logging keeps loggers only weakly, with their level.
-   */
-  private static final Logger GRPC_LOG = Logger.getLogger("io.grpc");
 
   @Spec
   CommandSpec spec;
@@ -60,9 +54,9 @@ public abstract class AdminCall implements Callable<Integer> {
     if (options.port() < 1 || options.port() > 65535) {
       throw new ParameterException(spec.commandLine(), "--port must be between 1 and 65535.");
     }
-    GRPC_LOG.setLevel(Level.WARNING);
     Output out = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), options.json());
     String key = adminKey(options);
+    LibraryLogs.silence(); // gRPC's own log lines would repeat, with a stack trace, what out.error says
     ManagedChannel channel = ManagedChannelBuilder.forAddress(options.host(), options.port()).usePlaintext().build();
     try {
       Metadata headers = new Metadata();

@@ -34,7 +34,8 @@ public final class ClientCommand extends CommandGroup {
     List<String> roles;
 
     @Option(names = "--site-id", defaultValue = "0", paramLabel = "N",
-        description = "Site id (default: 0, a new site id equal to the client id).")
+        description = "Site id (default: 0, a site id of its own: the client id, or the next free one"
+            + " if another client has that).")
     int siteId;
 
     @Override
