@@ -4,12 +4,14 @@ import dev.veil.core.crypto.Sha256;
 import dev.veil.core.identity.EmailNormalizer;
 import dev.veil.core.identity.IdentityHash;
 import dev.veil.core.identity.IdentityInput;
+import dev.veil.core.text.Utf8;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -26,9 +28,12 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class IdentityBenchmark {
   private static final int SAMPLES = 1024;
+  private static final int BATCH = 5_000;
 
   private String[] emails;
   private byte[][] normalizedUtf8;
+  /** A map request's body of 5,000 of the addresses, as UTF-8: {"email":["…",…]}. */
+  private byte[] batchBody;
   private int next;
 
   @Setup
@@ -38,6 +43,11 @@ public class IdentityBenchmark {
     for (int i = 0; i < SAMPLES; i++) {
       normalizedUtf8[i] = EmailNormalizer.normalize(emails[i]).orElseThrow().getBytes(StandardCharsets.UTF_8);
     }
+    StringBuilder body = new StringBuilder("{\"email\":[");
+    for (int i = 0; i < BATCH; i++) {
+      body.append(i == 0 ? "\"" : ",\"").append(emails[i % SAMPLES]).append('"');
+    }
+    batchBody = body.append("]}").toString().getBytes(StandardCharsets.UTF_8);
   }
 
   private int nextIndex() {
@@ -61,5 +71,15 @@ public class IdentityBenchmark {
   @Benchmark
   public IdentityHash parseEmail() {
     return IdentityHash.parse(IdentityInput.EMAIL, emails[nextIndex()]);
+  }
+
+  /**
+   * The UTF-8 check of a map request's body that the server makes before parsing it ({@link
+   * Utf8#malformedAt}), per identifier of a body of 5,000.
+   */
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  public int utf8CheckOfABatchBody() {
+    return Utf8.malformedAt(batchBody, 0, batchBody.length);
   }
 }
