@@ -1,6 +1,7 @@
 package dev.veil.cli;
 
 import dev.veil.common.FileProblems;
+import dev.veil.common.PrivateFiles;
 import dev.veil.config.ConfigException;
 import dev.veil.config.ConfigLoader;
 import dev.veil.config.VeilConfig;
@@ -12,7 +13,6 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -190,12 +190,8 @@ public final class ServeCommand implements Callable<Integer> {
 
   /** Writes {@code secret} to a new file readable by its owner only; never replaces a file. */
   static void writeSecret(Path file, String secret) throws IOException {
-    Files.createDirectories(file.toAbsolutePath().getParent());
-    try {
-      Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    } catch (UnsupportedOperationException e) {
-      Files.createFile(file);
-    }
+    PrivateFiles.createDirectories(file.toAbsolutePath().getParent());
+    PrivateFiles.createFile(file);
     Files.writeString(file, secret + System.lineSeparator());
   }
 }

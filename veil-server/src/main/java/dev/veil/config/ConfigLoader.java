@@ -185,10 +185,7 @@ public final class ConfigLoader {
     } catch (IllegalArgumentException e) {
       throw new ConfigException("keys.rotation-period: " + e.getMessage());
     }
-    Duration rotationPeriod = s.duration("salt.rotation-period");
-    if (rotationPeriod.compareTo(Duration.ofSeconds(1)) < 0) {
-      throw new ConfigException("salt.rotation-period must be at least 1s, got '" + v.get("salt.rotation-period") + "'");
-    }
+    Duration rotationPeriod = s.atLeastOneSecond("salt.rotation-period");
     Duration dbTimeout = s.positiveDuration("db.timeout");
     if (dbTimeout.compareTo(Duration.ofMinutes(10)) > 0) {
       throw new ConfigException("db.timeout must be at most 10m, got '" + v.get("db.timeout") + "'");
@@ -210,7 +207,7 @@ public final class ConfigLoader {
         s.profile("api.profile"),
         s.intIn("salt.buckets", 1, 1 << 24),
         new SaltRotationPolicy(s.fraction("salt.daily-rotation-fraction"), rotationPeriod),
-        s.duration("jobs.interval"),
+        s.atLeastOneSecond("jobs.interval"),
         syncInterval,
         maxStaleness,
         tokens,
@@ -318,6 +315,14 @@ public final class ConfigLoader {
         throw new ConfigException(key + " must be a valid email address");
       }
       return v;
+    }
+
+    Duration atLeastOneSecond(String key) {
+      Duration d = duration(key);
+      if (d.compareTo(Duration.ofSeconds(1)) < 0) {
+        throw new ConfigException(key + " must be at least 1s, got '" + values.get(key) + "'");
+      }
+      return d;
     }
 
     Duration positiveDuration(String key) {

@@ -3,6 +3,7 @@ package dev.veil.storage;
 import dev.veil.common.ChangeCursor;
 import dev.veil.common.FileProblems;
 import dev.veil.common.JobLock;
+import dev.veil.common.PrivateFiles;
 import dev.veil.common.StoreUnavailableException;
 import dev.veil.common.Versioned;
 import java.io.IOException;
@@ -13,7 +14,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -46,7 +46,6 @@ import org.sqlite.SQLiteOpenMode;
  */
 final class SqliteDatabase implements Database {
   private static final Logger LOG = LoggerFactory.getLogger(SqliteDatabase.class);
-  private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
   private final String location;
   private final ReentrantLock writeLock = new ReentrantLock();
@@ -73,8 +72,8 @@ final class SqliteDatabase implements Database {
     List<Connection> opened = new ArrayList<>();
     try {
       Path dir = file.getParent();
-      if (dir != null && !Files.isDirectory(dir)) {
-        createPrivately(dir, true);
+      if (dir != null) {
+        PrivateFiles.createDirectories(dir);
       }
       keepPrivate(file);
       Connection writer = config(settings, false).createConnection(jdbcUrl);
@@ -106,35 +105,19 @@ final class SqliteDatabase implements Database {
    */
   private static void keepPrivate(Path file) throws IOException {
     if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
-      createPrivately(file, false);
+      PrivateFiles.createFile(file);
       return;
     }
     for (String suffix : new String[] {"", "-wal", "-shm"}) {
       Path f = file.resolveSibling(file.getFileName() + suffix);
       try {
         Set<PosixFilePermission> mode = Files.getPosixFilePermissions(f);
-        if (!OWNER_ONLY.containsAll(mode)) {
-          Files.setPosixFilePermissions(f, OWNER_ONLY);
+        if (!PrivateFiles.OWNER_ONLY.containsAll(mode)) {
+          Files.setPosixFilePermissions(f, PrivateFiles.OWNER_ONLY);
           LOG.info("event=store_permissions_narrowed file={} mode=0600", f);
         }
       } catch (NoSuchFileException | UnsupportedOperationException e) {
         continue; // no such -wal or -shm file (yet), or no POSIX permissions here
-      }
-    }
-  }
-
-  private static void createPrivately(Path path, boolean directory) throws IOException {
-    try {
-      if (directory) {
-        Files.createDirectories(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      } else {
-        Files.createFile(path, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
-      }
-    } catch (UnsupportedOperationException notPosix) {
-      if (directory) {
-        Files.createDirectories(path);
-      } else {
-        Files.createFile(path);
       }
     }
   }

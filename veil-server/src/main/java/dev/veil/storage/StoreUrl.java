@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
 import java.util.regex.Pattern;
 
@@ -78,7 +79,8 @@ sealed interface StoreUrl permits StoreUrl.Sqlite, StoreUrl.Postgres {
    * PostgreSQL.
    *
    * @param jdbcUrl a pgjdbc URL without a password
-   * @param credentials the password, if one was given, under the pgjdbc property {@code password}
+   * @param credentials the passwords given (a parameter whose name ends in {@code password}:
+   *     {@code password}, {@code sslpassword}), under their pgjdbc property names
    */
   record Postgres(String jdbcUrl, Properties credentials) implements StoreUrl {
     static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://");
@@ -105,8 +107,10 @@ sealed interface StoreUrl permits StoreUrl.Sqlite, StoreUrl.Postgres {
         takeUserInfo(authority.substring(0, at), params, credentials);
       }
       for (String param : query.split("&")) {
-        if (param.regionMatches(true, 0, "password=", 0, "password=".length())) {
-          credentials.setProperty("password", decodeForm(param.substring("password=".length())));
+        int eq = param.indexOf('=');
+        String name = (eq < 0 ? param : param.substring(0, eq)).toLowerCase(Locale.ROOT);
+        if (eq > 0 && name.endsWith("password")) { // password, sslpassword: kept out of the URL, which is logged
+          credentials.setProperty(name, decodeForm(param.substring(eq + 1)));
         } else if (!param.isEmpty()) {
           params.add(param);
         }

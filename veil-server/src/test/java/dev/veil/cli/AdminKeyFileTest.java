@@ -32,4 +32,13 @@ class AdminKeyFileTest {
     assertThatThrownBy(() -> ServeCommand.writeSecret(second, "vk1.third")).isInstanceOf(FileAlreadyExistsException.class);
     assertThat(Files.readString(second)).isEqualTo("vk1.second" + System.lineSeparator());
   }
+
+  @Test
+  void aDataDirectoryCreatedForTheKey_isTheOwnersOnly() throws Exception {
+    Path data = dir.resolve("data-pg"); // with PostgreSQL, the key file is all that is written there
+
+    ServeCommand.writeSecret(ServeCommand.freeKeyFile(data), "vk1.first");
+
+    assertThat(Files.getPosixFilePermissions(data)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
+  }
 }

@@ -81,6 +81,15 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void theJobsInterval_isAtLeastASecond() {
+    for (String bad : new String[] {"0s", "999ms"}) {
+      assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("jobs.interval", bad)))
+          .as(bad).isInstanceOf(ConfigException.class).hasMessage("jobs.interval must be at least 1s, got '" + bad + "'");
+    }
+    assertThat(ConfigLoader.load(null, Map.of(), Map.of("jobs.interval", "1s")).jobInterval()).isEqualTo(Duration.ofSeconds(1));
+  }
+
+  @Test
   void aTestEmailThatIsNotOne_failsNamingTheSetting_withoutRepeatingIt() {
     assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("test.email", "notanemail")))
         .isInstanceOf(ConfigException.class).hasMessage("test.email must be a valid email address");

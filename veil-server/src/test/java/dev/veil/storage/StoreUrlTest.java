@@ -77,4 +77,15 @@ class StoreUrlTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageNotContaining("zz");
   }
+
+  @Test
+  void anSslPassword_isACredentialToo_neverInWhatIsShown() {
+    StoreUrl.Postgres pg = (StoreUrl.Postgres) StoreUrl.parse(
+        "postgresql://postgres:pw1@127.0.0.1:5432/db?sslPassword=s3cretPW3&sslmode=disable");
+
+    assertThat(pg.credentials().getProperty("sslpassword")).isEqualTo("s3cretPW3");
+    assertThat(pg.credentials().getProperty("password")).isEqualTo("pw1");
+    assertThat(pg.describe()).isEqualTo("postgresql://127.0.0.1:5432/db?user=postgres&sslmode=disable");
+    assertThat(pg.jdbcUrl()).doesNotContain("s3cret").doesNotContain("pw1");
+  }
 }
