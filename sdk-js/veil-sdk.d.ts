@@ -62,9 +62,15 @@ export type VeilCallback = (
 export interface InitOptions {
   /** The body of the generate answer your server obtained at login; omit it to use the stored one. */
   identity?: Identity | null;
-  /** The Veil API, e.g. `https://veil.example.com`. Default: the origin the script was loaded from. */
+  /**
+   * The Veil API, e.g. `https://veil.example.com`: an absolute http(s) URL without query, fragment
+   * or credentials (a trailing `/` is dropped). Default: the origin the script was loaded from.
+   */
   baseUrl?: string;
-  /** Milliseconds between attempts after a failed refresh; default 5000, at least 1000. */
+  /**
+   * Milliseconds between attempts after a failed refresh; default 5000, at least 1000. A refresh
+   * request unanswered after 4 retry periods (at most 30 s) counts as failed.
+   */
   refreshRetryPeriod?: number;
   /** Where the identity is kept across reloads and shared with other tabs; default `localStorage`. */
   storage?: 'localStorage' | 'cookie';
@@ -72,7 +78,10 @@ export interface InitOptions {
   cookieDomain?: string;
   /** Cookie mode: the cookie's path; default `/`. */
   cookiePath?: string;
-  /** Called with the events from this init on (InitCompleted first). */
+  /**
+   * Called with the events from this init on (InitCompleted first; with a given identity already
+   * past `refresh_expires`: InitCompleted `no_identity`, then Expired).
+   */
   callback?: VeilCallback;
 }
 

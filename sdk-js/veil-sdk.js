@@ -13,11 +13,15 @@
  *   wakes the instance up to ask it again, so a throttled or late timer never does harm.
  * - Tabs share the identity through storage: a `storage` event (localStorage) or a poll of
  *   document.cookie (cookie mode, which also spans subdomains) makes the other tabs adopt a
- *   refresh, a login or a logout. Before refreshing, a tab re-reads storage, so tabs rarely
- *   refresh twice; if they do, both pairs are valid and the last one written wins everywhere.
+ *   refresh, a login or a logout. Each attempt waits a random jitter (up to REFRESH_JITTER_MS),
+ *   then re-reads storage, so tabs rarely refresh twice; if they do, both pairs are valid and the
+ *   last one written wins everywhere.
  * - Only a definite answer ends an identity: `optout`, or a refusal of the refresh token. A failed
- *   request (network down, 5xx, 429, anything unexpected) keeps it and retries every
- *   `refreshRetryPeriod` until `refresh_expires`.
+ *   request (network down, 5xx, 429, no answer within the refresh timeout, anything unexpected)
+ *   keeps it and retries every `refreshRetryPeriod` until `refresh_expires`.
+ * - A pair that looks due the moment it arrives (the browser's clock runs ahead of the server's),
+ *   whether refreshed here or adopted from another tab, is refreshed no sooner than a retry period
+ *   later: tabs adopting each other's pairs must not refresh in a loop.
  * - The refresh is a CORS "simple request": POST with a text/plain JSON body, no custom header,
  *   no credentials, so the browser sends no preflight. No eval and no DOM sinks: the script runs
  *   under `script-src 'self'` and Trusted Types.
@@ -32,6 +36,14 @@
   const STORAGE_KEY = '__veil_identity';
   const DEFAULT_RETRY_PERIOD_MS = 5000;
   const MIN_RETRY_PERIOD_MS = 1000;
+  /** The longest a refresh request may take; it is also cut to REFRESH_TIMEOUT_RETRIES retry periods. */
+  const MAX_REFRESH_TIMEOUT_MS = 30000;
+  const REFRESH_TIMEOUT_RETRIES = 4;
+  /**
+   * Each refresh attempt waits a random 0 to this many ms more, then re-reads storage: tabs that
+   * hold the same identity then rarely send the same refresh token together.
+   */
+  const REFRESH_JITTER_MS = 2000;
   /** How often cookie mode looks for changes made by other tabs or subdomains. */
   const COOKIE_POLL_MS = 1000;
   /** setTimeout's largest delay; a longer wait is cut into several. */
@@ -163,15 +175,33 @@
     };
   }
 
-  /** A first-party cookie, which subdomains can share (cookieDomain); changes are found by polling. */
+  /**
+   * A first-party cookie, which subdomains can share (cookieDomain); changes are found by polling.
+   * A document without a real origin (a sandboxed iframe) throws on any use of document.cookie:
+   * that reads as no cookie, and writes are lost (see persist()).
+   */
   function cookieBackend(env, domain, path) {
     const doc = env.document;
     const secure = env.location && env.location.protocol === 'https:';
     const attributes = (expires) => '; path=' + path + (domain ? '; domain=' + domain : '')
       + '; expires=' + new Date(expires).toUTCString() + '; SameSite=Lax' + (secure ? '; Secure' : '');
+    const cookies = () => {
+      try {
+        return String(doc.cookie || '');
+      } catch (e) {
+        return '';
+      }
+    };
+    const setCookie = (line) => {
+      try {
+        doc.cookie = line;
+      } catch (e) {
+        // no cookies here: the identity lives in memory only
+      }
+    };
     const read = () => {
       const prefix = STORAGE_KEY + '=';
-      for (const part of String(doc.cookie || '').split(';')) {
+      for (const part of cookies().split(';')) {
         const cookie = part.trim();
         if (cookie.startsWith(prefix)) {
           try {
@@ -187,11 +217,11 @@
     return {
       read,
       write(text, identity) {
-        doc.cookie = STORAGE_KEY + '=' + encodeURIComponent(text) + attributes(identity.refresh_expires);
+        setCookie(STORAGE_KEY + '=' + encodeURIComponent(text) + attributes(identity.refresh_expires));
         last = read();
       },
       remove() {
-        doc.cookie = STORAGE_KEY + '=' + attributes(0) + '; max-age=0';
+        setCookie(STORAGE_KEY + '=' + attributes(0) + '; max-age=0');
         last = read();
       },
       watch(onChange) {
@@ -220,6 +250,26 @@
     }
   }
 
+  /**
+   * `value` as the base of API URLs (scheme and host lower-cased, no trailing slash), or null if it
+   * is not an absolute http(s) URL without query, fragment, credentials or whitespace.
+   */
+  function parseBaseUrl(value) {
+    if (typeof value !== 'string' || /[\s?#]/.test(value)) {
+      return null;
+    }
+    let url;
+    try {
+      url = new URL(value);
+    } catch (e) {
+      return null;
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password) {
+      return null;
+    }
+    return url.origin + url.pathname.replace(/\/+$/, '');
+  }
+
   function normalizeOptions(opts, env) {
     if (!opts || typeof opts !== 'object') {
       throw new TypeError('__veil.init: pass an options object, e.g. {identity: <generate response body>}');
@@ -233,9 +283,10 @@
       throw new TypeError('__veil.init: refreshRetryPeriod must be a number of milliseconds, at least '
         + MIN_RETRY_PERIOD_MS);
     }
-    const baseUrl = opts.baseUrl === undefined ? env.defaultBaseUrl : opts.baseUrl;
-    if (typeof baseUrl !== 'string' || !/^https?:\/\/[^/?#]+/.test(baseUrl)) {
-      throw new TypeError('__veil.init: baseUrl must be an http(s) URL such as https://veil.example.com');
+    const baseUrl = parseBaseUrl(opts.baseUrl === undefined ? env.defaultBaseUrl : opts.baseUrl);
+    if (baseUrl === null) {
+      throw new TypeError('__veil.init: baseUrl must be an http(s) URL without query, fragment or '
+        + 'credentials, such as https://veil.example.com');
     }
     for (const name of ['cookieDomain', 'cookiePath']) {
       const value = opts[name];
@@ -256,7 +307,7 @@
     }
     return {
       identity,
-      baseUrl: baseUrl.replace(/\/+$/, ''),
+      baseUrl,
       refreshRetryPeriod: retry,
       storage,
       cookieDomain: opts.cookieDomain,
@@ -266,7 +317,7 @@
   }
 
   /**
-   * One SDK instance over `env`: {now, setTimeout, clearTimeout, setInterval, clearInterval, fetch,
+   * One SDK instance over `env`: {now, random, setTimeout, clearTimeout, setInterval, clearInterval, fetch,
    * window (localStorage, add/removeEventListener), document (cookie), location, defaultBaseUrl,
    * console}.
    */
@@ -282,6 +333,7 @@
     let timer = null;
     let inFlight = null;
     let unwatch = [];
+    const random = env.random || Math.random;
 
     function now() {
       return env.now();
@@ -392,9 +444,11 @@
       cancelTimer();
       cancelRefresh();
       identity = next;
-      // A fresh identity whose refresh_from already looks past means this computer's clock runs
-      // ahead of the server's: refresh it no sooner than a retry period, not in a loop.
-      retryAt = status === 'refreshed' && now() >= next.refresh_from ? now() + options.refreshRetryPeriod : 0;
+      // A fresh identity (refreshed here, or by another tab just now) whose refresh_from already
+      // looks past means this computer's clock runs ahead of the server's: refresh it no sooner
+      // than a retry period, not in a loop of tabs adopting each other's pairs.
+      const fresh = status === 'refreshed' || status === 'adopted';
+      retryAt = fresh && now() >= next.refresh_from ? now() + options.refreshRetryPeriod : 0;
       if (!alreadyStored) {
         persist(next);
       }
@@ -457,7 +511,18 @@
       }
     }
 
-    function schedule() {
+    function later(fn, delay) {
+      timer = env.setTimeout(() => {
+        timer = null;
+        fn();
+      }, delay);
+    }
+
+    /**
+     * Acts on planRefresh. A due refresh first waits a random jitter (unless `jittered`, i.e. it
+     * just did), never past refresh_expires, so that tabs holding the same identity spread out.
+     */
+    function schedule(jittered) {
       cancelTimer();
       if (!identity || inFlight) {
         return;
@@ -465,14 +530,23 @@
       const plan = planRefresh(identity, now(), retryAt);
       if (plan.action === 'expire') {
         endIdentity('expired');
-      } else if (plan.action === 'refresh') {
-        refresh();
+      } else if (plan.action === 'wait') {
+        later(() => schedule(false), plan.delay);
       } else {
-        timer = env.setTimeout(() => {
-          timer = null;
-          schedule();
-        }, plan.delay);
+        const jitter = jittered ? 0 : Math.min(Math.floor(random() * REFRESH_JITTER_MS),
+          identity.refresh_expires - now());
+        if (jitter > 0) {
+          later(() => schedule(true), jitter);
+        } else {
+          refresh();
+        }
       }
+    }
+
+    /** How long a refresh request may go unanswered: then it counts as a failure, like no network. */
+    function refreshTimeout() {
+      return Math.min(MAX_REFRESH_TIMEOUT_MS, REFRESH_TIMEOUT_RETRIES * options.refreshRetryPeriod,
+        Math.max(0, identity.refresh_expires - now()));
     }
 
     function refresh() {
@@ -481,7 +555,21 @@
         return;
       }
       const controller = typeof AbortController === 'function' ? new AbortController() : null;
-      const mine = controller || { abort() {} };
+      const deadline = env.setTimeout(() => {
+        if (inFlight === mine) {
+          inFlight = null;
+          mine.abort();
+          onRefreshAnswer({ kind: 'failed' });
+        }
+      }, refreshTimeout());
+      const mine = {
+        abort() {
+          env.clearTimeout(deadline);
+          if (controller) {
+            controller.abort();
+          }
+        },
+      };
       inFlight = mine;
       const request = {
         method: 'POST',
@@ -507,6 +595,7 @@
             return; // aborted: the identity changed or ended meanwhile, or abort() was called
           }
           inFlight = null;
+          env.clearTimeout(deadline);
           onRefreshAnswer(result);
         });
     }
@@ -583,9 +672,11 @@
         return;
       }
       if (now() >= chosen.refresh_expires) {
-        identity = chosen;
-        endIdentity('expired');
+        // InitCompleted comes first, as for every init; then why there is no identity.
+        identity = null;
+        storage.remove('expired');
         emit(EventType.InitCompleted, 'no_identity');
+        emit(EventType.Expired, 'expired');
         return;
       }
       setIdentity(chosen, 'established', chosen === stored);
@@ -651,6 +742,7 @@
     }
     return {
       now: () => Date.now(),
+      random: () => Math.random(),
       setTimeout: (fn, ms) => win.setTimeout(fn, ms),
       clearTimeout: (handle) => win.clearTimeout(handle),
       setInterval: (fn, ms) => win.setInterval(fn, ms),

@@ -166,7 +166,11 @@ class FakeBrowser {
     this.tabs = [];
   }
 
-  /** A new tab on `origin` with its own SDK instance; its events are recorded in tab.events. */
+  /**
+   * A new tab on `origin` with its own SDK instance; its events are recorded in tab.events.
+   * Options: `brokenStorage` (localStorage throws), `opaqueOrigin` (document.cookie throws, as in a
+   * sandboxed iframe), `random` (the SDK's randomness; default always 0, so no jitter).
+   */
   openTab(origin = 'https://pub.example', options = {}) {
     const url = new URL(origin);
     if (!this.storages.has(url.origin)) {
@@ -192,12 +196,16 @@ class FakeBrowser {
       },
     };
     const doc = {};
+    const noCookies = () => {
+      throw new DOMException('The document is sandboxed and lacks the allow-same-origin flag.', 'SecurityError');
+    };
     Object.defineProperty(doc, 'cookie', {
-      get: () => browser.cookies.header(url.hostname),
-      set: (line) => browser.cookies.set(line, url.hostname),
+      get: () => (options.opaqueOrigin ? noCookies() : browser.cookies.header(url.hostname)),
+      set: (line) => (options.opaqueOrigin ? noCookies() : browser.cookies.set(line, url.hostname)),
     });
     tab.env = {
       now: () => this.clock.now(),
+      random: options.random || (() => 0),
       setTimeout: (fn, ms) => this.clock.setTimeout(fn, ms),
       clearTimeout: (id) => this.clock.clear(id),
       setInterval: (fn, ms) => this.clock.setInterval(fn, ms),

@@ -52,6 +52,23 @@ test('init rejects what is not a generate body, and bad options', () => {
   assert.throws(() => tab.veil.init(), TypeError);
 });
 
+test('baseUrl: an absolute http(s) URL, any case, without query, fragment, credentials or spaces', () => {
+  const tab = new FakeBrowser().openTab();
+  for (const bad of ['https://veil.example?x=1', 'https://veil.example/#x', 'https://veil.example?',
+    'http:// veil.example', 'https://veil.example/a b', 'https://user:pw@veil.example', 'ftp://veil.example',
+    '/veil', '']) {
+    assert.throws(() => tab.veil.init({ baseUrl: bad }), TypeError, bad);
+  }
+  const base = (baseUrl) => {
+    const browser = new FakeBrowser();
+    const t = browser.openTab();
+    t.veil.init({ identity: identityAt(browser.clock.now(), { refreshFrom: -1 }), baseUrl });
+    return browser.network.calls[0].url;
+  };
+  assert.equal(base('HTTP://Veil.Example:8080'), 'http://veil.example:8080/v1/token/refresh');
+  assert.equal(base('https://veil.example/api/'), 'https://veil.example/api/v1/token/refresh');
+});
+
 test('no refresh before refresh_from; one refresh at refresh_from, as a simple CORS request', async () => {
   const { tab, identity, clock, network } = loggedIn({ init: { baseUrl: 'https://veil.example/' } });
   const next = identityAt(identity.refresh_from);
@@ -140,6 +157,29 @@ test('retries stop at refresh_expires: the identity expires, storage is cleared,
   assert.equal(clock.pendingTimeouts(), 0);
 });
 
+test('a refresh that never gets an answer times out and is retried, until Expired at refresh_expires', async () => {
+  const lifetimes = { refreshFrom: 10 * SECOND, identity: 40 * SECOND, refresh: 60 * SECOND };
+  const { tab, identity, clock, network } = loggedIn({ lifetimes, init: { refreshRetryPeriod: 2000 } });
+  network.respond = () => new Promise(() => {}); // a server or proxy that hangs
+  await clock.advance(30 * SECOND);
+  // Timeout: 4 retry periods (8 s), then the retry period (2 s).
+  assert.deepEqual(network.calls.map((c) => c.at - identity.refresh_from), [0, 10000, 20000]);
+  assert.equal(network.calls[0].request.signal.aborted, true);
+  assert.equal(tab.veil.isLoginRequired(), false);
+  await clock.advance(30 * SECOND);
+  assert.equal(tab.veil.isLoginRequired(), true);
+  assert.equal(tab.events.at(-1).type, 'Expired');
+  assert.equal(tab.events.at(-1).at, identity.refresh_expires);
+  assert.equal(clock.pendingTimeouts(), 0);
+});
+
+test('the refresh timeout is at most 30 s, also with a long retry period', async () => {
+  const { identity, clock, network } = loggedIn({ init: { refreshRetryPeriod: 60 * SECOND } });
+  network.respond = () => new Promise(() => {});
+  await clock.advance(HOUR + 90 * SECOND);
+  assert.deepEqual(network.calls.map((c) => c.at - identity.refresh_from), [0, 90000]);
+});
+
 test('optout ends the identity: cleared, OptedOut reported, no more refreshes', async () => {
   const { tab, clock, network } = loggedIn();
   network.respond = () => OPTOUT;
@@ -180,6 +220,19 @@ test('reload with an expired stored identity: Expired, then login required', asy
   assert.equal(reloaded.stored(), null);
 });
 
+test('init with a given identity past refresh_expires: InitCompleted first, then Expired', () => {
+  const browser = new FakeBrowser();
+  const tab = browser.openTab();
+  const now = browser.clock.now();
+  const seen = [];
+  const old = { ...identityAt(now - 40 * 24 * HOUR), refresh_expires: now - 1 };
+  tab.veil.init({ identity: old, callback: (type, p) => seen.push(type + ':' + p.status) });
+  assert.deepEqual(seen, ['InitCompleted:no_identity', 'Expired:expired']);
+  assert.deepEqual(tab.typesSince(1), ['InitCompleted', 'Expired']);
+  assert.equal(tab.veil.isLoginRequired(), true);
+  assert.equal(tab.stored(), null);
+});
+
 test('init keeps a newer stored refresh over the older identity the server cached at login', async () => {
   const { browser, identity, clock, network } = loggedIn();
   const refreshed = identityAt(clock.now() + HOUR);
@@ -207,6 +260,44 @@ test('two tabs: a refresh made in one tab is adopted by the other, which does no
   assert.equal(adopted.length, 1);
   await clock.advance(HOUR - 1);
   assert.equal(network.calls.length, 1, 'both tabs now wait for the new refresh_from');
+});
+
+test('tabs on one identity spread their refreshes with jitter: one request, not one per tab', async () => {
+  const browser = new FakeBrowser();
+  const draws = [0.1, 0.5, 0.9];
+  const tabs = draws.map((d) => browser.openTab('https://pub.example', { random: () => d }));
+  const identity = identityAt(browser.clock.now());
+  tabs[0].veil.init({ identity });
+  tabs.slice(1).forEach((t) => t.veil.init({}));
+  const next = identityAt(identity.refresh_from);
+  browser.network.respond = () => new Promise((resolve) => {
+    browser.clock.setTimeout(() => resolve(success(next)), 300); // a round trip of 300 ms
+  });
+  await browser.clock.advance(HOUR + 3 * SECOND);
+  assert.deepEqual(browser.network.calls.map((c) => c.at - identity.refresh_from), [200]);
+  for (const tab of tabs) {
+    assert.equal(tab.veil.getAdvertisingToken(), next.advertising_token);
+  }
+});
+
+test('two tabs with a clock ahead of the server do not refresh in a loop by adopting each other', async () => {
+  const { browser, tab: first, clock, network } = loggedIn();
+  const second = browser.openTab();
+  second.veil.init({});
+  // Every identity the server issues looks due at once to this computer. (The guard stops an
+  // endless loop, which would never yield to the test.)
+  network.respond = () => {
+    if (network.calls.length > 50) {
+      throw new TypeError('Failed to fetch');
+    }
+    return success(identityAt(clock.now() - 2 * HOUR));
+  };
+  await clock.advance(HOUR + 20 * SECOND);
+  assert.ok(network.calls.length <= 10, network.calls.length + ' refreshes in 20 s by two tabs');
+  const gaps = network.calls.slice(1).map((c, i) => c.at - network.calls[i].at);
+  assert.ok(gaps.every((gap) => gap >= 5 * SECOND), 'at most one refresh per retry period: ' + gaps);
+  assert.equal(first.veil.isLoginRequired(), false);
+  assert.equal(second.veil.getAdvertisingToken(), first.veil.getAdvertisingToken());
 });
 
 test('two tabs: a logout in one tab logs the other out', () => {
@@ -389,6 +480,23 @@ test('localStorage that throws: the identity lives in memory and is still refres
   browser.network.respond = () => success(next);
   await browser.clock.advance(HOUR);
   assert.equal(tab.veil.getAdvertisingToken(), next.advertising_token);
+});
+
+test('cookie mode without a real origin (sandboxed iframe): the identity lives in memory, with a warning', async () => {
+  const browser = new FakeBrowser();
+  const tab = browser.openTab('https://pub.example', { opaqueOrigin: true });
+  const identity = identityAt(browser.clock.now());
+  tab.veil.init({ identity, storage: 'cookie' });
+  assert.equal(tab.veil.getAdvertisingToken(), identity.advertising_token);
+  assert.equal(tab.events.at(-1).payload.status, 'established');
+  assert.equal(tab.warnings.length, 1);
+  const next = identityAt(identity.refresh_from);
+  browser.network.respond = () => success(next);
+  await browser.clock.advance(HOUR + 2 * SECOND);
+  assert.equal(browser.network.calls.length, 1, 'the unreadable cookie is not taken for a logout');
+  assert.equal(tab.veil.getAdvertisingToken(), next.advertising_token);
+  tab.veil.disconnect();
+  assert.equal(tab.events.at(-1).type, 'LoggedOut');
 });
 
 test('a clock far ahead of the server does not make the SDK refresh in a loop', async () => {
