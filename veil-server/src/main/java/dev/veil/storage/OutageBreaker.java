@@ -16,16 +16,23 @@ import java.util.function.LongSupplier;
  * class 08, the server shutting down or starting up {@code 57P01}–{@code 57P03}, too many
  * connections {@code 53300}, or no pooled connection within the timeout) opens it. Open: calls fail
  * at once, except one call per retry interval, which goes through as a probe; any call that
- * succeeds closes it. The nodes' catch-up poll runs every second, so while the database is down it
- * is usually that poll which probes, and writes come back as soon as a probe succeeds.
+ * succeeds closes it. The probe is left to the node's own background calls (the catch-up poll,
+ * every second) while they run: a probe into a database that has gone silent waits out the whole
+ * timeout, and that wait is the poll's, not a user's. A request probes only when no background call
+ * has started or ended within {@link #BACKGROUND_GRACE_INTERVALS} retry intervals (a node whose
+ * poll is not running). Writes come back as soon as a probe succeeds.
  *
  * <p>Thread-safe and lock-free. Time comes from an injected nanosecond ticker.
  */
 final class OutageBreaker {
+  /** Retry intervals after a background call's start or end during which requests do not probe. */
+  static final int BACKGROUND_GRACE_INTERVALS = 3;
   private final LongSupplier ticker;
   private final long retryNanos;
   private final AtomicLong nextProbe = new AtomicLong();
   private volatile boolean open;
+  private volatile boolean backgroundSeen;
+  private volatile long lastBackgroundNanos;
 
   /**
    * @param retry how often a call may probe while open
@@ -43,12 +50,32 @@ final class OutageBreaker {
    * @throws StoreUnavailableException naming {@code operation} and {@code store}
    */
   void beforeCall(String operation, String store) {
+    beforeCall(operation, store, false);
+  }
+
+  /**
+   * {@link #beforeCall} for the node's own background work (the catch-up poll, a job's lock), which
+   * is given the probe while it runs; call {@link #backgroundCallEnded} when it returns.
+   */
+  void beforeBackgroundCall(String operation, String store) {
+    lastBackgroundNanos = ticker.getAsLong();
+    backgroundSeen = true;
+    beforeCall(operation, store, true);
+  }
+
+  /** A background call let through by {@link #beforeBackgroundCall} returned, or failed. */
+  void backgroundCallEnded() {
+    lastBackgroundNanos = ticker.getAsLong();
+  }
+
+  private void beforeCall(String operation, String store, boolean background) {
     if (!open) {
       return;
     }
     long now = ticker.getAsLong();
     long due = nextProbe.get();
-    if (now - due >= 0 && nextProbe.compareAndSet(due, now + retryNanos)) {
+    boolean backgroundProbes = backgroundSeen && now - lastBackgroundNanos < BACKGROUND_GRACE_INTERVALS * retryNanos;
+    if ((background || !backgroundProbes) && now - due >= 0 && nextProbe.compareAndSet(due, now + retryNanos)) {
       return; // this call is the probe
     }
     throw new StoreUnavailableException(

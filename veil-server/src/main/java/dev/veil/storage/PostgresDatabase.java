@@ -172,12 +172,12 @@ final class PostgresDatabase implements Database {
 
   @Override
   public <T> T write(String operation, SqlWork<T> work) {
-    return inTransaction(operation, work);
+    return inTransaction(operation, false, work);
   }
 
   @Override
   public <T> T read(String operation, SqlWork<T> work) {
-    return inTransaction(operation, work);
+    return inTransaction(operation, false, work);
   }
 
   /**
@@ -189,7 +189,7 @@ final class PostgresDatabase implements Database {
   @Override
   public <T> ChangeCursor readChanges(
       String operation, ChangeTable<T> table, ChangeCursor since, Consumer<Versioned<T>> sink) {
-    return inTransaction(operation, c -> {
+    return inTransaction(operation, true, c -> {
       try (Statement s = c.createStatement()) {
         s.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
       }
@@ -211,8 +211,13 @@ final class PostgresDatabase implements Database {
     });
   }
 
-  private <T> T inTransaction(String operation, SqlWork<T> work) {
-    breaker.beforeCall(operation, url.describe());
+  /** Runs {@code work} in a transaction; {@code background} for the catch-up poll (see {@link OutageBreaker}). */
+  private <T> T inTransaction(String operation, boolean background, SqlWork<T> work) {
+    if (background) {
+      breaker.beforeBackgroundCall(operation, url.describe());
+    } else {
+      breaker.beforeCall(operation, url.describe());
+    }
     try (Connection c = pool.getConnection()) {
       boolean committed = false;
       try {
@@ -229,6 +234,10 @@ final class PostgresDatabase implements Database {
     } catch (SQLException e) {
       breaker.failed(e);
       throw unavailable(operation, e);
+    } finally {
+      if (background) {
+        breaker.backgroundCallEnded();
+      }
     }
   }
 

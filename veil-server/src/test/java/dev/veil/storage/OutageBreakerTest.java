@@ -81,4 +81,34 @@ class OutageBreakerTest {
     assertThat(OutageBreaker.isConnectionFailure(new SQLException("disk full", "53100"))).isFalse();
     assertThat(OutageBreaker.isConnectionFailure(new SQLException("syntax", "42601"))).isFalse();
   }
+
+  @Test
+  void whileTheBackgroundPollRuns_itProbes_notARequest_soNoRequestWaitsOutASilentDatabase() {
+    SQLException silent = new SQLException("read timed out", "08006");
+    breaker.failed(silent);
+    nanos.addAndGet(1_000_000_000L);
+    breaker.beforeBackgroundCall("catch-up", "pg"); // the probe: it waits out the timeout
+    nanos.addAndGet(5_000_000_000L);
+    breaker.failed(silent);
+    breaker.backgroundCallEnded();
+    nanos.addAndGet(1_100_000_000L); // a probe is due again, and the poll's next round is about to start
+
+    assertThatThrownBy(() -> breaker.beforeCall("record opt-out", "pg")).isInstanceOf(StoreUnavailableException.class);
+    breaker.beforeBackgroundCall("catch-up", "pg"); // the poll takes the probe
+    breaker.succeeded();
+    breaker.backgroundCallEnded();
+    breaker.beforeCall("record opt-out", "pg"); // closed again
+    assertThat(breaker.isOpen()).isFalse();
+  }
+
+  @Test
+  void whenNoBackgroundCallHasRunForAWhile_aRequestProbes() {
+    breaker.beforeBackgroundCall("catch-up", "pg");
+    breaker.backgroundCallEnded();
+    breaker.failed(new SQLException("Connection refused", "08001"));
+    nanos.addAndGet(OutageBreaker.BACKGROUND_GRACE_INTERVALS * 1_000_000_000L);
+
+    breaker.beforeCall("record opt-out", "pg"); // the probe
+    assertThatThrownBy(() -> breaker.beforeCall("record opt-out", "pg")).isInstanceOf(StoreUnavailableException.class);
+  }
 }
