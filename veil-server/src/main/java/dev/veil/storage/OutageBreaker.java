@@ -4,6 +4,7 @@ import dev.veil.common.StoreUnavailableException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
@@ -19,8 +20,8 @@ import java.util.function.LongSupplier;
  * succeeds closes it. The probe is left to the node's own background calls (the catch-up poll,
  * every second) while they run: a probe into a database that has gone silent waits out the whole
  * timeout, and that wait is the poll's, not a user's. A request probes only when no background call
- * has started or ended within {@link #BACKGROUND_GRACE_INTERVALS} retry intervals (a node whose
- * poll is not running). Writes come back as soon as a probe succeeds.
+ * is in flight and none has started or ended within {@link #BACKGROUND_GRACE_INTERVALS} retry
+ * intervals (a node whose poll is not running). Writes come back as soon as a probe succeeds.
  *
  * <p>Thread-safe and lock-free. Time comes from an injected nanosecond ticker.
  */
@@ -33,6 +34,8 @@ final class OutageBreaker {
   private volatile boolean open;
   private volatile boolean backgroundSeen;
   private volatile long lastBackgroundNanos;
+  /** Background calls let through and not yet ended: a probe into a silent database can take 15 s. */
+  private final AtomicInteger backgroundInFlight = new AtomicInteger();
 
   /**
    * @param retry how often a call may probe while open
@@ -61,11 +64,13 @@ final class OutageBreaker {
     lastBackgroundNanos = ticker.getAsLong();
     backgroundSeen = true;
     beforeCall(operation, store, true);
+    backgroundInFlight.incrementAndGet();
   }
 
   /** A background call let through by {@link #beforeBackgroundCall} returned, or failed. */
   void backgroundCallEnded() {
     lastBackgroundNanos = ticker.getAsLong();
+    backgroundInFlight.decrementAndGet();
   }
 
   private void beforeCall(String operation, String store, boolean background) {
@@ -74,7 +79,8 @@ final class OutageBreaker {
     }
     long now = ticker.getAsLong();
     long due = nextProbe.get();
-    boolean backgroundProbes = backgroundSeen && now - lastBackgroundNanos < BACKGROUND_GRACE_INTERVALS * retryNanos;
+    boolean backgroundProbes = backgroundSeen
+        && (backgroundInFlight.get() > 0 || now - lastBackgroundNanos < BACKGROUND_GRACE_INTERVALS * retryNanos);
     if ((background || !backgroundProbes) && now - due >= 0 && nextProbe.compareAndSet(due, now + retryNanos)) {
       return; // this call is the probe
     }

@@ -111,4 +111,18 @@ class OutageBreakerTest {
     breaker.beforeCall("record opt-out", "pg"); // the probe
     assertThatThrownBy(() -> breaker.beforeCall("record opt-out", "pg")).isInstanceOf(StoreUnavailableException.class);
   }
+
+  @Test
+  void whileABackgroundProbeIsStillWaiting_evenLong_noRequestProbes() {
+    breaker.failed(new SQLException("read timed out", "08006"));
+    nanos.addAndGet(1_000_000_000L);
+    breaker.beforeBackgroundCall("catch-up", "pg"); // the probe, into a silent network
+    nanos.addAndGet(12_000_000_000L); // still waiting, well past the grace after its start
+
+    assertThatThrownBy(() -> breaker.beforeCall("record opt-out", "pg")).isInstanceOf(StoreUnavailableException.class);
+    breaker.failed(new SQLException("read timed out", "08006"));
+    breaker.backgroundCallEnded();
+    nanos.addAndGet(OutageBreaker.BACKGROUND_GRACE_INTERVALS * 1_000_000_000L);
+    breaker.beforeCall("record opt-out", "pg"); // no poll for a while: a request may probe
+  }
 }
