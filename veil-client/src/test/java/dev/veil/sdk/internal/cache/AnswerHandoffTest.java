@@ -196,6 +196,13 @@ class AnswerHandoffTest {
         }
       });
       writer.start();
+      // The run must not start before the export follows it: a run that ends first hands no answer
+      // over, and the export reads every row from the records (seen on a loaded CI machine).
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (!store.handoff().isOpen() && writer.isAlive() && System.nanoTime() < deadline) {
+        Thread.onSpinWait();
+      }
+      assertThat(store.handoff().isOpen()).as("the export follows before the run starts").isTrue();
     }
 
     @Override
