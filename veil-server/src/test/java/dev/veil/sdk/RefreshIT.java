@@ -132,6 +132,34 @@ class RefreshIT {
   }
 
   @Test
+  void aRefreshThatIsNeverAnswered_timesOut_isRetried_andTheIdentityEndsAtRefreshExpires() {
+    page.open();
+    // A server that takes the request and never answers: fetch's promise settles only if aborted.
+    browser.js("window.__refreshCalls = []; const original = window.fetch;"
+        + "window.fetch = function (url, init) { if (!String(url).endsWith('/v1/token/refresh'))"
+        + " return original.apply(this, arguments); window.__refreshCalls.push(Date.now());"
+        + " return new Promise((resolve, reject) => { if (init && init.signal) init.signal.addEventListener('abort',"
+        + " () => reject(new DOMException('aborted', 'AbortError'))); }); };");
+    Map<String, Object> generated = server.identityFor(uniqueEmail());
+    long now = browser.<Number>js("return Date.now();").longValue();
+    generated.put("refresh_from", now + 500);
+    generated.put("identity_expires", now + 12_000);
+    generated.put("refresh_expires", now + 14_000);
+    int logged = page.events().size();
+    // Retry period 1 s: each attempt is given 4 s (four periods), then aborted and tried again.
+    browser.js("window.__veil.init({identity: arguments[0], baseUrl: arguments[1], refreshRetryPeriod: 1000});",
+        generated, server.apiBase());
+
+    DemoPage.Event expired = page.waitForEventAfter(logged, "Expired", "expired");
+
+    List<Long> calls = browser.js("return window.__refreshCalls;");
+    assertThat(calls).as("attempts after timeouts, not one request left hanging for good").hasSizeGreaterThanOrEqualTo(2);
+    assertThat(calls.get(1) - calls.get(0)).as("the first attempt's timeout").isGreaterThanOrEqualTo(4_000);
+    assertThat(expired.at()).isGreaterThanOrEqualTo(now + 14_000);
+    assertThat(page.state().token()).isNull();
+  }
+
+  @Test
   void optOutRecordedThroughTheApi_endsTheSessionAtTheNextRefresh() {
     String email = uniqueEmail();
     page.open();
