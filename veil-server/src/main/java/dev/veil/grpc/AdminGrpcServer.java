@@ -1,5 +1,6 @@
 package dev.veil.grpc;
 
+import dev.veil.common.Causes;
 import dev.veil.config.VeilConfig;
 import dev.veil.server.Services;
 import io.grpc.BindableService;
@@ -90,11 +91,7 @@ public final class AdminGrpcServer {
     try {
       started.start();
     } catch (IOException e) {
-      Throwable reason = e;
-      while (reason.getCause() != null) {
-        reason = reason.getCause(); // Netty's BindException: "Address already in use"
-      }
-      String why = String.valueOf(reason.getMessage()); // the native transport's: "bind(..) failed with error(-98): Address …"
+      String why = Causes.rootMessage(e); // the native transport's: "bind(..) failed with error(-98): Address …"
       throw new UncheckedIOException("cannot bind the admin gRPC port " + config.host() + ":" + config.port()
           + " (grpc.host, grpc.port): " + why.substring(why.lastIndexOf(": ") + 1).strip(), e);
     }

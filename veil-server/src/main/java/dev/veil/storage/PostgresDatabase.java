@@ -2,6 +2,7 @@ package dev.veil.storage;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.veil.common.Causes;
 import dev.veil.common.ChangeCursor;
 import dev.veil.common.JobLock;
 import dev.veil.common.StoreUnavailableException;
@@ -150,14 +151,8 @@ final class PostgresDatabase implements Database {
 
   /** The innermost cause's message (the driver wraps it), an unknown host said as such. */
   static String rootMessage(Throwable e) {
-    Throwable t = e;
-    while (t.getCause() != null && t.getCause() != t) {
-      t = t.getCause();
-    }
-    if (t instanceof java.net.UnknownHostException) {
-      return "unknown host " + t.getMessage();
-    }
-    return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    Throwable t = Causes.root(e);
+    return t instanceof java.net.UnknownHostException ? "unknown host " + t.getMessage() : Causes.rootMessage(t);
   }
 
   @Override

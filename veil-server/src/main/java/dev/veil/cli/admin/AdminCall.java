@@ -1,5 +1,6 @@
 package dev.veil.cli.admin;
 
+import dev.veil.common.Causes;
 import dev.veil.observability.LibraryLogs;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
@@ -93,7 +94,7 @@ public abstract class AdminCall implements Callable<Integer> {
     if (isUnreachable(status)) {
       String reason = status.getCode() == Status.Code.DEADLINE_EXCEEDED
           ? "no answer within " + DEADLINE_SECONDS + " s"
-          : rootMessage(status.getCause());
+          : Causes.rootMessage(status.getCause());
       out.error("cannot connect to the admin server at " + options.host() + ":" + options.port() + ": " + reason);
       return UNREACHABLE;
     }
@@ -130,11 +131,4 @@ public abstract class AdminCall implements Callable<Integer> {
     return false;
   }
 
-  private static String rootMessage(Throwable error) {
-    Throwable root = error;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    return root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
-  }
 }
