@@ -37,4 +37,30 @@ class TableTest {
     assertThat(out.toString().lines().toList().get(1)).isEqualTo("1   evil\\u202Eeman  7");
     assertThat(out.toString().lines().toList().get(2)).isEqualTo("2   two\\nlines      8");
   }
+
+  @Test
+  void columns_countWhatATerminalShows() {
+    assertThat(Table.columns("Gym")).isEqualTo(3);
+    assertThat(Table.columns("cafe\u0301")).isEqualTo(4); // e and a combining acute accent
+    assertThat(Table.columns("\u6708\u4F1A\u8CBB")).isEqualTo(6); // CJK: two columns each
+    assertThat(Table.columns("\uD83D\uDE00!")).isEqualTo(3); // an emoji (two UTF-16 units), then "!"
+    assertThat(Table.columns("\u2764\uFE0F")).isEqualTo(1); // a text-style symbol; the selector takes none
+    assertThat(Table.columns("\uFF21\uD55C")).isEqualTo(4); // fullwidth A, a Hangul syllable
+  }
+
+  @Test
+  void print_alignsColumnsAfterWideAndCombiningCharacters() {
+    StringWriter out = new StringWriter();
+
+    new Table("NAME", "SITE").row("\uD83D\uDE00\uD83D\uDE00", 1).row("\u6708\u4F1A", 2).row("cafe\u0301s", 3)
+        .row("plain", 4).print(new PrintWriter(out));
+
+    // Every SITE value starts at the same terminal column: 5 columns of name, then two spaces.
+    assertThat(out.toString().lines().toList()).containsExactly(
+        "NAME   SITE",
+        "\uD83D\uDE00\uD83D\uDE00   1",
+        "\u6708\u4F1A   2",
+        "cafe\u0301s  3",
+        "plain  4");
+  }
 }
