@@ -98,7 +98,11 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
       invalid.record(ErrorResponses.malformed(request, profile, 400, framing), System.nanoTime() - start);
       return;
     }
-    Route route = routes.get(request.path());
+    String path = request.path() == null ? "" : request.path();
+    Route route = routes.get(path);
+    if (route == null) {
+      route = routes.get(RequestPath.normalize(path));
+    }
     if (route == null) {
       ErrorResponses.unknownPath(new Exchange(request, "unmatched", unmatched, observer, profile, start));
       return;

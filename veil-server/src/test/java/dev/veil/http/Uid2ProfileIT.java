@@ -107,6 +107,24 @@ class Uid2ProfileIT {
     assertThat(batch.bodyNode().path("mapped")).hasSize(1);
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"/v1/token/generate/", "//v1/token/generate", "/v1/./token/generate",
+      "/v1/token/%67enerate"})
+  void pathsThatUid2sRouterMatched_reachTheirRoute(String path) {
+    Response r = node.get(path + "?email=user%40example.com", generator);
+    Response noKey = node.get(path + "?email=user%40example.com", null);
+
+    assertThat(r.code()).isEqualTo(200);
+    assertThat(r.bodyNode().path("advertising_token").asText()).isNotEmpty();
+    assertThat(noKey.code()).isEqualTo(401);
+  }
+
+  @Test
+  void pathsThatNormalizeToNoRoute_areStillUnknown() {
+    assertThat(node.get("/v1/token%2Fgenerate?email=user%40example.com", generator).status()).isEqualTo("unknown_path");
+    assertThat(node.get("/v1/token/generate/x", generator).status()).isEqualTo("unknown_path");
+  }
+
   @Test
   void unauthorizedAndTokenErrors_areTheSameAsInTheVeilProfile() {
     assertThat(node.get("/v1/identity/map?email=a%40b.com", null).status()).isEqualTo("unauthorized");
