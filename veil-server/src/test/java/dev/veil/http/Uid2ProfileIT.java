@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
 import dev.veil.testing.Http.Response;
+import java.net.http.HttpRequest;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -78,6 +79,16 @@ class Uid2ProfileIT {
 
     assertThat(r.code()).isEqualTo(200);
     assertThat(r.bodyNode().asBoolean()).isTrue();
+  }
+
+  @Test
+  void validate_answersHeadWith405_asInTheVeilProfile() {
+    Response r = node.send(HttpRequest.newBuilder(
+            node.uri("/v1/token/validate?token=x&email=validate%40example.com"))
+        .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+
+    assertThat(r.code()).isEqualTo(405);
+    assertThat(r.header("Allow")).isEqualTo("GET, POST");
   }
 
   @Test
