@@ -1,6 +1,7 @@
 package dev.veil.http;
 
 import dev.veil.common.ErrorCode;
+import dev.veil.common.VeilException;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
@@ -13,6 +14,9 @@ import io.vertx.core.http.HttpServerRequest;
  * after the answer, so the rest of the body is never buffered.
  */
 final class BodyReader {
+  static final String ENCODED =
+      "Request body is not readable: compressed bodies (Content-Encoding) are not supported, send it uncompressed";
+
   private BodyReader() {}
 
   /** What to do with a complete body; an exception it throws is answered by {@link ErrorResponses}. */
@@ -51,11 +55,28 @@ final class BodyReader {
       if (!refused[0]) {
         try {
           then.handle(body);
+        } catch (VeilException e) {
+          ex.fail(e.code() == ErrorCode.CLIENT_ERROR && isCompressed(request, body) ? VeilException.clientError(ENCODED) : e);
         } catch (Exception e) {
           ex.fail(e);
         }
       }
     });
+  }
+
+  /**
+   * Whether a refused body is a compressed one: it declares a content coding ({@code gzip}, …) and
+   * does not begin as JSON text would. Bodies are never decoded, so such a body fails as JSON, and
+   * the answer should say why rather than "not valid UTF-8". Looked at only once a body was
+   * refused, so accepted requests pay nothing.
+   */
+  private static boolean isCompressed(HttpServerRequest request, Buffer body) {
+    String coding = request.getHeader(HttpHeaders.CONTENT_ENCODING);
+    if (coding == null || coding.isBlank() || coding.trim().equalsIgnoreCase("identity") || body.length() == 0) {
+      return false;
+    }
+    byte first = body.getByte(0);
+    return first != '{' && first != '[' && first != ' ' && first != '\t' && first != '\r' && first != '\n';
   }
 
   private static long declaredLength(HttpServerRequest request) {

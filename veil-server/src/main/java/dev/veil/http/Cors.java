@@ -28,22 +28,31 @@ final class Cors {
 
   /** Adds the CORS answer headers when the request comes from an allowed origin. */
   void apply(HttpServerRequest request) {
+    HttpServerResponse response = request.response();
+    if (!anyOrigin) {
+      // The answer depends on Origin whatever it is (or its absence), so a cache must key on it:
+      // otherwise an answer without CORS headers, stored for one origin, would be replayed to an
+      // allowed one (Fetch standard, "CORS protocol and HTTP caches").
+      response.putHeader(HttpHeaders.VARY, "Origin");
+    }
     String origin = request.getHeader(HttpHeaders.ORIGIN);
     if (origin == null) {
       return;
     }
-    HttpServerResponse response = request.response();
     if (anyOrigin) {
       response.putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN, "*");
     } else if (origins.contains(origin)) {
       response.putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN, origin);
-      response.putHeader(HttpHeaders.VARY, "Origin");
     }
   }
 
-  /** Answers a preflight {@code OPTIONS} request (after {@link #apply}): 204, no body. */
+  /**
+   * Answers an {@code OPTIONS} request (after {@link #apply}): 204, no body, {@code Allow} (RFC 9110
+   * section 9.3.7), and the preflight headers for an allowed origin.
+   */
   void preflight(Exchange ex) {
     HttpServerResponse response = ex.response();
+    response.putHeader(HttpHeaders.ALLOW, ALLOWED_METHODS);
     if (response.headers().contains(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN)) {
       response.putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_METHODS, ALLOWED_METHODS)
           .putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_HEADERS, ALLOWED_HEADERS)

@@ -5,6 +5,7 @@ import dev.veil.common.ApiProfile;
 import dev.veil.observability.RequestMetrics;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 
@@ -103,6 +104,11 @@ final class Exchange {
     if (close) {
       ConnectionClose.mark(request);
       response.putHeader(HttpHeaders.CONNECTION, "close");
+    }
+    if (request.method() == HttpMethod.HEAD) {
+      // RFC 9110 9.3.2 and 8.6: a HEAD answer carries the GET answer's fields, its length included;
+      // Vert.x drops the body of a HEAD answer and, unless told, the Content-Length with it.
+      response.putHeader(HttpHeaders.CONTENT_LENGTH, Integer.toString(body.length()));
     }
     response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, contentType).end(body)
         .onComplete(written -> {

@@ -70,7 +70,7 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
     Route.Builder validate = Route.at("/v1/token/validate");
     return List.of(
         Route.at("/v1/token/generate").role(Role.GENERATOR).get(query(tokens::generate)).post(json(tokens::generate)),
-        Route.at("/v1/token/refresh").optionalKey().cors().get(query(tokens::refresh)).post(json(tokens::refresh)),
+        Route.at("/v1/token/refresh").optionalKey().cors().get(query(tokens::refreshFromQuery)).post(json(tokens::refresh)),
         (profile.validateNeedsKey() ? validate.anyKey() : validate.open())
             .get(query(tokens::validate)).post(json(tokens::validate)),
         Route.at("/v1/identity/map").role(Role.MAPPER).get(query(map::mapOne))
@@ -98,7 +98,11 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
       invalid.record(ErrorResponses.malformed(request, profile, 400, framing), System.nanoTime() - start);
       return;
     }
-    Route route = routes.get(request.path());
+    String path = request.path() == null ? "" : request.path();
+    Route route = routes.get(path);
+    if (route == null) {
+      route = routes.get(RequestPath.normalize(path));
+    }
     if (route == null) {
       ErrorResponses.unknownPath(new Exchange(request, "unmatched", unmatched, observer, profile, start));
       return;

@@ -25,6 +25,8 @@ final class Route {
     ROLE
   }
 
+  private static final String API_PREFIX = "/v1/";
+
   private final String path;
   private final Access access;
   private final Role role;
@@ -40,8 +42,9 @@ final class Route {
     this.role = b.role;
     this.cors = b.cors;
     Map<HttpMethod, Endpoint> byMethod = new LinkedHashMap<>(b.endpoints);
-    if (access == Access.OPEN && byMethod.containsKey(HttpMethod.GET)) {
+    if (access == Access.OPEN && byMethod.containsKey(HttpMethod.GET) && !path.startsWith(API_PREFIX)) {
       // Monitors and caches ask with HEAD: the GET's answer, headers only (the server drops the body).
+      // Not on /v1 routes, which answer HEAD with 405 whatever the profile (validate is open in uid2).
       byMethod.put(HttpMethod.HEAD, byMethod.get(HttpMethod.GET));
     }
     this.endpoints = Map.copyOf(byMethod);

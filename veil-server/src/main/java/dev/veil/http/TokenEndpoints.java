@@ -18,6 +18,8 @@ import io.vertx.core.buffer.Buffer;
 final class TokenEndpoints {
   static final String REFRESH_TOKEN = "refresh_token";
   static final String REFRESH_TOKEN_MISSING = "Required Parameter Missing: refresh_token";
+  static final String UNENCODED_PLUS =
+      "Invalid refresh_token: it holds a space, which is how a '+' arrives that was not percent-encoded; send + as %2B";
   private static final byte[] TOKENS_HEAD =
       JsonBytes.ascii("{\"status\":\"success\",\"body\":{\"advertising_token\":\"");
   private static final byte[] REFRESH_TOKEN_FIELD = JsonBytes.ascii("\",\"refresh_token\":\"");
@@ -44,6 +46,19 @@ final class TokenEndpoints {
     } else {
       ex.optout();
     }
+  }
+
+  /**
+   * Refresh, GET form: a space in the token is a {@code +} that the caller did not percent-encode,
+   * since base64 has no space; that is the caller's bug and answers {@code clienterror} (SPEC 1.1),
+   * for every caller, instead of the invalid-token answers, which would not say what to fix.
+   */
+  void refreshFromQuery(Exchange ex, Params params) {
+    String refreshToken = params.get(REFRESH_TOKEN);
+    if (refreshToken != null && refreshToken.indexOf(' ') >= 0) {
+      throw VeilException.clientError(UNENCODED_PLUS);
+    }
+    refresh(ex, params);
   }
 
   /**

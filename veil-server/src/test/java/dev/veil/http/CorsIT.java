@@ -74,6 +74,33 @@ class CorsIT {
   }
 
   @Test
+  void configuredOrigins_everyAnswerVariesOnOrigin_soCachesKeepThemApart() {
+    try (TestNode restricted = TestNode.start(Map.of("cors.allowed-origins", "https://a.example"))) {
+      Response refused = preflight(restricted, "/v1/token/refresh", "https://evil.example");
+      Response withoutOrigin = restricted.get("/v1/token/refresh?refresh_token=x", null);
+      Response otherOrigin = restricted.send(HttpRequest.newBuilder(restricted.uri("/v1/token/refresh?refresh_token=x"))
+          .header("Origin", "https://evil.example").build());
+
+      assertThat(refused.header("Vary")).isEqualTo("Origin");
+      assertThat(withoutOrigin.header("Vary")).isEqualTo("Origin");
+      assertThat(otherOrigin.header("Vary")).isEqualTo("Origin");
+      assertThat(otherOrigin.header("Access-Control-Allow-Origin")).isNull();
+    }
+  }
+
+  @Test
+  void options_onRefresh_namesTheAllowedMethods_alsoWithoutOrigin() {
+    Response withOrigin = preflight(node, "/v1/token/refresh", "https://publisher.example");
+    Response withoutOrigin = node.send(HttpRequest.newBuilder(node.uri("/v1/token/refresh"))
+        .method("OPTIONS", HttpRequest.BodyPublishers.noBody()).build());
+
+    assertThat(withOrigin.header("Allow")).isEqualTo("GET, POST, OPTIONS");
+    assertThat(withoutOrigin.code()).isEqualTo(204);
+    assertThat(withoutOrigin.header("Allow")).isEqualTo("GET, POST, OPTIONS");
+    assertThat(withoutOrigin.header("Access-Control-Allow-Methods")).isNull();
+  }
+
+  @Test
   void otherRoutes_haveNoCorsAndRefusePreflight() {
     Response generate = node.send(HttpRequest.newBuilder(node.uri("/v1/token/generate?email=a%40b.com"))
         .header("Origin", "https://publisher.example").build());

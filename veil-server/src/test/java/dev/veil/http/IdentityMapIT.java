@@ -242,6 +242,27 @@ class IdentityMapIT {
   }
 
   @Test
+  void mapPost_aCompressedBody_isRefusedSayingSo_andAPlainBodyLabelledGzipIsRead() throws java.io.IOException {
+    byte[] json = "{\"email\":[\"a@b.c\"]}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    java.io.ByteArrayOutputStream gzipped = new java.io.ByteArrayOutputStream();
+    try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(gzipped)) {
+      out.write(json);
+    }
+
+    Response compressed = node.send(HttpRequest.newBuilder(node.uri("/v1/identity/map"))
+        .header("Authorization", Http.bearer(mapper)).header("Content-Encoding", "gzip")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(gzipped.toByteArray())).build());
+    Response plain = node.send(HttpRequest.newBuilder(node.uri("/v1/identity/map"))
+        .header("Authorization", Http.bearer(mapper)).header("Content-Encoding", "gzip")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(json)).build());
+
+    assertThat(compressed.code()).isEqualTo(400);
+    assertThat(compressed.status()).isEqualTo("clienterror");
+    assertThat(compressed.message()).isEqualTo(BodyReader.ENCODED);
+    assertThat(plain.code()).isEqualTo(200);
+  }
+
+  @Test
   void mapPost_invalidUtf8_returnsClientError() {
     byte[] body = {'{', '"', 'e', 'm', 'a', 'i', 'l', '"', ':', '[', '"', (byte) 0xC3, (byte) 0x28, '"', ']', '}'};
 

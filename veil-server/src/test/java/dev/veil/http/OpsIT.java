@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -138,6 +139,34 @@ class OpsIT {
       assertThat(generate.header("Allow")).isEqualTo("GET, POST");
       assertThat(healthzAfter.body()).isEqualTo("{\"status\":\"success\",\"body\":\"alive\"}");
     }
+  }
+
+  @Test
+  void head_answersCarryTheContentLengthOfTheAnswerWithABody() {
+    try (TestNode node = TestNode.start()) {
+      for (String path : new String[] {"/ops/healthz", "/ops/readyz", "/openapi.yaml", "/static/veil-sdk.js",
+          "/nowhere"}) {
+        Response get = node.send(HttpRequest.newBuilder(node.uri(path)).GET().build());
+        Response head = head(node, path);
+
+        assertThat(head.code()).as(path).isEqualTo(get.code());
+        assertThat(head.body()).as(path).isEmpty();
+        assertThat(head.header("Content-Length")).as(path).isEqualTo(byteLength(get.body()));
+      }
+      Response put = node.send(HttpRequest.newBuilder(node.uri("/v1/token/generate"))
+          .PUT(HttpRequest.BodyPublishers.noBody()).build());
+      Response head = head(node, "/v1/token/generate");
+      assertThat(head.code()).isEqualTo(405);
+      assertThat(head.header("Content-Length")).isEqualTo(byteLength(put.body()));
+    }
+  }
+
+  private static Response head(TestNode node, String path) {
+    return node.send(HttpRequest.newBuilder(node.uri(path)).method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+  }
+
+  private static String byteLength(String body) {
+    return Integer.toString(body.getBytes(StandardCharsets.UTF_8).length);
   }
 
   @Test

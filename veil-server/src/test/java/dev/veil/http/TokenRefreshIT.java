@@ -180,13 +180,25 @@ class TokenRefreshIT {
   }
 
   @Test
-  void refresh_tokenWithUnescapedPlus_isInvalidNotServerError() {
+  void refresh_tokenWithUnescapedPlusInTheQuery_isClientErrorSayingWhatToFix_withAndWithoutKey() {
     String token = tokenContainingPlus();
+    String query = "/v1/token/refresh?refresh_token=" + token.replace("=", "%3D").replace("/", "%2F");
 
-    Response r = node.get("/v1/token/refresh?refresh_token=" + token.replace("=", "%3D").replace("/", "%2F"),
-        generator);
+    for (String apiKey : new String[] {generator, null}) {
+      Response r = node.get(query, apiKey);
 
-    assertThat(r.code()).isEqualTo(400);
+      assertThat(r.code()).isEqualTo(400);
+      assertThat(r.status()).isEqualTo("clienterror");
+      assertThat(r.message()).contains("%2B").doesNotContain(token.substring(0, 12));
+    }
+  }
+
+  @Test
+  void refresh_tokenWithASpaceInAJsonBody_isAnInvalidToken() {
+    String token = tokenContainingPlus().replace('+', ' ');
+
+    Response r = node.post("/v1/token/refresh", generator, "{\"refresh_token\":\"" + token + "\"}");
+
     assertThat(r.status()).isEqualTo("invalid_token");
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
 import dev.veil.testing.Http.Response;
+import java.net.http.HttpRequest;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -81,6 +82,16 @@ class Uid2ProfileIT {
   }
 
   @Test
+  void validate_answersHeadWith405_asInTheVeilProfile() {
+    Response r = node.send(HttpRequest.newBuilder(
+            node.uri("/v1/token/validate?token=x&email=validate%40example.com"))
+        .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+
+    assertThat(r.code()).isEqualTo(405);
+    assertThat(r.header("Allow")).isEqualTo("GET, POST");
+  }
+
+  @Test
   void testIdentity_validateAddress_refreshesNormally() {
     assertThat(refreshOf(generate("email", "validate@example.com")).status()).isEqualTo("success");
   }
@@ -105,6 +116,24 @@ class Uid2ProfileIT {
 
     assertThat(refreshOf(generate(parameter, identity)).status()).isEqualTo("optout");
     assertThat(batch.bodyNode().path("mapped")).hasSize(1);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"/v1/token/generate/", "//v1/token/generate", "/v1/./token/generate",
+      "/v1/token/%67enerate"})
+  void pathsThatUid2sRouterMatched_reachTheirRoute(String path) {
+    Response r = node.get(path + "?email=user%40example.com", generator);
+    Response noKey = node.get(path + "?email=user%40example.com", null);
+
+    assertThat(r.code()).isEqualTo(200);
+    assertThat(r.bodyNode().path("advertising_token").asText()).isNotEmpty();
+    assertThat(noKey.code()).isEqualTo(401);
+  }
+
+  @Test
+  void pathsThatNormalizeToNoRoute_areStillUnknown() {
+    assertThat(node.get("/v1/token%2Fgenerate?email=user%40example.com", generator).status()).isEqualTo("unknown_path");
+    assertThat(node.get("/v1/token/generate/x", generator).status()).isEqualTo("unknown_path");
   }
 
   @Test
