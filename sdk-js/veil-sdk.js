@@ -179,12 +179,18 @@
    * A first-party cookie, which subdomains can share (cookieDomain); changes are found by polling.
    * A document without a real origin (a sandboxed iframe) throws on any use of document.cookie:
    * that reads as no cookie, and writes are lost (see persist()).
+   *
+   * Every `__veil_identity` cookie the page sees is the identity to it, wherever it was set: one left
+   * from before cookieDomain (or cookiePath) was set or changed would hide ours and come back after a
+   * logout. So a write that does not read back, and a removal that leaves one visible, clear every
+   * scope the page can see (host-only and each parent domain, at cookiePath and at /).
    */
   function cookieBackend(env, domain, path) {
     const doc = env.document;
     const secure = env.location && env.location.protocol === 'https:';
-    const attributes = (expires) => '; path=' + path + (domain ? '; domain=' + domain : '')
-      + '; expires=' + new Date(expires).toUTCString() + '; SameSite=Lax' + (secure ? '; Secure' : '');
+    const line = (value, scopeDomain, scopePath, expires) => STORAGE_KEY + '=' + value + '; path=' + scopePath
+      + (scopeDomain ? '; domain=' + scopeDomain : '') + '; expires=' + new Date(expires).toUTCString()
+      + (expires === 0 ? '; max-age=0' : '') + '; SameSite=Lax' + (secure ? '; Secure' : '');
     const cookies = () => {
       try {
         return String(doc.cookie || '');
@@ -192,9 +198,9 @@
         return '';
       }
     };
-    const setCookie = (line) => {
+    const setCookie = (text) => {
       try {
-        doc.cookie = line;
+        doc.cookie = text;
       } catch (e) {
         // no cookies here: the identity lives in memory only
       }
@@ -213,15 +219,38 @@
       }
       return null;
     };
+    const clearEveryScope = () => {
+      const host = (env.location && env.location.hostname) || '';
+      const domains = [undefined];
+      if (/[a-z]/i.test(host) && !host.includes(':')) { // a name, not an IP address
+        const labels = host.split('.');
+        for (let i = 0; i < labels.length - 1; i++) {
+          domains.push(labels.slice(i).join('.'));
+        }
+      }
+      for (const scopePath of path === '/' ? ['/'] : [path, '/']) {
+        for (const scopeDomain of domains) {
+          setCookie(line('', scopeDomain, scopePath, 0));
+        }
+      }
+    };
     let last = null; // what this page last wrote or saw, so the poll reports only others' changes
     return {
       read,
       write(text, identity) {
-        setCookie(STORAGE_KEY + '=' + encodeURIComponent(text) + attributes(identity.refresh_expires));
+        const cookie = line(encodeURIComponent(text), domain, path, identity.refresh_expires);
+        setCookie(cookie);
+        if (read() !== text && read() !== null) {
+          clearEveryScope(); // another scope's cookie hides ours
+          setCookie(cookie);
+        }
         last = read();
       },
       remove() {
-        setCookie(STORAGE_KEY + '=' + attributes(0) + '; max-age=0');
+        setCookie(line('', domain, path, 0));
+        if (read() !== null) {
+          clearEveryScope();
+        }
         last = read();
       },
       watch(onChange) {
@@ -601,6 +630,12 @@
     }
 
     function onRefreshAnswer(result) {
+      // While the request was out, another tab may have logged out, logged in or refreshed (in cookie
+      // mode on another subdomain, which this page would only see at its next poll): what storage
+      // holds now wins, so a late answer never undoes a logout.
+      if (result.kind !== 'failed' && syncFromStorage(null)) {
+        return;
+      }
       if (result.kind === 'refreshed') {
         setIdentity(result.identity, 'refreshed', false);
       } else if (result.kind === 'optout') {

@@ -457,6 +457,74 @@ test('cookie mode: a refresh on one subdomain is adopted by the other', async ()
   assert.equal(b.veil.getAdvertisingToken(), next.advertising_token);
 });
 
+test('cookie mode: a refresh answered after another subdomain logged out does not log the user back in', async () => {
+  const options = { storage: 'cookie', cookieDomain: 'pub.test' };
+  const { browser, tab: a, clock, network } = loggedIn({ origin: 'http://a.pub.test', init: options });
+  const b = browser.openTab('http://b.pub.test', { random: () => 0.99 });
+  b.veil.init(options);
+  let answer;
+  network.respond = () => new Promise((resolve) => {
+    answer = resolve;
+  });
+  await clock.advance(HOUR);
+  assert.equal(network.calls.length, 1, 'a has a refresh in flight');
+  b.veil.disconnect();
+  answer(success(identityAt(clock.now())));
+  await clock.advance(0);
+  assert.equal(a.events.at(-1).type, 'LoggedOut');
+  assert.equal(a.veil.isLoginRequired(), true);
+  assert.doesNotMatch(browser.cookies.header('b.pub.test'), /__veil_identity/);
+  await clock.advance(5 * SECOND);
+  assert.equal(b.veil.isLoginRequired(), true);
+  assert.equal(b.typesSince(0).filter((t) => t === 'IdentityUpdated').length, 0);
+});
+
+test('a refresh answered after another tab logged out does not log the user back in (localStorage)', async () => {
+  const { browser, tab: a, clock, network } = loggedIn();
+  let answer;
+  network.respond = () => new Promise((resolve) => {
+    answer = resolve;
+  });
+  await clock.advance(HOUR);
+  assert.equal(network.calls.length, 1);
+  // The other tab's removal lands in storage before its storage event reaches this tab.
+  browser.storages.get('https://pub.example').delete('__veil_identity');
+  answer(success(identityAt(clock.now())));
+  await clock.advance(0);
+  assert.equal(a.events.at(-1).type, 'LoggedOut');
+  assert.equal(a.stored(), null);
+});
+
+test('cookie mode: a host-only cookie left from before cookieDomain was set does not survive disconnect', async () => {
+  const browser = new FakeBrowser();
+  const old = browser.openTab('http://www.pub.test');
+  const identity = identityAt(browser.clock.now());
+  old.veil.init({ identity, storage: 'cookie' });
+  assert.match(browser.cookies.header('www.pub.test'), /__veil_identity=/);
+  const page = browser.openTab('http://www.pub.test');
+  page.veil.init({ storage: 'cookie', cookieDomain: 'pub.test' });
+  assert.equal(page.veil.getAdvertisingToken(), identity.advertising_token);
+  page.veil.disconnect();
+  assert.doesNotMatch(browser.cookies.header('www.pub.test'), /__veil_identity/);
+  const reload = browser.openTab('http://www.pub.test');
+  reload.veil.init({ storage: 'cookie', cookieDomain: 'pub.test' });
+  assert.equal(reload.veil.isLoginRequired(), true);
+});
+
+test('cookie mode: a login with cookieDomain replaces a host-only cookie that would hide it', () => {
+  const browser = new FakeBrowser();
+  const old = browser.openTab('http://www.pub.test');
+  old.veil.init({ identity: identityAt(browser.clock.now()), storage: 'cookie' });
+  const page = browser.openTab('http://www.pub.test');
+  const next = identityAt(browser.clock.now() + SECOND);
+  page.veil.init({ identity: next, storage: 'cookie', cookieDomain: 'pub.test' });
+  assert.deepEqual(page.warnings, [], 'the cookie reads back');
+  const other = browser.openTab('http://news.pub.test');
+  other.veil.init({ storage: 'cookie', cookieDomain: 'pub.test' });
+  assert.equal(other.veil.getAdvertisingToken(), next.advertising_token);
+  assert.equal(browser.cookies.header('www.pub.test').split('__veil_identity=').length, 2, 'one cookie');
+});
+
 test('cookie mode: a cookie domain the page cannot set keeps the identity in memory, with a warning', async () => {
   const { tab, identity, clock, network } = loggedIn({
     origin: 'http://a.pub.test',
