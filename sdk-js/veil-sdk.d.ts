@@ -91,7 +91,7 @@ export interface VeilCallbacks extends Array<VeilCallback> {
 }
 
 export interface Veil {
-  /** The SDK version, e.g. `0.1.0`. */
+  /** The SDK version, e.g. `0.2.0`. */
   readonly version: string;
   readonly EventType: { readonly [K in EventTypeName]: K };
   readonly callbacks: VeilCallbacks;

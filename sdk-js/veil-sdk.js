@@ -31,7 +31,7 @@
 (function (root) {
   'use strict';
 
-  const VERSION = '0.1.0';
+  const VERSION = '0.2.0';
   /** The localStorage key and the cookie name. */
   const STORAGE_KEY = '__veil_identity';
   const DEFAULT_RETRY_PERIOD_MS = 5000;
