@@ -76,7 +76,7 @@ export interface InitOptions {
   storage?: 'localStorage' | 'cookie';
   /** Cookie mode: a parent domain to share the identity with subdomains, e.g. `example.com`. */
   cookieDomain?: string;
-  /** Cookie mode: the cookie's path; default `/`. */
+  /** Cookie mode: the cookie's path, starting with `/`; default `/`. */
   cookiePath?: string;
   /**
    * Called with the events from this init on (InitCompleted first; with a given identity already

@@ -84,6 +84,14 @@
   }
 
   /**
+   * When `identity` is due for a refresh: at refresh_from, or when its advertising token expires if
+   * that comes first (the server never issues such a pair, but a stored one may have been altered).
+   */
+  function refreshDue(identity) {
+    return Math.min(identity.refresh_from, identity.identity_expires);
+  }
+
+  /**
    * What to do about `identity` at `now` (epoch ms): 'expire' it, 'refresh' it, or 'wait' `delay`
    * ms and ask again. `retryAt` is the earliest time of the next attempt after a failed one (0 if
    * none failed).
@@ -92,7 +100,7 @@
     if (now >= identity.refresh_expires) {
       return { action: 'expire' };
     }
-    const due = Math.max(identity.refresh_from, retryAt || 0);
+    const due = Math.max(refreshDue(identity), retryAt || 0);
     if (now >= due) {
       return { action: 'refresh' };
     }
@@ -102,17 +110,20 @@
 
   /**
    * The meaning of an answer of /v1/token/refresh: 'refreshed' (with the new identity), 'optout',
-   * 'refused' (the server will never accept this refresh token), or 'failed' (try again later).
+   * 'refused' (the server will never accept this refresh token), or 'failed' (try again later). A
+   * failure that is not a server's passing trouble (5xx, 429) is also `unexpected`: an answer that
+   * is not Veil's, such as a 404 or an HTML page when baseUrl names the wrong server.
    */
   function classifyRefreshAnswer(httpStatus, text) {
+    const failed = { kind: 'failed', unexpected: httpStatus !== 429 && !(httpStatus >= 500) };
     let json;
     try {
       json = JSON.parse(text);
     } catch (e) {
-      return { kind: 'failed' };
+      return failed;
     }
     if (!json || typeof json !== 'object') {
-      return { kind: 'failed' };
+      return failed;
     }
     if (httpStatus === 200 && json.status === 'optout') {
       return { kind: 'optout' };
@@ -124,12 +135,12 @@
         return { kind: 'optout' };
       }
       const next = parseIdentity(body);
-      return next ? { kind: 'refreshed', identity: next } : { kind: 'failed' };
+      return next ? { kind: 'refreshed', identity: next } : failed;
     }
     if (httpStatus === 400 && ['error', 'invalid_token', 'expired_token'].includes(json.status)) {
       return { kind: 'refused' };
     }
-    return { kind: 'failed' };
+    return failed;
   }
 
   const TOMBSTONE_PREFIX = '{"ended":';
@@ -323,12 +334,20 @@
         throw new TypeError('__veil.init: ' + name + ' must be a non-empty string without ; , or spaces');
       }
     }
+    if (opts.cookiePath !== undefined && !opts.cookiePath.startsWith('/')) {
+      throw new TypeError("__veil.init: cookiePath must start with '/', such as '/' or '/news'");
+    }
     if (opts.callback !== undefined && typeof opts.callback !== 'function') {
       throw new TypeError('__veil.init: callback must be a function');
     }
     let identity = null;
     if (opts.identity !== undefined && opts.identity !== null) {
       identity = parseIdentity(opts.identity);
+      const given = opts.identity;
+      if (!identity && given && typeof given === 'object' && typeof given.status === 'string') {
+        throw new TypeError('__veil.init: identity must be the `body` of the generate response, not the whole '
+          + 'response' + (given.status === 'optout' ? " (status 'optout': the user opted out, do not call init)" : ''));
+      }
       if (!identity) {
         throw new TypeError('__veil.init: identity must be the body of a generate response '
           + '(advertising_token, refresh_token, identity_expires, refresh_from, refresh_expires)');
@@ -356,6 +375,7 @@
     let options = null;
     let storage = null;
     let storageWorks = true;
+    let warnedUnexpected = false;
     let identity = null;
     let initialized = false;
     let retryAt = 0;
@@ -461,7 +481,8 @@
       const works = storage.read() === text;
       if (!works && storageWorks && env.console) {
         env.console.warn('__veil: cannot write ' + options.storage + (options.storage === 'cookie'
-          ? ' (is cookieDomain a parent of this host?)' : '') + '; the identity is kept in memory only');
+          ? ' (are cookieDomain and cookiePath a parent of this page\'s host and path?)' : '')
+          + '; the identity is kept in memory only');
       }
       storageWorks = works;
     }
@@ -477,7 +498,7 @@
       // looks past means this computer's clock runs ahead of the server's: refresh it no sooner
       // than a retry period, not in a loop of tabs adopting each other's pairs.
       const fresh = status === 'refreshed' || status === 'adopted';
-      retryAt = fresh && now() >= next.refresh_from ? now() + options.refreshRetryPeriod : 0;
+      retryAt = fresh && now() >= refreshDue(next) ? now() + options.refreshRetryPeriod : 0;
       if (!alreadyStored) {
         persist(next);
       }
@@ -613,7 +634,15 @@
       let answer;
       try {
         answer = Promise.resolve(env.fetch(options.baseUrl + '/v1/token/refresh', request))
-          .then((response) => response.text().then((text) => classifyRefreshAnswer(response.status, text)));
+          .then((response) => response.text().then((text) => {
+            const result = classifyRefreshAnswer(response.status, text);
+            if (result.unexpected && !warnedUnexpected && env.console) {
+              warnedUnexpected = true;
+              env.console.warn('__veil: ' + options.baseUrl + '/v1/token/refresh answered HTTP ' + response.status
+                + ' but no refresh (is baseUrl the Veil API?); retrying every ' + options.refreshRetryPeriod + ' ms');
+            }
+            return result;
+          }));
       } catch (e) {
         answer = Promise.resolve({ kind: 'failed' });
       }
@@ -691,6 +720,7 @@
       storage = next.storage === 'cookie'
         ? cookieBackend(env, next.cookieDomain, next.cookiePath) : localStorageBackend(env);
       storageWorks = true;
+      warnedUnexpected = false;
       initialized = true;
       const stored = readStored();
       if (!stored && storage.read() !== null) {

@@ -52,6 +52,21 @@ test('init rejects what is not a generate body, and bad options', () => {
   assert.throws(() => tab.veil.init(), TypeError);
 });
 
+test('init with the whole generate response, or an opt-out, says what to pass instead', () => {
+  const browser = new FakeBrowser();
+  const tab = browser.openTab();
+  const body = identityAt(browser.clock.now());
+  assert.throws(() => tab.veil.init({ identity: { status: 'success', body } }), /the `body` of the generate response/);
+  assert.throws(() => tab.veil.init({ identity: { status: 'optout' } }), /opted out, do not call init/);
+  assert.equal(tab.veil.isLoginRequired(), undefined, 'a refused init changes nothing');
+});
+
+test('cookiePath must be a path', () => {
+  const tab = new FakeBrowser().openTab();
+  assert.throws(() => tab.veil.init({ storage: 'cookie', cookiePath: 'news' }), /cookiePath must start with '\/'/);
+  tab.veil.init({ storage: 'cookie', cookiePath: '/news' });
+});
+
 test('baseUrl: an absolute http(s) URL, any case, without query, fragment, credentials or spaces', () => {
   const tab = new FakeBrowser().openTab();
   for (const bad of ['https://veil.example?x=1', 'https://veil.example/#x', 'https://veil.example?',
@@ -412,6 +427,43 @@ test('init callback option receives the events from init on', async () => {
   browser.network.respond = () => OPTOUT;
   await browser.clock.advance(HOUR);
   assert.deepEqual(seen, ['InitCompleted:established', 'OptedOut:optout']);
+});
+
+test('an altered stored identity whose token expires before refresh_from is refreshed then, not left without a token', async () => {
+  const browser = new FakeBrowser();
+  const now = browser.clock.now();
+  const altered = { ...identityAt(now), identity_expires: now + 10 * SECOND, refresh_from: now + 10 * HOUR };
+  browser.storages.set('https://pub.example', new Map([['__veil_identity', JSON.stringify(altered)]]));
+  const tab = browser.openTab();
+  tab.veil.init({});
+  const next = identityAt(now + 10 * SECOND);
+  browser.network.respond = () => success(next);
+  await browser.clock.advance(10 * SECOND);
+  let token;
+  tab.veil.getAdvertisingTokenAsync().then((t) => {
+    token = t;
+  });
+  await browser.clock.advance(3 * SECOND);
+  assert.equal(token, next.advertising_token, 'getAdvertisingTokenAsync settled with the refreshed token');
+  assert.equal(browser.network.calls.length, 1);
+});
+
+test('a refresh answered by something that is not Veil (wrong baseUrl) warns once, and is retried', async () => {
+  const { tab, clock, network } = loggedIn({ init: { baseUrl: 'https://www.pub.example' } });
+  network.respond = () => ({ status: 404, body: '<!doctype html><title>Not found</title>' });
+  await clock.advance(HOUR + 30 * SECOND);
+  assert.ok(network.calls.length >= 3);
+  assert.equal(tab.warnings.length, 1);
+  assert.match(tab.warnings[0][0], /https:\/\/www\.pub\.example\/v1\/token\/refresh answered HTTP 404 .*is baseUrl the Veil API/);
+  assert.equal(tab.veil.isLoginRequired(), false);
+});
+
+test('a server in trouble (503) is retried without a warning', async () => {
+  const { tab, clock, network } = loggedIn();
+  network.respond = () => ({ status: 503, body: { status: 'unknown', message: 'Not ready' } });
+  await clock.advance(HOUR + 30 * SECOND);
+  assert.ok(network.calls.length >= 3);
+  assert.deepEqual(tab.warnings, []);
 });
 
 test('cookie mode: stores a cookie for the domain and path until refresh_expires', () => {

@@ -140,7 +140,7 @@ class CookieModeIT {
     Map<String, Object> older = server.identityFor(uniqueEmail("older"));
     Map<String, Object> newer = server.identityFor(uniqueEmail("newer"));
     long now = browser.<Number>js("return Date.now();").longValue();
-    newer.put("refresh_from", now + 60_000); // no refresh before the reload below
+    newer.put("refresh_from", now + 30_000); // no refresh before the reload below
     // A host-only cookie as a page without cookieDomain left it; then a login with cookieDomain.
     browser.js("document.cookie = '__veil_identity=' + encodeURIComponent(JSON.stringify(arguments[0]))"
         + " + '; path=/; SameSite=Lax';"
