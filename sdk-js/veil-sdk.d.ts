@@ -99,7 +99,10 @@ export interface Veil {
   init(options: InitOptions): void;
   /** The advertising token for bid requests, or undefined when there is none or it has expired. */
   getAdvertisingToken(): string | undefined;
-  /** Settles after init: resolves with the token, rejects when the user must log in. */
+  /**
+   * Settles after init: resolves with the token; rejects when the user must log in, or when the
+   * token has expired and the next refresh attempt fails (the SDK keeps retrying; ask again later).
+   */
   getAdvertisingTokenAsync(): Promise<string>;
   /** True when there is no identity; undefined before init. */
   isLoginRequired(): boolean | undefined;

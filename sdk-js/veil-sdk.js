@@ -441,17 +441,25 @@
       },
     });
 
-    function settleWaiters() {
+    /**
+     * Settles the promises of getAdvertisingTokenAsync. While the advertising token has expired and
+     * a refresh is due, they wait for its answer; `refreshFailed` (that answer was a failure) rejects
+     * them instead of keeping them waiting through an outage.
+     */
+    function settleWaiters(refreshFailed) {
       if (!initialized || waiters.length === 0) {
         return;
       }
       const token = getAdvertisingToken();
-      if (token === undefined && identity) {
+      if (token === undefined && identity && !refreshFailed) {
         return; // its advertising token expired and a refresh is under way: wait for the answer
       }
       for (const waiter of waiters.splice(0)) {
         if (token !== undefined) {
           waiter.resolve(token);
+        } else if (identity) {
+          waiter.reject(new Error('__veil: the advertising token expired and its refresh failed; '
+            + 'the SDK keeps retrying, ask again later'));
         } else {
           waiter.reject(new Error('__veil: no identity; the user must log in'));
         }
@@ -674,6 +682,7 @@
       } else {
         retryAt = now() + options.refreshRetryPeriod;
         schedule();
+        settleWaiters(true);
       }
     }
 

@@ -408,6 +408,26 @@ test('getAdvertisingTokenAsync waits for the refresh when the advertising token 
   assert.equal(await token, next.advertising_token);
 });
 
+test('getAdvertisingTokenAsync rejects when the refresh of an expired advertising token fails, not after the outage', async () => {
+  const lifetimes = { refreshFrom: HOUR, identity: HOUR, refresh: 10 * HOUR };
+  const { tab, clock, network } = loggedIn({ lifetimes });
+  await clock.advance(HOUR + 1);
+  let outcome = 'pending';
+  tab.veil.getAdvertisingTokenAsync().then(() => {
+    outcome = 'resolved';
+  }, (e) => {
+    outcome = e.message;
+  });
+  await clock.advance(6 * SECOND); // the next attempt, one retry period after the first
+  assert.equal(network.calls.length, 2, 'the network is down (the fake fetch throws)');
+  assert.match(outcome, /expired and its refresh failed/);
+  assert.equal(tab.veil.isLoginRequired(), false, 'still logged in: the SDK keeps retrying');
+  const next = identityAt(clock.now());
+  network.respond = () => success(next);
+  await clock.advance(10 * SECOND);
+  assert.equal(await tab.veil.getAdvertisingTokenAsync(), next.advertising_token);
+});
+
 test('callbacks: a throwing callback does not stop the others', () => {
   const tab = new FakeBrowser().openTab();
   const seen = [];
