@@ -169,15 +169,20 @@
           if (reason) {
             win.localStorage.setItem(STORAGE_KEY, TOMBSTONE_PREFIX + JSON.stringify(reason) + '}');
           }
+        } catch (e) {
+          // full: the other tabs will read a logout instead; the removal below matters more
+        }
+        try {
           win.localStorage.removeItem(STORAGE_KEY);
         } catch (e) {
-          // nothing stored, nothing to remove
+          // disabled: nothing stored, nothing to remove
         }
       },
       watch(onChange) {
         const handler = (event) => {
           if (event.key === STORAGE_KEY || event.key === null) {
-            onChange(endedReason(event.newValue));
+            const ended = endedReason(event.newValue);
+            onChange(ended, ended !== null || event.newValue === null);
           }
         };
         win.addEventListener('storage', handler);
@@ -270,7 +275,7 @@
           const current = read();
           if (current !== last) {
             last = current;
-            onChange(null);
+            onChange(null, current === null);
           }
         }, COOKIE_POLL_MS);
         return () => env.clearInterval(handle);
@@ -530,10 +535,17 @@
 
     /**
      * Adopts what another tab (or subdomain) stored, if it differs from ours; true if it did.
-     * `ended` is the reason another tab gave when it removed the identity, when known.
+     * `ended` is the reason another tab gave when it removed the identity, when known; `removed`
+     * says that another tab has just removed it.
      */
-    function syncFromStorage(ended) {
+    function syncFromStorage(ended, removed) {
       if (!storageWorks) {
+        // Our writes do not stick (storage full, a cookie we may not set), so what is stored may be
+        // older than what we hold: adopt nothing. But another tab's logout is still a logout here.
+        if (removed && identity) {
+          endIdentity(ended || 'logout', true);
+          return true;
+        }
         return false;
       }
       const stored = readStored();
@@ -696,8 +708,8 @@
     }
 
     function watch() {
-      unwatch.push(storage.watch((ended) => {
-        if (!syncFromStorage(ended)) {
+      unwatch.push(storage.watch((ended, removed) => {
+        if (!syncFromStorage(ended, removed)) {
           schedule();
         }
       }));

@@ -622,6 +622,38 @@ test('localStorage that throws: the identity lives in memory and is still refres
   assert.equal(tab.veil.getAdvertisingToken(), next.advertising_token);
 });
 
+test('a tab whose writes fail (full localStorage) still takes a logout made in another tab', async () => {
+  const browser = new FakeBrowser();
+  const other = browser.openTab();
+  const identity = identityAt(browser.clock.now());
+  other.veil.init({ identity });
+  other.veil.abort(); // only this tab refreshes
+  const full = browser.openTab('https://pub.example', { brokenStorage: true });
+  full.veil.init({});
+  const next = identityAt(identity.refresh_from);
+  browser.network.respond = () => success(next);
+  await browser.clock.advance(HOUR);
+  assert.equal(full.veil.getAdvertisingToken(), next.advertising_token);
+  assert.equal(full.warnings.length, 1, 'its refreshed pair could not be stored');
+
+  browser.openTab().veil.disconnect(); // a logout in a third tab, before its init
+  assert.equal(full.events.at(-1).type, 'LoggedOut');
+  assert.equal(full.veil.isLoginRequired(), true);
+});
+
+test('an opt-out when localStorage takes no new value (full) still removes the stored identity', async () => {
+  const browser = new FakeBrowser();
+  const first = browser.openTab();
+  first.veil.init({ identity: identityAt(browser.clock.now()) });
+  first.veil.abort();
+  const tab = browser.openTab('https://pub.example', { brokenStorage: true });
+  tab.veil.init({});
+  browser.network.respond = () => OPTOUT;
+  await browser.clock.advance(HOUR);
+  assert.equal(tab.events.at(-1).type, 'OptedOut');
+  assert.equal(tab.stored(), null);
+});
+
 test('cookie mode without a real origin (sandboxed iframe): the identity lives in memory, with a warning', async () => {
   const browser = new FakeBrowser();
   const tab = browser.openTab('https://pub.example', { opaqueOrigin: true });
