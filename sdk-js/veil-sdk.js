@@ -199,7 +199,8 @@
    * Every `__veil_identity` cookie the page sees is the identity to it, wherever it was set: one left
    * from before cookieDomain (or cookiePath) was set or changed would hide ours and come back after a
    * logout. So a write that does not read back, and a removal that leaves one visible, clear every
-   * scope the page can see (host-only and each parent domain, at cookiePath and at /).
+   * scope the page can see (host-only and each parent domain, at cookiePath, at / and at each
+   * directory of the page's path).
    */
   function cookieBackend(env, domain, path) {
     const doc = env.document;
@@ -244,7 +245,14 @@
           domains.push(labels.slice(i).join('.'));
         }
       }
-      for (const scopePath of path === '/' ? ['/'] : [path, '/']) {
+      // A cookie of any path the page's own path starts with is visible here.
+      const paths = new Set(['/', path]);
+      let prefix = '';
+      for (const part of String((env.location && env.location.pathname) || '/').split('/').slice(1, -1)) {
+        prefix += '/' + part;
+        paths.add(prefix);
+      }
+      for (const scopePath of paths) {
         for (const scopeDomain of domains) {
           setCookie(line('', scopeDomain, scopePath, 0));
         }
@@ -785,8 +793,10 @@
 
     function disconnect() {
       if (!storage) {
-        // Before init: forget what a previous page stored in the default storage.
+        // Before init: forget what a previous page stored, in localStorage and in any identity
+        // cookie this page can see (cookie mode, whatever its cookieDomain and cookiePath).
         localStorageBackend(env).remove(null);
+        cookieBackend(env, undefined, '/').remove();
         return;
       }
       identity = null;

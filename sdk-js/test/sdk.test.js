@@ -529,6 +529,16 @@ test('cookie mode: a refresh on one subdomain is adopted by the other', async ()
   assert.equal(b.veil.getAdvertisingToken(), next.advertising_token);
 });
 
+test('cookie mode: disconnect before init clears the identity cookie, whatever its domain', () => {
+  const browser = new FakeBrowser();
+  const tab = browser.openTab('http://a.pub.test');
+  tab.veil.init({ identity: identityAt(browser.clock.now()), storage: 'cookie', cookieDomain: 'pub.test' });
+  const logoutPage = browser.openTab('http://a.pub.test');
+  logoutPage.veil.disconnect();
+  assert.doesNotMatch(browser.cookies.header('a.pub.test'), /__veil_identity/);
+  assert.doesNotMatch(browser.cookies.header('b.pub.test'), /__veil_identity/);
+});
+
 test('cookie mode: a refresh answered after another subdomain logged out does not log the user back in', async () => {
   const options = { storage: 'cookie', cookieDomain: 'pub.test' };
   const { browser, tab: a, clock, network } = loggedIn({ origin: 'http://a.pub.test', init: options });

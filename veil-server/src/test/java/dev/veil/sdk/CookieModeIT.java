@@ -153,6 +153,26 @@ class CookieModeIT {
   }
 
   @Test
+  void cookieMode_aLogoutPageThatCallsDisconnectBeforeInit_endsTheIdentity() {
+    page.open(DemoServer.SITE_A, COOKIE_MODE);
+    page.login(uniqueEmail("logout-page"));
+    assertThat(veilCookie()).isNotNull();
+
+    // A logout page of site B that loads the SDK and calls disconnect() at once, without init. The
+    // demo's CSP (Trusted Types) would refuse a script added by the test: bypass it for this tab.
+    browser.driver().executeCdpCommand("Page.setBypassCSP", Map.of("enabled", true));
+    browser.open(server.demoOrigin(DemoServer.SITE_B) + "/logged-out");
+    browser.js("window.__veil = {callbacks: [(type) => { if (type === 'SdkLoaded') {"
+        + " window.__veil.disconnect(); window.__disconnected = true; } }]};"
+        + "const s = document.createElement('script'); s.src = '/veil-sdk.js'; document.head.appendChild(s);");
+    browser.waitFor("disconnect() on the logout page", d -> browser.<Boolean>js("return window.__disconnected === true;"));
+    assertThat(veilCookie()).isNull();
+
+    page.open(DemoServer.SITE_A, COOKIE_MODE);
+    assertThat(page.state().loginRequired()).isTrue();
+  }
+
+  @Test
   void cookieMode_inASandboxedIframe_keepsTheIdentityInMemory_andRefreshesIt() {
     browser.open(server.apiBase() + "/ops/healthz");
     // No allow-same-origin: the frame has an opaque origin, where document.cookie throws.
