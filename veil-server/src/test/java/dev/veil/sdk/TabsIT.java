@@ -107,10 +107,10 @@ class TabsIT {
 
   @Test
   void threeTabsOnOneIdentity_sendItsRefreshOnce_theOthersAdoptTheAnswer() {
-    // Fixed random jitters (0, 1 s, 1.8 s) instead of chance: the first tab's answer must reach the
+    // Fixed random jitters (0, 1.5 s, 1.98 s) instead of chance: the first tab's answer must reach the
     // others before their own attempts, which then take it instead of sending the same token again.
     List<String> tabs = new ArrayList<>();
-    double[] jitters = {0.0, 0.5, 0.9};
+    double[] jitters = {0.0, 0.75, 0.99};
     for (double jitter : jitters) {
       tabs.add(tabs.isEmpty() ? browser.driver().getWindowHandle() : browser.newTab());
       openWithStartScript(fixedJitter(jitter) + RECORD_REFRESH_CALLS, "");
