@@ -323,6 +323,31 @@
     return url.origin + url.pathname.replace(/\/+$/, '');
   }
 
+  /** Why `value` is not a generate body, in words a publisher can act on (init's error). */
+  function identityProblem(value) {
+    if (typeof value === 'string') {
+      return 'identity must be an object, not a string (JSON.parse the generate body first)';
+    }
+    if (typeof value !== 'object') {
+      return 'identity must be the body of a generate response (an object)';
+    }
+    if (typeof value.status === 'string') {
+      return 'identity must be the `body` of the generate response, not the whole response'
+        + (value.status === 'optout' ? " (status 'optout': the user opted out, do not call init)" : '');
+    }
+    for (const name of ['advertising_token', 'refresh_token']) {
+      if (typeof value[name] !== 'string' || value[name] === '') {
+        return 'identity.' + name + ' must be a non-empty string, as in the generate body';
+      }
+    }
+    for (const name of ['identity_expires', 'refresh_from', 'refresh_expires']) {
+      if (!Number.isFinite(value[name])) {
+        return 'identity.' + name + ' must be a number (epoch milliseconds), as in the generate body';
+      }
+    }
+    return 'identity must be the body of a generate response';
+  }
+
   function normalizeOptions(opts, env) {
     if (!opts || typeof opts !== 'object') {
       throw new TypeError('__veil.init: pass an options object, e.g. {identity: <generate response body>}');
@@ -356,14 +381,8 @@
     let identity = null;
     if (opts.identity !== undefined && opts.identity !== null) {
       identity = parseIdentity(opts.identity);
-      const given = opts.identity;
-      if (!identity && given && typeof given === 'object' && typeof given.status === 'string') {
-        throw new TypeError('__veil.init: identity must be the `body` of the generate response, not the whole '
-          + 'response' + (given.status === 'optout' ? " (status 'optout': the user opted out, do not call init)" : ''));
-      }
       if (!identity) {
-        throw new TypeError('__veil.init: identity must be the body of a generate response '
-          + '(advertising_token, refresh_token, identity_expires, refresh_from, refresh_expires)');
+        throw new TypeError('__veil.init: ' + identityProblem(opts.identity));
       }
     }
     return {

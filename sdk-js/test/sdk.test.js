@@ -61,6 +61,18 @@ test('init with the whole generate response, or an opt-out, says what to pass in
   assert.equal(tab.veil.isLoginRequired(), undefined, 'a refused init changes nothing');
 });
 
+test('init names what is wrong with an identity: a JSON string, a missing token, a time as text', () => {
+  const browser = new FakeBrowser();
+  const tab = browser.openTab();
+  const body = identityAt(browser.clock.now());
+  assert.throws(() => tab.veil.init({ identity: JSON.stringify(body) }), /not a string \(JSON\.parse/);
+  assert.throws(() => tab.veil.init({ identity: { ...body, refresh_token: undefined } }),
+    /identity\.refresh_token must be a non-empty string/);
+  assert.throws(() => tab.veil.init({ identity: { ...body, refresh_from: String(body.refresh_from) } }),
+    /identity\.refresh_from must be a number \(epoch milliseconds\)/);
+  assert.throws(() => tab.veil.init({ identity: 42 }), /body of a generate response/);
+});
+
 test('cookiePath must be a path', () => {
   const tab = new FakeBrowser().openTab();
   assert.throws(() => tab.veil.init({ storage: 'cookie', cookiePath: 'news' }), /cookiePath must start with '\/'/);
