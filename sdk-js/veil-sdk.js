@@ -15,7 +15,8 @@
  *   document.cookie (cookie mode, which also spans subdomains) makes the other tabs adopt a
  *   refresh, a login or a logout. Each attempt waits a random jitter (up to REFRESH_JITTER_MS),
  *   then re-reads storage, so tabs rarely refresh twice; if they do, both pairs are valid and the
- *   last one written wins everywhere.
+ *   last one written wins everywhere. Storage is read again when the answer arrives: if another tab
+ *   logged out or replaced the identity meanwhile, that wins over the answer.
  * - Only a definite answer ends an identity: `optout`, or a refusal of the refresh token. A failed
  *   request (network down, 5xx, 429, no answer within the refresh timeout, anything unexpected)
  *   keeps it and retries every `refreshRetryPeriod` until `refresh_expires`.

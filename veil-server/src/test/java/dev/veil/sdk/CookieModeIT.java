@@ -173,7 +173,7 @@ class CookieModeIT {
   }
 
   @Test
-  void cookieMode_inASandboxedIframe_keepsTheIdentityInMemory_andRefreshesIt() {
+  void inASandboxedIframe_cookieModeAndLocalStorage_keepTheIdentityInMemory_andRefreshIt() {
     browser.open(server.apiBase() + "/ops/healthz");
     // No allow-same-origin: the frame has an opaque origin, where document.cookie throws.
     browser.js("const frame = document.createElement('iframe'); frame.id = 'ad'; frame.sandbox = 'allow-scripts';"
@@ -193,6 +193,11 @@ class CookieModeIT {
     assertThat(browser.<String>js("return window.__veil.getAdvertisingToken();")).isNotEqualTo(identity.get("advertising_token"));
     browser.js("window.__veil.disconnect();");
     assertThat(browser.<Boolean>js("return window.__veil.isLoginRequired();")).isTrue();
+
+    // localStorage (the default) throws there too: the same, in memory.
+    Map<String, Object> again = server.identityFor(uniqueEmail("sandboxed-local"));
+    browser.js("window.__veil.init({identity: arguments[0], baseUrl: arguments[1]});", again, server.apiBase());
+    assertThat(browser.<String>js("return window.__veil.getAdvertisingToken();")).isEqualTo(again.get("advertising_token"));
     browser.driver().switchTo().defaultContent();
   }
 
