@@ -106,7 +106,10 @@ export interface Veil {
   getAdvertisingTokenAsync(): Promise<string>;
   /** True when there is no identity; undefined before init. */
   isLoginRequired(): boolean | undefined;
-  /** Logout: forgets the identity here and in storage (cookie included), reports LoggedOut. */
+  /**
+   * Logout: forgets the identity here and in storage (cookie included), reports LoggedOut. Before
+   * init (a logout page), clears localStorage and every identity cookie the page sees, with no event.
+   */
   disconnect(): void;
   /** Stops timers, requests and listeners; the page may call init again later. */
   abort(): void;
