@@ -762,8 +762,34 @@
       }
     }
 
+    /**
+     * True when init(`next`) would only take up the identity this page already keeps under the same
+     * settings (a page that calls init again, e.g. on each route of a single-page app): then timers
+     * and a refresh in flight go on, instead of starting over, which could put a refresh off for good.
+     */
+    function continues(next) {
+      if (!identity || !options || unwatch.length === 0) {
+        return false; // nothing kept, or abort() stopped it
+      }
+      for (const name of ['storage', 'baseUrl', 'refreshRetryPeriod', 'cookieDomain', 'cookiePath']) {
+        if (options[name] !== next[name]) {
+          return false;
+        }
+      }
+      const stored = storageWorks ? readStored() : null;
+      const given = next.identity;
+      const chosen = given && (!stored || given.refresh_from >= stored.refresh_from) ? given : stored;
+      // Storage that does not work holds nothing: the identity kept in memory is the stored one.
+      return chosen === null ? !storageWorks : sameIdentity(chosen, identity);
+    }
+
     function init(opts) {
       const next = normalizeOptions(opts, env);
+      if (continues(next)) {
+        options = next;
+        emit(EventType.InitCompleted, 'established');
+        return;
+      }
       stopActivity();
       options = next;
       storage = next.storage === 'cookie'

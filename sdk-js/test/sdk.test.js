@@ -387,6 +387,65 @@ test('abort stops timers and ignores the answer of a refresh in flight', async (
   assert.equal(network.calls[0].request.signal.aborted, true);
 });
 
+test('init again with the same identity and settings keeps the refresh in flight', async () => {
+  const { tab, identity, clock, network } = loggedIn();
+  let answer;
+  network.respond = () => new Promise((resolve) => {
+    answer = resolve;
+  });
+  await clock.advance(HOUR);
+  assert.equal(network.calls.length, 1);
+  const before = tab.events.length;
+  tab.veil.init({});
+  tab.veil.init({ identity });
+  assert.deepEqual(tab.typesSince(before), ['InitCompleted', 'InitCompleted']);
+  assert.equal(tab.events.at(-1).payload.status, 'established');
+  const next = identityAt(clock.now());
+  answer(success(next));
+  await clock.advance(0);
+  assert.equal(network.calls.length, 1, 'no second request');
+  assert.equal(tab.veil.getAdvertisingToken(), next.advertising_token);
+});
+
+test('a page that calls init every half second still refreshes (the jitter is not started over)', async () => {
+  const browser = new FakeBrowser();
+  const tab = browser.openTab('https://pub.example', { random: () => 0.99 }); // 1.98 s of jitter
+  const identity = identityAt(browser.clock.now());
+  tab.veil.init({ identity });
+  browser.network.respond = () => success(identityAt(browser.clock.now()));
+  await browser.clock.advance(HOUR);
+  for (let i = 0; i < 10; i++) {
+    tab.veil.init({});
+    await browser.clock.advance(500);
+  }
+  assert.equal(browser.network.calls.length, 1);
+  assert.notEqual(tab.veil.getAdvertisingToken(), identity.advertising_token);
+});
+
+test('init again without identity keeps an identity held in memory when storage does not work', () => {
+  const browser = new FakeBrowser();
+  const tab = browser.openTab('https://pub.example', { brokenStorage: true });
+  const identity = identityAt(browser.clock.now());
+  tab.veil.init({ identity });
+  tab.veil.init({});
+  assert.equal(tab.veil.getAdvertisingToken(), identity.advertising_token);
+  assert.equal(tab.events.at(-1).payload.status, 'established');
+});
+
+test('init again with other settings, or after abort, starts over', async () => {
+  const { tab, identity, clock, network } = loggedIn();
+  await clock.advance(HOUR);
+  assert.equal(network.calls.length, 1); // failed: the fake network is down
+  tab.veil.init({ refreshRetryPeriod: 2000 });
+  await clock.advance(0);
+  assert.equal(network.calls.length, 2, 'a new start refreshes at once');
+  tab.veil.abort();
+  tab.veil.init({ refreshRetryPeriod: 2000 });
+  await clock.advance(0);
+  assert.equal(network.calls.length, 3);
+  assert.equal(tab.veil.getAdvertisingToken(), identity.advertising_token);
+});
+
 test('getAdvertisingTokenAsync settles after init: resolves with the token, rejects without identity', async () => {
   const browser = new FakeBrowser();
   const tab = browser.openTab();
