@@ -76,7 +76,7 @@ export interface InitOptions {
   storage?: 'localStorage' | 'cookie';
   /** Cookie mode: a parent domain to share the identity with subdomains, e.g. `example.com`. */
   cookieDomain?: string;
-  /** Cookie mode: the cookie's path; default `/`. */
+  /** Cookie mode: the cookie's path, starting with `/`; default `/`. */
   cookiePath?: string;
   /**
    * Called with the events from this init on (InitCompleted first; with a given identity already
@@ -91,7 +91,7 @@ export interface VeilCallbacks extends Array<VeilCallback> {
 }
 
 export interface Veil {
-  /** The SDK version, e.g. `0.1.0`. */
+  /** The SDK version, e.g. `0.2.0`. */
   readonly version: string;
   readonly EventType: { readonly [K in EventTypeName]: K };
   readonly callbacks: VeilCallbacks;
@@ -99,11 +99,17 @@ export interface Veil {
   init(options: InitOptions): void;
   /** The advertising token for bid requests, or undefined when there is none or it has expired. */
   getAdvertisingToken(): string | undefined;
-  /** Settles after init: resolves with the token, rejects when the user must log in. */
+  /**
+   * Settles after init: resolves with the token; rejects when the user must log in, or when the
+   * token has expired and the next refresh attempt fails (the SDK keeps retrying; ask again later).
+   */
   getAdvertisingTokenAsync(): Promise<string>;
   /** True when there is no identity; undefined before init. */
   isLoginRequired(): boolean | undefined;
-  /** Logout: forgets the identity here and in storage (cookie included), reports LoggedOut. */
+  /**
+   * Logout: forgets the identity here and in storage (cookie included), reports LoggedOut. Before
+   * init (a logout page), clears localStorage and every identity cookie the page sees, with no event.
+   */
   disconnect(): void;
   /** Stops timers, requests and listeners; the page may call init again later. */
   abort(): void;

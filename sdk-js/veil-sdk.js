@@ -15,7 +15,8 @@
  *   document.cookie (cookie mode, which also spans subdomains) makes the other tabs adopt a
  *   refresh, a login or a logout. Each attempt waits a random jitter (up to REFRESH_JITTER_MS),
  *   then re-reads storage, so tabs rarely refresh twice; if they do, both pairs are valid and the
- *   last one written wins everywhere.
+ *   last one written wins everywhere. Storage is read again when the answer arrives: if another tab
+ *   logged out or replaced the identity meanwhile, that wins over the answer.
  * - Only a definite answer ends an identity: `optout`, or a refusal of the refresh token. A failed
  *   request (network down, 5xx, 429, no answer within the refresh timeout, anything unexpected)
  *   keeps it and retries every `refreshRetryPeriod` until `refresh_expires`.
@@ -31,7 +32,7 @@
 (function (root) {
   'use strict';
 
-  const VERSION = '0.1.0';
+  const VERSION = '0.2.0';
   /** The localStorage key and the cookie name. */
   const STORAGE_KEY = '__veil_identity';
   const DEFAULT_RETRY_PERIOD_MS = 5000;
@@ -84,6 +85,14 @@
   }
 
   /**
+   * When `identity` is due for a refresh: at refresh_from, or when its advertising token expires if
+   * that comes first (the server never issues such a pair, but a stored one may have been altered).
+   */
+  function refreshDue(identity) {
+    return Math.min(identity.refresh_from, identity.identity_expires);
+  }
+
+  /**
    * What to do about `identity` at `now` (epoch ms): 'expire' it, 'refresh' it, or 'wait' `delay`
    * ms and ask again. `retryAt` is the earliest time of the next attempt after a failed one (0 if
    * none failed).
@@ -92,7 +101,7 @@
     if (now >= identity.refresh_expires) {
       return { action: 'expire' };
     }
-    const due = Math.max(identity.refresh_from, retryAt || 0);
+    const due = Math.max(refreshDue(identity), retryAt || 0);
     if (now >= due) {
       return { action: 'refresh' };
     }
@@ -102,17 +111,20 @@
 
   /**
    * The meaning of an answer of /v1/token/refresh: 'refreshed' (with the new identity), 'optout',
-   * 'refused' (the server will never accept this refresh token), or 'failed' (try again later).
+   * 'refused' (the server will never accept this refresh token), or 'failed' (try again later). A
+   * failure that is not a server's passing trouble (5xx, 429) is also `unexpected`: an answer that
+   * is not Veil's, such as a 404 or an HTML page when baseUrl names the wrong server.
    */
   function classifyRefreshAnswer(httpStatus, text) {
+    const failed = { kind: 'failed', unexpected: httpStatus !== 429 && !(httpStatus >= 500) };
     let json;
     try {
       json = JSON.parse(text);
     } catch (e) {
-      return { kind: 'failed' };
+      return failed;
     }
     if (!json || typeof json !== 'object') {
-      return { kind: 'failed' };
+      return failed;
     }
     if (httpStatus === 200 && json.status === 'optout') {
       return { kind: 'optout' };
@@ -124,12 +136,12 @@
         return { kind: 'optout' };
       }
       const next = parseIdentity(body);
-      return next ? { kind: 'refreshed', identity: next } : { kind: 'failed' };
+      return next ? { kind: 'refreshed', identity: next } : failed;
     }
     if (httpStatus === 400 && ['error', 'invalid_token', 'expired_token'].includes(json.status)) {
       return { kind: 'refused' };
     }
-    return { kind: 'failed' };
+    return failed;
   }
 
   const TOMBSTONE_PREFIX = '{"ended":';
@@ -158,15 +170,20 @@
           if (reason) {
             win.localStorage.setItem(STORAGE_KEY, TOMBSTONE_PREFIX + JSON.stringify(reason) + '}');
           }
+        } catch (e) {
+          // full: the other tabs will read a logout instead; the removal below matters more
+        }
+        try {
           win.localStorage.removeItem(STORAGE_KEY);
         } catch (e) {
-          // nothing stored, nothing to remove
+          // disabled: nothing stored, nothing to remove
         }
       },
       watch(onChange) {
         const handler = (event) => {
           if (event.key === STORAGE_KEY || event.key === null) {
-            onChange(endedReason(event.newValue));
+            const ended = endedReason(event.newValue);
+            onChange(ended, ended !== null || event.newValue === null);
           }
         };
         win.addEventListener('storage', handler);
@@ -179,12 +196,19 @@
    * A first-party cookie, which subdomains can share (cookieDomain); changes are found by polling.
    * A document without a real origin (a sandboxed iframe) throws on any use of document.cookie:
    * that reads as no cookie, and writes are lost (see persist()).
+   *
+   * Every `__veil_identity` cookie the page sees is the identity to it, wherever it was set: one left
+   * from before cookieDomain (or cookiePath) was set or changed would hide ours and come back after a
+   * logout. So a write that does not read back, and a removal that leaves one visible, clear every
+   * scope the page can see (host-only and each parent domain, at cookiePath, at / and at each
+   * directory of the page's path).
    */
   function cookieBackend(env, domain, path) {
     const doc = env.document;
     const secure = env.location && env.location.protocol === 'https:';
-    const attributes = (expires) => '; path=' + path + (domain ? '; domain=' + domain : '')
-      + '; expires=' + new Date(expires).toUTCString() + '; SameSite=Lax' + (secure ? '; Secure' : '');
+    const line = (value, scopeDomain, scopePath, expires) => STORAGE_KEY + '=' + value + '; path=' + scopePath
+      + (scopeDomain ? '; domain=' + scopeDomain : '') + '; expires=' + new Date(expires).toUTCString()
+      + (expires === 0 ? '; max-age=0' : '') + '; SameSite=Lax' + (secure ? '; Secure' : '');
     const cookies = () => {
       try {
         return String(doc.cookie || '');
@@ -192,9 +216,9 @@
         return '';
       }
     };
-    const setCookie = (line) => {
+    const setCookie = (text) => {
       try {
-        doc.cookie = line;
+        doc.cookie = text;
       } catch (e) {
         // no cookies here: the identity lives in memory only
       }
@@ -213,15 +237,45 @@
       }
       return null;
     };
+    const clearEveryScope = () => {
+      const host = (env.location && env.location.hostname) || '';
+      const domains = [undefined];
+      if (/[a-z]/i.test(host) && !host.includes(':')) { // a name, not an IP address
+        const labels = host.split('.');
+        for (let i = 0; i < labels.length - 1; i++) {
+          domains.push(labels.slice(i).join('.'));
+        }
+      }
+      // A cookie of any path the page's own path starts with is visible here.
+      const paths = new Set(['/', path]);
+      let prefix = '';
+      for (const part of String((env.location && env.location.pathname) || '/').split('/').slice(1, -1)) {
+        prefix += '/' + part;
+        paths.add(prefix);
+      }
+      for (const scopePath of paths) {
+        for (const scopeDomain of domains) {
+          setCookie(line('', scopeDomain, scopePath, 0));
+        }
+      }
+    };
     let last = null; // what this page last wrote or saw, so the poll reports only others' changes
     return {
       read,
       write(text, identity) {
-        setCookie(STORAGE_KEY + '=' + encodeURIComponent(text) + attributes(identity.refresh_expires));
+        const cookie = line(encodeURIComponent(text), domain, path, identity.refresh_expires);
+        setCookie(cookie);
+        if (read() !== text && read() !== null) {
+          clearEveryScope(); // another scope's cookie hides ours
+          setCookie(cookie);
+        }
         last = read();
       },
       remove() {
-        setCookie(STORAGE_KEY + '=' + attributes(0) + '; max-age=0');
+        setCookie(line('', domain, path, 0));
+        if (read() !== null) {
+          clearEveryScope();
+        }
         last = read();
       },
       watch(onChange) {
@@ -230,7 +284,7 @@
           const current = read();
           if (current !== last) {
             last = current;
-            onChange(null);
+            onChange(null, current === null);
           }
         }, COOKIE_POLL_MS);
         return () => env.clearInterval(handle);
@@ -270,6 +324,31 @@
     return url.origin + url.pathname.replace(/\/+$/, '');
   }
 
+  /** Why `value` is not a generate body, in words a publisher can act on (init's error). */
+  function identityProblem(value) {
+    if (typeof value === 'string') {
+      return 'identity must be an object, not a string (JSON.parse the generate body first)';
+    }
+    if (typeof value !== 'object') {
+      return 'identity must be the body of a generate response (an object)';
+    }
+    if (typeof value.status === 'string') {
+      return 'identity must be the `body` of the generate response, not the whole response'
+        + (value.status === 'optout' ? " (status 'optout': the user opted out, do not call init)" : '');
+    }
+    for (const name of ['advertising_token', 'refresh_token']) {
+      if (typeof value[name] !== 'string' || value[name] === '') {
+        return 'identity.' + name + ' must be a non-empty string, as in the generate body';
+      }
+    }
+    for (const name of ['identity_expires', 'refresh_from', 'refresh_expires']) {
+      if (!Number.isFinite(value[name])) {
+        return 'identity.' + name + ' must be a number (epoch milliseconds), as in the generate body';
+      }
+    }
+    return 'identity must be the body of a generate response';
+  }
+
   function normalizeOptions(opts, env) {
     if (!opts || typeof opts !== 'object') {
       throw new TypeError('__veil.init: pass an options object, e.g. {identity: <generate response body>}');
@@ -294,6 +373,9 @@
         throw new TypeError('__veil.init: ' + name + ' must be a non-empty string without ; , or spaces');
       }
     }
+    if (opts.cookiePath !== undefined && !opts.cookiePath.startsWith('/')) {
+      throw new TypeError("__veil.init: cookiePath must start with '/', such as '/' or '/news'");
+    }
     if (opts.callback !== undefined && typeof opts.callback !== 'function') {
       throw new TypeError('__veil.init: callback must be a function');
     }
@@ -301,8 +383,7 @@
     if (opts.identity !== undefined && opts.identity !== null) {
       identity = parseIdentity(opts.identity);
       if (!identity) {
-        throw new TypeError('__veil.init: identity must be the body of a generate response '
-          + '(advertising_token, refresh_token, identity_expires, refresh_from, refresh_expires)');
+        throw new TypeError('__veil.init: ' + identityProblem(opts.identity));
       }
     }
     return {
@@ -327,6 +408,7 @@
     let options = null;
     let storage = null;
     let storageWorks = true;
+    let warnedUnexpected = false;
     let identity = null;
     let initialized = false;
     let retryAt = 0;
@@ -392,17 +474,25 @@
       },
     });
 
-    function settleWaiters() {
+    /**
+     * Settles the promises of getAdvertisingTokenAsync. While the advertising token has expired and
+     * a refresh is due, they wait for its answer; `refreshFailed` (that answer was a failure) rejects
+     * them instead of keeping them waiting through an outage.
+     */
+    function settleWaiters(refreshFailed) {
       if (!initialized || waiters.length === 0) {
         return;
       }
       const token = getAdvertisingToken();
-      if (token === undefined && identity) {
+      if (token === undefined && identity && !refreshFailed) {
         return; // its advertising token expired and a refresh is under way: wait for the answer
       }
       for (const waiter of waiters.splice(0)) {
         if (token !== undefined) {
           waiter.resolve(token);
+        } else if (identity) {
+          waiter.reject(new Error('__veil: the advertising token expired and its refresh failed; '
+            + 'the SDK keeps retrying, ask again later'));
         } else {
           waiter.reject(new Error('__veil: no identity; the user must log in'));
         }
@@ -432,7 +522,8 @@
       const works = storage.read() === text;
       if (!works && storageWorks && env.console) {
         env.console.warn('__veil: cannot write ' + options.storage + (options.storage === 'cookie'
-          ? ' (is cookieDomain a parent of this host?)' : '') + '; the identity is kept in memory only');
+          ? ' (are cookieDomain and cookiePath a parent of this page\'s host and path?)' : '')
+          + '; the identity is kept in memory only');
       }
       storageWorks = works;
     }
@@ -448,7 +539,7 @@
       // looks past means this computer's clock runs ahead of the server's: refresh it no sooner
       // than a retry period, not in a loop of tabs adopting each other's pairs.
       const fresh = status === 'refreshed' || status === 'adopted';
-      retryAt = fresh && now() >= next.refresh_from ? now() + options.refreshRetryPeriod : 0;
+      retryAt = fresh && now() >= refreshDue(next) ? now() + options.refreshRetryPeriod : 0;
       if (!alreadyStored) {
         persist(next);
       }
@@ -472,10 +563,17 @@
 
     /**
      * Adopts what another tab (or subdomain) stored, if it differs from ours; true if it did.
-     * `ended` is the reason another tab gave when it removed the identity, when known.
+     * `ended` is the reason another tab gave when it removed the identity, when known; `removed`
+     * says that another tab has just removed it.
      */
-    function syncFromStorage(ended) {
+    function syncFromStorage(ended, removed) {
       if (!storageWorks) {
+        // Our writes do not stick (storage full, a cookie we may not set), so what is stored may be
+        // older than what we hold: adopt nothing. But another tab's logout is still a logout here.
+        if (removed && identity) {
+          endIdentity(ended || 'logout', true);
+          return true;
+        }
         return false;
       }
       const stored = readStored();
@@ -584,7 +682,15 @@
       let answer;
       try {
         answer = Promise.resolve(env.fetch(options.baseUrl + '/v1/token/refresh', request))
-          .then((response) => response.text().then((text) => classifyRefreshAnswer(response.status, text)));
+          .then((response) => response.text().then((text) => {
+            const result = classifyRefreshAnswer(response.status, text);
+            if (result.unexpected && !warnedUnexpected && env.console) {
+              warnedUnexpected = true;
+              env.console.warn('__veil: ' + options.baseUrl + '/v1/token/refresh answered HTTP ' + response.status
+                + ' but no refresh (is baseUrl the Veil API?); retrying every ' + options.refreshRetryPeriod + ' ms');
+            }
+            return result;
+          }));
       } catch (e) {
         answer = Promise.resolve({ kind: 'failed' });
       }
@@ -601,6 +707,12 @@
     }
 
     function onRefreshAnswer(result) {
+      // While the request was out, another tab may have logged out, logged in or refreshed (in cookie
+      // mode on another subdomain, which this page would only see at its next poll): what storage
+      // holds now wins, so a late answer never undoes a logout.
+      if (result.kind !== 'failed' && syncFromStorage(null)) {
+        return;
+      }
       if (result.kind === 'refreshed') {
         setIdentity(result.identity, 'refreshed', false);
       } else if (result.kind === 'optout') {
@@ -610,6 +722,7 @@
       } else {
         retryAt = now() + options.refreshRetryPeriod;
         schedule();
+        settleWaiters(true);
       }
     }
 
@@ -623,8 +736,8 @@
     }
 
     function watch() {
-      unwatch.push(storage.watch((ended) => {
-        if (!syncFromStorage(ended)) {
+      unwatch.push(storage.watch((ended, removed) => {
+        if (!syncFromStorage(ended, removed)) {
           schedule();
         }
       }));
@@ -649,13 +762,40 @@
       }
     }
 
+    /**
+     * True when init(`next`) would only take up the identity this page already keeps under the same
+     * settings (a page that calls init again, e.g. on each route of a single-page app): then timers
+     * and a refresh in flight go on, instead of starting over, which could put a refresh off for good.
+     */
+    function continues(next) {
+      if (!identity || !options || unwatch.length === 0) {
+        return false; // nothing kept, or abort() stopped it
+      }
+      for (const name of ['storage', 'baseUrl', 'refreshRetryPeriod', 'cookieDomain', 'cookiePath']) {
+        if (options[name] !== next[name]) {
+          return false;
+        }
+      }
+      const stored = storageWorks ? readStored() : null;
+      const given = next.identity;
+      const chosen = given && (!stored || given.refresh_from >= stored.refresh_from) ? given : stored;
+      // Storage that does not work holds nothing: the identity kept in memory is the stored one.
+      return chosen === null ? !storageWorks : sameIdentity(chosen, identity);
+    }
+
     function init(opts) {
       const next = normalizeOptions(opts, env);
+      if (continues(next)) {
+        options = next;
+        emit(EventType.InitCompleted, 'established');
+        return;
+      }
       stopActivity();
       options = next;
       storage = next.storage === 'cookie'
         ? cookieBackend(env, next.cookieDomain, next.cookiePath) : localStorageBackend(env);
       storageWorks = true;
+      warnedUnexpected = false;
       initialized = true;
       const stored = readStored();
       if (!stored && storage.read() !== null) {
@@ -699,8 +839,10 @@
 
     function disconnect() {
       if (!storage) {
-        // Before init: forget what a previous page stored in the default storage.
+        // Before init: forget what a previous page stored, in localStorage and in any identity
+        // cookie this page can see (cookie mode, whatever its cookieDomain and cookiePath).
         localStorageBackend(env).remove(null);
+        cookieBackend(env, undefined, '/').remove();
         return;
       }
       identity = null;

@@ -19,6 +19,12 @@ test('planRefresh refreshes from refresh_from until refresh_expires', () => {
   assert.deepEqual(planRefresh(identity, identity.refresh_expires - 1, 0), { action: 'refresh' });
 });
 
+test('planRefresh refreshes when the advertising token expires, if before refresh_from (an altered pair)', () => {
+  const odd = { ...identity, identity_expires: T + 600e3 };
+  assert.deepEqual(planRefresh(odd, T, 0), { action: 'wait', delay: 600e3 });
+  assert.deepEqual(planRefresh(odd, T + 600e3, 0), { action: 'refresh' });
+});
+
 test('planRefresh expires at refresh_expires', () => {
   assert.deepEqual(planRefresh(identity, identity.refresh_expires, 0), { action: 'expire' });
   assert.deepEqual(planRefresh(identity, identity.refresh_expires + 1, T + 99e9), { action: 'expire' });
@@ -77,4 +83,13 @@ test('classifyRefreshAnswer: anything else is a failure to retry, never an end',
   for (const [status, text] of cases) {
     assert.equal(classifyRefreshAnswer(status, text).kind, 'failed', status + ' ' + text);
   }
+});
+
+test('classifyRefreshAnswer: a failure that is no passing trouble of the server is unexpected', () => {
+  assert.equal(classifyRefreshAnswer(404, '{"status":"unknown_path"}').unexpected, true);
+  assert.equal(classifyRefreshAnswer(200, '<!doctype html><title>My site</title>').unexpected, true);
+  assert.equal(classifyRefreshAnswer(405, '').unexpected, true);
+  assert.equal(classifyRefreshAnswer(503, '{"status":"unknown"}').unexpected, false);
+  assert.equal(classifyRefreshAnswer(502, '<html>Bad gateway</html>').unexpected, false);
+  assert.equal(classifyRefreshAnswer(429, '{"status":"clienterror"}').unexpected, false);
 });

@@ -52,6 +52,33 @@ test('init rejects what is not a generate body, and bad options', () => {
   assert.throws(() => tab.veil.init(), TypeError);
 });
 
+test('init with the whole generate response, or an opt-out, says what to pass instead', () => {
+  const browser = new FakeBrowser();
+  const tab = browser.openTab();
+  const body = identityAt(browser.clock.now());
+  assert.throws(() => tab.veil.init({ identity: { status: 'success', body } }), /the `body` of the generate response/);
+  assert.throws(() => tab.veil.init({ identity: { status: 'optout' } }), /opted out, do not call init/);
+  assert.equal(tab.veil.isLoginRequired(), undefined, 'a refused init changes nothing');
+});
+
+test('init names what is wrong with an identity: a JSON string, a missing token, a time as text', () => {
+  const browser = new FakeBrowser();
+  const tab = browser.openTab();
+  const body = identityAt(browser.clock.now());
+  assert.throws(() => tab.veil.init({ identity: JSON.stringify(body) }), /not a string \(JSON\.parse/);
+  assert.throws(() => tab.veil.init({ identity: { ...body, refresh_token: undefined } }),
+    /identity\.refresh_token must be a non-empty string/);
+  assert.throws(() => tab.veil.init({ identity: { ...body, refresh_from: String(body.refresh_from) } }),
+    /identity\.refresh_from must be a number \(epoch milliseconds\)/);
+  assert.throws(() => tab.veil.init({ identity: 42 }), /body of a generate response/);
+});
+
+test('cookiePath must be a path', () => {
+  const tab = new FakeBrowser().openTab();
+  assert.throws(() => tab.veil.init({ storage: 'cookie', cookiePath: 'news' }), /cookiePath must start with '\/'/);
+  tab.veil.init({ storage: 'cookie', cookiePath: '/news' });
+});
+
 test('baseUrl: an absolute http(s) URL, any case, without query, fragment, credentials or spaces', () => {
   const tab = new FakeBrowser().openTab();
   for (const bad of ['https://veil.example?x=1', 'https://veil.example/#x', 'https://veil.example?',
@@ -360,6 +387,65 @@ test('abort stops timers and ignores the answer of a refresh in flight', async (
   assert.equal(network.calls[0].request.signal.aborted, true);
 });
 
+test('init again with the same identity and settings keeps the refresh in flight', async () => {
+  const { tab, identity, clock, network } = loggedIn();
+  let answer;
+  network.respond = () => new Promise((resolve) => {
+    answer = resolve;
+  });
+  await clock.advance(HOUR);
+  assert.equal(network.calls.length, 1);
+  const before = tab.events.length;
+  tab.veil.init({});
+  tab.veil.init({ identity });
+  assert.deepEqual(tab.typesSince(before), ['InitCompleted', 'InitCompleted']);
+  assert.equal(tab.events.at(-1).payload.status, 'established');
+  const next = identityAt(clock.now());
+  answer(success(next));
+  await clock.advance(0);
+  assert.equal(network.calls.length, 1, 'no second request');
+  assert.equal(tab.veil.getAdvertisingToken(), next.advertising_token);
+});
+
+test('a page that calls init every half second still refreshes (the jitter is not started over)', async () => {
+  const browser = new FakeBrowser();
+  const tab = browser.openTab('https://pub.example', { random: () => 0.99 }); // 1.98 s of jitter
+  const identity = identityAt(browser.clock.now());
+  tab.veil.init({ identity });
+  browser.network.respond = () => success(identityAt(browser.clock.now()));
+  await browser.clock.advance(HOUR);
+  for (let i = 0; i < 10; i++) {
+    tab.veil.init({});
+    await browser.clock.advance(500);
+  }
+  assert.equal(browser.network.calls.length, 1);
+  assert.notEqual(tab.veil.getAdvertisingToken(), identity.advertising_token);
+});
+
+test('init again without identity keeps an identity held in memory when storage does not work', () => {
+  const browser = new FakeBrowser();
+  const tab = browser.openTab('https://pub.example', { brokenStorage: true });
+  const identity = identityAt(browser.clock.now());
+  tab.veil.init({ identity });
+  tab.veil.init({});
+  assert.equal(tab.veil.getAdvertisingToken(), identity.advertising_token);
+  assert.equal(tab.events.at(-1).payload.status, 'established');
+});
+
+test('init again with other settings, or after abort, starts over', async () => {
+  const { tab, identity, clock, network } = loggedIn();
+  await clock.advance(HOUR);
+  assert.equal(network.calls.length, 1); // failed: the fake network is down
+  tab.veil.init({ refreshRetryPeriod: 2000 });
+  await clock.advance(0);
+  assert.equal(network.calls.length, 2, 'a new start refreshes at once');
+  tab.veil.abort();
+  tab.veil.init({ refreshRetryPeriod: 2000 });
+  await clock.advance(0);
+  assert.equal(network.calls.length, 3);
+  assert.equal(tab.veil.getAdvertisingToken(), identity.advertising_token);
+});
+
 test('getAdvertisingTokenAsync settles after init: resolves with the token, rejects without identity', async () => {
   const browser = new FakeBrowser();
   const tab = browser.openTab();
@@ -393,6 +479,26 @@ test('getAdvertisingTokenAsync waits for the refresh when the advertising token 
   assert.equal(await token, next.advertising_token);
 });
 
+test('getAdvertisingTokenAsync rejects when the refresh of an expired advertising token fails, not after the outage', async () => {
+  const lifetimes = { refreshFrom: HOUR, identity: HOUR, refresh: 10 * HOUR };
+  const { tab, clock, network } = loggedIn({ lifetimes });
+  await clock.advance(HOUR + 1);
+  let outcome = 'pending';
+  tab.veil.getAdvertisingTokenAsync().then(() => {
+    outcome = 'resolved';
+  }, (e) => {
+    outcome = e.message;
+  });
+  await clock.advance(6 * SECOND); // the next attempt, one retry period after the first
+  assert.equal(network.calls.length, 2, 'the network is down (the fake fetch throws)');
+  assert.match(outcome, /expired and its refresh failed/);
+  assert.equal(tab.veil.isLoginRequired(), false, 'still logged in: the SDK keeps retrying');
+  const next = identityAt(clock.now());
+  network.respond = () => success(next);
+  await clock.advance(10 * SECOND);
+  assert.equal(await tab.veil.getAdvertisingTokenAsync(), next.advertising_token);
+});
+
 test('callbacks: a throwing callback does not stop the others', () => {
   const tab = new FakeBrowser().openTab();
   const seen = [];
@@ -412,6 +518,43 @@ test('init callback option receives the events from init on', async () => {
   browser.network.respond = () => OPTOUT;
   await browser.clock.advance(HOUR);
   assert.deepEqual(seen, ['InitCompleted:established', 'OptedOut:optout']);
+});
+
+test('an altered stored identity whose token expires before refresh_from is refreshed then, not left without a token', async () => {
+  const browser = new FakeBrowser();
+  const now = browser.clock.now();
+  const altered = { ...identityAt(now), identity_expires: now + 10 * SECOND, refresh_from: now + 10 * HOUR };
+  browser.storages.set('https://pub.example', new Map([['__veil_identity', JSON.stringify(altered)]]));
+  const tab = browser.openTab();
+  tab.veil.init({});
+  const next = identityAt(now + 10 * SECOND);
+  browser.network.respond = () => success(next);
+  await browser.clock.advance(10 * SECOND);
+  let token;
+  tab.veil.getAdvertisingTokenAsync().then((t) => {
+    token = t;
+  });
+  await browser.clock.advance(3 * SECOND);
+  assert.equal(token, next.advertising_token, 'getAdvertisingTokenAsync settled with the refreshed token');
+  assert.equal(browser.network.calls.length, 1);
+});
+
+test('a refresh answered by something that is not Veil (wrong baseUrl) warns once, and is retried', async () => {
+  const { tab, clock, network } = loggedIn({ init: { baseUrl: 'https://www.pub.example' } });
+  network.respond = () => ({ status: 404, body: '<!doctype html><title>Not found</title>' });
+  await clock.advance(HOUR + 30 * SECOND);
+  assert.ok(network.calls.length >= 3);
+  assert.equal(tab.warnings.length, 1);
+  assert.match(tab.warnings[0][0], /https:\/\/www\.pub\.example\/v1\/token\/refresh answered HTTP 404 .*is baseUrl the Veil API/);
+  assert.equal(tab.veil.isLoginRequired(), false);
+});
+
+test('a server in trouble (503) is retried without a warning', async () => {
+  const { tab, clock, network } = loggedIn();
+  network.respond = () => ({ status: 503, body: { status: 'unknown', message: 'Not ready' } });
+  await clock.advance(HOUR + 30 * SECOND);
+  assert.ok(network.calls.length >= 3);
+  assert.deepEqual(tab.warnings, []);
 });
 
 test('cookie mode: stores a cookie for the domain and path until refresh_expires', () => {
@@ -457,6 +600,84 @@ test('cookie mode: a refresh on one subdomain is adopted by the other', async ()
   assert.equal(b.veil.getAdvertisingToken(), next.advertising_token);
 });
 
+test('cookie mode: disconnect before init clears the identity cookie, whatever its domain', () => {
+  const browser = new FakeBrowser();
+  const tab = browser.openTab('http://a.pub.test');
+  tab.veil.init({ identity: identityAt(browser.clock.now()), storage: 'cookie', cookieDomain: 'pub.test' });
+  const logoutPage = browser.openTab('http://a.pub.test');
+  logoutPage.veil.disconnect();
+  assert.doesNotMatch(browser.cookies.header('a.pub.test'), /__veil_identity/);
+  assert.doesNotMatch(browser.cookies.header('b.pub.test'), /__veil_identity/);
+});
+
+test('cookie mode: a refresh answered after another subdomain logged out does not log the user back in', async () => {
+  const options = { storage: 'cookie', cookieDomain: 'pub.test' };
+  const { browser, tab: a, clock, network } = loggedIn({ origin: 'http://a.pub.test', init: options });
+  const b = browser.openTab('http://b.pub.test', { random: () => 0.99 });
+  b.veil.init(options);
+  let answer;
+  network.respond = () => new Promise((resolve) => {
+    answer = resolve;
+  });
+  await clock.advance(HOUR);
+  assert.equal(network.calls.length, 1, 'a has a refresh in flight');
+  b.veil.disconnect();
+  answer(success(identityAt(clock.now())));
+  await clock.advance(0);
+  assert.equal(a.events.at(-1).type, 'LoggedOut');
+  assert.equal(a.veil.isLoginRequired(), true);
+  assert.doesNotMatch(browser.cookies.header('b.pub.test'), /__veil_identity/);
+  await clock.advance(5 * SECOND);
+  assert.equal(b.veil.isLoginRequired(), true);
+  assert.equal(b.typesSince(0).filter((t) => t === 'IdentityUpdated').length, 0);
+});
+
+test('a refresh answered after another tab logged out does not log the user back in (localStorage)', async () => {
+  const { browser, tab: a, clock, network } = loggedIn();
+  let answer;
+  network.respond = () => new Promise((resolve) => {
+    answer = resolve;
+  });
+  await clock.advance(HOUR);
+  assert.equal(network.calls.length, 1);
+  // The other tab's removal lands in storage before its storage event reaches this tab.
+  browser.storages.get('https://pub.example').delete('__veil_identity');
+  answer(success(identityAt(clock.now())));
+  await clock.advance(0);
+  assert.equal(a.events.at(-1).type, 'LoggedOut');
+  assert.equal(a.stored(), null);
+});
+
+test('cookie mode: a host-only cookie left from before cookieDomain was set does not survive disconnect', async () => {
+  const browser = new FakeBrowser();
+  const old = browser.openTab('http://www.pub.test');
+  const identity = identityAt(browser.clock.now());
+  old.veil.init({ identity, storage: 'cookie' });
+  assert.match(browser.cookies.header('www.pub.test'), /__veil_identity=/);
+  const page = browser.openTab('http://www.pub.test');
+  page.veil.init({ storage: 'cookie', cookieDomain: 'pub.test' });
+  assert.equal(page.veil.getAdvertisingToken(), identity.advertising_token);
+  page.veil.disconnect();
+  assert.doesNotMatch(browser.cookies.header('www.pub.test'), /__veil_identity/);
+  const reload = browser.openTab('http://www.pub.test');
+  reload.veil.init({ storage: 'cookie', cookieDomain: 'pub.test' });
+  assert.equal(reload.veil.isLoginRequired(), true);
+});
+
+test('cookie mode: a login with cookieDomain replaces a host-only cookie that would hide it', () => {
+  const browser = new FakeBrowser();
+  const old = browser.openTab('http://www.pub.test');
+  old.veil.init({ identity: identityAt(browser.clock.now()), storage: 'cookie' });
+  const page = browser.openTab('http://www.pub.test');
+  const next = identityAt(browser.clock.now() + SECOND);
+  page.veil.init({ identity: next, storage: 'cookie', cookieDomain: 'pub.test' });
+  assert.deepEqual(page.warnings, [], 'the cookie reads back');
+  const other = browser.openTab('http://news.pub.test');
+  other.veil.init({ storage: 'cookie', cookieDomain: 'pub.test' });
+  assert.equal(other.veil.getAdvertisingToken(), next.advertising_token);
+  assert.equal(browser.cookies.header('www.pub.test').split('__veil_identity=').length, 2, 'one cookie');
+});
+
 test('cookie mode: a cookie domain the page cannot set keeps the identity in memory, with a warning', async () => {
   const { tab, identity, clock, network } = loggedIn({
     origin: 'http://a.pub.test',
@@ -480,6 +701,38 @@ test('localStorage that throws: the identity lives in memory and is still refres
   browser.network.respond = () => success(next);
   await browser.clock.advance(HOUR);
   assert.equal(tab.veil.getAdvertisingToken(), next.advertising_token);
+});
+
+test('a tab whose writes fail (full localStorage) still takes a logout made in another tab', async () => {
+  const browser = new FakeBrowser();
+  const other = browser.openTab();
+  const identity = identityAt(browser.clock.now());
+  other.veil.init({ identity });
+  other.veil.abort(); // only this tab refreshes
+  const full = browser.openTab('https://pub.example', { brokenStorage: true });
+  full.veil.init({});
+  const next = identityAt(identity.refresh_from);
+  browser.network.respond = () => success(next);
+  await browser.clock.advance(HOUR);
+  assert.equal(full.veil.getAdvertisingToken(), next.advertising_token);
+  assert.equal(full.warnings.length, 1, 'its refreshed pair could not be stored');
+
+  browser.openTab().veil.disconnect(); // a logout in a third tab, before its init
+  assert.equal(full.events.at(-1).type, 'LoggedOut');
+  assert.equal(full.veil.isLoginRequired(), true);
+});
+
+test('an opt-out when localStorage takes no new value (full) still removes the stored identity', async () => {
+  const browser = new FakeBrowser();
+  const first = browser.openTab();
+  first.veil.init({ identity: identityAt(browser.clock.now()) });
+  first.veil.abort();
+  const tab = browser.openTab('https://pub.example', { brokenStorage: true });
+  tab.veil.init({});
+  browser.network.respond = () => OPTOUT;
+  await browser.clock.advance(HOUR);
+  assert.equal(tab.events.at(-1).type, 'OptedOut');
+  assert.equal(tab.stored(), null);
 });
 
 test('cookie mode without a real origin (sandboxed iframe): the identity lives in memory, with a warning', async () => {

@@ -54,7 +54,7 @@ public final class SdkScript {
     return bytes.clone();
   }
 
-  /** The SDK version, e.g. {@code 0.1.0}. */
+  /** The SDK version, e.g. {@code 0.2.0}. */
   public String version() {
     return version;
   }

@@ -24,7 +24,7 @@ final class SdkScriptEndpoint {
     this.body = Buffer.buffer(script.bytes());
   }
 
-  /** The path of this release's file, e.g. {@code /static/veil-sdk-0.1.0.js}. */
+  /** The path of this release's file, e.g. {@code /static/veil-sdk-0.2.0.js}. */
   String versionedPath() {
     return "/static/veil-sdk-" + script.version() + ".js";
   }

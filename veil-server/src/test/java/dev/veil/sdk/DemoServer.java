@@ -72,7 +72,12 @@ final class DemoServer implements AutoCloseable {
 
   /** The demo site on {@code host} (127.0.0.1 or a name under the test domain), with {@code query}. */
   String demoUrl(String host, String query) {
-    return "http://" + host + ":" + process.demoPort() + "/" + (query.isEmpty() ? "" : "?" + query);
+    return demoOrigin(host) + "/" + (query.isEmpty() ? "" : "?" + query);
+  }
+
+  /** The demo site's origin on {@code host}, e.g. {@code http://a.pub.test:41235}. */
+  String demoOrigin(String host) {
+    return "http://" + host + ":" + process.demoPort();
   }
 
   /** Every origin a test may leave storage behind in. */
