@@ -35,6 +35,8 @@ public abstract class AdminCall implements Callable<Integer> {
 
   /** Every call's deadline; stubs apply it with {@code withDeadlineAfter}. */
   static final long DEADLINE_SECONDS = 60;
+  /** Far above any API key (about 60 characters), far below gRPC's 8 KiB metadata limit. */
+  static final int MAX_KEY_LENGTH = 1024;
   /** "HTTP/" in hex, as netty shows the first bytes of an answer that did not start with HTTP/2 settings. */
   private static final String HTTP1_START_IN_HEX = "485454502f";
   private static final Metadata.Key<String> AUTHORIZATION =
@@ -81,6 +83,12 @@ public abstract class AdminCall implements Callable<Integer> {
     }
     if (key.isEmpty() || !key.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
       throw new ParameterException(spec.commandLine(), "The admin key must be printable ASCII without spaces.");
+    }
+    if (key.length() > MAX_KEY_LENGTH) {
+      // gRPC would refuse to send it (metadata over the server's 8 KiB limit) and report
+      // "INTERNAL: http2 exception" as if the server had refused.
+      throw new ParameterException(spec.commandLine(), "The admin key is " + key.length()
+          + " characters long, not an API key (those have about 60): check --key, $VEIL_ADMIN_KEY or the key file.");
     }
     return key;
   }

@@ -395,6 +395,16 @@ class AdminCliIT {
   }
 
   @Test
+  void aKeyTooLongForGrpcMetadata_isAUsageError_notAServerRefusal() {
+    CliRun run = withKey("k".repeat(20_000), "client", "list");
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+    assertThat(run.err()).contains("The admin key is 20000 characters long, not an API key")
+        .doesNotContain("refused").doesNotContain("kkkk");
+    assertNoStackTrace(run);
+  }
+
+  @Test
   void keyWithoutAdminRole_exitsOneWithPermissionDenied() {
     CliRun run = withKey(node.newClientKey("gen", Role.GENERATOR), "keys", "list");
 
