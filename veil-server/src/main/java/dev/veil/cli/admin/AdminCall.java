@@ -60,7 +60,7 @@ public abstract class AdminCall implements Callable<Integer> {
     Output out = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), options.json());
     String key = adminKey(options);
     LibraryLogs.silence(); // gRPC's own log lines would repeat, with a stack trace, what out.error says
-    ManagedChannel channel = ManagedChannelBuilder.forAddress(options.host(), options.port()).usePlaintext().build();
+    ManagedChannel channel = channel(options);
     try {
       Metadata headers = new Metadata();
       headers.put(AUTHORIZATION, "Bearer " + key);
@@ -70,6 +70,16 @@ public abstract class AdminCall implements Callable<Integer> {
     } finally {
       channel.shutdownNow();
       out.flush();
+    }
+  }
+
+  /** A plaintext channel; a host gRPC cannot use (empty, or with a port: "h:9090") is a usage error. */
+  private ManagedChannel channel(AdminOptions options) {
+    try {
+      return ManagedChannelBuilder.forAddress(options.host(), options.port()).usePlaintext().build();
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(),
+          "--host must be a host name or an IP address, without a port (give the port with --port).");
     }
   }
 

@@ -473,6 +473,18 @@ class AdminCliIT {
   }
 
   @Test
+  void aHostWithAPortOrEmpty_isAUsageError_withoutAStackTrace() {
+    for (String host : List.of("127.0.0.1:" + server.port(), "")) {
+      CliRun run = CliRun.of("admin", "keys", "list", "--host", host, "--port", String.valueOf(server.port()), "--key",
+          server.adminKey());
+
+      assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+      assertThat(run.err()).contains("--host must be a host name or an IP address, without a port");
+      assertNoStackTrace(run);
+    }
+  }
+
+  @Test
   void connectionOptions_mayFollowTheSubcommand() {
     CliRun run = CliRun.of("admin", "client", "list", "--key", server.adminKey(), "--port",
         String.valueOf(server.port()), "--host", "127.0.0.1");
