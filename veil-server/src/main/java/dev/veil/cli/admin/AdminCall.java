@@ -91,6 +91,10 @@ public abstract class AdminCall implements Callable<Integer> {
     } catch (UncheckedIOException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage() + ".");
     }
+    if (key.regionMatches(true, 0, "Bearer ", 0, "Bearer ".length())) {
+      throw new ParameterException(spec.commandLine(),
+          "Give the admin key without 'Bearer ': veil admin sends 'authorization: Bearer <key>' itself.");
+    }
     if (key.isEmpty() || !key.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
       throw new ParameterException(spec.commandLine(), "The admin key must be printable ASCII without spaces.");
     }

@@ -395,6 +395,14 @@ class AdminCliIT {
   }
 
   @Test
+  void aKeyGivenWithBearer_isAUsageErrorSayingToDropIt() {
+    CliRun run = withKey("Bearer " + server.adminKey(), "client", "list");
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+    assertThat(run.err()).contains("Give the admin key without 'Bearer '").doesNotContain(server.adminKey());
+  }
+
+  @Test
   void aKeyTooLongForGrpcMetadata_isAUsageError_notAServerRefusal() {
     CliRun run = withKey("k".repeat(20_000), "client", "list");
 
