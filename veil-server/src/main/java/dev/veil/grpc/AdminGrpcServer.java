@@ -22,10 +22,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The admin gRPC listener (SPEC 6): {@code IdentityAdminApi} plus any further admin services
  * (such as {@code DeductionAdminApi}), each behind {@link AdminAuthInterceptor} and {@link
- * DomainErrorInterceptor} and with {@link MalformedRequestGuard} (bytes that are not a valid
- * request message get INVALID_ARGUMENT); the standard health service without a key, and server
- * reflection (v1) behind the same key check, since SPEC 6 exempts only health: a caller without an
- * ADMIN key learns no more of the admin port than that it serves gRPC.
+ * DomainErrorInterceptor}; the standard health service without a key, and server reflection (v1)
+ * behind the same key check, since SPEC 6 exempts only health: a caller without an ADMIN key learns
+ * no more of the admin port than that it serves gRPC. Every service, health and reflection
+ * included, has {@link MalformedRequestGuard}: bytes that are not a valid request message get
+ * INVALID_ARGUMENT, and a compressed request that inflates past the limit RESOURCE_EXHAUSTED.
  *
  * <p>Binds only the configured address (loopback by default), caps inbound messages at {@code
  * maxMessageBytes} (4 MiB when not positive; larger calls fail with RESOURCE_EXHAUSTED) and runs
@@ -89,7 +90,7 @@ public final class AdminGrpcServer {
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
         .executor(executor)
         .maxInboundMessageSize(maxMessageBytes)
-        .addService(health.getHealthService())
+        .addService(MalformedRequestGuard.guard(health.getHealthService().bindService()))
         .addService(reflection);
     adminServices.forEach(builder::addService);
     Server started = builder.build();

@@ -174,6 +174,29 @@ class AdminGrpcServerIT {
   }
 
   @Test
+  void compressedMessage_inflatingOverTheLimit_isResourceExhausted_notUnknown_andTheServerKeepsServing() {
+    String fiveMiB = "x".repeat(5 * 1024 * 1024); // about 5 KiB once gzipped: under the limit on the wire
+
+    Status status = statusOf(() -> server.admin().withCompression("gzip").createClient(
+        CreateClientRequest.newBuilder().setName(fiveMiB).addRoles("MAPPER").build()));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(status.getDescription()).contains("message size limit").doesNotContain("xxxx");
+    assertThat(server.admin().listClients(LIST).getClientsCount()).isEqualTo(1);
+  }
+
+  @Test
+  void compressedHealthCheck_inflatingOverTheLimit_isResourceExhausted_withoutAKey() {
+    HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(server.channel()).withCompression("gzip");
+
+    Status status = statusOf(() -> health.check(
+        HealthCheckRequest.newBuilder().setService("x".repeat(5 * 1024 * 1024)).build()));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(health.check(HealthCheckRequest.getDefaultInstance()).getStatus()).isEqualTo(ServingStatus.SERVING);
+  }
+
+  @Test
   void message_overAConfiguredLimit_isResourceExhausted() throws InterruptedException {
     try (RunningAdminServer small = RunningAdminServer.start(List.of(), "grpc.max-message-bytes", "1024")) {
       Status status = statusOf(() -> small.admin().createClient(
