@@ -22,8 +22,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * The admin gRPC listener (SPEC 6): {@code IdentityAdminApi} plus any further admin services
  * (such as {@code DeductionAdminApi}), each behind {@link AdminAuthInterceptor} and {@link
- * DomainErrorInterceptor} and with {@link MalformedRequestGuard} (bytes that are not a valid
- * request message get INVALID_ARGUMENT); the standard health service and server reflection (v1) without a key.
+ * DomainErrorInterceptor}; the standard health service without a key, and server reflection (v1)
+ * behind the same key check, since SPEC 6 exempts only health: a caller without an ADMIN key learns
+ * no more of the admin port than that it serves gRPC. Every service, health and reflection
+ * included, has {@link MalformedRequestGuard}: bytes that are not a valid request message get
+ * INVALID_ARGUMENT, and a compressed request that inflates past the limit RESOURCE_EXHAUSTED.
  *
  * <p>Binds only the configured address (loopback by default), caps inbound messages at {@code
  * maxMessageBytes} (4 MiB when not positive; larger calls fail with RESOURCE_EXHAUSTED) and runs
@@ -39,6 +42,7 @@ public final class AdminGrpcServer {
   private final VeilConfig.Grpc config;
   private final Executor executor;
   private final List<ServerServiceDefinition> adminServices = new ArrayList<>();
+  private final ServerServiceDefinition reflection;
   private final HealthStatusManager health = new HealthStatusManager();
   private Server server;
 
@@ -67,6 +71,8 @@ public final class AdminGrpcServer {
       ServerServiceDefinition guarded = MalformedRequestGuard.guard(service.bindService());
       adminServices.add(ServerInterceptors.intercept(guarded, errors, auth));
     }
+    reflection = ServerInterceptors.intercept(
+        MalformedRequestGuard.guard(ProtoReflectionServiceV1.newInstance().bindService()), auth);
   }
 
   /**
@@ -84,8 +90,8 @@ public final class AdminGrpcServer {
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
         .executor(executor)
         .maxInboundMessageSize(maxMessageBytes)
-        .addService(health.getHealthService())
-        .addService(ProtoReflectionServiceV1.newInstance());
+        .addService(MalformedRequestGuard.guard(health.getHealthService().bindService()))
+        .addService(reflection);
     adminServices.forEach(builder::addService);
     Server started = builder.build();
     try {

@@ -18,15 +18,19 @@ import java.util.List;
 
 /**
  * Answers a request whose bytes are not a valid message of the method's type with {@code
- * INVALID_ARGUMENT} (SPEC 11: malformed input gets a documented client error).
+ * INVALID_ARGUMENT} (SPEC 11: malformed input gets a documented client error), and a compressed
+ * request that inflates past the message size limit with {@code RESOURCE_EXHAUSTED}, as an
+ * uncompressed one gets.
  *
  * <p>Design note. grpc-java parses a request before any interceptor sees it, and a marshaller that
- * throws makes the call fail with {@code UNKNOWN} ("Application error processing RPC"). So the
- * guard replaces each method's request marshaller with one that, when parsing fails, returns a
- * per-method <em>poison</em> instance (a message built for the purpose and compared by identity,
- * so no request a client can send is ever taken for it); the call handler, wrapped here too, sees
- * the poison before the service does, closes the call with {@code INVALID_ARGUMENT} and drops the
- * rest of the call's events. The description names the method, never the bytes. Stateless and
+ * throws makes the call fail with {@code UNKNOWN} ("Application error processing RPC", logged as
+ * an error). A compressed message is inflated only while it is parsed, so its size limit is
+ * enforced there too, by a {@code RESOURCE_EXHAUSTED} exception out of the parse. So the guard
+ * replaces each method's request marshaller with one that, when parsing fails either way, returns
+ * one of two per-method <em>poison</em> instances (messages built for the purpose and compared by
+ * identity, so no request a client can send is ever taken for one); the call handler, wrapped here
+ * too, sees the poison before the service does, closes the call with the poison's status and drops
+ * the rest of the call's events. The description names the method, never the bytes. Stateless and
  * thread-safe; each call gets its own listener.
  */
 final class MalformedRequestGuard {
@@ -71,31 +75,45 @@ final class MalformedRequestGuard {
   private static <ReqT, RespT> ServerMethodDefinition<ReqT, RespT> guardMethod(
       ServerMethodDefinition<ReqT, RespT> method) {
     MethodDescriptor<ReqT, RespT> descriptor = method.getMethodDescriptor();
-    ReqT poison = poisonFor(descriptor.getRequestMarshaller());
-    if (poison == null) {
+    ReqT malformed = poisonFor(descriptor.getRequestMarshaller());
+    ReqT tooLarge = poisonFor(descriptor.getRequestMarshaller());
+    if (malformed == null) {
       return method;
     }
-    Marshaller<ReqT> tolerant = new TolerantMarshaller<>(descriptor.getRequestMarshaller(), poison);
+    if (tooLarge == malformed) {
+      throw new IllegalStateException("protobuf returned the same instance for two new messages");
+    }
+    Marshaller<ReqT> tolerant = new TolerantMarshaller<>(descriptor.getRequestMarshaller(), malformed, tooLarge);
     MethodDescriptor<ReqT, RespT> guardedDescriptor =
         descriptor.toBuilder(tolerant, descriptor.getResponseMarshaller()).build();
-    String message = "the request is not a valid " + descriptor.getFullMethodName() + " message";
+    Poisons<ReqT> poisons = new Poisons<>(
+        malformed, Status.INVALID_ARGUMENT.withDescription(
+            "the request is not a valid " + descriptor.getFullMethodName() + " message"),
+        tooLarge, Status.RESOURCE_EXHAUSTED.withDescription(
+            "the decompressed request is larger than the server's message size limit (grpc.max-message-bytes)"));
     ServerCallHandler<ReqT, RespT> handler = method.getServerCallHandler();
     return ServerMethodDefinition.create(guardedDescriptor, (call, headers) ->
-        new GuardedListener<>(handler.startCall(call, headers), call, poison, message));
+        new GuardedListener<>(handler.startCall(call, headers), call, poisons));
   }
 
-  /** Stops the poison before the service and closes the call; forwards everything else. */
+  /** A method's two poison instances and the status each closes the call with. */
+  private record Poisons<ReqT>(ReqT malformed, Status malformedStatus, ReqT tooLarge, Status tooLargeStatus) {
+    /** The status for {@code request} if it is a poison, else null. */
+    Status statusOf(ReqT request) {
+      return request == malformed ? malformedStatus : request == tooLarge ? tooLargeStatus : null;
+    }
+  }
+
+  /** Stops a poison before the service and closes the call; forwards everything else. */
   private static final class GuardedListener<ReqT> extends SimpleForwardingServerCallListener<ReqT> {
     private final ServerCall<ReqT, ?> call;
-    private final ReqT poison;
-    private final String message;
+    private final Poisons<ReqT> poisons;
     private boolean rejected;
 
-    GuardedListener(ServerCall.Listener<ReqT> next, ServerCall<ReqT, ?> call, ReqT poison, String message) {
+    GuardedListener(ServerCall.Listener<ReqT> next, ServerCall<ReqT, ?> call, Poisons<ReqT> poisons) {
       super(next);
       this.call = call;
-      this.poison = poison;
-      this.message = message;
+      this.poisons = poisons;
     }
 
     @Override
@@ -103,9 +121,10 @@ final class MalformedRequestGuard {
       if (rejected) {
         return;
       }
-      if (request == poison) {
+      Status refusal = poisons.statusOf(request);
+      if (refusal != null) {
         rejected = true;
-        call.close(Status.INVALID_ARGUMENT.withDescription(message), new Metadata());
+        call.close(refusal, new Metadata());
         return;
       }
       super.onMessage(request);
@@ -126,8 +145,8 @@ final class MalformedRequestGuard {
     }
   }
 
-  /** Parses with the original marshaller; answers the poison instead of throwing on bad bytes. */
-  private record TolerantMarshaller<T>(Marshaller<T> delegate, T poison) implements Marshaller<T> {
+  /** Parses with the original marshaller; answers a poison instead of throwing on bad bytes. */
+  private record TolerantMarshaller<T>(Marshaller<T> delegate, T malformed, T tooLarge) implements Marshaller<T> {
     @Override
     public InputStream stream(T value) {
       return delegate.stream(value);
@@ -138,12 +157,14 @@ final class MalformedRequestGuard {
       try {
         return delegate.parse(stream);
       } catch (StatusRuntimeException e) {
-        // The protobuf marshaller reports unparseable bytes as INTERNAL; the call is then closed by
-        // the listener above with INVALID_ARGUMENT and a description that does not echo the input.
-        if (e.getStatus().getCode() != Status.Code.INTERNAL) {
-          throw e;
-        }
-        return poison;
+        // The protobuf marshaller reports unparseable bytes as INTERNAL, and the stream of a
+        // compressed message that inflates past the limit throws RESOURCE_EXHAUSTED; the call is
+        // then closed by the listener above with a description that does not echo the input.
+        return switch (e.getStatus().getCode()) {
+          case INTERNAL -> malformed;
+          case RESOURCE_EXHAUSTED -> tooLarge;
+          default -> throw e;
+        };
       }
     }
   }

@@ -2,8 +2,9 @@
  * The admin gRPC adapter (SPEC 6). Where a call enters and what decides its answer:
  *
  * <ol>
- *   <li>{@link dev.veil.grpc.AdminGrpcServer} binds the listener, serves health and reflection
- *       without a key, and wires every admin service behind two interceptors;
+ *   <li>{@link dev.veil.grpc.AdminGrpcServer} binds the listener, serves health without a key
+ *       and reflection behind the admin key check, and wires every admin service behind two
+ *       interceptors;
  *   <li>{@link dev.veil.grpc.AdminAuthInterceptor} refuses calls without an {@code ADMIN} API key;
  *   <li>{@link dev.veil.grpc.DomainErrorInterceptor} turns domain exceptions into gRPC status codes
  *       (the only place that does);

@@ -108,7 +108,9 @@ public final class SaltService {
   /**
    * Rotates the buckets with the given ids now.
    *
-   * @throws VeilException CLIENT_ERROR naming the first unknown id
+   * @throws VeilException NOT_FOUND naming the first unknown id (as for an unknown client or
+   *     keyset: the admin API documents NOT_FOUND for a bucket that does not exist); nothing is
+   *     rotated
    */
   public synchronized int rotateBuckets(Collection<String> bucketIds) {
     Map<String, Integer> index = bucketIndexById();
@@ -116,7 +118,7 @@ public final class SaltService {
     for (String id : bucketIds) {
       Integer i = index.get(id);
       if (i == null) {
-        throw VeilException.clientError("unknown bucket id: " + id);
+        throw new VeilException(ErrorCode.NOT_FOUND, "unknown bucket id: " + id);
       }
       chosen.add(i);
     }

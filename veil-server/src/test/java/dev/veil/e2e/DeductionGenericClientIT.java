@@ -164,7 +164,7 @@ class DeductionGenericClientIT {
 
   @Test
   void reflection_listsTheFiveMethods_andServesCallsWithoutASchema() {
-    BufCurl.Result methods = buf.listMethods(server.grpcPort());
+    BufCurl.Result methods = buf.listMethods(server.grpcPort(), admin);
 
     assertThat(methods.exitCode()).as(methods.err()).isZero();
     for (String method : METHODS) {
@@ -180,8 +180,14 @@ class DeductionGenericClientIT {
         json(Map.of("title", "via reflection", "request_id", "reflect-1")), null, admin);
     assertThat(retried.json().get("data").get(0).get("id")).isEqualTo(record.get("id"));
 
+    // Without a key, reflection answers UNAUTHENTICATED, which buf reports as a service it cannot
+    // find (exit 1): the caller learns nothing of the admin API.
     BufCurl.Result anonymous = buf.call(server.grpcPort(), SERVICE + "GetDeductionList", "{}", null, null);
-    assertThat(anonymous.grpcCode()).isEqualTo(UNAUTHENTICATED);
+    assertThat(anonymous.exitCode()).as(anonymous.err()).isEqualTo(1);
+    assertThat(anonymous.out()).doesNotContain("data");
+    BufCurl.Result anonymousList = buf.listMethods(server.grpcPort(), null);
+    assertThat(anonymousList.exitCode()).as(anonymousList.err()).isEqualTo(1);
+    assertThat(anonymousList.out()).doesNotContain(SERVICE);
   }
 
   @Test

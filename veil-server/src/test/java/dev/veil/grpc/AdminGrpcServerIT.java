@@ -3,6 +3,7 @@ package dev.veil.grpc;
 import static dev.veil.grpc.testing.Statuses.statusOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.veil.client.Role;
 import dev.veil.config.VeilConfig;
@@ -132,14 +133,31 @@ class AdminGrpcServerIT {
   }
 
   @Test
-  void reflection_withoutKey_listsTheAdminService() throws Exception {
-    ServerReflectionResponse answer = Reflection.ask(server.channel(),
+  void reflection_withAdminKey_listsTheAdminService() throws Exception {
+    ServerReflectionResponse answer = Reflection.ask(server.adminChannel(),
         ServerReflectionRequest.newBuilder().setListServices("").build());
 
     List<String> services = answer.getListServicesResponse().getServiceList().stream()
         .map(ServiceResponse::getName).toList();
 
     assertThat(services).contains(IdentityAdminApiGrpc.SERVICE_NAME, "grpc.health.v1.Health");
+  }
+
+  @Test
+  void reflection_withoutAnAdminKey_isRefusedLikeAnAdminRpc() {
+    String mapperKey = server.node().newClientKey("mapper", Role.MAPPER);
+    Metadata mapper = new Metadata();
+    mapper.put(RunningAdminServer.AUTHORIZATION, "Bearer " + mapperKey);
+    ServerReflectionRequest list = ServerReflectionRequest.newBuilder().setListServices("").build();
+
+    Throwable anonymous = catchThrowable(() -> Reflection.ask(server.channel(), list));
+    Throwable withoutRole = catchThrowable(() -> Reflection.ask(
+        ClientInterceptors.intercept(server.channel(), MetadataUtils.newAttachHeadersInterceptor(mapper)), list));
+
+    assertThat(anonymous).as("reflection without a key").isNotNull();
+    assertThat(withoutRole).as("reflection with a MAPPER key").isNotNull();
+    assertThat(Status.fromThrowable(anonymous).getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
+    assertThat(Status.fromThrowable(withoutRole).getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
   }
 
   // --- limits ---
@@ -153,6 +171,29 @@ class AdminGrpcServerIT {
 
     assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
     assertThat(server.admin().listClients(LIST).getClientsCount()).isEqualTo(1);
+  }
+
+  @Test
+  void compressedMessage_inflatingOverTheLimit_isResourceExhausted_notUnknown_andTheServerKeepsServing() {
+    String fiveMiB = "x".repeat(5 * 1024 * 1024); // about 5 KiB once gzipped: under the limit on the wire
+
+    Status status = statusOf(() -> server.admin().withCompression("gzip").createClient(
+        CreateClientRequest.newBuilder().setName(fiveMiB).addRoles("MAPPER").build()));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(status.getDescription()).contains("message size limit").doesNotContain("xxxx");
+    assertThat(server.admin().listClients(LIST).getClientsCount()).isEqualTo(1);
+  }
+
+  @Test
+  void compressedHealthCheck_inflatingOverTheLimit_isResourceExhausted_withoutAKey() {
+    HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(server.channel()).withCompression("gzip");
+
+    Status status = statusOf(() -> health.check(
+        HealthCheckRequest.newBuilder().setService("x".repeat(5 * 1024 * 1024)).build()));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(health.check(HealthCheckRequest.getDefaultInstance()).getStatus()).isEqualTo(ServingStatus.SERVING);
   }
 
   @Test

@@ -22,6 +22,7 @@ import dev.veil.testing.DeductionClient;
 import dev.veil.testing.InMemoryStores;
 import dev.veil.testing.MutableClock;
 import dev.veil.testing.TestConfigs;
+import io.grpc.ClientInterceptors;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -291,7 +292,7 @@ class DeductionAdminServiceIT {
   }
 
   @Test
-  void reflection_withoutKey_listsTheService_withTheRequestsMethodsAndFieldNumbers() throws Exception {
+  void reflection_withAdminKey_listsTheService_withTheRequestsMethodsAndFieldNumbers() throws Exception {
     List<String> services = reflect(ServerReflectionRequest.newBuilder().setListServices("").build())
         .getListServicesResponse().getServiceList().stream().map(ServiceResponse::getName).toList();
     assertThat(services).contains("protocol.payment.deduction.v1.DeductionAdminApi",
@@ -365,7 +366,10 @@ class DeductionAdminServiceIT {
   }
 
   private ServerReflectionResponse reflect(ServerReflectionRequest request) throws Exception {
-    return Reflection.ask(admin.channel(), request);
+    Metadata headers = new Metadata();
+    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + adminKey);
+    return Reflection.ask(ClientInterceptors.intercept(admin.channel(), MetadataUtils.newAttachHeadersInterceptor(headers)),
+        request);
   }
 
   private static void close(DeductionClient... clients) {

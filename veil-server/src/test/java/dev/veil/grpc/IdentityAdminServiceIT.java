@@ -356,14 +356,14 @@ class IdentityAdminServiceIT {
   }
 
   @Test
-  void rotateSalts_withUnknownBucketId_isInvalidArgumentAndRotatesNothing() {
+  void rotateSalts_withUnknownBucketId_isNotFoundAsTheProtoSays_andRotatesNothing() {
     var snapshot = node.services().salts().current();
     RotateSaltsRequest request = RotateSaltsRequest.newBuilder().setBuckets(BucketIdList.newBuilder()
         .addBucketIds(snapshot.bucketId(1)).addBucketIds("AAAAAAAAAAAA")).build();
 
     Status status = statusOf(() -> admin.rotateSalts(request));
 
-    assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+    assertThat(status.getCode()).isEqualTo(Status.Code.NOT_FOUND);
     assertThat(status.getDescription()).contains("unknown bucket id");
     assertThat(node.services().salts().current().rotatedCount()).isZero();
   }

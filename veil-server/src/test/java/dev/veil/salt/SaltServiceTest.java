@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.veil.common.ChangeCursor;
+import dev.veil.common.ErrorCode;
 import dev.veil.common.VeilException;
 import dev.veil.common.Versioned;
 import dev.veil.testing.InMemoryStores;
@@ -78,10 +79,11 @@ class SaltServiceTest {
   }
 
   @Test
-  void rotateBuckets_unknownId_isAClientError() {
+  void rotateBuckets_unknownId_isNotFound() {
     assertThatThrownBy(() -> salts.rotateBuckets(List.of("nope")))
         .isInstanceOf(VeilException.class)
-        .hasMessageContaining("unknown bucket id");
+        .hasMessageContaining("unknown bucket id")
+        .extracting(e -> ((VeilException) e).code()).isEqualTo(ErrorCode.NOT_FOUND);
   }
 
   @Test

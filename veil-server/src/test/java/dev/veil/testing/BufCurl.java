@@ -106,7 +106,9 @@ public final class BufCurl {
    * requestJson} (sent on stdin).
    *
    * @param schema the {@code .proto} file that defines the API; null to use server reflection
-   * @param authorization the value of the {@code authorization} header; null to send none
+   * @param authorization the value of the {@code authorization} header; null to send none. With
+   *     reflection it goes on the reflection requests too ({@code --reflect-header '*'}), since
+   *     the server's reflection needs the admin key like every admin call
    */
   public Result call(int port, String method, String requestJson, Path schema, String authorization) {
     List<String> args = new ArrayList<>(List.of("--emit-defaults", "-d", "@-"));
@@ -115,14 +117,25 @@ public final class BufCurl {
     }
     if (authorization != null) {
       args.addAll(List.of("-H", "authorization: " + authorization));
+      if (schema == null) {
+        args.addAll(List.of("--reflect-header", "*"));
+      }
     }
     args.add("http://127.0.0.1:" + port + "/" + method);
     return run(args, requestJson);
   }
 
-  /** {@code --list-methods} through server reflection. */
-  public Result listMethods(int port) {
-    return run(List.of("--list-methods", "http://127.0.0.1:" + port), "");
+  /**
+   * {@code --list-methods} through server reflection, sending {@code authorization} (null: none)
+   * on the reflection requests.
+   */
+  public Result listMethods(int port, String authorization) {
+    List<String> args = new ArrayList<>(List.of("--list-methods"));
+    if (authorization != null) {
+      args.addAll(List.of("--reflect-header", "authorization: " + authorization));
+    }
+    args.add("http://127.0.0.1:" + port);
+    return run(args, "");
   }
 
   private Result run(List<String> args, String stdin) {

@@ -4,6 +4,8 @@ import dev.veil.grpc.AdminGrpcServer;
 import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc;
 import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc.IdentityAdminApiBlockingStub;
 import io.grpc.BindableService;
+import io.grpc.Channel;
+import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
@@ -68,6 +70,13 @@ public final class RunningAdminServer implements AutoCloseable {
 
   public ManagedChannel channel() {
     return channel;
+  }
+
+  /** The channel with every call sending {@code authorization: Bearer <admin key>}. */
+  public Channel adminChannel() {
+    Metadata headers = new Metadata();
+    headers.put(AUTHORIZATION, "Bearer " + adminKey());
+    return ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers));
   }
 
   /** A stub that sends {@code authorization: Bearer <admin key>}. */

@@ -35,6 +35,8 @@ public abstract class AdminCall implements Callable<Integer> {
 
   /** Every call's deadline; stubs apply it with {@code withDeadlineAfter}. */
   static final long DEADLINE_SECONDS = 60;
+  /** Far above any API key (about 60 characters), far below gRPC's 8 KiB metadata limit. */
+  static final int MAX_KEY_LENGTH = 1024;
   /** "HTTP/" in hex, as netty shows the first bytes of an answer that did not start with HTTP/2 settings. */
   private static final String HTTP1_START_IN_HEX = "485454502f";
   private static final Metadata.Key<String> AUTHORIZATION =
@@ -58,7 +60,7 @@ public abstract class AdminCall implements Callable<Integer> {
     Output out = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), options.json());
     String key = adminKey(options);
     LibraryLogs.silence(); // gRPC's own log lines would repeat, with a stack trace, what out.error says
-    ManagedChannel channel = ManagedChannelBuilder.forAddress(options.host(), options.port()).usePlaintext().build();
+    ManagedChannel channel = channel(options);
     try {
       Metadata headers = new Metadata();
       headers.put(AUTHORIZATION, "Bearer " + key);
@@ -71,6 +73,16 @@ public abstract class AdminCall implements Callable<Integer> {
     }
   }
 
+  /** A plaintext channel; a host gRPC cannot use (empty, or with a port: "h:9090") is a usage error. */
+  private ManagedChannel channel(AdminOptions options) {
+    try {
+      return ManagedChannelBuilder.forAddress(options.host(), options.port()).usePlaintext().build();
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(),
+          "--host must be a host name or an IP address, without a port (give the port with --port).");
+    }
+  }
+
   private String adminKey(AdminOptions options) {
     String key;
     try {
@@ -79,8 +91,18 @@ public abstract class AdminCall implements Callable<Integer> {
     } catch (UncheckedIOException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage() + ".");
     }
+    if (key.regionMatches(true, 0, "Bearer ", 0, "Bearer ".length())) {
+      throw new ParameterException(spec.commandLine(),
+          "Give the admin key without 'Bearer ': veil admin sends 'authorization: Bearer <key>' itself.");
+    }
     if (key.isEmpty() || !key.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
       throw new ParameterException(spec.commandLine(), "The admin key must be printable ASCII without spaces.");
+    }
+    if (key.length() > MAX_KEY_LENGTH) {
+      // gRPC would refuse to send it (metadata over the server's 8 KiB limit) and report
+      // "INTERNAL: http2 exception" as if the server had refused.
+      throw new ParameterException(spec.commandLine(), "The admin key is " + key.length()
+          + " characters long, not an API key (those have about 60): check --key, $VEIL_ADMIN_KEY or the key file.");
     }
     return key;
   }

@@ -10,7 +10,8 @@ import java.util.Optional;
 
 /**
  * Finds the admin key: the flag if given, else the {@code VEIL_ADMIN_KEY} environment variable if
- * not blank, else the first line of the key file ({@code veil serve} writes it at first start).
+ * not blank, else the first line of the key file ({@code veil serve} writes it at first start;
+ * a leading byte order mark is dropped).
  */
 final class AdminKeySource {
   private AdminKeySource() {}
@@ -30,10 +31,15 @@ final class AdminKeySource {
       return Optional.empty();
     }
     try {
-      String text = Files.readString(file, StandardCharsets.UTF_8).strip();
+      String text = withoutByteOrderMark(Files.readString(file, StandardCharsets.UTF_8)).strip();
       return text.isEmpty() ? Optional.empty() : Optional.of(text.lines().findFirst().orElse("").strip());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the admin key file " + file, e);
     }
+  }
+
+  /** Editors on Windows start a UTF-8 file with U+FEFF, which is no part of the key. */
+  private static String withoutByteOrderMark(String text) {
+    return text.startsWith("\uFEFF") ? text.substring(1) : text;
   }
 }

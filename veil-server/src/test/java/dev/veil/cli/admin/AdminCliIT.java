@@ -395,6 +395,24 @@ class AdminCliIT {
   }
 
   @Test
+  void aKeyGivenWithBearer_isAUsageErrorSayingToDropIt() {
+    CliRun run = withKey("Bearer " + server.adminKey(), "client", "list");
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+    assertThat(run.err()).contains("Give the admin key without 'Bearer '").doesNotContain(server.adminKey());
+  }
+
+  @Test
+  void aKeyTooLongForGrpcMetadata_isAUsageError_notAServerRefusal() {
+    CliRun run = withKey("k".repeat(20_000), "client", "list");
+
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+    assertThat(run.err()).contains("The admin key is 20000 characters long, not an API key")
+        .doesNotContain("refused").doesNotContain("kkkk");
+    assertNoStackTrace(run);
+  }
+
+  @Test
   void keyWithoutAdminRole_exitsOneWithPermissionDenied() {
     CliRun run = withKey(node.newClientKey("gen", Role.GENERATOR), "keys", "list");
 
@@ -460,6 +478,18 @@ class AdminCliIT {
 
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.err()).contains("--port must be between 1 and 65535");
+  }
+
+  @Test
+  void aHostWithAPortOrEmpty_isAUsageError_withoutAStackTrace() {
+    for (String host : List.of("127.0.0.1:" + server.port(), "")) {
+      CliRun run = CliRun.of("admin", "keys", "list", "--host", host, "--port", String.valueOf(server.port()), "--key",
+          server.adminKey());
+
+      assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+      assertThat(run.err()).contains("--host must be a host name or an IP address, without a port");
+      assertNoStackTrace(run);
+    }
   }
 
   @Test

@@ -41,6 +41,13 @@ class AdminKeySourceTest {
   }
 
   @Test
+  void aFileWithAByteOrderMarkAndCrlf_givesTheKeyAlone() throws IOException {
+    Path file = Files.writeString(dir.resolve("admin.key"), "\uFEFFvk1.abc.def\r\n");
+
+    assertThat(AdminKeySource.resolve(null, Map.of(), file)).hasValue("vk1.abc.def");
+  }
+
+  @Test
   void emptyFile_isEmpty() throws IOException {
     Path file = Files.writeString(dir.resolve("admin.key"), "\n");
 
