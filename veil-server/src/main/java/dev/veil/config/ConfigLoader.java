@@ -48,6 +48,7 @@ public final class ConfigLoader {
     d.put("http.header-timeout", "10s");
     d.put("http.idle-timeout", "60s");
     d.put("http.drain-delay", "0s");
+    d.put("http.shutdown-timeout", "30s");
     d.put("grpc.host", "127.0.0.1");
     d.put("grpc.port", "9090");
     d.put("grpc.max-message-bytes", "4194304");
@@ -194,11 +195,15 @@ public final class ConfigLoader {
     if (drainDelay.compareTo(Duration.ofMinutes(5)) > 0) {
       throw new ConfigException("http.drain-delay must be at most 5m, got '" + v.get("http.drain-delay") + "'");
     }
+    Duration shutdownTimeout = s.positiveDuration("http.shutdown-timeout");
+    if (shutdownTimeout.compareTo(Duration.ofMinutes(5)) > 0) {
+      throw new ConfigException("http.shutdown-timeout must be at most 5m, got '" + v.get("http.shutdown-timeout") + "'");
+    }
     Path dataDir = Path.of(s.text("data.dir", false));
     String db = s.text("db", true);
     return new VeilConfig(
         new VeilConfig.Http(s.text("http.host", false), s.port("http.port"), s.duration("http.header-timeout"),
-            s.duration("http.idle-timeout"), drainDelay),
+            s.duration("http.idle-timeout"), drainDelay, shutdownTimeout),
         new VeilConfig.Grpc(s.text("grpc.host", false), s.port("grpc.port"),
             s.intIn("grpc.max-message-bytes", 1024, Integer.MAX_VALUE)),
         dataDir,
