@@ -1,6 +1,7 @@
 package dev.veil.config;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -119,16 +120,28 @@ public final class ConfigLoader {
     try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       Map<String, String> out = new LinkedHashMap<>();
       if (file.toString().endsWith(".properties")) {
-        Properties p = new Properties();
+        Properties p = new Properties() {
+          @Override
+          public synchronized Object put(Object key, Object value) {
+            Object before = super.put(key, value);
+            if (before != null) {
+              throw new ConfigException("setting '" + key + "' is given twice in " + file + "; give it once");
+            }
+            return null;
+          }
+        };
         p.load(reader);
         p.forEach((k, v) -> out.put(k.toString(), v.toString()));
       } else {
-        JsonNode root = new ObjectMapper(new YAMLFactory()).readTree(reader);
+        // YAML forbids a key twice in one mapping; without the check the later one silently replaces
+        // the earlier (a second "http:" section drops every setting of the first).
+        JsonNode root = new ObjectMapper(new YAMLFactory())
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).readTree(reader);
         if (root != null && !root.isMissingNode() && !root.isNull()) {
           if (!root.isObject()) {
             throw new ConfigException("configuration file " + file + " must hold a mapping of settings");
           }
-          flatten("", root, out);
+          flatten("", root, out, file);
         }
       }
       return out;
@@ -144,19 +157,26 @@ public final class ConfigLoader {
     }
   }
 
-  private static void flatten(String prefix, JsonNode node, Map<String, String> out) {
+  /** Nested and dotted keys both name settings; one setting written both ways is refused. */
+  private static void flatten(String prefix, JsonNode node, Map<String, String> out, Path file) {
     if (node.isObject()) {
       Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
       while (fields.hasNext()) {
         Map.Entry<String, JsonNode> f = fields.next();
-        flatten(prefix.isEmpty() ? f.getKey() : prefix + "." + f.getKey(), f.getValue(), out);
+        flatten(prefix.isEmpty() ? f.getKey() : prefix + "." + f.getKey(), f.getValue(), out, file);
       }
-    } else if (node.isArray()) {
+      return;
+    }
+    String value;
+    if (node.isArray()) {
       StringBuilder sb = new StringBuilder();
       node.forEach(n -> sb.append(sb.length() == 0 ? "" : ",").append(n.asText()));
-      out.put(prefix, sb.toString());
+      value = sb.toString();
     } else {
-      out.put(prefix, node.isNull() ? "" : node.asText());
+      value = node.isNull() ? "" : node.asText();
+    }
+    if (out.put(prefix, value) != null) {
+      throw new ConfigException("setting '" + prefix + "' is given twice in " + file + "; give it once");
     }
   }
 

@@ -57,6 +57,30 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void aYamlSectionGivenTwice_isRefused_notHalfOfItDropped() throws IOException {
+    Path file = dir.resolve("veil.yaml");
+    Files.writeString(file, "http:\n  port: 8001\n  host: 0.0.0.0\ngrpc:\n  port: 9001\nhttp:\n  idle-timeout: 30s\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("http").hasMessageContaining("line 6");
+  }
+
+  @Test
+  void aSettingWrittenNestedAndDotted_isRefusedNamingIt() throws IOException {
+    Path file = dir.resolve("veil.yml");
+    Files.writeString(file, "http.port: 8001\nhttp:\n  port: 8002\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("'http.port' is given twice");
+  }
+
+  @Test
+  void aPropertyGivenTwice_isRefusedNamingIt() throws IOException {
+    Path file = dir.resolve("veil.properties");
+    Files.writeString(file, "http.port=8001\ngrpc.port=9001\nhttp.port = 8002\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("'http.port' is given twice");
+  }
+
+  @Test
   void badValues_failNamingTheSetting() {
     assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("http.port", "eighty")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("http.port");
