@@ -97,13 +97,15 @@ public final class ConfigLoader {
   }
 
   /**
-   * The settings as a map, safe to log: a password in the database URL is replaced, and the test
+   * The settings as a map, safe to log: a password in the database URL is replaced (in the user
+   * info up to its last '@', as the store reads it, so a password holding an '@' or '/' is hidden
+   * whole), and the test
    * identity's address is hidden (logs never carry an email address, not even a reserved one).
    */
   public static Map<String, String> redacted(Map<String, String> values) {
     Map<String, String> out = new LinkedHashMap<>(values);
     out.computeIfPresent("test.email", (k, v) -> "<redacted>");
-    out.computeIfPresent("db", (k, v) -> v.replaceAll("(?i)(password=)[^&]*", "$1***").replaceAll("//([^:/@]+):[^@]*@", "//$1:***@"));
+    out.computeIfPresent("db", (k, v) -> v.replaceAll("(?i)(password=)[^&]*", "$1***").replaceAll("//([^:/@?]*):[^?]*@", "//$1:***@"));
     return out;
   }
 

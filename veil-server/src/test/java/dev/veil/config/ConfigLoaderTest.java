@@ -159,6 +159,16 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void redacted_hidesAPasswordHoldingAnAtSignOrASlash_whole() {
+    assertThat(ConfigLoader.redacted(Map.of("db", "postgresql://veil:s3cr@tPW@db:5432/veil")).get("db"))
+        .isEqualTo("postgresql://veil:***@db:5432/veil");
+    assertThat(ConfigLoader.redacted(Map.of("db", "postgresql://veil:s3/cr@tPW@db/veil?sslmode=require")).get("db"))
+        .isEqualTo("postgresql://veil:***@db/veil?sslmode=require");
+    assertThat(ConfigLoader.redacted(Map.of("db", "postgresql://db:5432/veil?user=me@corp")).get("db"))
+        .isEqualTo("postgresql://db:5432/veil?user=me@corp");
+  }
+
+  @Test
   void settings_carryEveryEffectiveValue_withTheDatabasePasswordRedacted() {
     VeilConfig c = ConfigLoader.load(null, Map.of(), Map.of("db", "postgresql://veil:pw123@db/veil", "http.port", "81"));
     assertThat(c.settings()).containsEntry("http.port", "81").containsKeys(ConfigLoader.DEFAULTS.keySet().toArray(String[]::new));
