@@ -119,6 +119,9 @@ public final class ConfigLoader {
   }
 
   private static Map<String, String> readFile(Path file) {
+    if (Files.isDirectory(file)) { // opens, then fails on the first read, which the YAML parser reports as bad YAML
+      throw new ConfigException("cannot read configuration file: is a directory: " + file);
+    }
     try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       Map<String, String> out = new LinkedHashMap<>();
       if (file.toString().endsWith(".properties")) {

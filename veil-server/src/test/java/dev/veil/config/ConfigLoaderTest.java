@@ -139,6 +139,10 @@ class ConfigLoaderTest {
     assertThatThrownBy(() -> ConfigLoader.load(dir.resolve("missing.yaml"), Map.of(), Map.of()))
         .isInstanceOf(ConfigException.class)
         .hasMessage("cannot read configuration file: no such file: " + dir.resolve("missing.yaml"));
+    Path directory = Files.createDirectory(dir.resolve("conf.yaml"));
+    assertThatThrownBy(() -> ConfigLoader.load(directory, Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("cannot read configuration file: is a directory: " + directory);
   }
 
   @Test
