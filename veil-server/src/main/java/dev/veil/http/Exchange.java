@@ -21,6 +21,7 @@ final class Exchange {
   static final int CLIENT_CLOSED = 499;
 
   private final HttpServerRequest request;
+  private final StopSignal stop;
   private final String routeName;
   private final RequestMetrics metrics;
   private final RequestObserver observer;
@@ -30,8 +31,9 @@ final class Exchange {
   private boolean answered;
 
   Exchange(HttpServerRequest request, String routeName, RequestMetrics metrics, RequestObserver observer,
-      ApiProfile profile, long startNanos) {
+      ApiProfile profile, long startNanos, StopSignal stop) {
     this.request = request;
+    this.stop = stop;
     this.routeName = routeName;
     this.metrics = metrics;
     this.observer = observer;
@@ -103,6 +105,8 @@ final class Exchange {
     if (close) {
       ConnectionClose.mark(request);
       response.putHeader(HttpHeaders.CONNECTION, "close");
+    } else if (stop.stopping()) {
+      response.putHeader(HttpHeaders.CONNECTION, "close");
     }
     response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, contentType).end(body)
         .onComplete(written -> {
@@ -124,6 +128,9 @@ final class Exchange {
       return;
     }
     answered = true;
+    if (stop.stopping()) {
+      request.response().putHeader(HttpHeaders.CONNECTION, "close");
+    }
     request.response().setStatusCode(status).end();
     observer.completed(this, status);
   }
@@ -133,6 +140,9 @@ final class Exchange {
     answered = true;
     HttpServerResponse response = request.response();
     response.setStatusCode(200).setChunked(true).putHeader(HttpHeaders.CONTENT_TYPE, contentType);
+    if (stop.stopping()) {
+      response.putHeader(HttpHeaders.CONNECTION, "close");
+    }
     return response;
   }
 

@@ -68,6 +68,7 @@ public final class PublicHttpServer {
    * http.shutdown-timeout} has passed and the connections of those still running were closed.
    */
   public Future<Void> stop() {
+    dispatcher.beginStop();
     List<Future<Void>> undeployed = deployments.stream().map(vertx::undeploy).toList();
     deployments.clear();
     return Future.all(undeployed).mapEmpty();
