@@ -1,6 +1,7 @@
 package dev.veil.config;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -48,6 +49,7 @@ public final class ConfigLoader {
     d.put("http.header-timeout", "10s");
     d.put("http.idle-timeout", "60s");
     d.put("http.drain-delay", "0s");
+    d.put("http.shutdown-timeout", "30s");
     d.put("grpc.host", "127.0.0.1");
     d.put("grpc.port", "9090");
     d.put("grpc.max-message-bytes", "4194304");
@@ -95,13 +97,15 @@ public final class ConfigLoader {
   }
 
   /**
-   * The settings as a map, safe to log: a password in the database URL is replaced, and the test
+   * The settings as a map, safe to log: a password in the database URL is replaced (in the user
+   * info up to its last '@', as the store reads it, so a password holding an '@' or '/' is hidden
+   * whole), and the test
    * identity's address is hidden (logs never carry an email address, not even a reserved one).
    */
   public static Map<String, String> redacted(Map<String, String> values) {
     Map<String, String> out = new LinkedHashMap<>(values);
     out.computeIfPresent("test.email", (k, v) -> "<redacted>");
-    out.computeIfPresent("db", (k, v) -> v.replaceAll("(?i)(password=)[^&]*", "$1***").replaceAll("//([^:/@]+):[^@]*@", "//$1:***@"));
+    out.computeIfPresent("db", (k, v) -> v.replaceAll("(?i)(password=)[^&]*", "$1***").replaceAll("//([^:/@?]*):[^?]*@", "//$1:***@"));
     return out;
   }
 
@@ -115,19 +119,34 @@ public final class ConfigLoader {
   }
 
   private static Map<String, String> readFile(Path file) {
+    if (Files.isDirectory(file)) { // opens, then fails on the first read, which the YAML parser reports as bad YAML
+      throw new ConfigException("cannot read configuration file: is a directory: " + file);
+    }
     try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       Map<String, String> out = new LinkedHashMap<>();
       if (file.toString().endsWith(".properties")) {
-        Properties p = new Properties();
+        Properties p = new Properties() {
+          @Override
+          public synchronized Object put(Object key, Object value) {
+            Object before = super.put(key, value);
+            if (before != null) {
+              throw new ConfigException("setting '" + key + "' is given twice in " + file + "; give it once");
+            }
+            return null;
+          }
+        };
         p.load(reader);
         p.forEach((k, v) -> out.put(k.toString(), v.toString()));
       } else {
-        JsonNode root = new ObjectMapper(new YAMLFactory()).readTree(reader);
+        // YAML forbids a key twice in one mapping; without the check the later one silently replaces
+        // the earlier (a second "http:" section drops every setting of the first).
+        JsonNode root = new ObjectMapper(new YAMLFactory())
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).readTree(reader);
         if (root != null && !root.isMissingNode() && !root.isNull()) {
           if (!root.isObject()) {
             throw new ConfigException("configuration file " + file + " must hold a mapping of settings");
           }
-          flatten("", root, out);
+          flatten("", root, out, file);
         }
       }
       return out;
@@ -143,19 +162,26 @@ public final class ConfigLoader {
     }
   }
 
-  private static void flatten(String prefix, JsonNode node, Map<String, String> out) {
+  /** Nested and dotted keys both name settings; one setting written both ways is refused. */
+  private static void flatten(String prefix, JsonNode node, Map<String, String> out, Path file) {
     if (node.isObject()) {
       Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
       while (fields.hasNext()) {
         Map.Entry<String, JsonNode> f = fields.next();
-        flatten(prefix.isEmpty() ? f.getKey() : prefix + "." + f.getKey(), f.getValue(), out);
+        flatten(prefix.isEmpty() ? f.getKey() : prefix + "." + f.getKey(), f.getValue(), out, file);
       }
-    } else if (node.isArray()) {
+      return;
+    }
+    String value;
+    if (node.isArray()) {
       StringBuilder sb = new StringBuilder();
       node.forEach(n -> sb.append(sb.length() == 0 ? "" : ",").append(n.asText()));
-      out.put(prefix, sb.toString());
+      value = sb.toString();
     } else {
-      out.put(prefix, node.isNull() ? "" : node.asText());
+      value = node.isNull() ? "" : node.asText();
+    }
+    if (out.put(prefix, value) != null) {
+      throw new ConfigException("setting '" + prefix + "' is given twice in " + file + "; give it once");
     }
   }
 
@@ -194,11 +220,15 @@ public final class ConfigLoader {
     if (drainDelay.compareTo(Duration.ofMinutes(5)) > 0) {
       throw new ConfigException("http.drain-delay must be at most 5m, got '" + v.get("http.drain-delay") + "'");
     }
+    Duration shutdownTimeout = s.positiveDuration("http.shutdown-timeout");
+    if (shutdownTimeout.compareTo(Duration.ofMinutes(5)) > 0) {
+      throw new ConfigException("http.shutdown-timeout must be at most 5m, got '" + v.get("http.shutdown-timeout") + "'");
+    }
     Path dataDir = Path.of(s.text("data.dir", false));
     String db = s.text("db", true);
     return new VeilConfig(
         new VeilConfig.Http(s.text("http.host", false), s.port("http.port"), s.duration("http.header-timeout"),
-            s.duration("http.idle-timeout"), drainDelay),
+            s.duration("http.idle-timeout"), drainDelay, shutdownTimeout),
         new VeilConfig.Grpc(s.text("grpc.host", false), s.port("grpc.port"),
             s.intIn("grpc.max-message-bytes", 1024, Integer.MAX_VALUE)),
         dataDir,

@@ -59,8 +59,12 @@ public record VeilConfig(
     return propagationBound(syncInterval);
   }
 
-  /** The public HTTP listener. */
-  public record Http(String host, int port, Duration headerTimeout, Duration idleTimeout, Duration drainDelay) {}
+  /**
+   * The public HTTP listener. On SIGTERM it serves on for {@code drainDelay}, then stops accepting
+   * and gives requests in flight up to {@code shutdownTimeout} before closing their connections.
+   */
+  public record Http(String host, int port, Duration headerTimeout, Duration idleTimeout, Duration drainDelay,
+      Duration shutdownTimeout) {}
 
   /** The admin gRPC listener. */
   public record Grpc(String host, int port, int maxMessageBytes) {}

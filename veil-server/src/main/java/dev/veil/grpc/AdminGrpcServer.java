@@ -45,6 +45,8 @@ public final class AdminGrpcServer {
   private final ServerServiceDefinition reflection;
   private final HealthStatusManager health = new HealthStatusManager();
   private Server server;
+  private boolean stopping;
+  private long stopBegan; // System.nanoTime() of beginStop()
 
   /** A server for {@code IdentityAdminApi} only. */
   public AdminGrpcServer(VeilConfig.Grpc config, Services services, Executor executor) {
@@ -110,17 +112,34 @@ public final class AdminGrpcServer {
   }
 
   /**
+   * Starts a graceful stop and returns at once: health turns NOT_SERVING and new calls are
+   * refused, while calls in flight go on. {@link #stop()} then waits for them. Lets a node stop
+   * accepting admin calls at the moment it stops accepting HTTP connections, rather than after its
+   * HTTP requests in flight have finished. Does nothing if not started or already stopping.
+   */
+  public synchronized void beginStop() {
+    if (server == null || stopping) {
+      return;
+    }
+    stopping = true;
+    stopBegan = System.nanoTime();
+    health.enterTerminalState();
+    server.shutdown();
+  }
+
+  /**
    * Stops gracefully: health turns NOT_SERVING, new calls are refused, calls in flight get up to
-   * {@value #GRACE_SECONDS} seconds to finish, then are cancelled. Does nothing if not started.
+   * {@value #GRACE_SECONDS} seconds from {@link #beginStop()} (or from now, if it was not called)
+   * to finish, then are cancelled. Does nothing if not started.
    */
   public synchronized void stop() {
     if (server == null) {
       return;
     }
-    health.enterTerminalState();
-    server.shutdown();
+    beginStop();
+    long left = TimeUnit.SECONDS.toNanos(GRACE_SECONDS) - (System.nanoTime() - stopBegan);
     try {
-      if (!server.awaitTermination(GRACE_SECONDS, TimeUnit.SECONDS)) {
+      if (!server.awaitTermination(Math.max(0, left), TimeUnit.NANOSECONDS)) {
         server.shutdownNow();
         server.awaitTermination(1, TimeUnit.SECONDS);
       }

@@ -103,6 +103,9 @@ public final class DomainErrorInterceptor implements ServerInterceptor {
       if (status.getCode() == Status.Code.INTERNAL) {
         StackTraceElement origin = error.getStackTrace().length > 0 ? error.getStackTrace()[0] : null;
         LOG.error("event=admin_rpc_failed method={} error={} at={}", method, error.getClass().getName(), origin);
+      } else if (error instanceof StoreUnavailableException) {
+        // The message names the operation, the store and the database's error class, never input.
+        LOG.warn("event=store_unavailable method={} detail=\"{}\"", method, error.getMessage());
       }
       close(status, new Metadata());
     }

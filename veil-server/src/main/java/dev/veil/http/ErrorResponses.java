@@ -38,7 +38,8 @@ final class ErrorResponses {
     } else if (failure instanceof InvalidIdentifierException) {
       send(ex, ErrorCode.CLIENT_ERROR, INVALID_IDENTIFIER);
     } else if (failure instanceof StoreUnavailableException) {
-      LOG.warn("event=store_unavailable route={}", ex.routeName());
+      // The message names the operation, the store and the database's error class, never input.
+      LOG.warn("event=store_unavailable route={} detail=\"{}\"", ex.routeName(), failure.getMessage());
       send(ex, ErrorCode.UNAVAILABLE, "Store unavailable, try again later");
     } else {
       LOG.error("event=request_failed route={} error={}", ex.routeName(), describe(failure));

@@ -22,6 +22,7 @@ final class Exchange {
   static final int CLIENT_CLOSED = 499;
 
   private final HttpServerRequest request;
+  private final StopSignal stop;
   private final String routeName;
   private final RequestMetrics metrics;
   private final RequestObserver observer;
@@ -31,8 +32,9 @@ final class Exchange {
   private boolean answered;
 
   Exchange(HttpServerRequest request, String routeName, RequestMetrics metrics, RequestObserver observer,
-      ApiProfile profile, long startNanos) {
+      ApiProfile profile, long startNanos, StopSignal stop) {
     this.request = request;
+    this.stop = stop;
     this.routeName = routeName;
     this.metrics = metrics;
     this.observer = observer;
@@ -104,6 +106,8 @@ final class Exchange {
     if (close) {
       ConnectionClose.mark(request);
       response.putHeader(HttpHeaders.CONNECTION, "close");
+    } else if (stop.stopping()) {
+      response.putHeader(HttpHeaders.CONNECTION, "close");
     }
     if (request.method() == HttpMethod.HEAD) {
       // RFC 9110 9.3.2 and 8.6: a HEAD answer carries the GET answer's fields, its length included;
@@ -130,6 +134,9 @@ final class Exchange {
       return;
     }
     answered = true;
+    if (stop.stopping()) {
+      request.response().putHeader(HttpHeaders.CONNECTION, "close");
+    }
     request.response().setStatusCode(status).end();
     observer.completed(this, status);
   }
@@ -139,6 +146,9 @@ final class Exchange {
     answered = true;
     HttpServerResponse response = request.response();
     response.setStatusCode(200).setChunked(true).putHeader(HttpHeaders.CONTENT_TYPE, contentType);
+    if (stop.stopping()) {
+      response.putHeader(HttpHeaders.CONNECTION, "close");
+    }
     return response;
   }
 

@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 
@@ -16,16 +17,16 @@ final class Listener extends VerticleBase {
   private final HttpServerOptions options;
   private final RequestDispatcher dispatcher;
   private final HeaderTimeout headerTimeout;
-  private final long graceSeconds;
+  private final Duration grace;
   private final IntConsumer boundPort;
   private HttpServer server;
 
-  Listener(HttpServerOptions options, RequestDispatcher dispatcher, HeaderTimeout headerTimeout, long graceSeconds,
+  Listener(HttpServerOptions options, RequestDispatcher dispatcher, HeaderTimeout headerTimeout, Duration grace,
       IntConsumer boundPort) {
     this.options = options;
     this.dispatcher = dispatcher;
     this.headerTimeout = headerTimeout;
-    this.graceSeconds = graceSeconds;
+    this.grace = grace;
     this.boundPort = boundPort;
   }
 
@@ -40,6 +41,6 @@ final class Listener extends VerticleBase {
 
   @Override
   public Future<?> stop() {
-    return server == null ? Future.succeededFuture() : server.shutdown(graceSeconds, TimeUnit.SECONDS);
+    return server == null ? Future.succeededFuture() : server.shutdown(grace.toMillis(), TimeUnit.MILLISECONDS);
   }
 }

@@ -19,15 +19,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * listener per event loop, all sharing the port, so requests are spread over the cores. Each
  * listener enforces the limits of SPEC 11 at the protocol level (header size, header and idle
  * timeouts) and hands requests to one shared {@link RequestDispatcher}. {@link #stop()} stops
- * accepting connections and lets in-flight requests finish (up to {@link #SHUTDOWN_GRACE_SECONDS}).
+ * accepting connections and lets in-flight requests finish (up to {@code http.shutdown-timeout}).
  *
  * <p>Hot paths (generate, refresh, validate, map) run on the event loop without blocking; only
  * the opt-out store write runs on a worker thread. Start and stop once each; thread-safe.
  */
 public final class PublicHttpServer {
-  /** How long {@link #stop()} waits for in-flight requests before closing their connections. */
-  public static final long SHUTDOWN_GRACE_SECONDS = 30;
-
   private static final AtomicInteger RANDOM_SHARED_PORTS = new AtomicInteger();
 
   private final Vertx vertx;
@@ -66,8 +63,12 @@ public final class PublicHttpServer {
     return deploy(port == 0 ? RANDOM_SHARED_PORTS.decrementAndGet() : port, listeners);
   }
 
-  /** Stops accepting connections and completes once in-flight requests finished. */
+  /**
+   * Stops accepting connections and completes once in-flight requests finished, or once {@code
+   * http.shutdown-timeout} has passed and the connections of those still running were closed.
+   */
   public Future<Void> stop() {
+    dispatcher.beginStop();
     List<Future<Void>> undeployed = deployments.stream().map(vertx::undeploy).toList();
     deployments.clear();
     return Future.all(undeployed).mapEmpty();
@@ -76,7 +77,7 @@ public final class PublicHttpServer {
   private Future<Integer> deploy(int port, int instances) {
     HttpServerOptions options = options(port);
     AtomicInteger actualPort = new AtomicInteger(port);
-    return vertx.deployVerticle(() -> new Listener(options, dispatcher, headerTimeout, SHUTDOWN_GRACE_SECONDS,
+    return vertx.deployVerticle(() -> new Listener(options, dispatcher, headerTimeout, config.http().shutdownTimeout(),
                 actualPort::set),
             new DeploymentOptions().setInstances(instances))
         .map(id -> {

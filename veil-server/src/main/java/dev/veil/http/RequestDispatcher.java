@@ -38,6 +38,12 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
   private final HeaderTimeout headerTimeout;
   private final RequestMetrics unmatched;
   private final RequestMetrics invalid;
+  private final StopSignal stop = new StopSignal();
+
+  /** From now on, answers carry {@code Connection: close} ({@link StopSignal}). */
+  void beginStop() {
+    stop.begin();
+  }
 
   RequestDispatcher(Vertx vertx, Services services, Metrics metrics, HeaderTimeout headerTimeout) {
     VeilConfig config = services.config();
@@ -104,11 +110,11 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
       route = routes.get(RequestPath.normalize(path));
     }
     if (route == null) {
-      ErrorResponses.unknownPath(new Exchange(request, "unmatched", unmatched, observer, profile, start));
+      ErrorResponses.unknownPath(new Exchange(request, "unmatched", unmatched, observer, profile, start, stop));
       return;
     }
     HttpMethod method = request.method();
-    Exchange ex = new Exchange(request, route.path(), route.metrics(method), observer, profile, start);
+    Exchange ex = new Exchange(request, route.path(), route.metrics(method), observer, profile, start, stop);
     try {
       if (route.cors()) {
         cors.apply(request);

@@ -38,6 +38,7 @@ final class BackgroundJobs implements AutoCloseable {
   private final ScheduledExecutorService jobs = daemon("veil-jobs");
   private final AtomicBoolean syncFailing = new AtomicBoolean();
   private final AtomicBoolean jobsFailing = new AtomicBoolean();
+  private volatile boolean closed;
 
   BackgroundJobs(Services services, JobLock jobLock, Clock clock) {
     this.services = services;
@@ -87,14 +88,15 @@ final class BackgroundJobs implements AutoCloseable {
     });
   }
 
-  private static void guarded(String job, AtomicBoolean failing, Runnable work) {
+  private void guarded(String job, AtomicBoolean failing, Runnable work) {
     try {
       work.run();
       if (failing.compareAndSet(true, false)) {
         LOG.info("event=store_reachable job={}", job);
       }
     } catch (StoreUnavailableException e) {
-      if (failing.compareAndSet(false, true)) {
+      // close() interrupts a catch-up or job in its store call: that is the stop, not an outage.
+      if (!closed && failing.compareAndSet(false, true)) {
         LOG.warn("event=store_unreachable job={} detail=\"{}\"", job, e.getMessage());
       }
     } catch (RuntimeException e) {
@@ -104,6 +106,7 @@ final class BackgroundJobs implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
     sync.shutdownNow();
     jobs.shutdownNow();
   }

@@ -34,6 +34,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class VeilServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(VeilServer.class);
+  private static final Duration HTTP_STOP_MARGIN = Duration.ofSeconds(5);
 
   private final Store store;
   private final Services services;
@@ -171,8 +172,9 @@ public final class VeilServer implements AutoCloseable {
 
   /**
    * Graceful stop: not ready, keep serving for {@code http.drain-delay} so load balancers see the
-   * failing readiness and stop sending, stop accepting, finish in-flight requests, then release
-   * everything.
+   * failing readiness and stop sending, stop accepting (HTTP connections and admin calls at the
+   * same moment), finish in-flight requests (HTTP up to {@code http.shutdown-timeout}, admin calls
+   * up to 5 s), then release everything.
    */
   @Override
   public synchronized void close() {
@@ -191,6 +193,7 @@ public final class VeilServer implements AutoCloseable {
       }
     }
     jobs.close();
+    grpc.beginStop(); // refuses new admin calls now, not only once the HTTP requests in flight are done
     if (demo != null) {
       try {
         demo.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -198,8 +201,11 @@ public final class VeilServer implements AutoCloseable {
         LOG.warn("event=demo_stop_incomplete error={}", e.getClass().getSimpleName());
       }
     }
+    // Vert.x closes what is still in flight after http.shutdown-timeout and then completes the stop;
+    // waiting a little longer lets it finish that, so only a stop that hangs counts as incomplete.
+    Duration httpStop = services.config().http().shutdownTimeout().plus(HTTP_STOP_MARGIN);
     try {
-      http.stop().toCompletionStage().toCompletableFuture().get(Duration.ofSeconds(30).toMillis(), TimeUnit.MILLISECONDS);
+      http.stop().toCompletionStage().toCompletableFuture().get(httpStop.toMillis(), TimeUnit.MILLISECONDS);
     } catch (Exception e) {
       LOG.warn("event=http_stop_incomplete error={}", e.getClass().getSimpleName());
     }

@@ -28,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteOpenMode;
@@ -171,6 +172,19 @@ final class SqliteDatabase implements Database {
     } finally {
       writeLock.unlock();
     }
+  }
+
+  /**
+   * Adds SQLite's result code (SQLITE_FULL for a full disk, SQLITE_READONLY, SQLITE_IOERR_…), which
+   * SQLite gives no SQL state for: the one thing an operator needs to see why writes fail.
+   */
+  @Override
+  public StoreUnavailableException unavailable(String operation, SQLException e) {
+    if (e instanceof SQLiteException sqlite && sqlite.getResultCode() != null) {
+      return new StoreUnavailableException(
+          operation + " failed on " + describe() + " (" + sqlite.getResultCode().name() + ")", e);
+    }
+    return Database.super.unavailable(operation, e);
   }
 
   @Override

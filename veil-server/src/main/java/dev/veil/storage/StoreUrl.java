@@ -84,6 +84,8 @@ sealed interface StoreUrl permits StoreUrl.Sqlite, StoreUrl.Postgres {
    */
   record Postgres(String jdbcUrl, Properties credentials) implements StoreUrl {
     static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://");
+    /** One host of the list: a name or IPv4 address, or an IPv6 address in brackets, and an optional port. */
+    private static final Pattern HOST = Pattern.compile("([A-Za-z0-9._%-]+|\\[[0-9A-Fa-f:.%A-Za-z]+])(:[0-9]{1,5})?");
 
     /** Parses the part after the scheme: {@code //[userinfo@]hosts[/db][?params]}. */
     static Postgres of(String afterScheme) {
@@ -100,6 +102,7 @@ sealed interface StoreUrl permits StoreUrl.Sqlite, StoreUrl.Postgres {
       String query = q >= 0 ? tail.substring(q + 1) : "";
       int at = authority.lastIndexOf('@');
       String hosts = authority.substring(at + 1);
+      checkHosts(hosts);
 
       List<String> params = new ArrayList<>();
       Properties credentials = new Properties();
@@ -121,6 +124,23 @@ sealed interface StoreUrl permits StoreUrl.Sqlite, StoreUrl.Postgres {
               + path
               + (params.isEmpty() ? "" : "?" + String.join("&", params));
       return new Postgres(url, credentials);
+    }
+
+    /**
+     * A user name or password with a '/', '?' or '#' that is not percent-encoded ends the host part
+     * early, so what is left there is part of a credential: refused without repeating it, since a
+     * host list is otherwise shown in logs and errors.
+     */
+    private static void checkHosts(String hosts) {
+      if (hosts.isEmpty()) {
+        return;
+      }
+      for (String host : hosts.split(",", -1)) {
+        if (!HOST.matcher(host).matches()) {
+          throw new IllegalArgumentException("PostgreSQL store URL: cannot read its host list (host[:port],...);"
+              + " percent-encode any '@', '/', '?', '#' or ':' in the user name or password (%40, %2F, %3F, %23, %3A)");
+        }
+      }
     }
 
     /** {@code user[:password]}: the user becomes a URL parameter, the password a property. */

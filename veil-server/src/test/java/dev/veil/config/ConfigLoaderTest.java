@@ -57,6 +57,30 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void aYamlSectionGivenTwice_isRefused_notHalfOfItDropped() throws IOException {
+    Path file = dir.resolve("veil.yaml");
+    Files.writeString(file, "http:\n  port: 8001\n  host: 0.0.0.0\ngrpc:\n  port: 9001\nhttp:\n  idle-timeout: 30s\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("http").hasMessageContaining("line 6");
+  }
+
+  @Test
+  void aSettingWrittenNestedAndDotted_isRefusedNamingIt() throws IOException {
+    Path file = dir.resolve("veil.yml");
+    Files.writeString(file, "http.port: 8001\nhttp:\n  port: 8002\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("'http.port' is given twice");
+  }
+
+  @Test
+  void aPropertyGivenTwice_isRefusedNamingIt() throws IOException {
+    Path file = dir.resolve("veil.properties");
+    Files.writeString(file, "http.port=8001\ngrpc.port=9001\nhttp.port = 8002\n");
+    assertThatThrownBy(() -> ConfigLoader.load(file, Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("'http.port' is given twice");
+  }
+
+  @Test
   void badValues_failNamingTheSetting() {
     assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("http.port", "eighty")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("http.port");
@@ -115,6 +139,10 @@ class ConfigLoaderTest {
     assertThatThrownBy(() -> ConfigLoader.load(dir.resolve("missing.yaml"), Map.of(), Map.of()))
         .isInstanceOf(ConfigException.class)
         .hasMessage("cannot read configuration file: no such file: " + dir.resolve("missing.yaml"));
+    Path directory = Files.createDirectory(dir.resolve("conf.yaml"));
+    assertThatThrownBy(() -> ConfigLoader.load(directory, Map.of(), Map.of()))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("cannot read configuration file: is a directory: " + directory);
   }
 
   @Test
@@ -132,6 +160,16 @@ class ConfigLoaderTest {
   void redacted_hidesDatabasePasswords() {
     Map<String, String> r = ConfigLoader.redacted(Map.of("db", "postgresql://veil:s3cret@db:5432/veil?password=x"));
     assertThat(r.get("db")).doesNotContain("s3cret").doesNotContain("=x");
+  }
+
+  @Test
+  void redacted_hidesAPasswordHoldingAnAtSignOrASlash_whole() {
+    assertThat(ConfigLoader.redacted(Map.of("db", "postgresql://veil:s3cr@tPW@db:5432/veil")).get("db"))
+        .isEqualTo("postgresql://veil:***@db:5432/veil");
+    assertThat(ConfigLoader.redacted(Map.of("db", "postgresql://veil:s3/cr@tPW@db/veil?sslmode=require")).get("db"))
+        .isEqualTo("postgresql://veil:***@db/veil?sslmode=require");
+    assertThat(ConfigLoader.redacted(Map.of("db", "postgresql://db:5432/veil?user=me@corp")).get("db"))
+        .isEqualTo("postgresql://db:5432/veil?user=me@corp");
   }
 
   @Test

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
 import dev.veil.testing.Http.Response;
+import dev.veil.testing.InMemoryStores;
 import dev.veil.testing.InMemoryStores.Part;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -102,5 +103,27 @@ class OptOutIT {
     assertThat(r.status()).isEqualTo("unknown");
     assertThat(r.body()).doesNotContain("a@example.com");
     assertThat(node.services().optOuts().size()).isZero();
+  }
+
+  @Test
+  void optout_whenTheStoreRefuses_logsWhyItSaid_withoutTheIdentity() {
+    ch.qos.logback.classic.Logger logger =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(ErrorResponses.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
+        new ch.qos.logback.core.read.ListAppender<>();
+    appender.start();
+    logger.addAppender(appender);
+    try {
+      node.store().failCalls(writesTo(Part.OPT_OUTS));
+
+      assertThat(node.post("/v1/optout", optOut, "{\"email\":\"a@example.com\"}").code()).isEqualTo(503);
+
+      assertThat(appender.list).singleElement().satisfies(e -> assertThat(e.getFormattedMessage())
+          .startsWith("event=store_unavailable route=/v1/optout")
+          .contains("detail=\"" + InMemoryStores.OUTAGE_MESSAGE + "\"")
+          .doesNotContain("a@example.com"));
+    } finally {
+      logger.detachAppender(appender);
+    }
   }
 }

@@ -2,6 +2,7 @@ package dev.veil.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.veil.common.StoreUnavailableException;
 import dev.veil.config.VeilConfig;
 import dev.veil.testing.InMemoryStores;
 import dev.veil.testing.MutableClock;
@@ -69,6 +70,30 @@ class BackgroundJobsTest {
     assertThat(stores.saltRuns()).hasSize(2);
     jobs.syncOnce();
     assertThat(node.salts().current().rotatedCount()).isEqualTo(16);
+  }
+
+  @Test
+  void syncOnce_whoseStoreCallTheStopInterrupts_logsNoOutage() {
+    ch.qos.logback.classic.Logger logger =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(BackgroundJobs.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
+        new ch.qos.logback.core.read.ListAppender<>();
+    appender.start();
+    logger.addAppender(appender);
+    try {
+      // What a node's stop does to a catch-up in flight: close() interrupts it inside a store call.
+      stores.beforeEachCall(call -> {
+        jobs.close();
+        throw new StoreUnavailableException("read bucket salts interrupted on the store", null);
+      });
+
+      jobs.syncOnce();
+
+      assertThat(appender.list).isEmpty();
+    } finally {
+      logger.detachAppender(appender);
+      stores.beforeEachCall(null);
+    }
   }
 
   @Test

@@ -1,7 +1,9 @@
 package dev.veil.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.veil.common.StoreUnavailableException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,6 +75,23 @@ class SqliteStoreTest extends StoreContractTest {
     String settings =
         store.database().read("read pragmas", pragmas("journal_mode", "synchronous", "foreign_keys"));
     assertThat(settings).isEqualTo("wal,2,1");
+  }
+
+  @Test
+  void aWriteThatFindsTheDiskFull_isUnavailable_namingSqlitesReason() {
+    JdbcStore store = (JdbcStore) open();
+    // A file that may not grow is what a full disk looks like to SQLite: SQLITE_FULL.
+    store.database().write("cap the file", c -> pragma(c, "max_page_count = " + pragma(c, "page_count")));
+
+    assertThatThrownBy(() -> store.database().write("fill the file", c -> {
+      try (Statement s = c.createStatement()) {
+        s.execute("CREATE TABLE filler (b BLOB)");
+        s.execute("INSERT INTO filler VALUES (randomblob(1000000))");
+      }
+      return null;
+    }))
+        .isInstanceOf(StoreUnavailableException.class)
+        .hasMessage("fill the file failed on " + store.describe() + " (SQLITE_FULL)");
   }
 
   /** Reads the values of {@code names}, joined by commas. */
