@@ -4,10 +4,14 @@ import dev.veil.common.Causes;
 import dev.veil.config.VeilConfig;
 import dev.veil.server.Services;
 import io.grpc.BindableService;
+import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallExecutorSupplier;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
@@ -90,7 +94,17 @@ public final class AdminGrpcServer {
     }
     int maxMessageBytes = config.maxMessageBytes() > 0 ? config.maxMessageBytes() : DEFAULT_MAX_MESSAGE_BYTES;
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
-        .executor(executor)
+        // Health reads a status held in memory, so it runs where its call arrives (a method lookup
+        // in grpc-java runs on the builder's executor, before a call's own executor is chosen);
+        // every other call goes to the workers, since some block on the store. A few slow admin
+        // calls (a full salt rotation takes seconds) must not make a node look dead to its monitoring.
+        .executor(Runnable::run)
+        .callExecutor(new ServerCallExecutorSupplier() {
+          @Override
+          public <ReqT, RespT> Executor getExecutor(ServerCall<ReqT, RespT> call, Metadata headers) {
+            return HealthGrpc.SERVICE_NAME.equals(call.getMethodDescriptor().getServiceName()) ? null : executor;
+          }
+        })
         .maxInboundMessageSize(maxMessageBytes)
         .addService(MalformedRequestGuard.guard(health.getHealthService().bindService()))
         .addService(reflection);

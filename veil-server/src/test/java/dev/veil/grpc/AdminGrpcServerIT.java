@@ -44,6 +44,9 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -131,6 +134,38 @@ class AdminGrpcServerIT {
         .getStatus()).isEqualTo(ServingStatus.SERVING);
     assertThat(health.check(HealthCheckRequest.newBuilder().setService(EchoService.SERVICE).build())
         .getStatus()).isEqualTo(ServingStatus.SERVING);
+  }
+
+  @Test
+  void health_answersWhileEveryAdminWorkerIsBusy() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    ExecutorService oneWorker = Executors.newSingleThreadExecutor();
+    oneWorker.execute(() -> {
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    AdminGrpcServer busy = new AdminGrpcServer(
+        new VeilConfig.Grpc("127.0.0.1", 0, 0), server.node().services(), oneWorker);
+    ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", busy.start()).usePlaintext().build();
+    try {
+      Metadata auth = new Metadata();
+      auth.put(RunningAdminServer.AUTHORIZATION, "Bearer " + server.adminKey());
+      Status adminCall = statusOf(() -> IdentityAdminApiGrpc.newBlockingStub(channel)
+          .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(auth))
+          .withDeadlineAfter(300, TimeUnit.MILLISECONDS).listClients(LIST));
+
+      assertThat(adminCall.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED); // waits for the worker
+      assertThat(HealthGrpc.newBlockingStub(channel).withDeadlineAfter(5, TimeUnit.SECONDS)
+          .check(HealthCheckRequest.getDefaultInstance()).getStatus()).isEqualTo(ServingStatus.SERVING);
+    } finally {
+      release.countDown();
+      channel.shutdownNow();
+      busy.stop();
+      oneWorker.shutdownNow();
+    }
   }
 
   @Test
