@@ -15,7 +15,8 @@ import java.util.function.DoubleSupplier;
  * answer is handed to the caller's reader; any other answer becomes a {@link VeilApiException};
  * no answer becomes a {@link VeilTransportException}. Transport failures (an {@link IOException}
  * while sending or while reading the body) and the answers 429 and 503 are retried under the
- * {@link RetryPolicy}; nothing else is. Thread-safe.
+ * {@link RetryPolicy} (429 up to its {@link RetryPolicy#rateLimitedAttempts}); nothing else is.
+ * Thread-safe.
  */
 public final class ApiCaller {
   /** Reads a 2xx answer's body. It may be called again on a retry and must then start over. */
@@ -62,7 +63,8 @@ public final class ApiCaller {
           return reader.read(response.body());
         }
         VeilApiException refused = refusal(status, response.body(), attempt);
-        if (!refused.isRetryable() || attempt >= policy.maxAttempts()) {
+        int attempts = status == 429 ? policy.rateLimitedAttempts() : policy.maxAttempts();
+        if (!refused.isRetryable() || attempt >= attempts) {
           throw refused;
         }
         retryAfter = retryAfter(response.header("Retry-After"));

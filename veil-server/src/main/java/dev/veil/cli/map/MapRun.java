@@ -20,6 +20,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -113,7 +114,8 @@ public final class MapRun {
         IdentityInput fixedKind = fixedKind(state.input());
         // Identifiers hashed here when they were imported are hashed here again, whatever this command says.
         boolean hashLocally = s.hashLocally() || Boolean.parseBoolean(setting(state.input(), "hash-locally"));
-        VeilClient client = VeilClient.builder().baseUrl(baseUrl).apiKey(server.apiKey()).build();
+        VeilClient client = VeilClient.builder().baseUrl(baseUrl).apiKey(server.apiKey()).retryPolicy(RETRIES)
+            .build();
         OutputRefresh.Result r = new OutputRefresh(caller, client.mapper(), hashLocally,
             s.batchSize(), VeilClient.MAX_BATCH_BYTES, display).run(state, files, fixedKind);
         display.finishBar();
@@ -207,14 +209,24 @@ public final class MapRun {
   }
 
   /**
-   * The batches' calls, with the client library's transport, retries and error contract (as a
-   * {@link VeilClient} built with defaults makes them), sent without an object per identifier.
+   * The retries of a run's requests: the client library's defaults for failures (four attempts,
+   * so that a server that is gone is said within seconds), but an answer 429 (the key's rate
+   * limit) is waited out: a bulk job with {@value OutputImport#IN_FLIGHT} requests in flight
+   * exceeds a small limit all the time, and with four attempts a run stopped after seconds, whatever
+   * the limit. With {@code Retry-After: 1} (the server's) and waits of at most 2 s, a request
+   * keeps being tried for about half an hour of 429s.
+   */
+  static final RetryPolicy RETRIES = RetryPolicy.builder().rateLimitedAttempts(1_000)
+      .maxBackoff(Duration.ofSeconds(2)).build();
+
+  /**
+   * The batches' calls, with the client library's transport, retries ({@link #RETRIES}) and error
+   * contract (as a {@link VeilClient} makes them), sent without an object per identifier.
    */
   static ApiCaller caller(String baseUrl, String apiKey) {
     Transport transport = Transport.forUrl(baseUrl, null, VeilClient.DEFAULT_CONNECT_TIMEOUT,
         VeilClient.DEFAULT_REQUEST_TIMEOUT);
-    return new ApiCaller(transport, RetryPolicy.defaults(), Sleeper.THREAD_SLEEP,
-        Jitter.UNIFORM, apiKey);
+    return new ApiCaller(transport, RETRIES, Sleeper.THREAD_SLEEP, Jitter.UNIFORM, apiKey);
   }
 
   private String usageProblem() {
