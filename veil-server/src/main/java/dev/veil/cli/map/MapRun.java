@@ -81,7 +81,12 @@ public final class MapRun {
       baseUrl = Endpoint.baseUrl(server.url());
       Endpoint.apiKey(server.apiKey());
     } catch (IllegalArgumentException e) {
-      err.println("veil map: " + e.getMessage());
+      err.println("veil map: " + ServerOptions.inOptionTerms(e));
+      return USAGE;
+    }
+    if (server.apiKey() == null) {
+      // Said before any file is made: the server's 401 would name an HTTP header, not the option.
+      err.println("veil map: " + ServerOptions.missingKey("MAPPER"));
       return USAGE;
     }
     String clash = clash(statePath);
