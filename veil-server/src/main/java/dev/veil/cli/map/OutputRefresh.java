@@ -155,7 +155,7 @@ final class OutputRefresh {
     try (LineReader in = new LineReader(Files.newInputStream(files.out()), files.out().toString())) {
       in.nextLine(); // the header
       for (long row = 0; in.nextLine(); row++) {
-        if (isStale(in, row, state, rotated)) {
+        if (isStale(in, row, state, rotated, files.out())) {
           return true;
         }
       }
@@ -163,8 +163,17 @@ final class OutputRefresh {
     return false;
   }
 
-  /** Whether the current row of {@code in}, row {@code row}, was mapped at or before its bucket's rotation. */
-  private static boolean isStale(LineReader in, long row, MapState state, RotatedBuckets rotated) {
+  /**
+   * Whether the current row of {@code in}, row {@code row}, was mapped at or before its bucket's
+   * rotation.
+   *
+   * @throws IOException if the output has more rows than the state records (it was changed since)
+   */
+  private static boolean isStale(LineReader in, long row, MapState state, RotatedBuckets rotated, Path out)
+      throws IOException {
+    if (row >= state.last().rows()) {
+      throw changed(out, "it has more rows than the " + Numbers.grouped(state.last().rows()) + " veil map wrote");
+    }
     byte[] b = in.bytes();
     int bucket = in.end();
     while (bucket > in.start() && b[bucket - 1] != ',') {
@@ -172,6 +181,16 @@ final class OutputRefresh {
     }
     long rotatedAt = rotated.rotatedAtMillis(b, bucket, in.end());
     return rotatedAt != RotatedBuckets.ABSENT && state.mappedAtMillis(row) <= rotatedAt;
+  }
+
+  /**
+   * The refusal of an output that is not as veil map wrote it (edited, or another file put in its
+   * place): its rows and the state's record of them no longer agree, so which rows to re-map
+   * cannot be told. Nothing is written; an import of the input makes the output anew.
+   */
+  private static IOException changed(Path out, String what) {
+    return new IOException(out + " was changed since veil map wrote it (" + what + "), so the rows to re-map "
+        + "cannot be told; remove it and map the input into it again (veil map --in FILE --out " + out + ")");
   }
 
   /**
@@ -247,7 +266,7 @@ final class OutputRefresh {
       Deque<Chunk> pending = new ArrayDeque<>();
       Chunk c = new Chunk();
       for (long row = 0; in.nextLine(); row++) {
-        if (!isStale(in, row, state, rotated)) {
+        if (!isStale(in, row, state, rotated, files.out())) {
           c.kept.raw(in.bytes(), in.start(), in.end() - in.start());
           c.kept.newline();
           c.keptRows++;
@@ -257,7 +276,12 @@ final class OutputRefresh {
           continue;
         }
         t.stale++;
-        String[] f = split(in.line());
+        String[] f;
+        try {
+          f = split(in.line());
+        } catch (IllegalArgumentException e) {
+          throw changed(files.out(), "line " + Numbers.grouped(in.lineNumber()) + " is not a row of veil map's output");
+        }
         Identifier id = toSend(f[0], fixedKind);
         int sentAt = -1;
         if (id != null) {
