@@ -58,7 +58,7 @@ public final class MapCommand implements Callable<Integer> {
   int batchSize = 5000;
 
   @Option(names = "--progress", paramLabel = "MODE",
-      description = "auto (a bar on a terminal, else lines), bar, lines or none (default auto).")
+      description = "auto (a bar when stderr is a terminal, else lines), bar, lines or none (default auto).")
   String progress = "auto";
 
   @Override

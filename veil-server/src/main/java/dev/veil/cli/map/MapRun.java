@@ -371,7 +371,7 @@ public final class MapRun {
       case "none":
         return ProgressDisplay.Mode.NONE;
       default:
-        return System.console() != null ? ProgressDisplay.Mode.BAR : ProgressDisplay.Mode.LINES;
+        return ProgressDisplay.auto();
     }
   }
 
