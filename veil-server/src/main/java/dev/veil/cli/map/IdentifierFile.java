@@ -31,7 +31,9 @@ import java.util.Set;
 final class IdentifierFile {
   /** Longest record that spans several lines (a quoted field with line breaks), in characters. */
   static final int MAX_RECORD_CHARS = 1 << 20;
-  private static final Set<String> HEADERS = Set.of("identifier", "email", "email_hash", "phone", "phone_hash", "hash");
+  private static final List<String> HEADER_ORDER =
+      List.of("identifier", "email", "email_hash", "phone", "phone_hash", "hash");
+  private static final Set<String> HEADERS = Set.copyOf(HEADER_ORDER);
 
   /**
    * Receives identifiers in chunks, with the number of lines read once the chunk is added. The
@@ -77,7 +79,7 @@ final class IdentifierFile {
       if (first == null) {
         return 0;
       }
-      Layout layout = layout(Csv.fields(first));
+      Layout layout = layout(first);
       long line = in.lineNumber();
       long reported = skipLines;
       IdentifierChunk chunk = new IdentifierChunk(chunkSize);
@@ -121,7 +123,7 @@ final class IdentifierFile {
       if (first == null) {
         return type;
       }
-      return layout(Csv.fields(first)).kind();
+      return layout(first).kind();
     }
   }
 
@@ -259,7 +261,16 @@ final class IdentifierFile {
 
   private record Layout(boolean header, int index, IdentityInput kind) {}
 
-  private Layout layout(List<String> firstFields) {
+  /**
+   * How the file is read, from its first record.
+   *
+   * @throws IllegalArgumentException if {@code --column} names no column of it, or it has no header
+   *     of ours between commas but has one between semicolons, tabs or bars (a spreadsheet's
+   *     export in another dialect, whose every line would otherwise be one value: {@code
+   *     a@example.com;42} is a valid address to the server, mapped as it is)
+   */
+  private Layout layout(String first) {
+    List<String> firstFields = Csv.fields(first);
     List<String> names = new ArrayList<>(firstFields.size());
     for (String field : firstFields) {
       names.add(field.strip().toLowerCase(Locale.ROOT));
@@ -271,19 +282,50 @@ final class IdentifierFile {
       }
       if (index >= names.size()) {
         throw new IllegalArgumentException("--column " + column + " is beyond the first line, which has "
-            + names.size() + (names.size() == 1 ? " column" : " columns"));
+            + names.size() + (names.size() == 1 ? " column" : " columns") + otherSeparator(first, null));
       }
       boolean header = index < names.size() && HEADERS.contains(names.get(index));
       return new Layout(header, index, type != null ? type : header ? kindOf(names.get(index)) : null);
     }
     int index = column != null ? names.indexOf(column.strip().toLowerCase(Locale.ROOT)) : firstHeader(names);
     if (column != null && index < 0) {
-      throw new IllegalArgumentException("no column named '" + column + "' in the first line");
+      throw new IllegalArgumentException("no column named '" + column + "' in the first line"
+          + otherSeparator(first, column.strip().toLowerCase(Locale.ROOT)));
     }
     if (index < 0) {
+      String other = column == null ? otherSeparator(first, "") : "";
+      if (!other.isEmpty()) {
+        throw new IllegalArgumentException(file + ": no column named " + String.join(", ", HEADER_ORDER)
+            + " between commas in the first line" + other);
+      }
       return new Layout(false, 0, type);
     }
     return new Layout(true, index, type != null ? type : kindOf(names.get(index)));
+  }
+
+  /**
+   * A hint when the first line is separated by a character other than the comma: {@code "; it
+   * looks separated by ';' ..."}, or "" when it does not. With {@code wanted} "" only a line whose
+   * fields include a header of ours counts; with a name, one whose fields include it; with null,
+   * any line of several such fields.
+   */
+  private static String otherSeparator(String first, String wanted) {
+    for (char separator : new char[] {';', '\t', '|'}) {
+      if (first.indexOf(separator) < 0 || first.indexOf(',') >= 0) {
+        continue;
+      }
+      List<String> names = new ArrayList<>();
+      for (String name : first.split(java.util.regex.Pattern.quote(String.valueOf(separator)), -1)) {
+        names.add(name.strip().toLowerCase(Locale.ROOT));
+      }
+      boolean looksSo = wanted == null || (wanted.isEmpty() ? firstHeader(names) >= 0 : names.contains(wanted));
+      if (looksSo) {
+        return "; it looks separated by " + (separator == '\t' ? "tabs" : "'" + separator + "'")
+            + ", but veil map reads comma-separated values (RFC 4180): save the file with commas between "
+            + "the fields and run the command again";
+      }
+    }
+    return "";
   }
 
   private static int firstHeader(List<String> names) {

@@ -135,6 +135,25 @@ class IdentifierFileTest {
   }
 
   @Test
+  void aFileSeparatedBySemicolonsOrTabs_isRefusedWithAHint_notMappedLineByLine() throws IOException {
+    // Read as one column, "a@x.com;42" is an address the server accepts: every line mapped, wrongly.
+    assertThatThrownBy(() -> read("Email;Name\na@x.com;42\n", null, null, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("it looks separated by ';', but veil map reads comma-separated values");
+    assertThatThrownBy(() -> read("name\temail\nJo\ta@x.com\n", null, null, 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("it looks separated by tabs");
+    assertThatThrownBy(() -> read("name;contact\nJo;a@x.com\n", null, "contact", 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no column named 'contact'")
+        .hasMessageContaining("separated by ';'");
+    assertThatThrownBy(() -> read("Jo;a@x.com\n", null, "2", 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("separated by ';'");
+    // A list of identifiers, or a CSV whose values hold semicolons, is read as ever.
+    assertThat(read("a@x.com\nb;c@x.com\n", null, null, 0))
+        .containsExactly(Identifier.email("a@x.com"), Identifier.email("b;c@x.com"));
+    assertThat(read("email,note\na@x.com,x;y\n", null, null, 0)).containsExactly(Identifier.email("a@x.com"));
+  }
+
+  @Test
   void estimateLines_isTheSizeOverTheMeanLineLengthOfSamples() throws IOException {
     Path file = dir.resolve("estimate.txt");
     Files.writeString(file, "a@example.com\n".repeat(100_000)); // 14 bytes a line, 1.4 MB
