@@ -225,13 +225,25 @@ public final class MapRun {
       .maxBackoff(Duration.ofSeconds(2)).build();
 
   /**
-   * The batches' calls, with the client library's transport, retries ({@link #RETRIES}) and error
-   * contract (as a {@link VeilClient} makes them), sent without an object per identifier.
+   * The retries once the server has answered a request of the run: {@link #RETRIES}, but 17
+   * attempts over about 30 s, so that a restart of the server (6 s on the 2-core test machine,
+   * over 15 s when it was loaded: the old process drains, the new one loads its keys and salts)
+   * does not stop a run that may have hours to go; a server never reached is still said within
+   * about 1.5 s. The price: a server that accepts requests but never answers them is given up
+   * after 17 request timeouts (30 s each) instead of 4.
+   */
+  static final RetryPolicy AFTER_ANSWER = RetryPolicy.builder().maxAttempts(17).rateLimitedAttempts(1_000)
+      .maxBackoff(Duration.ofSeconds(2)).build();
+
+  /**
+   * The batches' calls, with the client library's transport, retries ({@link #RETRIES}, then
+   * {@link #AFTER_ANSWER}) and error contract (as a {@link VeilClient} makes them), sent without
+   * an object per identifier.
    */
   static ApiCaller caller(String baseUrl, String apiKey) {
     Transport transport = Transport.forUrl(baseUrl, null, VeilClient.DEFAULT_CONNECT_TIMEOUT,
         VeilClient.DEFAULT_REQUEST_TIMEOUT);
-    return new ApiCaller(transport, RETRIES, Sleeper.THREAD_SLEEP, Jitter.UNIFORM, apiKey);
+    return new ApiCaller(transport, RETRIES, AFTER_ANSWER, Sleeper.THREAD_SLEEP, Jitter.UNIFORM, apiKey);
   }
 
   private String usageProblem() {
