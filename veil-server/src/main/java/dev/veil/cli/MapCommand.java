@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
         "--refresh re-maps the rows whose salt buckets rotated since they were mapped, and rewrites the output."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:ok", "1:the server refused a request, or a file could not be read or written",
-        "2:usage error", "3:cannot reach the server"})
+        "2:usage error", "3:cannot reach the server",
+        "130:stopped by Ctrl-C (143: by SIGTERM); run the same command again to resume"})
 public final class MapCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code veil map} and {@code veil decrypt} without an API key (no {@code --api-key}, no {@code
  * VEIL_API_KEY}): a usage error that says how to give one, before any file is made or request
  * sent; the server's 401 would name an HTTP header instead. A bad URL or key is named by its
- * option, not by the client library's builder method.
+ * option, not by the client library's builder method. The help lists every exit code.
  */
-class ServerOptionsTest {
+class ClientCommandUsageTest {
   @TempDir Path dir;
 
   @BeforeEach
@@ -54,6 +54,15 @@ class ServerOptionsTest {
     assertThat(badUrl.err()).contains("veil map: --url must start with http:// or https://");
     assertThat(badKey.exitCode()).isEqualTo(2);
     assertThat(badKey.err()).contains("veil decrypt: --api-key must be printable ASCII without spaces");
+  }
+
+  @Test
+  void mapHelp_listsEveryExitCode_thoseOfAStoppedRunIncluded() {
+    CliRun help = CliRun.of("map", "--help");
+
+    assertThat(help.exitCode()).isZero();
+    assertThat(help.out()).contains("Exit codes:").contains("cannot reach the server")
+        .contains("130   stopped by Ctrl-C (143: by SIGTERM); run the same command again to");
   }
 
   @Test
