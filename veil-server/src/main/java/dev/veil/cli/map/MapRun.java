@@ -138,7 +138,10 @@ public final class MapRun {
     } catch (VeilTransportException e) {
       return failed(display, "cannot reach " + baseUrl + ": " + e.getMessage(), statePath, UNREACHABLE);
     } catch (FileSystemException e) {
-      return failed(display, FileProblems.describe(e), null, FAILED);
+      // A file the run writes (a full disk): what is on disk stands, and the same command goes on from it.
+      boolean written = e.getFile() != null && (OutputFiles.isWrittenFile(s.out(), Path.of(e.getFile()))
+          || sameFile(statePath, Path.of(e.getFile())));
+      return failed(display, FileProblems.describe(e), written ? statePath : null, FAILED);
     } catch (IOException | UncheckedIOException e) {
       return failed(display, e.getMessage(), null, FAILED);
     } catch (IllegalArgumentException e) {

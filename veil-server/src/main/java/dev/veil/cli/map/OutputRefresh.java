@@ -259,7 +259,7 @@ final class OutputRefresh {
     try (LineReader in = new LineReader(Files.newInputStream(files.out()), files.out().toString());
         FileChannel channel = FileChannel.open(files.temporaryOut(), StandardOpenOption.CREATE,
             StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-        OutputStream w = new BufferedOutputStream(stream(channel), 1 << 16);
+        OutputStream w = new BufferedOutputStream(stream(channel, files.temporaryOut()), 1 << 16);
         rejections) {
       String header = in.readLine();
       w.write(((header == null ? OutputFiles.HEADER.strip() : header) + "\n").getBytes(StandardCharsets.UTF_8));
@@ -305,7 +305,11 @@ final class OutputRefresh {
         write(pending.poll(), w, rejections, t, total);
       }
       w.flush();
-      channel.force(true);
+      try {
+        channel.force(true);
+      } catch (IOException e) {
+        throw OutputFiles.failed(files.temporaryOut(), e);
+      }
       rejections.finish();
       t.rejected = rejections.rows;
     } finally {
@@ -397,7 +401,7 @@ final class OutputRefresh {
     private void open() throws IOException {
       channel = FileChannel.open(files.temporaryRejected(), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
           StandardOpenOption.TRUNCATE_EXISTING);
-      OutputStream os = stream(channel);
+      OutputStream os = stream(channel, files.temporaryRejected());
       if (Files.isRegularFile(files.rejected())) {
         try (InputStream old = Files.newInputStream(files.rejected())) {
           old.transferTo(os);
@@ -411,7 +415,11 @@ final class OutputRefresh {
     void finish() throws IOException {
       if (out != null) {
         out.flush();
-        channel.force(true);
+        try {
+          channel.force(true);
+        } catch (IOException e) {
+          throw OutputFiles.failed(files.temporaryRejected(), e);
+        }
       }
     }
 
@@ -445,7 +453,7 @@ final class OutputRefresh {
   }
 
   /** An unbuffered stream onto {@code channel} that does not close it. */
-  private static OutputStream stream(FileChannel channel) {
+  private static OutputStream stream(FileChannel channel, Path file) {
     return new OutputStream() {
       @Override
       public void write(int b) throws IOException {
@@ -455,8 +463,12 @@ final class OutputRefresh {
       @Override
       public void write(byte[] b, int off, int len) throws IOException {
         java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(b, off, len);
-        while (buffer.hasRemaining()) {
-          channel.write(buffer);
+        try {
+          while (buffer.hasRemaining()) {
+            channel.write(buffer);
+          }
+        } catch (IOException e) {
+          throw OutputFiles.failed(file, e); // a full disk is named by its file
         }
       }
     };
