@@ -12,7 +12,9 @@ import java.time.Duration;
  *
  * <p>with {@code r} uniformly random in [0, 1), so that many clients do not retry in step; a
  * {@code Retry-After} header in seconds raises the wait to at least that (still capped by {@code
- * maxBackoff}). Immutable and thread-safe.
+ * maxBackoff}). An answer 429 says the server is up and asks the client to slow down, not that it
+ * failed: {@link Builder#rateLimitedAttempts} lets a bulk job keep retrying it far longer than
+ * a failure (by default it counts like any other). Immutable and thread-safe.
  *
  * <pre>{@code
  * RetryPolicy policy = RetryPolicy.builder().maxAttempts(6).initialBackoff(Duration.ofMillis(100)).build();
@@ -23,6 +25,7 @@ public final class RetryPolicy {
   private static final RetryPolicy NONE = builder().maxAttempts(1).build();
 
   private final int maxAttempts;
+  private final int rateLimitedAttempts;
   private final Duration initialBackoff;
   private final Duration maxBackoff;
   private final double multiplier;
@@ -30,6 +33,7 @@ public final class RetryPolicy {
 
   private RetryPolicy(Builder b) {
     this.maxAttempts = b.maxAttempts;
+    this.rateLimitedAttempts = b.rateLimitedAttempts == 0 ? b.maxAttempts : b.rateLimitedAttempts;
     this.initialBackoff = b.initialBackoff;
     this.maxBackoff = b.maxBackoff;
     this.multiplier = b.multiplier;
@@ -53,6 +57,14 @@ public final class RetryPolicy {
   /** Most sends of one request, the first included (at least 1). */
   public int maxAttempts() {
     return maxAttempts;
+  }
+
+  /**
+   * Most sends of one request when the last answer was 429 (rate limited), the first included:
+   * {@link #maxAttempts} unless the builder set another.
+   */
+  public int rateLimitedAttempts() {
+    return rateLimitedAttempts;
   }
 
   public Duration initialBackoff() {
@@ -87,13 +99,15 @@ public final class RetryPolicy {
 
   @Override
   public String toString() {
-    return "RetryPolicy{maxAttempts=" + maxAttempts + ", initialBackoff=" + initialBackoff + ", maxBackoff="
+    return "RetryPolicy{maxAttempts=" + maxAttempts + ", rateLimitedAttempts=" + rateLimitedAttempts + ", initialBackoff=" + initialBackoff + ", maxBackoff="
         + maxBackoff + ", multiplier=" + multiplier + ", jitter=" + jitter + "}";
   }
 
   /** Builds a {@link RetryPolicy}; each setter validates its value. */
   public static final class Builder {
     private int maxAttempts = 4;
+    /** 0: as {@link #maxAttempts}. */
+    private int rateLimitedAttempts;
     private Duration initialBackoff = Duration.ofMillis(200);
     private Duration maxBackoff = Duration.ofSeconds(10);
     private double multiplier = 2.0;
@@ -107,6 +121,19 @@ public final class RetryPolicy {
         throw new IllegalArgumentException("maxAttempts must be 1 to 100");
       }
       this.maxAttempts = maxAttempts;
+      return this;
+    }
+
+    /**
+     * Most sends of one request (1 to 100,000) while the server answers 429 (rate limited), which
+     * a bulk job can wait out: the waits stay those of {@link #maxBackoff} and {@code Retry-After}.
+     * Not set: {@link #maxAttempts}.
+     */
+    public Builder rateLimitedAttempts(int rateLimitedAttempts) {
+      if (rateLimitedAttempts < 1 || rateLimitedAttempts > 100_000) {
+        throw new IllegalArgumentException("rateLimitedAttempts must be 1 to 100000");
+      }
+      this.rateLimitedAttempts = rateLimitedAttempts;
       return this;
     }
 

@@ -106,6 +106,32 @@ class RetryTest {
   }
 
   @Test
+  void status429_isRetriedUpToTheRateLimitedAttempts_whileFailuresKeepMaxAttempts() {
+    RetryPolicy policy = RetryPolicy.builder().jitter(0).rateLimitedAttempts(12).build();
+    for (int i = 0; i < 10; i++) {
+      server.script.add(429);
+    }
+
+    assertThat(mapper(policy, 0).map(email())).isInstanceOf(MapOutcome.Mapped.class);
+    assertThat(server.requests).hasSize(11);
+
+    for (int i = 0; i < 12; i++) {
+      server.script.add(429);
+    }
+    assertThatThrownBy(() -> mapper(policy, 0).map(email()))
+        .isInstanceOfSatisfying(VeilApiException.class, e -> assertThat(e.attempts()).isEqualTo(12));
+    server.script.clear();
+
+    for (int i = 0; i < 4; i++) {
+      server.script.add(503);
+    }
+    assertThatThrownBy(() -> mapper(policy, 0).map(email()))
+        .isInstanceOfSatisfying(VeilApiException.class, e -> assertThat(e.attempts()).isEqualTo(4));
+    assertThat(RetryPolicy.defaults().rateLimitedAttempts()).isEqualTo(4);
+    assertThatThrownBy(() -> RetryPolicy.builder().rateLimitedAttempts(0)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void backoff_isCappedByMaxBackoff_andJitterTakesOffAShare() {
     RetryPolicy policy = RetryPolicy.builder().maxAttempts(5).initialBackoff(Duration.ofMillis(200))
         .maxBackoff(Duration.ofMillis(500)).jitter(0.2).build();

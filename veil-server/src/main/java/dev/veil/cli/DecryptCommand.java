@@ -54,6 +54,10 @@ public final class DecryptCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (server.apiKey() == null) {
+      err.println("veil decrypt: " + ServerOptions.missingKey("ID_READER"));
+      return 2;
+    }
     String text;
     try {
       text = token.equals("-") ? readStdin() : token;
@@ -70,7 +74,7 @@ public final class DecryptCommand implements Callable<Integer> {
         result = decryptor.decrypt(text.strip());
       }
     } catch (IllegalArgumentException e) {
-      err.println("veil decrypt: " + e.getMessage());
+      err.println("veil decrypt: " + ServerOptions.inOptionTerms(e));
       return 2;
     } catch (VeilApiException e) {
       err.println("veil decrypt: the server refused the key request: " + e.getMessage());

@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
         "--refresh re-maps the rows whose salt buckets rotated since they were mapped, and rewrites the output."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:ok", "1:the server refused a request, or a file could not be read or written",
-        "2:usage error", "3:cannot reach the server"})
+        "2:usage error", "3:cannot reach the server",
+        "130:stopped by Ctrl-C (143: by SIGTERM); run the same command again to resume"})
 public final class MapCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
@@ -58,7 +59,7 @@ public final class MapCommand implements Callable<Integer> {
   int batchSize = 5000;
 
   @Option(names = "--progress", paramLabel = "MODE",
-      description = "auto (a bar on a terminal, else lines), bar, lines or none (default auto).")
+      description = "auto (a bar when stderr is a terminal, else lines), bar, lines or none (default auto).")
   String progress = "auto";
 
   @Override

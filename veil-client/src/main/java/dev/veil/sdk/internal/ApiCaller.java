@@ -15,7 +15,8 @@ import java.util.function.DoubleSupplier;
  * answer is handed to the caller's reader; any other answer becomes a {@link VeilApiException};
  * no answer becomes a {@link VeilTransportException}. Transport failures (an {@link IOException}
  * while sending or while reading the body) and the answers 429 and 503 are retried under the
- * {@link RetryPolicy}; nothing else is. Thread-safe.
+ * {@link RetryPolicy} (429 up to its {@link RetryPolicy#rateLimitedAttempts}); nothing else is.
+ * Thread-safe.
  */
 public final class ApiCaller {
   /** Reads a 2xx answer's body. It may be called again on a retry and must then start over. */
@@ -28,13 +29,29 @@ public final class ApiCaller {
 
   private final Transport transport;
   private final RetryPolicy policy;
+  /** The policy once a call has been answered (the server was reachable): {@link #policy} unless given. */
+  private final RetryPolicy afterAnswer;
+  /** Whether any call has had a 2xx answer. */
+  private volatile boolean answered;
   private final Sleeper sleeper;
   private final DoubleSupplier random;
   private final String apiKey;
 
   public ApiCaller(Transport transport, RetryPolicy policy, Sleeper sleeper, DoubleSupplier random, String apiKey) {
+    this(transport, policy, policy, sleeper, random, apiKey);
+  }
+
+  /**
+   * @param policy the retries until a call has been answered
+   * @param afterAnswer the retries from the first 2xx answer on, also of calls under way: a bulk
+   *     job can say at once that a server it never reached is not there, yet wait out a restart
+   *     of one that has been answering
+   */
+  public ApiCaller(Transport transport, RetryPolicy policy, RetryPolicy afterAnswer, Sleeper sleeper,
+      DoubleSupplier random, String apiKey) {
     this.transport = transport;
     this.policy = policy;
+    this.afterAnswer = afterAnswer;
     this.sleeper = sleeper;
     this.random = random;
     this.apiKey = apiKey;
@@ -59,10 +76,16 @@ public final class ApiCaller {
       try (Transport.Response response = transport.send(request)) {
         int status = response.status();
         if (status >= 200 && status < 300) {
-          return reader.read(response.body());
+          T answer = reader.read(response.body());
+          if (!answered) {
+            answered = true;
+          }
+          return answer;
         }
         VeilApiException refused = refusal(status, response.body(), attempt);
-        if (!refused.isRetryable() || attempt >= policy.maxAttempts()) {
+        RetryPolicy policy = policy();
+        int attempts = status == 429 ? policy.rateLimitedAttempts() : policy.maxAttempts();
+        if (!refused.isRetryable() || attempt >= attempts) {
           throw refused;
         }
         retryAfter = retryAfter(response.header("Retry-After"));
@@ -70,7 +93,7 @@ public final class ApiCaller {
         if (Thread.currentThread().isInterrupted()) { // interrupted during the attempt: no retry
           throw new VeilTransportException(request + " interrupted", e, attempt);
         }
-        if (attempt >= policy.maxAttempts()) {
+        if (attempt >= policy().maxAttempts()) {
           throw new VeilTransportException(
               request + " failed after " + attempt + " attempt(s): " + describe(e), e, attempt);
         }
@@ -78,8 +101,13 @@ public final class ApiCaller {
         Thread.currentThread().interrupt();
         throw new VeilTransportException(request + " interrupted", e, attempt);
       }
-      pause(policy.backoff(attempt, random.getAsDouble(), retryAfter), request, attempt);
+      pause(policy().backoff(attempt, random.getAsDouble(), retryAfter), request, attempt);
     }
+  }
+
+  /** The retry policy now: read at each failure, so a call under way gets the later one too. */
+  private RetryPolicy policy() {
+    return answered ? afterAnswer : policy;
   }
 
   private void pause(Duration wait, Transport.Request request, int attempt) {

@@ -29,7 +29,11 @@ import java.util.Set;
  * resumed import skips exactly the lines an earlier run added.
  */
 final class IdentifierFile {
-  private static final Set<String> HEADERS = Set.of("identifier", "email", "email_hash", "phone", "phone_hash", "hash");
+  /** Longest record that spans several lines (a quoted field with line breaks), in characters. */
+  static final int MAX_RECORD_CHARS = 1 << 20;
+  private static final List<String> HEADER_ORDER =
+      List.of("identifier", "email", "email_hash", "phone", "phone_hash", "hash");
+  private static final Set<String> HEADERS = Set.copyOf(HEADER_ORDER);
 
   /**
    * Receives identifiers in chunks, with the number of lines read once the chunk is added. The
@@ -71,13 +75,12 @@ final class IdentifierFile {
    */
   long read(long skipLines, int firstChunkSize, int chunkSize, ChunkSink sink) throws IOException {
     try (LineReader in = new LineReader(Files.newInputStream(file), file.toString())) {
-      String first = in.readLine();
+      String first = firstRecord(in);
       if (first == null) {
         return 0;
       }
-      first = first.startsWith("\uFEFF") ? first.substring(1) : first;
-      Layout layout = layout(Csv.fields(first));
-      long line = 1;
+      Layout layout = layout(first);
+      long line = in.lineNumber();
       long reported = skipLines;
       IdentifierChunk chunk = new IdentifierChunk(chunkSize);
       int limit = firstChunkSize;
@@ -90,10 +93,10 @@ final class IdentifierFile {
         }
       }
       while (in.nextLine()) {
-        line++;
         if (!addLine(in, layout, chunk)) {
           withoutValue++;
         }
+        line = in.lineNumber(); // past the lines of a quoted field that spans several
         if (chunk.size() >= limit) {
           sink.accept(chunk, line);
           limit = (int) Math.min(chunkSize, 2L * limit);
@@ -116,12 +119,11 @@ final class IdentifierFile {
    */
   IdentityInput fixedKind() throws IOException {
     try (LineReader in = new LineReader(Files.newInputStream(file), file.toString())) {
-      String first = in.readLine();
+      String first = firstRecord(in);
       if (first == null) {
         return type;
       }
-      first = first.startsWith("\uFEFF") ? first.substring(1) : first;
-      return layout(Csv.fields(first)).kind();
+      return layout(first).kind();
     }
   }
 
@@ -131,12 +133,12 @@ final class IdentifierFile {
    * any other line goes through {@link Csv} as text. Both give the same identifier. Returns false
    * when the line has no value in the column.
    */
-  private static boolean addLine(LineReader in, Layout layout, IdentifierChunk chunk) throws IOException {
+  private boolean addLine(LineReader in, Layout layout, IdentifierChunk chunk) throws IOException {
     byte[] b = in.bytes();
     int end = in.end();
     int shape = ByteScan.lineShape(b, in.start(), end); // one pass: commas, quotes, non-ASCII, '@'
     if ((shape & (ByteScan.QUOTE | ByteScan.NON_ASCII)) != 0) {
-      return addValue(in.line(), layout, chunk);
+      return addValue(record(in, in.line()), layout, chunk);
     }
     int from = in.start();
     int to = end;
@@ -167,6 +169,51 @@ final class IdentifierFile {
         : guess(b, from, to);
     chunk.addUtf8(kind, b, from, to - from);
     return true;
+  }
+
+  /** The first record (its BOM removed), or null for an empty file. */
+  private String firstRecord(LineReader in) throws IOException {
+    String first = in.readLine();
+    if (first == null) {
+      return null;
+    }
+    return record(in, first.startsWith("\uFEFF") ? first.substring(1) : first);
+  }
+
+  /**
+   * The record that begins with the current line, {@code line}: that line alone, or, while a
+   * quoted field is open at a line's end (RFC 4180 allows line breaks in one), joined with the
+   * lines after it by {@code \n}; the reader is then on its last line. Otherwise the rest of a
+   * line of a quoted field would be read as a record of its own, and a value in it, an address in a
+   * note, mapped as if it were in the column.
+   *
+   * @throws IOException if the quoted field does not end before the file does, or within {@value
+   *     #MAX_RECORD_CHARS} characters (a stray quote, which would take the lines after it)
+   */
+  private String record(LineReader in, String line) throws IOException {
+    int state = Csv.state(line, Csv.FIELD_START);
+    if (state != Csv.QUOTED) {
+      return line;
+    }
+    long from = in.lineNumber();
+    StringBuilder text = new StringBuilder(line);
+    while (state == Csv.QUOTED) {
+      if (!in.nextLine()) {
+        throw new IOException(unclosed(from, "the file ends first"));
+      }
+      String next = in.line();
+      text.append('\n').append(next);
+      if (text.length() > MAX_RECORD_CHARS) {
+        throw new IOException(unclosed(from, "it goes on past line " + in.lineNumber()));
+      }
+      state = Csv.state(next, Csv.QUOTED);
+    }
+    return text.toString();
+  }
+
+  private String unclosed(long line, String why) {
+    return file + ", line " + line + " opens a quoted field (\") that does not end: " + why
+        + "; close the quotes (or double a quote inside a quoted field) and run the command again";
   }
 
   /** Lines read by {@link #read} that had no value in the column, and so gave no identifier. */
@@ -214,7 +261,16 @@ final class IdentifierFile {
 
   private record Layout(boolean header, int index, IdentityInput kind) {}
 
-  private Layout layout(List<String> firstFields) {
+  /**
+   * How the file is read, from its first record.
+   *
+   * @throws IllegalArgumentException if {@code --column} names no column of it, or it has no header
+   *     of ours between commas but has one between semicolons, tabs or bars (a spreadsheet's
+   *     export in another dialect, whose every line would otherwise be one value: {@code
+   *     a@example.com;42} is a valid address to the server, mapped as it is)
+   */
+  private Layout layout(String first) {
+    List<String> firstFields = Csv.fields(first);
     List<String> names = new ArrayList<>(firstFields.size());
     for (String field : firstFields) {
       names.add(field.strip().toLowerCase(Locale.ROOT));
@@ -226,19 +282,50 @@ final class IdentifierFile {
       }
       if (index >= names.size()) {
         throw new IllegalArgumentException("--column " + column + " is beyond the first line, which has "
-            + names.size() + (names.size() == 1 ? " column" : " columns"));
+            + names.size() + (names.size() == 1 ? " column" : " columns") + otherSeparator(first, null));
       }
       boolean header = index < names.size() && HEADERS.contains(names.get(index));
       return new Layout(header, index, type != null ? type : header ? kindOf(names.get(index)) : null);
     }
     int index = column != null ? names.indexOf(column.strip().toLowerCase(Locale.ROOT)) : firstHeader(names);
     if (column != null && index < 0) {
-      throw new IllegalArgumentException("no column named '" + column + "' in the first line");
+      throw new IllegalArgumentException("no column named '" + column + "' in the first line"
+          + otherSeparator(first, column.strip().toLowerCase(Locale.ROOT)));
     }
     if (index < 0) {
+      String other = column == null ? otherSeparator(first, "") : "";
+      if (!other.isEmpty()) {
+        throw new IllegalArgumentException(file + ": no column named " + String.join(", ", HEADER_ORDER)
+            + " between commas in the first line" + other);
+      }
       return new Layout(false, 0, type);
     }
     return new Layout(true, index, type != null ? type : kindOf(names.get(index)));
+  }
+
+  /**
+   * A hint when the first line is separated by a character other than the comma: {@code "; it
+   * looks separated by ';' ..."}, or "" when it does not. With {@code wanted} "" only a line whose
+   * fields include a header of ours counts; with a name, one whose fields include it; with null,
+   * any line of several such fields.
+   */
+  private static String otherSeparator(String first, String wanted) {
+    for (char separator : new char[] {';', '\t', '|'}) {
+      if (first.indexOf(separator) < 0 || first.indexOf(',') >= 0) {
+        continue;
+      }
+      List<String> names = new ArrayList<>();
+      for (String name : first.split(java.util.regex.Pattern.quote(String.valueOf(separator)), -1)) {
+        names.add(name.strip().toLowerCase(Locale.ROOT));
+      }
+      boolean looksSo = wanted == null || (wanted.isEmpty() ? firstHeader(names) >= 0 : names.contains(wanted));
+      if (looksSo) {
+        return "; it looks separated by " + (separator == '\t' ? "tabs" : "'" + separator + "'")
+            + ", but veil map reads comma-separated values (RFC 4180): save the file with commas between "
+            + "the fields and run the command again";
+      }
+    }
+    return "";
   }
 
   private static int firstHeader(List<String> names) {

@@ -78,6 +78,11 @@ final class LineReader implements Closeable {
     return buf;
   }
 
+  /** The current line's number, from 1 (0 before the first). */
+  long lineNumber() {
+    return lineNumber;
+  }
+
   int start() {
     return lineStart;
   }

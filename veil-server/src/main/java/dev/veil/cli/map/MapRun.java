@@ -20,6 +20,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -80,7 +81,12 @@ public final class MapRun {
       baseUrl = Endpoint.baseUrl(server.url());
       Endpoint.apiKey(server.apiKey());
     } catch (IllegalArgumentException e) {
-      err.println("veil map: " + e.getMessage());
+      err.println("veil map: " + ServerOptions.inOptionTerms(e));
+      return USAGE;
+    }
+    if (server.apiKey() == null) {
+      // Said before any file is made: the server's 401 would name an HTTP header, not the option.
+      err.println("veil map: " + ServerOptions.missingKey("MAPPER"));
       return USAGE;
     }
     String clash = clash(statePath);
@@ -113,7 +119,8 @@ public final class MapRun {
         IdentityInput fixedKind = fixedKind(state.input());
         // Identifiers hashed here when they were imported are hashed here again, whatever this command says.
         boolean hashLocally = s.hashLocally() || Boolean.parseBoolean(setting(state.input(), "hash-locally"));
-        VeilClient client = VeilClient.builder().baseUrl(baseUrl).apiKey(server.apiKey()).build();
+        VeilClient client = VeilClient.builder().baseUrl(baseUrl).apiKey(server.apiKey()).retryPolicy(RETRIES)
+            .build();
         OutputRefresh.Result r = new OutputRefresh(caller, client.mapper(), hashLocally,
             s.batchSize(), VeilClient.MAX_BATCH_BYTES, display).run(state, files, fixedKind);
         display.finishBar();
@@ -131,7 +138,10 @@ public final class MapRun {
     } catch (VeilTransportException e) {
       return failed(display, "cannot reach " + baseUrl + ": " + e.getMessage(), statePath, UNREACHABLE);
     } catch (FileSystemException e) {
-      return failed(display, FileProblems.describe(e), null, FAILED);
+      // A file the run writes (a full disk): what is on disk stands, and the same command goes on from it.
+      boolean written = e.getFile() != null && (OutputFiles.isWrittenFile(s.out(), Path.of(e.getFile()))
+          || sameFile(statePath, Path.of(e.getFile())));
+      return failed(display, FileProblems.describe(e), written ? statePath : null, FAILED);
     } catch (IOException | UncheckedIOException e) {
       return failed(display, e.getMessage(), null, FAILED);
     } catch (IllegalArgumentException e) {
@@ -207,14 +217,36 @@ public final class MapRun {
   }
 
   /**
-   * The batches' calls, with the client library's transport, retries and error contract (as a
-   * {@link VeilClient} built with defaults makes them), sent without an object per identifier.
+   * The retries of a run's requests: the client library's defaults for failures (four attempts,
+   * so that a server that is gone is said within seconds), but an answer 429 (the key's rate
+   * limit) is waited out: a bulk job with {@value OutputImport#IN_FLIGHT} requests in flight
+   * exceeds a small limit all the time, and with four attempts a run stopped after seconds, whatever
+   * the limit. With {@code Retry-After: 1} (the server's) and waits of at most 2 s, a request
+   * keeps being tried for about half an hour of 429s.
+   */
+  static final RetryPolicy RETRIES = RetryPolicy.builder().rateLimitedAttempts(1_000)
+      .maxBackoff(Duration.ofSeconds(2)).build();
+
+  /**
+   * The retries once the server has answered a request of the run: {@link #RETRIES}, but 17
+   * attempts over about 30 s, so that a restart of the server (6 s on the 2-core test machine,
+   * over 15 s when it was loaded: the old process drains, the new one loads its keys and salts)
+   * does not stop a run that may have hours to go; a server never reached is still said within
+   * about 1.5 s. The price: a server that accepts requests but never answers them is given up
+   * after 17 request timeouts (30 s each) instead of 4.
+   */
+  static final RetryPolicy AFTER_ANSWER = RetryPolicy.builder().maxAttempts(17).rateLimitedAttempts(1_000)
+      .maxBackoff(Duration.ofSeconds(2)).build();
+
+  /**
+   * The batches' calls, with the client library's transport, retries ({@link #RETRIES}, then
+   * {@link #AFTER_ANSWER}) and error contract (as a {@link VeilClient} makes them), sent without
+   * an object per identifier.
    */
   static ApiCaller caller(String baseUrl, String apiKey) {
     Transport transport = Transport.forUrl(baseUrl, null, VeilClient.DEFAULT_CONNECT_TIMEOUT,
         VeilClient.DEFAULT_REQUEST_TIMEOUT);
-    return new ApiCaller(transport, RetryPolicy.defaults(), Sleeper.THREAD_SLEEP,
-        Jitter.UNIFORM, apiKey);
+    return new ApiCaller(transport, RETRIES, AFTER_ANSWER, Sleeper.THREAD_SLEEP, Jitter.UNIFORM, apiKey);
   }
 
   private String usageProblem() {
@@ -354,7 +386,7 @@ public final class MapRun {
       case "none":
         return ProgressDisplay.Mode.NONE;
       default:
-        return System.console() != null ? ProgressDisplay.Mode.BAR : ProgressDisplay.Mode.LINES;
+        return ProgressDisplay.auto();
     }
   }
 

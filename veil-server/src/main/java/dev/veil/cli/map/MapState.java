@@ -236,10 +236,14 @@ final class MapState implements AutoCloseable {
     crc.update(payload.array(), 0, payload.limit());
     ByteBuffer frame = ByteBuffer.allocate(HEAD + payload.limit());
     frame.putInt(payload.limit()).putInt((int) crc.getValue()).put(payload.array(), 0, payload.limit()).flip();
-    while (frame.hasRemaining()) {
-      end += channel.write(frame, end);
+    try {
+      while (frame.hasRemaining()) {
+        end += channel.write(frame, end);
+      }
+      channel.force(false);
+    } catch (IOException e) {
+      throw OutputFiles.failed(file, e);
     }
-    channel.force(false);
   }
 
   private void load() throws IOException {

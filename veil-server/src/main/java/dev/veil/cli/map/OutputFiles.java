@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -82,8 +83,8 @@ final class OutputFiles implements AutoCloseable {
   }
 
   void write(byte[] rowBytes, int rowLength, byte[] rejectedRows, int rejectedLength) throws IOException {
-    bytes += writeAt(rows, rowBytes, rowLength, bytes);
-    rejectedBytes += writeAt(rejections, rejectedRows, rejectedLength, rejectedBytes);
+    bytes += writeAt(rows, tmp, rowBytes, rowLength, bytes);
+    rejectedBytes += writeAt(rejections, rejectedTmp, rejectedRows, rejectedLength, rejectedBytes);
   }
 
   long bytes() {
@@ -96,8 +97,30 @@ final class OutputFiles implements AutoCloseable {
 
   /** Forces both files' contents to disk. */
   void force() throws IOException {
-    rows.force(false);
-    rejections.force(false);
+    try {
+      rows.force(false);
+    } catch (IOException e) {
+      throw failed(tmp, e);
+    }
+    try {
+      rejections.force(false);
+    } catch (IOException e) {
+      throw failed(rejectedTmp, e);
+    }
+  }
+
+  /**
+   * A write's failure with the file it was for: the JDK's {@link IOException} for a full disk or a
+   * failing device says only {@code No space left on device}, not where.
+   */
+  static FileSystemException failed(Path file, IOException e) {
+    if (e instanceof FileSystemException f) {
+      return f;
+    }
+    FileSystemException named = new FileSystemException(file.toString(), null,
+        e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+    named.initCause(e);
+    return named;
   }
 
   /**
@@ -182,11 +205,27 @@ final class OutputFiles implements AutoCloseable {
         : FileChannel.open(file, StandardOpenOption.WRITE);
   }
 
-  private static int writeAt(FileChannel channel, byte[] b, int length, long position) throws IOException {
+  private static int writeAt(FileChannel channel, Path file, byte[] b, int length, long position) throws IOException {
     ByteBuffer buffer = ByteBuffer.wrap(b, 0, length);
-    while (buffer.hasRemaining()) {
-      channel.write(buffer, position + buffer.position());
+    try {
+      while (buffer.hasRemaining()) {
+        channel.write(buffer, position + buffer.position());
+      }
+    } catch (IOException e) {
+      throw failed(file, e);
     }
     return length;
+  }
+
+  /** Whether {@code file} is one of the files a run on {@code out} writes (its state file aside). */
+  static boolean isWrittenFile(Path out, Path file) {
+    Path f = file.toAbsolutePath().normalize();
+    Path rejected = rejectedFile(out);
+    for (Path written : new Path[] {out, temporaryFile(out), rejected, temporaryFile(rejected)}) {
+      if (written.toAbsolutePath().normalize().equals(f)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

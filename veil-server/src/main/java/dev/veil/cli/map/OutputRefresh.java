@@ -155,7 +155,7 @@ final class OutputRefresh {
     try (LineReader in = new LineReader(Files.newInputStream(files.out()), files.out().toString())) {
       in.nextLine(); // the header
       for (long row = 0; in.nextLine(); row++) {
-        if (isStale(in, row, state, rotated)) {
+        if (isStale(in, row, state, rotated, files.out())) {
           return true;
         }
       }
@@ -163,8 +163,17 @@ final class OutputRefresh {
     return false;
   }
 
-  /** Whether the current row of {@code in}, row {@code row}, was mapped at or before its bucket's rotation. */
-  private static boolean isStale(LineReader in, long row, MapState state, RotatedBuckets rotated) {
+  /**
+   * Whether the current row of {@code in}, row {@code row}, was mapped at or before its bucket's
+   * rotation.
+   *
+   * @throws IOException if the output has more rows than the state records (it was changed since)
+   */
+  private static boolean isStale(LineReader in, long row, MapState state, RotatedBuckets rotated, Path out)
+      throws IOException {
+    if (row >= state.last().rows()) {
+      throw changed(out, "it has more rows than the " + Numbers.grouped(state.last().rows()) + " veil map wrote");
+    }
     byte[] b = in.bytes();
     int bucket = in.end();
     while (bucket > in.start() && b[bucket - 1] != ',') {
@@ -172,6 +181,16 @@ final class OutputRefresh {
     }
     long rotatedAt = rotated.rotatedAtMillis(b, bucket, in.end());
     return rotatedAt != RotatedBuckets.ABSENT && state.mappedAtMillis(row) <= rotatedAt;
+  }
+
+  /**
+   * The refusal of an output that is not as veil map wrote it (edited, or another file put in its
+   * place): its rows and the state's record of them no longer agree, so which rows to re-map
+   * cannot be told. Nothing is written; an import of the input makes the output anew.
+   */
+  private static IOException changed(Path out, String what) {
+    return new IOException(out + " was changed since veil map wrote it (" + what + "), so the rows to re-map "
+        + "cannot be told; remove it and map the input into it again (veil map --in FILE --out " + out + ")");
   }
 
   /**
@@ -240,14 +259,14 @@ final class OutputRefresh {
     try (LineReader in = new LineReader(Files.newInputStream(files.out()), files.out().toString());
         FileChannel channel = FileChannel.open(files.temporaryOut(), StandardOpenOption.CREATE,
             StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-        OutputStream w = new BufferedOutputStream(stream(channel), 1 << 16);
+        OutputStream w = new BufferedOutputStream(stream(channel, files.temporaryOut()), 1 << 16);
         rejections) {
       String header = in.readLine();
       w.write(((header == null ? OutputFiles.HEADER.strip() : header) + "\n").getBytes(StandardCharsets.UTF_8));
       Deque<Chunk> pending = new ArrayDeque<>();
       Chunk c = new Chunk();
       for (long row = 0; in.nextLine(); row++) {
-        if (!isStale(in, row, state, rotated)) {
+        if (!isStale(in, row, state, rotated, files.out())) {
           c.kept.raw(in.bytes(), in.start(), in.end() - in.start());
           c.kept.newline();
           c.keptRows++;
@@ -257,7 +276,12 @@ final class OutputRefresh {
           continue;
         }
         t.stale++;
-        String[] f = split(in.line());
+        String[] f;
+        try {
+          f = split(in.line());
+        } catch (IllegalArgumentException e) {
+          throw changed(files.out(), "line " + Numbers.grouped(in.lineNumber()) + " is not a row of veil map's output");
+        }
         Identifier id = toSend(f[0], fixedKind);
         int sentAt = -1;
         if (id != null) {
@@ -281,7 +305,11 @@ final class OutputRefresh {
         write(pending.poll(), w, rejections, t, total);
       }
       w.flush();
-      channel.force(true);
+      try {
+        channel.force(true);
+      } catch (IOException e) {
+        throw OutputFiles.failed(files.temporaryOut(), e);
+      }
       rejections.finish();
       t.rejected = rejections.rows;
     } finally {
@@ -373,7 +401,7 @@ final class OutputRefresh {
     private void open() throws IOException {
       channel = FileChannel.open(files.temporaryRejected(), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
           StandardOpenOption.TRUNCATE_EXISTING);
-      OutputStream os = stream(channel);
+      OutputStream os = stream(channel, files.temporaryRejected());
       if (Files.isRegularFile(files.rejected())) {
         try (InputStream old = Files.newInputStream(files.rejected())) {
           old.transferTo(os);
@@ -387,7 +415,11 @@ final class OutputRefresh {
     void finish() throws IOException {
       if (out != null) {
         out.flush();
-        channel.force(true);
+        try {
+          channel.force(true);
+        } catch (IOException e) {
+          throw OutputFiles.failed(files.temporaryRejected(), e);
+        }
       }
     }
 
@@ -421,7 +453,7 @@ final class OutputRefresh {
   }
 
   /** An unbuffered stream onto {@code channel} that does not close it. */
-  private static OutputStream stream(FileChannel channel) {
+  private static OutputStream stream(FileChannel channel, Path file) {
     return new OutputStream() {
       @Override
       public void write(int b) throws IOException {
@@ -431,8 +463,12 @@ final class OutputRefresh {
       @Override
       public void write(byte[] b, int off, int len) throws IOException {
         java.nio.ByteBuffer buffer = java.nio.ByteBuffer.wrap(b, off, len);
-        while (buffer.hasRemaining()) {
-          channel.write(buffer);
+        try {
+          while (buffer.hasRemaining()) {
+            channel.write(buffer);
+          }
+        } catch (IOException e) {
+          throw OutputFiles.failed(file, e); // a full disk is named by its file
         }
       }
     };

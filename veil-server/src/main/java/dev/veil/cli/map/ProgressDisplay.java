@@ -1,6 +1,9 @@
 package dev.veil.cli.map;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.function.LongSupplier;
 
@@ -48,6 +51,32 @@ final class ProgressDisplay implements OutputImport.Progress {
     public long getAsLong() {
       return System.nanoTime();
     }
+  }
+
+  /**
+   * The mode for {@code --progress auto}: a bar when the progress's stream, stderr, is a terminal,
+   * else lines. {@link System#console()} alone says whether stdin and stdout are: with {@code 2>
+   * map.log} on a terminal the bar's redraws went into the file, and with {@code > out.txt} the
+   * terminal got lines. Where the system names the file behind stderr ({@code /proc/self/fd/2}
+   * on Linux) that decides; elsewhere the console does.
+   */
+  static Mode auto() {
+    return auto(Path.of("/proc/self/fd/2"), System.console() != null);
+  }
+
+  /**
+   * {@link #auto()} with the link that names stderr's file ({@code fd2}) and whether there is a
+   * console, for tests.
+   */
+  static Mode auto(Path fd2, boolean console) {
+    String target;
+    try {
+      target = Files.readSymbolicLink(fd2).toString();
+    } catch (IOException | UnsupportedOperationException | SecurityException e) {
+      return console ? Mode.BAR : Mode.LINES; // no such link here
+    }
+    return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target.equals("/dev/console")
+        ? Mode.BAR : Mode.LINES;
   }
 
   /** Starts a phase (mapping, writing): its progress and rate are measured from now. */

@@ -43,6 +43,19 @@ public final class ServerOptions {
     return env == null || env.isBlank() ? DEFAULT_URL : env.strip();
   }
 
+  /**
+   * The client library's complaint about a base URL or key ({@code baseUrl must start with ...}),
+   * in the words of this command line: {@code --url}, {@code --api-key}.
+   */
+  public static String inOptionTerms(IllegalArgumentException e) {
+    return String.valueOf(e.getMessage()).replace("baseUrl", "--url").replace("apiKey", "--api-key");
+  }
+
+  /** What a client command says when {@link #apiKey} is null: how to give a key with {@code role}. */
+  public static String missingKey(String role) {
+    return "no API key: give --api-key KEY or set " + KEY_ENV + " (a key with the " + role + " role)";
+  }
+
   /** The API key from the option or the environment, or null. */
   public String apiKey() {
     if (apiKey != null) {

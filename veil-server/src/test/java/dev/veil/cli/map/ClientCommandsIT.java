@@ -383,7 +383,8 @@ class ClientCommandsIT {
     assertThat(map("--out", dir.resolve("x.csv").toString()).exitCode()).isEqualTo(2);
     assertThat(map("--in", in.toString(), "--out", dir.resolve("x.csv").toString(), "--type", "fax")
         .exitCode()).isEqualTo(2);
-    CliRun beyond = map("--in", in.toString(), "--out", dir.resolve("x.csv").toString(), "--column", "9");
+    CliRun beyond = map("--in", in.toString(), "--out", dir.resolve("x.csv").toString(), "--column", "9",
+        "--api-key", env.mapperKey);
     assertThat(beyond.exitCode()).isEqualTo(2);
     assertThat(beyond.err()).contains("--column 9 is beyond the first line, which has 1 column");
     CliRun wrongKey = map("--in", in.toString(), "--out", dir.resolve("x.csv").toString(), "--api-key",

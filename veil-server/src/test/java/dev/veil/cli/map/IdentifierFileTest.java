@@ -89,6 +89,71 @@ class IdentifierFileTest {
   }
 
   @Test
+  void quotedFieldWithLineBreaks_belongsToItsRecord_andNoLineOfItIsReadAsOne() throws IOException {
+    // A note column with line breaks (RFC 4180): its second lines hold addresses that are not in the column.
+    String csv = "email,name,note\r\n\"a@x.com\",\"Doe, Jane\",\"line 1\r\nb@x.com\r\n\"\"c@x.com\"\"\"\r\n"
+        + "d@x.com,x,\"e@x.com\ne@x.com\"\nf@x.com,O\"Brien,\"\"\n";
+
+    assertThat(read(csv, null, null, 0)).containsExactly(Identifier.email("a@x.com"), Identifier.email("d@x.com"),
+        Identifier.email("f@x.com"));
+    assertThat(read("\"a@x.com\nb@x.com\",x\nc@x.com\n", null, null, 0)) // no header: the first record spans two lines
+        .containsExactly(Identifier.email("a@x.com\nb@x.com"), Identifier.email("c@x.com"));
+  }
+
+  @Test
+  void quotedFieldWithLineBreaks_positionsAreTheLinesOfWholeRecords_andAResumeSkipsThem() throws IOException {
+    Path file = dir.resolve("notes.csv");
+    Files.writeString(file, "email,note\na@x.com,\"1\n2\n3\"\nb@x.com,\"4\n5\"\nc@x.com,6\n");
+    List<Long> positions = new ArrayList<>();
+    List<Identifier> all = new ArrayList<>();
+
+    long lines = new IdentifierFile(file, null, null).read(0, 1, (chunk, position) -> {
+      all.addAll(list(chunk));
+      positions.add(position);
+    });
+    List<Identifier> resumed = new ArrayList<>();
+    new IdentifierFile(file, null, null).read(4, 1, (chunk, position) -> resumed.addAll(list(chunk)));
+
+    assertThat(all).containsExactly(Identifier.email("a@x.com"), Identifier.email("b@x.com"),
+        Identifier.email("c@x.com"));
+    assertThat(positions).containsExactly(4L, 6L, 7L);
+    assertThat(lines).isEqualTo(7);
+    assertThat(resumed).containsExactly(Identifier.email("b@x.com"), Identifier.email("c@x.com"));
+  }
+
+  @Test
+  void quotedFieldThatNeverEnds_isAnErrorWithItsLine_notTheRestOfTheFileSwallowed() throws IOException {
+    Path file = dir.resolve("stray.csv");
+    Files.writeString(file, "email,note\na@x.com,ok\nb@x.com,\"oops\nc@x.com,x\nd@x.com,y\n");
+
+    assertThatThrownBy(() -> new IdentifierFile(file, null, null).read(0, 100, (chunk, position) -> { }))
+        .isInstanceOf(IOException.class).hasMessageContaining("line 3 opens a quoted field");
+
+    Files.writeString(file, "b@x.com,\"" + "x\n".repeat(IdentifierFile.MAX_RECORD_CHARS / 2 + 1) + "\"\n");
+    assertThatThrownBy(() -> new IdentifierFile(file, null, null).read(0, 100, (chunk, position) -> { }))
+        .isInstanceOf(IOException.class).hasMessageContaining("line 1 opens a quoted field");
+  }
+
+  @Test
+  void aFileSeparatedBySemicolonsOrTabs_isRefusedWithAHint_notMappedLineByLine() throws IOException {
+    // Read as one column, "a@x.com;42" is an address the server accepts: every line mapped, wrongly.
+    assertThatThrownBy(() -> read("Email;Name\na@x.com;42\n", null, null, 0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("it looks separated by ';', but veil map reads comma-separated values");
+    assertThatThrownBy(() -> read("name\temail\nJo\ta@x.com\n", null, null, 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("it looks separated by tabs");
+    assertThatThrownBy(() -> read("name;contact\nJo;a@x.com\n", null, "contact", 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no column named 'contact'")
+        .hasMessageContaining("separated by ';'");
+    assertThatThrownBy(() -> read("Jo;a@x.com\n", null, "2", 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("separated by ';'");
+    // A list of identifiers, or a CSV whose values hold semicolons, is read as ever.
+    assertThat(read("a@x.com\nb;c@x.com\n", null, null, 0))
+        .containsExactly(Identifier.email("a@x.com"), Identifier.email("b;c@x.com"));
+    assertThat(read("email,note\na@x.com,x;y\n", null, null, 0)).containsExactly(Identifier.email("a@x.com"));
+  }
+
+  @Test
   void estimateLines_isTheSizeOverTheMeanLineLengthOfSamples() throws IOException {
     Path file = dir.resolve("estimate.txt");
     Files.writeString(file, "a@example.com\n".repeat(100_000)); // 14 bytes a line, 1.4 MB

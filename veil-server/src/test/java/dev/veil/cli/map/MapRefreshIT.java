@@ -137,6 +137,30 @@ class MapRefreshIT {
   }
 
   @Test
+  void anOutputChangedByHand_isRefusedWithAMessage_andLeftAsItIs() throws Exception {
+    Case added = mappedThenOptedOut("added");
+    List<String> lines = new ArrayList<>(Files.readAllLines(added.out()));
+    String leavesRow = lines.stream().filter(l -> l.startsWith(added.leaves() + ",")).findFirst().orElseThrow();
+    lines.add(leavesRow.replace(added.leaves(), "appended@example.com")); // a row past those veil map wrote
+    Files.write(added.out(), lines);
+    Case edited = mappedThenOptedOut("edited");
+    List<String> editedLines = new ArrayList<>(Files.readAllLines(edited.out()));
+    editedLines.replaceAll(l -> l.startsWith(edited.leaves() + ",") ? "garbage," + l.split(",")[2] : l);
+    Files.write(edited.out(), editedLines);
+
+    for (Case c : List.of(added, edited)) {
+      String before = Files.readString(c.out());
+      CliRun refresh = map("--refresh", "--out", c.out().toString());
+
+      assertThat(refresh.exitCode()).as(refresh.err()).isEqualTo(1);
+      assertThat(refresh.err()).contains(c.out() + " was changed since veil map wrote it")
+          .contains("remove it and map the input into it again").doesNotContain("Exception");
+      assertThat(Files.readString(c.out())).isEqualTo(before);
+      assertThat(Files.exists(c.rejected())).isFalse();
+    }
+  }
+
+  @Test
   void chunksOfEveryKind_keepEveryRowInPlace_andRemapExactlyTheRotatedOnes() throws Exception {
     Path in = dir.resolve("chunks.csv");
     Path out = dir.resolve("chunks-mapped.csv");

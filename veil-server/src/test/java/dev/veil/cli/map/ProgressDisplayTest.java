@@ -2,11 +2,15 @@ package dev.veil.cli.map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class ProgressDisplayTest {
   private final StringWriter text = new StringWriter();
@@ -14,6 +18,22 @@ class ProgressDisplayTest {
 
   private ProgressDisplay display(ProgressDisplay.Mode mode) {
     return new ProgressDisplay(new PrintWriter(text, true), mode, nanos::get);
+  }
+
+  @Test
+  void auto_drawsABarWhenStderrIsATerminal_whateverStdoutIs(@TempDir Path dir) throws IOException {
+    Path terminal = Files.createSymbolicLink(dir.resolve("pts"), Path.of("/dev/pts/3"));
+    Path logFile = Files.createSymbolicLink(dir.resolve("file"), Path.of("/home/me/map.log"));
+    Path pipe = Files.createSymbolicLink(dir.resolve("pipe"), Path.of("pipe:[40613]"));
+
+    // With a console (stdin and stdout on a terminal) but stderr in a file: lines, not a bar.
+    assertThat(ProgressDisplay.auto(logFile, true)).isEqualTo(ProgressDisplay.Mode.LINES);
+    assertThat(ProgressDisplay.auto(pipe, true)).isEqualTo(ProgressDisplay.Mode.LINES);
+    // Without one (stdout redirected) but stderr on a terminal: the bar.
+    assertThat(ProgressDisplay.auto(terminal, false)).isEqualTo(ProgressDisplay.Mode.BAR);
+    // No such link on this system: the console decides.
+    assertThat(ProgressDisplay.auto(dir.resolve("none"), true)).isEqualTo(ProgressDisplay.Mode.BAR);
+    assertThat(ProgressDisplay.auto(dir.resolve("none"), false)).isEqualTo(ProgressDisplay.Mode.LINES);
   }
 
   @Test
