@@ -74,6 +74,11 @@ public final class ServeCommand implements Callable<Integer> {
       err.println("veil: configuration error: " + e.getMessage());
       return 2;
     }
+    // The hook goes in before the start, so that a SIGTERM during the start (seconds on a first
+    // start, or with a slow database) still closes the node properly once it has started, instead
+    // of the JVM halting half-way or the hook's late registration failing with a stack trace.
+    StopGate gate = new StopGate();
+    Runtime.getRuntime().addShutdownHook(new Thread(gate::stop, "veil-shutdown"));
     VeilServer server;
     Path[] keyFile = {config.dataDir().resolve("admin.key")};
     String[] keySaveError = {null};
@@ -88,24 +93,80 @@ public final class ServeCommand implements Callable<Integer> {
         }
       });
     } catch (RuntimeException e) {
+      gate.startFailed();
       err.println("veil: cannot start: " + e.getMessage());
       return 1;
     }
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      try {
-        server.close();
-      } finally {
-        stopped.countDown();
-      }
-    }, "veil-shutdown"));
-    printNextSteps(out, config, server, keyFile[0], keySaveError[0]);
-    try {
-      stopped.await();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (!gate.started(server::close)) {
+      err.println("veil: stopped while starting");
+      return 143;
     }
+    printNextSteps(out, config, server, keyFile[0], keySaveError[0]);
+    gate.awaitStopped();
     return 0;
+  }
+
+  /**
+   * Closes a node on SIGTERM, also one that arrives while it is still starting: {@link #stop} (the
+   * shutdown hook) closes the node if it has started; if not, it marks the stop and waits, and the
+   * starting thread, told by {@link #started} that a stop came, closes the node itself. The JVM
+   * exits once the hook returns, so the hook returns only when the node is closed or never was.
+   */
+  static final class StopGate {
+    private final CountDownLatch done = new CountDownLatch(1);
+    private Runnable closeNode;
+    private boolean stopRequested;
+
+    /** The shutdown hook: closes the node, or waits until its start has ended and it is closed. */
+    void stop() {
+      Runnable toClose;
+      synchronized (this) {
+        stopRequested = true;
+        toClose = closeNode;
+      }
+      if (toClose == null) {
+        awaitStopped();
+        return;
+      }
+      close(toClose);
+    }
+
+    /**
+     * The node has started and {@code closeNode} closes it; returns false (having closed it) when
+     * a stop came during the start.
+     */
+    boolean started(Runnable closeNode) {
+      synchronized (this) {
+        if (!stopRequested) {
+          this.closeNode = closeNode;
+          return true;
+        }
+      }
+      close(closeNode);
+      return false;
+    }
+
+    /** The start failed: nothing to close. */
+    void startFailed() {
+      done.countDown();
+    }
+
+    /** Waits until the node is closed (or its start failed). */
+    void awaitStopped() {
+      try {
+        done.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    private void close(Runnable toClose) {
+      try {
+        toClose.run();
+      } finally {
+        done.countDown();
+      }
+    }
   }
 
   /** The settings given on the command line: {@code --set}s and the shortcuts, each at most once. */

@@ -11,6 +11,7 @@ import dev.veil.storage.StoreSettings;
 import dev.veil.storage.Stores;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.file.FileSystemOptions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Consumer;
@@ -55,8 +56,12 @@ public final class VeilServer implements AutoCloseable {
     LOG.info("event=config {}", configLine(config));
     // Vert.x starts (mostly class loading) on another thread while the services load the store and
     // compute the salt snapshot: the two are independent and each takes a good part of start-up.
+    // Vert.x's class-path file resolver is off: Veil reads its resources itself, and the resolver's
+    // cache registers a shutdown hook, which fails a start that a SIGTERM has overtaken.
     java.util.concurrent.CompletableFuture<Vertx> vertxStarting = java.util.concurrent.CompletableFuture.supplyAsync(
-        () -> Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Runtime.getRuntime().availableProcessors())));
+        () -> Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Runtime.getRuntime().availableProcessors())
+            .setFileSystemOptions(new FileSystemOptions().setClassPathResolvingEnabled(false)
+                .setFileCachingEnabled(false))));
     try {
       ServiceGraph.Built built = ServiceGraph.build(config, clock, store, phases);
       this.services = built.services();

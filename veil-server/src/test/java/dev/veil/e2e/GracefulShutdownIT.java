@@ -13,6 +13,7 @@ import io.grpc.StatusRuntimeException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -95,6 +96,23 @@ class GracefulShutdownIT {
         assertThat(server.output()).anyMatch(line -> line.contains("event=stopped"));
         assertThat(server.output()).noneMatch(line -> line.contains("level=ERROR") || line.contains("level=WARN"));
       }
+    }
+  }
+
+  @Test
+  void sigterm_whileTheNodeIsStillStarting_closesItOnceStarted_withoutAStackTrace() throws Exception {
+    // A first start computes a million buckets' salts: the SIGTERM lands while it is under way.
+    try (ServerProcess server = ServerProcess.launch(dataDir)) {
+      Await.until(Duration.ofSeconds(60), "the start to be under way",
+          () -> server.output().stream().anyMatch(line -> line.contains("event=config")));
+
+      int exit = server.terminate(Duration.ofSeconds(60));
+
+      List<String> output = server.output();
+      assertThat(exit).as("exit status after SIGTERM").isIn(0, 143);
+      assertThat(output).as("the node was closed, not halted half-way")
+          .anyMatch(line -> line.contains("event=stopped"));
+      assertThat(output).noneMatch(line -> line.contains("Exception") || line.contains("\tat "));
     }
   }
 

@@ -41,18 +41,23 @@ public final class ServerProcess implements AutoCloseable {
 
   /** Starts {@code veil serve} with the data directory and extra arguments; waits until it prints its ports. */
   public static ServerProcess start(Path dataDir, String... args) throws IOException, InterruptedException {
+    ServerProcess server = launch(dataDir, args);
+    if (!server.ready.await(60, TimeUnit.SECONDS) || server.grpcPort == 0) {
+      server.close();
+      throw new IllegalStateException("server did not start; output:\n" + String.join("\n", server.lines));
+    }
+    return server;
+  }
+
+  /** Starts {@code veil serve} like {@link #start} but returns at once, before it is ready. */
+  public static ServerProcess launch(Path dataDir, String... args) throws IOException {
     List<String> cmd = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx512m", "-cp", System.getProperty("java.class.path"), "dev.veil.cli.Main", "serve",
         "--data-dir", dataDir.toString(), "--port", "0", "--grpc-port", "0"));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    ServerProcess server = new ServerProcess(pb.start());
-    if (!server.ready.await(60, TimeUnit.SECONDS) || server.grpcPort == 0) {
-      server.close();
-      throw new IllegalStateException("server did not start; output:\n" + String.join("\n", server.lines));
-    }
-    return server;
+    return new ServerProcess(pb.start());
   }
 
   private void pump() {
