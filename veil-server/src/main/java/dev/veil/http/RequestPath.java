@@ -1,5 +1,6 @@
 package dev.veil.http;
 
+import dev.veil.core.text.HexDigit;
 import java.util.ArrayDeque;
 import java.util.Deque;
 
@@ -37,8 +38,8 @@ final class RequestPath {
     for (int i = 0; i < raw.length(); i++) {
       char c = raw.charAt(i);
       if (c == '%' && i + 2 < raw.length()) {
-        int high = hexDigit(raw.charAt(i + 1));
-        int low = hexDigit(raw.charAt(i + 2));
+        int high = HexDigit.value(raw.charAt(i + 1));
+        int low = HexDigit.value(raw.charAt(i + 2));
         char decoded = (char) (high * 16 + low);
         if (high >= 0 && low >= 0 && isUnreserved(decoded)) {
           out.append(decoded);
@@ -49,19 +50,6 @@ final class RequestPath {
       out.append(c);
     }
     return out.toString();
-  }
-
-  private static int hexDigit(char c) {
-    if (c >= '0' && c <= '9') {
-      return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-      return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-      return c - 'A' + 10;
-    }
-    return -1;
   }
 
   /** RFC 3986 section 2.3: {@code ALPHA / DIGIT / "-" / "." / "_" / "~"}. */

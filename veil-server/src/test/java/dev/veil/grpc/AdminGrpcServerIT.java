@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.veil.testing.CapturedLogs;
 import dev.veil.testing.InMemoryStores;
 import dev.veil.client.Role;
 import dev.veil.config.VeilConfig;
@@ -319,24 +320,17 @@ class AdminGrpcServerIT {
 
   @Test
   void storeOutage_isLoggedWithTheStoresReason_withoutTheIdentity() {
-    ch.qos.logback.classic.Logger logger =
-        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(DomainErrorInterceptor.class);
-    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
-        new ch.qos.logback.core.read.ListAppender<>();
-    appender.start();
-    logger.addAppender(appender);
-    try {
+    try (CapturedLogs logs = CapturedLogs.of(DomainErrorInterceptor.class)) {
       server.node().store().setDown(true);
 
       assertThat(statusOf(() -> server.admin().recordOptOut(optOut("jane@example.com"))).getCode())
           .isEqualTo(Status.Code.UNAVAILABLE);
 
-      assertThat(appender.list).singleElement().satisfies(e -> assertThat(e.getFormattedMessage())
+      assertThat(logs.messages()).singleElement().satisfies(message -> assertThat(message)
           .startsWith("event=store_unavailable method=protocol.identity.admin.v1.IdentityAdminApi/RecordOptOut")
           .contains("detail=\"" + InMemoryStores.OUTAGE_MESSAGE + "\"")
           .doesNotContain("jane"));
     } finally {
-      logger.detachAppender(appender);
       server.node().store().setDown(false);
     }
   }

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
 import dev.veil.testing.Await;
+import dev.veil.testing.CapturedLogs;
 import dev.veil.testing.Http;
 import dev.veil.testing.Http.Response;
 import dev.veil.testing.InMemoryStores.Part;
@@ -72,24 +73,16 @@ class OpsIT {
 
   @Test
   void accessLog_whenEnabled_logsRouteStatusAndClientButNeverTheQuery() {
-    ch.qos.logback.classic.Logger logger =
-        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.veil.http.access");
-    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
-        new ch.qos.logback.core.read.ListAppender<>();
-    appender.start();
-    logger.addAppender(appender);
-    try (TestNode node = TestNode.start(java.util.Map.of("log.access", "true"))) {
+    try (CapturedLogs logs = CapturedLogs.of("dev.veil.http.access");
+        TestNode node = TestNode.start(java.util.Map.of("log.access", "true"))) {
       String mapper = node.newApiKey(Role.MAPPER);
       node.get("/v1/identity/map?email=private.person%40example.com", mapper);
       node.get("/v1/private.person@example.com", null);
 
-      assertThat(appender.list).hasSize(2);
-      String first = appender.list.get(0).getFormattedMessage();
-      assertThat(first).contains("method=GET path=/v1/identity/map status=200", "client=");
-      assertThat(appender.list.get(1).getFormattedMessage()).contains("path=unmatched status=404");
-      assertThat(appender.list).allSatisfy(e -> assertThat(e.getFormattedMessage()).doesNotContain("private"));
-    } finally {
-      logger.detachAppender(appender);
+      assertThat(logs.messages()).hasSize(2);
+      assertThat(logs.messages().get(0)).contains("method=GET path=/v1/identity/map status=200", "client=");
+      assertThat(logs.messages().get(1)).contains("path=unmatched status=404");
+      assertThat(logs.messages()).allSatisfy(message -> assertThat(message).doesNotContain("private"));
     }
   }
 

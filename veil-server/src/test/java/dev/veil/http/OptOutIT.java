@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
+import dev.veil.testing.CapturedLogs;
 import dev.veil.testing.Http.Response;
 import dev.veil.testing.InMemoryStores;
 import dev.veil.testing.InMemoryStores.Part;
@@ -107,23 +108,15 @@ class OptOutIT {
 
   @Test
   void optout_whenTheStoreRefuses_logsWhyItSaid_withoutTheIdentity() {
-    ch.qos.logback.classic.Logger logger =
-        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(ErrorResponses.class);
-    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
-        new ch.qos.logback.core.read.ListAppender<>();
-    appender.start();
-    logger.addAppender(appender);
-    try {
+    try (CapturedLogs logs = CapturedLogs.of(ErrorResponses.class)) {
       node.store().failCalls(writesTo(Part.OPT_OUTS));
 
       assertThat(node.post("/v1/optout", optOut, "{\"email\":\"a@example.com\"}").code()).isEqualTo(503);
 
-      assertThat(appender.list).singleElement().satisfies(e -> assertThat(e.getFormattedMessage())
+      assertThat(logs.messages()).singleElement().satisfies(message -> assertThat(message)
           .startsWith("event=store_unavailable route=/v1/optout")
           .contains("detail=\"" + InMemoryStores.OUTAGE_MESSAGE + "\"")
           .doesNotContain("a@example.com"));
-    } finally {
-      logger.detachAppender(appender);
     }
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veil.common.StoreUnavailableException;
 import dev.veil.config.VeilConfig;
+import dev.veil.testing.CapturedLogs;
 import dev.veil.testing.InMemoryStores;
 import dev.veil.testing.MutableClock;
 import dev.veil.testing.TestConfigs;
@@ -74,13 +75,7 @@ class BackgroundJobsTest {
 
   @Test
   void syncOnce_whoseStoreCallTheStopInterrupts_logsNoOutage() {
-    ch.qos.logback.classic.Logger logger =
-        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(BackgroundJobs.class);
-    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> appender =
-        new ch.qos.logback.core.read.ListAppender<>();
-    appender.start();
-    logger.addAppender(appender);
-    try {
+    try (CapturedLogs logs = CapturedLogs.of(BackgroundJobs.class)) {
       // What a node's stop does to a catch-up in flight: close() interrupts it inside a store call.
       stores.beforeEachCall(call -> {
         jobs.close();
@@ -89,9 +84,8 @@ class BackgroundJobsTest {
 
       jobs.syncOnce();
 
-      assertThat(appender.list).isEmpty();
+      assertThat(logs.messages()).isEmpty();
     } finally {
-      logger.detachAppender(appender);
       stores.beforeEachCall(null);
     }
   }

@@ -1,5 +1,6 @@
 package dev.veil.core.identity;
 
+import dev.veil.core.text.HexDigit;
 import java.util.Base64;
 
 /**
@@ -46,26 +47,13 @@ final class HashText {
   private static byte[] fromHex(String text) {
     byte[] bytes = new byte[HASH_BYTES];
     for (int i = 0; i < HASH_BYTES; i++) {
-      int high = hexDigit(text.charAt(2 * i));
-      int low = hexDigit(text.charAt(2 * i + 1));
+      int high = HexDigit.value(text.charAt(2 * i));
+      int low = HexDigit.value(text.charAt(2 * i + 1));
       if (high < 0 || low < 0) {
         return null;
       }
       bytes[i] = (byte) ((high << 4) | low);
     }
     return bytes;
-  }
-
-  private static int hexDigit(char c) {
-    if (c >= '0' && c <= '9') {
-      return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-      return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-      return c - 'A' + 10;
-    }
-    return -1;
   }
 }
