@@ -101,6 +101,7 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
     }
     String framing = ambiguousFraming(request);
     if (framing != null) {
+      cors.apply(request);
       invalid.record(ErrorResponses.malformed(request, profile, 400, framing), System.nanoTime() - start);
       return;
     }
@@ -110,6 +111,7 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
       route = routes.get(RequestPath.normalize(path));
     }
     if (route == null) {
+      cors.apply(request); // a browser SDK with a wrong base URL reads the 404 (see Cors)
       ErrorResponses.unknownPath(new Exchange(request, "unmatched", unmatched, observer, profile, start, stop));
       return;
     }
@@ -163,6 +165,7 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
     if (ConnectionClose.isClosing(request.connection())) {
       return;
     }
+    cors.applyToRejectedHead(request);
     int status = ErrorResponses.invalidRequest(request, profile);
     invalid.record(status, System.nanoTime() - start);
   }
