@@ -11,7 +11,14 @@ import java.util.Set;
  * publishers' pages. Origins come from {@code cors.allowed-origins} ({@code *} by default: any
  * origin); methods GET, POST, OPTIONS; request headers {@code Content-Type} and {@code
  * X-UID2-Client-Version}. A request from an origin not on the list gets no CORS headers, so the
- * browser withholds the answer. Immutable.
+ * browser withholds the answer.
+ *
+ * <p>Refusals that a browser SDK may run into through a wrong setting also carry the headers, so the
+ * page reads a 404 or 400 instead of an opaque network error and the SDK can say what is wrong: an
+ * unknown path (a wrong base URL, e.g. {@code /api/v1/token/refresh}), and a request refused before
+ * any route was chosen (malformed framing; a head the HTTP decoder rejected, 431, 414 or 400). Their
+ * bodies say only what was wrong with the request. Those are all misses: requests that reach a route
+ * other than refresh (generate, map) pay nothing for this. Immutable.
  */
 final class Cors {
   static final String ALLOWED_METHODS = "GET, POST, OPTIONS";
@@ -43,6 +50,18 @@ final class Cors {
       response.putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN, "*");
     } else if (origins.contains(origin)) {
       response.putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+    }
+  }
+
+  /**
+   * Adds the CORS answer headers to a refusal of a request whose head the HTTP decoder rejected:
+   * its {@code Origin} may not have been read, so with any origin allowed the answer says {@code *}
+   * whatever the request said; with a list, only a read and allowed {@code Origin} is echoed.
+   */
+  void applyToRejectedHead(HttpServerRequest request) {
+    apply(request);
+    if (anyOrigin) {
+      request.response().headers().set(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN, "*");
     }
   }
 

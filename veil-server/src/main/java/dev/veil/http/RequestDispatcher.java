@@ -15,6 +15,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,8 +100,17 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
     if (ConnectionClose.isClosing(request.connection())) {
       return; // pipelined behind a request after which the connection closes: not served
     }
+    if (request.headers().get(HttpHeaders.HOST) == null && request.version() == HttpVersion.HTTP_1_1) {
+      // RFC 9112 section 3.2. One look-up without allocation (HostHeaderBenchmark: about 10 ns of a
+      // generate's 16 us); a second Host is not looked for (see docs/http-api.md).
+      cors.apply(request);
+      invalid.record(ErrorResponses.malformed(request, profile, 400, "Malformed HTTP request: no Host header"),
+          System.nanoTime() - start);
+      return;
+    }
     String framing = ambiguousFraming(request);
     if (framing != null) {
+      cors.apply(request);
       invalid.record(ErrorResponses.malformed(request, profile, 400, framing), System.nanoTime() - start);
       return;
     }
@@ -110,6 +120,7 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
       route = routes.get(RequestPath.normalize(path));
     }
     if (route == null) {
+      cors.apply(request); // a browser SDK with a wrong base URL reads the 404 (see Cors)
       ErrorResponses.unknownPath(new Exchange(request, "unmatched", unmatched, observer, profile, start, stop));
       return;
     }
@@ -163,6 +174,7 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
     if (ConnectionClose.isClosing(request.connection())) {
       return;
     }
+    cors.applyToRejectedHead(request);
     int status = ErrorResponses.invalidRequest(request, profile);
     invalid.record(status, System.nanoTime() - start);
   }

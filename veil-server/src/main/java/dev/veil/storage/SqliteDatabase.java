@@ -76,6 +76,10 @@ final class SqliteDatabase implements Database {
       if (dir != null) {
         PrivateFiles.createDirectories(dir);
       }
+      String readOnly = notWritable(file);
+      if (readOnly != null) {
+        throw new StoreUnavailableException("cannot open embedded store " + url.describe() + ": " + readOnly, null);
+      }
       keepPrivate(file);
       Connection writer = config(settings, false).createConnection(jdbcUrl);
       opened.add(writer);
@@ -95,6 +99,29 @@ final class SqliteDatabase implements Database {
       throw new StoreUnavailableException("cannot open embedded store " + url.describe() + ": "
           + (e instanceof FileSystemException f ? FileProblems.describe(f) : e.getMessage()), e);
     }
+  }
+
+  /**
+   * Why the store in {@code file} could not be written, or null: the file is read-only, or its
+   * directory is (SQLite creates the {@code -wal} and {@code -shm} files beside it, and a new
+   * database file). Checked before SQLite opens it: SQLite would open a read-only file read-only
+   * without a word (the node would start and fail at its first write) and say only "unable to open
+   * database file" for a read-only directory. Writable means what the operating system would allow
+   * this process ({@link Files#isWritable}: access(2), so root passes permission bits but not a
+   * read-only mount).
+   */
+  static String notWritable(Path file) {
+    if (Files.exists(file) && !Files.isWritable(file)) {
+      return "the store file " + file + " is not writable (read-only); make it writable, or set db (--db)"
+          + " or data.dir (--data-dir) to a writable place";
+    }
+    Path dir = file.getParent();
+    if (dir != null && Files.isDirectory(dir) && !Files.isWritable(dir)) {
+      return "the directory " + dir + " is not writable (read-only), and the store must create files in it ("
+          + file.getFileName() + ", its -wal and -shm); make it writable, or set data.dir (--data-dir) or db (--db)"
+          + " to a writable place";
+    }
+    return null;
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.veil.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.veil.testing.CliRun;
 import java.net.InetAddress;
@@ -35,6 +36,36 @@ class ServeStartFailuresTest {
 
     assertThat(run.exitCode()).isEqualTo(1);
     assertThat(run.err()).contains(file + " is a file, not a directory").doesNotContain("Exception");
+  }
+
+  /**
+   * A read-only data directory: {@code /proc/sys/kernel}, which is read-only even for root (tests run
+   * as root, which a chmod would not stop).
+   */
+  @Test
+  void aReadOnlyDataDir_isNamedWithItsSetting() {
+    Path readOnly = Path.of("/proc/sys/kernel");
+    assumeTrue(Files.isDirectory(readOnly) && !Files.isWritable(readOnly), "no read-only directory at " + readOnly);
+
+    CliRun run = CliRun.of("serve", "--data-dir", readOnly.toString(), "--port", "0", "--grpc-port", "0");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).contains("the directory " + readOnly + " is not writable").contains("data.dir (--data-dir)")
+        .doesNotContain("unable to open database file").doesNotContain("Exception");
+  }
+
+  /** A read-only store file ({@code /proc/sys/kernel/ostype}: read-only even for root). */
+  @Test
+  void aReadOnlyStoreFile_isNamedWithItsSetting() {
+    Path readOnly = Path.of("/proc/sys/kernel/ostype");
+    assumeTrue(Files.isRegularFile(readOnly) && !Files.isWritable(readOnly), "no read-only file at " + readOnly);
+
+    CliRun run = CliRun.of("serve", "--data-dir", dir.resolve("data").toString(), "--db", "sqlite:" + readOnly,
+        "--port", "0", "--grpc-port", "0");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).contains("the store file " + readOnly + " is not writable").contains("db (--db)")
+        .doesNotContain("Exception");
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.veil.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veil.client.Role;
+import dev.veil.http.testing.RawHttp;
 import dev.veil.http.testing.TestNode;
 import dev.veil.testing.Http.Response;
 import java.net.http.HttpRequest;
@@ -108,5 +109,65 @@ class CorsIT {
 
     assertThat(generate.header("Access-Control-Allow-Origin")).isNull();
     assertThat(options.code()).isEqualTo(405);
+  }
+
+  /** A browser SDK with a wrong base URL must be able to read the 404, or it sees only a network error. */
+  @Test
+  void unknownPaths_fromABrowser_carryAllowOrigin_soTheSdkReadsThe404() {
+    for (String path : new String[] {"/v1/token/refreshx", "/api/v1/token/refresh", "/v2/token/refresh"}) {
+      Response r = node.send(HttpRequest.newBuilder(node.uri(path)).header("Origin", "https://publisher.example")
+          .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString("{}")).build());
+
+      assertThat(r.code()).as(path).isEqualTo(404);
+      assertThat(r.header("Access-Control-Allow-Origin")).as(path).isEqualTo("*");
+    }
+  }
+
+  @Test
+  void unknownPaths_withConfiguredOrigins_echoOnlyAnAllowedOne() {
+    try (TestNode restricted = TestNode.start(Map.of("cors.allowed-origins", "https://a.example"))) {
+      Response allowed = restricted.send(HttpRequest.newBuilder(restricted.uri("/api/v1/token/refresh"))
+          .header("Origin", "https://a.example").build());
+      Response refused = restricted.send(HttpRequest.newBuilder(restricted.uri("/api/v1/token/refresh"))
+          .header("Origin", "https://evil.example").build());
+
+      assertThat(allowed.code()).isEqualTo(404);
+      assertThat(allowed.header("Access-Control-Allow-Origin")).isEqualTo("https://a.example");
+      assertThat(allowed.header("Vary")).isEqualTo("Origin");
+      assertThat(refused.code()).isEqualTo(404);
+      assertThat(refused.header("Access-Control-Allow-Origin")).isNull();
+    }
+  }
+
+  @Test
+  void refusalsOfTheRefreshRoute_carryAllowOrigin_wrongMethodTooLargeAndRejectedHead() {
+    Response put = node.send(HttpRequest.newBuilder(node.uri("/v1/token/refresh"))
+        .header("Origin", "https://publisher.example").PUT(HttpRequest.BodyPublishers.noBody()).build());
+    String tooLarge;
+    try (RawHttp http = RawHttp.connect(node.port())) {
+      tooLarge = http.write("POST /v1/token/refresh HTTP/1.1\r\nHost: localhost\r\nOrigin: https://publisher.example\r\n"
+          + "Content-Type: text/plain\r\nContent-Length: " + (2 << 20) + "\r\n\r\n").readResponse();
+    }
+    String headers;
+    try (RawHttp http = RawHttp.connect(node.port())) {
+      headers = http.write("GET /v1/token/refresh?refresh_token=x HTTP/1.1\r\nHost: localhost\r\n"
+          + "Origin: https://publisher.example\r\nX-Filler: " + "a".repeat(17 * 1024) + "\r\n\r\n").readResponse();
+    }
+
+    assertThat(put.code()).isEqualTo(405);
+    assertThat(put.header("Access-Control-Allow-Origin")).isEqualTo("*");
+    assertThat(tooLarge).startsWith("HTTP/1.1 413").containsIgnoringCase("access-control-allow-origin: *");
+    assertThat(headers).matches("(?s)HTTP/1\\.[01] 431 .*").containsIgnoringCase("access-control-allow-origin: *");
+  }
+
+  @Test
+  void ambiguousFraming_fromABrowser_carriesAllowOrigin() {
+    String answer;
+    try (RawHttp http = RawHttp.connect(node.port())) {
+      answer = http.write("POST /v1/token/refresh HTTP/1.1\r\nHost: localhost\r\nOrigin: https://publisher.example\r\n"
+          + "Transfer-Encoding: gzip\r\n\r\n").readResponse();
+    }
+
+    assertThat(answer).startsWith("HTTP/1.1 400").containsIgnoringCase("access-control-allow-origin: *");
   }
 }

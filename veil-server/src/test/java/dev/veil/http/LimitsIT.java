@@ -121,6 +121,25 @@ class LimitsIT {
   }
 
   @Test
+  void anHttp11RequestWithoutHost_isRefusedWith400_andTheConnectionClosed() {
+    try (RawHttp http = RawHttp.connect(node.port())) {
+      String response = http.write("GET /ops/healthz HTTP/1.1\r\n\r\n").readResponse();
+
+      assertThat(response).startsWith("HTTP/1.1 400").contains("Malformed HTTP request: no Host header");
+      assertThat(http.closedByServerWithin(SOON)).isTrue();
+    }
+  }
+
+  @Test
+  void anHttp10RequestWithoutHost_isServed() {
+    try (RawHttp http = RawHttp.connect(node.port())) {
+      String response = http.write("GET /ops/healthz HTTP/1.0\r\n\r\n").readResponse();
+
+      assertThat(response).startsWith("HTTP/1.0 200");
+    }
+  }
+
+  @Test
   void aTransferCodingOtherThanChunkedAlone_isRefused_andNothingBehindItIsServed() {
     for (String coding : new String[] {"gzip", "xchunked", "identity"}) {
       try (RawHttp http = RawHttp.connect(node.port())) {

@@ -72,7 +72,7 @@ public final class MapRun {
       usage.accept(err);
       return USAGE;
     }
-    Path statePath = s.cache() != null ? s.cache() : Path.of(s.out() + ".veil-state");
+    Path statePath = s.cache() != null ? s.cache() : OutputLock.file(s.out());
     ProgressDisplay display = new ProgressDisplay(err, mode());
     String baseUrl;
     try {
@@ -102,6 +102,7 @@ public final class MapRun {
     ApiCaller caller = caller(baseUrl, server.apiKey());
     long started = System.nanoTime();
     try (Interruption interruption = Interruption.watch(display, err, statePath);
+        OutputLock outputLock = OutputLock.take(s.out(), statePath);
         MapState state = MapState.open(statePath);
         OutputFiles files = new OutputFiles(s.out())) {
       IdentityInput kind = s.type() == null ? null : IdentityInput.fromParameterName(s.type().toLowerCase(Locale.ROOT));
