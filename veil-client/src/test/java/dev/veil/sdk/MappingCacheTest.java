@@ -226,6 +226,58 @@ class MappingCacheTest {
   }
 
   @Test
+  void byDefault_aRunWaitsOutTheKeysRateLimit_insteadOfStoppingAfterFourAttempts() {
+    List<Duration> waits = new ArrayList<>();
+    MappingCache cache = open(server.client().sleeper(waits::add).build());
+    cache.add(emails(0, 10));
+    for (int i = 0; i < 30; i++) {
+      server.script.add(429);
+    }
+
+    CacheReport report = cache.mapPending();
+
+    assertThat(report.mapped()).isEqualTo(10);
+    assertThat(waits).hasSize(30).allSatisfy(w -> assertThat(w).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(2)));
+  }
+
+  @Test
+  void byDefault_aRunRidesOutARestart_onceTheServerHasAnswered_butNotAServerNeverReached() {
+    MappingCache cache = open(server.client().build());
+    for (int i = 0; i < 4; i++) {
+      server.script.add(new java.net.ConnectException("refused (fake)"));
+    }
+    cache.add(emails(0, 10));
+    assertThatThrownBy(cache::mapPending).isInstanceOf(VeilTransportException.class); // never answered: said at once
+    server.script.clear();
+    cache.mapPending();
+    cache.add(emails(10, 20));
+    for (int i = 0; i < 12; i++) { // a restart: the port is closed for a while
+      server.script.add(new java.net.ConnectException("refused (fake)"));
+    }
+
+    assertThat(cache.mapPending().mapped()).isEqualTo(10);
+    assertThat(cache.pendingCount()).isZero();
+  }
+
+  @Test
+  void aRetryPolicyGivenToTheClient_isTheCachesToo_andOneGivenToTheCacheWins() {
+    MappingCache strict = open(server.client().retryPolicy(RetryPolicy.none()).build());
+    strict.add(emails(0, 10));
+    server.script.add(429);
+    assertThatThrownBy(strict::mapPending).isInstanceOfSatisfying(VeilApiException.class,
+        e -> assertThat(e.httpStatus()).isEqualTo(429));
+    strict.close();
+    opened.clear();
+
+    MappingCache patient = server.client().retryPolicy(RetryPolicy.none()).build().mappingCache(dir.resolve("cache.db"))
+        .clock(clock).retryPolicy(RetryPolicy.builder().maxAttempts(3).build()).build();
+    opened.add(patient);
+    server.script.add(503);
+    server.script.add(503);
+    assertThat(patient.mapPending().mapped()).isEqualTo(10);
+  }
+
+  @Test
   void anInterruptedRun_resumesAfterReopening_withoutLossOrDuplicates() throws Exception {
     VeilClient fragile = server.client().batchSize(1000).retryPolicy(RetryPolicy.none()).build();
     MappingCache cache = open(fragile);
