@@ -502,17 +502,31 @@ public final class MappingCache implements AutoCloseable {
     try {
       refresh();
     } catch (RuntimeException e) {
-      listener.pollFailed(e);
+      if (!isClosed()) { // a poll that close() stopped has not failed
+        listener.pollFailed(e);
+      }
     }
   }
 
-  /** Stops polling, waits for a running run to finish, and closes the file. */
+  private synchronized boolean isClosed() {
+    return closed;
+  }
+
+  /**
+   * Stops polling and closes the file. A background poll ({@link #startPolling()}) under way is
+   * stopped (its thread is interrupted, on a {@link Builder#scheduler} of the caller's too): it sends
+   * no more requests and retries none, a request on the wire ends at its answer or at the request
+   * timeout, whichever comes first, and its answer is stored; what the poll had not mapped waits for
+   * the next {@link #mapPending()} or {@link #refresh()}, and {@link Listener#pollFailed} is not
+   * told. A run that a caller started ({@link #mapPending()}, {@link #refresh()}) is waited for
+   * (interrupting its thread stops it the same way, with an exception).
+   */
   @Override
   public void close() {
     synchronized (this) {
       closed = true;
       if (polling != null) {
-        polling.cancel(false);
+        polling.cancel(true);
       }
       if (ownScheduler != null) {
         ownScheduler.shutdownNow();

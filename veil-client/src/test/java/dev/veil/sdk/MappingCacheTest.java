@@ -2,7 +2,9 @@ package dev.veil.sdk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.veil.sdk.internal.Transport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -12,10 +14,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -401,6 +405,49 @@ class MappingCacheTest {
 
     assertThat(scheduler.initialDelayMillis).isEqualTo(Duration.ofHours(18).toMillis());
     scheduler.shutdownNow();
+  }
+
+  @Test
+  void close_stopsABackgroundPollUnderWay_atOnce_withoutReportingAFailure_andTheNextRunFinishesIt() throws Exception {
+    for (boolean ownScheduler : new boolean[] {true, false}) {
+      Path file = dir.resolve("poll-" + ownScheduler + ".cache");
+      VeilClient quick = server.client().batchSize(1000).build();
+      try (MappingCache setup = quick.mappingCache(file).clock(clock).build()) {
+        setup.add(emails(0, 3000));
+      }
+      CountDownLatch secondBatchSent = new CountDownLatch(1);
+      AtomicInteger maps = new AtomicInteger();
+      Transport hanging = request -> {
+        if (request.pathAndQuery().equals("/v1/identity/map") && maps.incrementAndGet() == 2) {
+          secondBatchSent.countDown();
+          new CountDownLatch(1).await(); // a server that does not answer, until interrupted
+        }
+        return server.send(request);
+      };
+      List<RuntimeException> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+      ScheduledThreadPoolExecutor given = new ScheduledThreadPoolExecutor(1);
+      MappingCache.Builder builder = server.client().batchSize(1000).transport(hanging).build().mappingCache(file)
+          .clock(clock).listener(new MappingCache.Listener() {
+            @Override
+            public void pollFailed(RuntimeException failure) {
+              failures.add(failure);
+            }
+          });
+      MappingCache cache = (ownScheduler ? builder : builder.scheduler(given)).build();
+      cache.startPolling();
+      assertThat(secondBatchSent.await(10, TimeUnit.SECONDS)).isTrue();
+
+      assertTimeoutPreemptively(Duration.ofSeconds(10), cache::close);
+
+      given.shutdown();
+      assertThat(given.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(failures).as("own scheduler: " + ownScheduler).isEmpty();
+      try (MappingCache reopened = quick.mappingCache(file).clock(clock).build()) {
+        assertThat(reopened.pendingCount()).isEqualTo(2000);
+        assertThat(reopened.mapPending().mapped()).isEqualTo(2000);
+        assertThat(contents(reopened)).hasSize(3000);
+      }
+    }
   }
 
   /** Records the scheduled task instead of running it. */
