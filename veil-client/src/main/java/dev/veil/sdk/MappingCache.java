@@ -139,7 +139,10 @@ public final class MappingCache implements AutoCloseable {
    * called one at a time, in order, on a thread of the run's own (the one that forces answers to
    * disk), once what they report is on disk: not on the thread that called {@link #mapPending()} or
    * {@link #refresh()}, which gets the run's totals as its result. {@link #pollFailed} is called on
-   * the polling scheduler's thread. Keep them quick: storing answers waits for them.
+   * the polling scheduler's thread. Keep them quick: storing answers waits for them. An exception
+   * thrown from {@link #progress} or {@link #removed} stops the run, which throws it once what was
+   * stored is on disk (a background poll hands it to {@link #pollFailed}); removals not told so
+   * are still in {@link #forEachRejection}.
    */
   public interface Listener extends ProgressListener {
     /** Called after each mapping request of a run, once its answer is on disk. */
@@ -149,7 +152,11 @@ public final class MappingCache implements AutoCloseable {
     /** An entry was removed: the person opted out, or the server found it invalid. */
     default void removed(Identifier identifier, MapOutcome.Reason reason) {}
 
-    /** A background poll ({@link #startPolling()}) failed; it is tried again at the next interval. */
+    /**
+     * A background poll ({@link #startPolling()}) failed; it is tried again at the next interval. An
+     * exception thrown from here goes to the polling thread's uncaught-exception handler, and
+     * polling goes on.
+     */
     default void pollFailed(RuntimeException failure) {}
   }
 
@@ -503,8 +510,23 @@ public final class MappingCache implements AutoCloseable {
       refresh();
     } catch (RuntimeException e) {
       if (!isClosed()) { // a poll that close() stopped has not failed
-        listener.pollFailed(e);
+        tellPollFailed(e);
       }
+    }
+  }
+
+  /**
+   * Tells the listener; a failure of the listener's own goes to the thread's uncaught-exception
+   * handler instead of out of the task, which would end the polling for good (a periodic task that
+   * throws is never run again).
+   */
+  private void tellPollFailed(RuntimeException failure) {
+    try {
+      listener.pollFailed(failure);
+    } catch (RuntimeException listenerFailure) {
+      listenerFailure.addSuppressed(failure);
+      Thread thread = Thread.currentThread();
+      thread.getUncaughtExceptionHandler().uncaughtException(thread, listenerFailure);
     }
   }
 

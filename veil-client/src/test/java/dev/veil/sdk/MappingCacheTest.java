@@ -450,6 +450,40 @@ class MappingCacheTest {
     }
   }
 
+  @Test
+  void aPollFailedListenerThatThrows_doesNotEndThePolling_andItsExceptionGoesToTheUncaughtHandler() throws Exception {
+    List<Throwable> uncaught = new java.util.concurrent.CopyOnWriteArrayList<>();
+    ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "test-poll");
+      t.setUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
+      return t;
+    });
+    for (int i = 0; i < 100; i++) {
+      server.script.add(503);
+    }
+    CountDownLatch threeFailures = new CountDownLatch(3);
+    MappingCache cache = server.client().retryPolicy(RetryPolicy.none()).build().mappingCache(dir.resolve("cache.db"))
+        .clock(clock).scheduler(scheduler).pollInterval(Duration.ofMillis(1)).listener(new MappingCache.Listener() {
+          @Override
+          public void pollFailed(RuntimeException failure) {
+            threeFailures.countDown();
+            throw new IllegalStateException("the listener's own failure");
+          }
+        }).build();
+    opened.add(cache);
+    try {
+      cache.startPolling();
+
+      assertThat(threeFailures.await(10, TimeUnit.SECONDS)).as("polls after a throwing pollFailed").isTrue();
+      assertThat(uncaught).isNotEmpty().allSatisfy(e -> {
+        assertThat(e).hasMessage("the listener's own failure");
+        assertThat(e.getSuppressed()).singleElement().isInstanceOf(VeilApiException.class);
+      });
+    } finally {
+      scheduler.shutdownNow();
+    }
+  }
+
   /** Records the scheduled task instead of running it. */
   private static final class CapturingScheduler extends ScheduledThreadPoolExecutor {
     Runnable task;
