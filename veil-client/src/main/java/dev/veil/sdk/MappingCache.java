@@ -614,9 +614,9 @@ public final class MappingCache implements AutoCloseable {
     /**
      * The retries of the cache's requests (runs and polls). Default: the {@link VeilClient}'s own
      * policy if one was given to {@link VeilClient.Builder#retryPolicy}; otherwise {@link
-     * MappingCache#BULK_RETRIES}, then {@link MappingCache#BULK_RETRIES_AFTER_ANSWER} once the server has answered one of
-     * the cache's requests, so that a run waits out the key's rate limit and a restart of the
-     * server. A policy given here applies throughout.
+     * MappingCache#BULK_RETRIES}, then {@link MappingCache#BULK_RETRIES_AFTER_ANSWER} once the
+     * server has answered one of the cache's requests, so that a run waits out the key's rate limit
+     * and a restart of the server. A policy given here applies throughout.
      */
     public Builder retryPolicy(RetryPolicy retryPolicy) {
       this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
