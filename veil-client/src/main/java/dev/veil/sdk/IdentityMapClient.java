@@ -1,6 +1,7 @@
 package dev.veil.sdk;
 
 import dev.veil.core.identity.IdentityInput;
+import dev.veil.sdk.internal.ApiCaller;
 import dev.veil.sdk.internal.BucketJson;
 import dev.veil.sdk.internal.MapAnswer;
 import dev.veil.sdk.internal.MapJson;
@@ -41,9 +42,16 @@ import java.util.function.Consumer;
  */
 public final class IdentityMapClient {
   private final VeilClient client;
+  private final ApiCaller caller;
 
   IdentityMapClient(VeilClient client) {
+    this(client, client.caller());
+  }
+
+  /** The client's mapper, sending its requests through {@code caller} (its own retries). */
+  IdentityMapClient(VeilClient client, ApiCaller caller) {
     this.client = client;
+    this.caller = caller;
   }
 
   /** Maps one identifier. Same contract as {@link #map(List)}. */
@@ -138,7 +146,7 @@ public final class IdentityMapClient {
    */
   long pollRotated(Instant since, Runnable onAttempt, Consumer<RotatedBucket> sink) {
     Objects.requireNonNull(since, "since");
-    return client.caller().call(BucketJson.path(since), null, in -> {
+    return caller.call(BucketJson.path(since), null, in -> {
       onAttempt.run();
       return BucketJson.read(in, sink);
     });
@@ -146,7 +154,7 @@ public final class IdentityMapClient {
 
   /** Sends one batch of values of one kind; one result per value. */
   MapAnswer send(IdentityInput kind, ValueList values) {
-    return MapJson.call(client.caller(), kind, values);
+    return MapJson.call(caller, kind, values);
   }
 
   /** Whether identifiers are hashed here before they are sent. */

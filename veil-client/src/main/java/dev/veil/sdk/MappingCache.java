@@ -104,6 +104,28 @@ public final class MappingCache implements AutoCloseable {
    */
   public static final int FIRST_BATCH_SIZE = 1_000;
 
+  /**
+   * The retries of a run's and a poll's requests by default (when neither {@link
+   * Builder#retryPolicy} nor {@link VeilClient.Builder#retryPolicy} was given): {@link
+   * RetryPolicy#defaults()}'s four attempts for failures, so that a server that is not there is
+   * said within about 1.5 s, but an answer 429 (the key's rate limit) is waited out, up to 1,000
+   * attempts with waits of at most 2 s ({@code Retry-After: 1} from the server), about half an
+   * hour: a run goes on at the rate the key is allowed instead of stopping after a few seconds.
+   * {@code veil map} uses the same.
+   */
+  public static final RetryPolicy BULK_RETRIES = RetryPolicy.builder().rateLimitedAttempts(1_000)
+      .maxBackoff(Duration.ofSeconds(2)).build();
+
+  /**
+   * The default retries once the server has answered a request of this cache: {@link
+   * #BULK_RETRIES}, but failures (no answer, 503) are tried 17 times over about 30 s, so that a
+   * restart of the server (seconds to tens of seconds: the old process drains, the new one loads
+   * its keys and salts) does not stop a run that may have hours to go. The price: a server that
+   * accepts requests but never answers them is given up after 17 request timeouts instead of 4.
+   */
+  public static final RetryPolicy BULK_RETRIES_AFTER_ANSWER = RetryPolicy.builder().maxAttempts(17)
+      .rateLimitedAttempts(1_000).maxBackoff(Duration.ofSeconds(2)).build();
+
   /** How far each poll reaches back before the previous one, against clock skew. */
   public static final Duration POLL_OVERLAP = Duration.ofMinutes(10);
 
@@ -117,7 +139,10 @@ public final class MappingCache implements AutoCloseable {
    * called one at a time, in order, on a thread of the run's own (the one that forces answers to
    * disk), once what they report is on disk: not on the thread that called {@link #mapPending()} or
    * {@link #refresh()}, which gets the run's totals as its result. {@link #pollFailed} is called on
-   * the polling scheduler's thread. Keep them quick: storing answers waits for them.
+   * the polling scheduler's thread. Keep them quick: storing answers waits for them. An exception
+   * thrown from {@link #progress} or {@link #removed} stops the run, which throws it once what was
+   * stored is on disk (a background poll hands it to {@link #pollFailed}); removals not told so
+   * are still in {@link #forEachRejection}.
    */
   public interface Listener extends ProgressListener {
     /** Called after each mapping request of a run, once its answer is on disk. */
@@ -127,7 +152,11 @@ public final class MappingCache implements AutoCloseable {
     /** An entry was removed: the person opted out, or the server found it invalid. */
     default void removed(Identifier identifier, MapOutcome.Reason reason) {}
 
-    /** A background poll ({@link #startPolling()}) failed; it is tried again at the next interval. */
+    /**
+     * A background poll ({@link #startPolling()}) failed; it is tried again at the next interval. An
+     * exception thrown from here goes to the polling thread's uncaught-exception handler, and
+     * polling goes on.
+     */
     default void pollFailed(RuntimeException failure) {}
   }
 
@@ -147,7 +176,9 @@ public final class MappingCache implements AutoCloseable {
   private boolean closed;
 
   private MappingCache(Builder b) {
-    this.mapper = b.client.mapper();
+    RetryPolicy given = b.retryPolicy != null ? b.retryPolicy : b.client.givenRetryPolicy().orElse(null);
+    this.mapper = new IdentityMapClient(b.client, given != null ? b.client.caller(given, given)
+        : b.client.caller(BULK_RETRIES, BULK_RETRIES_AFTER_ANSWER));
     this.batchSize = b.client.batchSize();
     this.requestsInFlight = b.requestsInFlight;
     this.listener = b.listener;
@@ -278,6 +309,10 @@ public final class MappingCache implements AutoCloseable {
    * returns (or throws) every answer received is on disk, and a crash meanwhile loses at most the
    * answers of the last quarter second, which the next run maps again. Progress is reported as
    * answers reach the disk.
+   *
+   * <p>A request refused 429 (the key's rate limit) or left unanswered by a restarting server is
+   * retried under the cache's retry policy ({@link Builder#retryPolicy}), by default long enough to
+   * wait out either.
    *
    * @throws VeilClientException if a batch fails; the batches before it are kept
    */
@@ -474,17 +509,46 @@ public final class MappingCache implements AutoCloseable {
     try {
       refresh();
     } catch (RuntimeException e) {
-      listener.pollFailed(e);
+      if (!isClosed()) { // a poll that close() stopped has not failed
+        tellPollFailed(e);
+      }
     }
   }
 
-  /** Stops polling, waits for a running run to finish, and closes the file. */
+  /**
+   * Tells the listener; a failure of the listener's own goes to the thread's uncaught-exception
+   * handler instead of out of the task, which would end the polling for good (a periodic task that
+   * throws is never run again).
+   */
+  private void tellPollFailed(RuntimeException failure) {
+    try {
+      listener.pollFailed(failure);
+    } catch (RuntimeException listenerFailure) {
+      listenerFailure.addSuppressed(failure);
+      Thread thread = Thread.currentThread();
+      thread.getUncaughtExceptionHandler().uncaughtException(thread, listenerFailure);
+    }
+  }
+
+  private synchronized boolean isClosed() {
+    return closed;
+  }
+
+  /**
+   * Stops polling and closes the file. A background poll ({@link #startPolling()}) under way is
+   * stopped (its thread is interrupted, on a {@link Builder#scheduler} of the caller's too): it sends
+   * no more requests and retries none, a request on the wire ends at its answer or at the request
+   * timeout, whichever comes first, and its answer is stored; what the poll had not mapped waits for
+   * the next {@link #mapPending()} or {@link #refresh()}, and {@link Listener#pollFailed} is not
+   * told. A run that a caller started ({@link #mapPending()}, {@link #refresh()}) is waited for
+   * (interrupting its thread stops it the same way, with an exception).
+   */
   @Override
   public void close() {
     synchronized (this) {
       closed = true;
       if (polling != null) {
-        polling.cancel(false);
+        polling.cancel(true);
       }
       if (ownScheduler != null) {
         ownScheduler.shutdownNow();
@@ -507,6 +571,7 @@ public final class MappingCache implements AutoCloseable {
     private Duration pollInterval = Duration.ofDays(1);
     private ScheduledExecutorService scheduler;
     private int requestsInFlight = 1;
+    private RetryPolicy retryPolicy;
 
     private Builder(VeilClient client, Path file) {
       this.client = Objects.requireNonNull(client, "client");
@@ -543,6 +608,18 @@ public final class MappingCache implements AutoCloseable {
         throw new IllegalArgumentException("requestsInFlight must be 1 to " + MAX_REQUESTS_IN_FLIGHT);
       }
       this.requestsInFlight = requestsInFlight;
+      return this;
+    }
+
+    /**
+     * The retries of the cache's requests (runs and polls). Default: the {@link VeilClient}'s own
+     * policy if one was given to {@link VeilClient.Builder#retryPolicy}; otherwise {@link
+     * MappingCache#BULK_RETRIES}, then {@link MappingCache#BULK_RETRIES_AFTER_ANSWER} once the
+     * server has answered one of the cache's requests, so that a run waits out the key's rate limit
+     * and a restart of the server. A policy given here applies throughout.
+     */
+    public Builder retryPolicy(RetryPolicy retryPolicy) {
+      this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
       return this;
     }
 

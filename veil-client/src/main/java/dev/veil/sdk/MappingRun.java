@@ -103,6 +103,11 @@ final class MappingRun {
     } finally {
       // Every request sent is answered (or fails) and every answer received is stored and synced
       // before the run ends, even when it ends by a failure: nothing writes to the store after it.
+      if (Thread.currentThread().isInterrupted()) {
+        // Stopped (close() stops a background poll so): requests on the wire end at their answer or
+        // timeout, or at once while waiting to retry, instead of going through every retry.
+        senders.shutdownNow();
+      }
       unstored.acquireUninterruptibly(unstoredLimit);
       senders.shutdown();
       saver.stop();

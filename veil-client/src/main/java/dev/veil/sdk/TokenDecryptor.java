@@ -136,7 +136,9 @@ public final class TokenDecryptor implements AutoCloseable {
     Objects.requireNonNull(token, "token");
     Keys held = keys.get();
     if (held.fetchedAt() == null) {
-      return DecryptionResult.rejected(DecryptionStatus.NOT_READY, "no keys loaded yet: call start()");
+      RuntimeException failed = lastFailure;
+      return DecryptionResult.rejected(DecryptionStatus.NOT_READY, failed == null ? "no keys loaded yet: call start()"
+          : "no keys loaded yet: loading them failed: " + failed.getMessage());
     }
     Instant now = clock.instant();
     boolean[] hitExpiredKey = {false};

@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -53,6 +54,12 @@ public final class VeilClient {
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
   private final ApiCaller caller;
+  private final Transport transport;
+  /** The policy given to the builder, or null when it was left at its default. */
+  private final RetryPolicy givenRetryPolicy;
+  private final Sleeper sleeper;
+  private final DoubleSupplier random;
+  private final String apiKey;
   private final String baseUrl;
   private final boolean hashIdentifiers;
   private final int batchSize;
@@ -60,9 +67,13 @@ public final class VeilClient {
 
   private VeilClient(Builder b) {
     this.baseUrl = b.baseUrl;
-    Transport transport = b.transport != null ? b.transport
+    this.transport = b.transport != null ? b.transport
         : Transport.forUrl(b.baseUrl, b.httpClient, b.connectTimeout, b.requestTimeout);
     this.caller = new ApiCaller(transport, b.retryPolicy, b.sleeper, b.random, b.apiKey);
+    this.givenRetryPolicy = b.retryPolicySet ? b.retryPolicy : null;
+    this.sleeper = b.sleeper;
+    this.random = b.random;
+    this.apiKey = b.apiKey;
     this.hashIdentifiers = b.hashIdentifiers;
     this.batchSize = b.batchSize;
     this.batchBytes = b.batchBytes;
@@ -101,6 +112,19 @@ public final class VeilClient {
     return caller;
   }
 
+  /** The retry policy given to {@link Builder#retryPolicy}, if one was. */
+  Optional<RetryPolicy> givenRetryPolicy() {
+    return Optional.ofNullable(givenRetryPolicy);
+  }
+
+  /**
+   * A caller on this client's connections and key with retries of its own: {@code policy} until a
+   * call of its has been answered, {@code afterAnswer} from then on.
+   */
+  ApiCaller caller(RetryPolicy policy, RetryPolicy afterAnswer) {
+    return new ApiCaller(transport, policy, afterAnswer, sleeper, random, apiKey);
+  }
+
   boolean hashIdentifiers() {
     return hashIdentifiers;
   }
@@ -125,6 +149,7 @@ public final class VeilClient {
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private RetryPolicy retryPolicy = RetryPolicy.defaults();
+    private boolean retryPolicySet;
     private boolean hashIdentifiers;
     private int batchSize = MAX_BATCH_SIZE;
     private int batchBytes = MAX_BATCH_BYTES;
@@ -164,9 +189,14 @@ public final class VeilClient {
       return this;
     }
 
-    /** When to retry (default {@link RetryPolicy#defaults()}). */
+    /**
+     * When to retry (default {@link RetryPolicy#defaults()}). A {@link MappingCache} built from a
+     * client given a policy here uses it too; without one, the cache's runs wait out rate limits and
+     * restarts ({@link MappingCache.Builder#retryPolicy}).
+     */
     public Builder retryPolicy(RetryPolicy retryPolicy) {
       this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
+      this.retryPolicySet = true;
       return this;
     }
 

@@ -2,7 +2,9 @@ package dev.veil.sdk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.veil.sdk.internal.Transport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -12,10 +14,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -226,6 +230,58 @@ class MappingCacheTest {
   }
 
   @Test
+  void byDefault_aRunWaitsOutTheKeysRateLimit_insteadOfStoppingAfterFourAttempts() {
+    List<Duration> waits = new ArrayList<>();
+    MappingCache cache = open(server.client().sleeper(waits::add).build());
+    cache.add(emails(0, 10));
+    for (int i = 0; i < 30; i++) {
+      server.script.add(429);
+    }
+
+    CacheReport report = cache.mapPending();
+
+    assertThat(report.mapped()).isEqualTo(10);
+    assertThat(waits).hasSize(30).allSatisfy(w -> assertThat(w).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(2)));
+  }
+
+  @Test
+  void byDefault_aRunRidesOutARestart_onceTheServerHasAnswered_butNotAServerNeverReached() {
+    MappingCache cache = open(server.client().build());
+    for (int i = 0; i < 4; i++) {
+      server.script.add(new java.net.ConnectException("refused (fake)"));
+    }
+    cache.add(emails(0, 10));
+    assertThatThrownBy(cache::mapPending).isInstanceOf(VeilTransportException.class); // never answered: said at once
+    server.script.clear();
+    cache.mapPending();
+    cache.add(emails(10, 20));
+    for (int i = 0; i < 12; i++) { // a restart: the port is closed for a while
+      server.script.add(new java.net.ConnectException("refused (fake)"));
+    }
+
+    assertThat(cache.mapPending().mapped()).isEqualTo(10);
+    assertThat(cache.pendingCount()).isZero();
+  }
+
+  @Test
+  void aRetryPolicyGivenToTheClient_isTheCachesToo_andOneGivenToTheCacheWins() {
+    MappingCache strict = open(server.client().retryPolicy(RetryPolicy.none()).build());
+    strict.add(emails(0, 10));
+    server.script.add(429);
+    assertThatThrownBy(strict::mapPending).isInstanceOfSatisfying(VeilApiException.class,
+        e -> assertThat(e.httpStatus()).isEqualTo(429));
+    strict.close();
+    opened.clear();
+
+    MappingCache patient = server.client().retryPolicy(RetryPolicy.none()).build().mappingCache(dir.resolve("cache.db"))
+        .clock(clock).retryPolicy(RetryPolicy.builder().maxAttempts(3).build()).build();
+    opened.add(patient);
+    server.script.add(503);
+    server.script.add(503);
+    assertThat(patient.mapPending().mapped()).isEqualTo(10);
+  }
+
+  @Test
   void anInterruptedRun_resumesAfterReopening_withoutLossOrDuplicates() throws Exception {
     VeilClient fragile = server.client().batchSize(1000).retryPolicy(RetryPolicy.none()).build();
     MappingCache cache = open(fragile);
@@ -349,6 +405,83 @@ class MappingCacheTest {
 
     assertThat(scheduler.initialDelayMillis).isEqualTo(Duration.ofHours(18).toMillis());
     scheduler.shutdownNow();
+  }
+
+  @Test
+  void close_stopsABackgroundPollUnderWay_atOnce_withoutReportingAFailure_andTheNextRunFinishesIt() throws Exception {
+    for (boolean ownScheduler : new boolean[] {true, false}) {
+      Path file = dir.resolve("poll-" + ownScheduler + ".cache");
+      VeilClient quick = server.client().batchSize(1000).build();
+      try (MappingCache setup = quick.mappingCache(file).clock(clock).build()) {
+        setup.add(emails(0, 3000));
+      }
+      CountDownLatch secondBatchSent = new CountDownLatch(1);
+      AtomicInteger maps = new AtomicInteger();
+      Transport hanging = request -> {
+        if (request.pathAndQuery().equals("/v1/identity/map") && maps.incrementAndGet() == 2) {
+          secondBatchSent.countDown();
+          new CountDownLatch(1).await(); // a server that does not answer, until interrupted
+        }
+        return server.send(request);
+      };
+      List<RuntimeException> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+      ScheduledThreadPoolExecutor given = new ScheduledThreadPoolExecutor(1);
+      MappingCache.Builder builder = server.client().batchSize(1000).transport(hanging).build().mappingCache(file)
+          .clock(clock).listener(new MappingCache.Listener() {
+            @Override
+            public void pollFailed(RuntimeException failure) {
+              failures.add(failure);
+            }
+          });
+      MappingCache cache = (ownScheduler ? builder : builder.scheduler(given)).build();
+      cache.startPolling();
+      assertThat(secondBatchSent.await(10, TimeUnit.SECONDS)).isTrue();
+
+      assertTimeoutPreemptively(Duration.ofSeconds(10), cache::close);
+
+      given.shutdown();
+      assertThat(given.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(failures).as("own scheduler: " + ownScheduler).isEmpty();
+      try (MappingCache reopened = quick.mappingCache(file).clock(clock).build()) {
+        assertThat(reopened.pendingCount()).isEqualTo(2000);
+        assertThat(reopened.mapPending().mapped()).isEqualTo(2000);
+        assertThat(contents(reopened)).hasSize(3000);
+      }
+    }
+  }
+
+  @Test
+  void aPollFailedListenerThatThrows_doesNotEndThePolling_andItsExceptionGoesToTheUncaughtHandler() throws Exception {
+    List<Throwable> uncaught = new java.util.concurrent.CopyOnWriteArrayList<>();
+    ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "test-poll");
+      t.setUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
+      return t;
+    });
+    for (int i = 0; i < 100; i++) {
+      server.script.add(503);
+    }
+    CountDownLatch threeFailures = new CountDownLatch(3);
+    MappingCache cache = server.client().retryPolicy(RetryPolicy.none()).build().mappingCache(dir.resolve("cache.db"))
+        .clock(clock).scheduler(scheduler).pollInterval(Duration.ofMillis(1)).listener(new MappingCache.Listener() {
+          @Override
+          public void pollFailed(RuntimeException failure) {
+            threeFailures.countDown();
+            throw new IllegalStateException("the listener's own failure");
+          }
+        }).build();
+    opened.add(cache);
+    try {
+      cache.startPolling();
+
+      assertThat(threeFailures.await(10, TimeUnit.SECONDS)).as("polls after a throwing pollFailed").isTrue();
+      assertThat(uncaught).isNotEmpty().allSatisfy(e -> {
+        assertThat(e).hasMessage("the listener's own failure");
+        assertThat(e.getSuppressed()).singleElement().isInstanceOf(VeilApiException.class);
+      });
+    } finally {
+      scheduler.shutdownNow();
+    }
   }
 
   /** Records the scheduled task instead of running it. */

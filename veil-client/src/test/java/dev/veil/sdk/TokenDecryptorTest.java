@@ -204,6 +204,18 @@ class TokenDecryptorTest {
   }
 
   @Test
+  void afterAFailedStart_decryptSaysWhyNoKeysAreLoaded_notJustToCallStart() {
+    decryptor = server.client().build().tokenDecryptor().clock(clock).scheduler(scheduler).build();
+    server.script.add(401); // e.g. a key without the ID_READER role
+
+    assertThatThrownBy(decryptor::start).isInstanceOf(VeilApiException.class);
+    DecryptionResult r = decryptor.decrypt(token(master1, site1, NOW.plusSeconds(60)));
+
+    assertThat(r.status()).isEqualTo(DecryptionStatus.NOT_READY);
+    assertThat(r.reason()).isEqualTo("no keys loaded yet: loading them failed: HTTP 401 unknown: scripted 401");
+  }
+
+  @Test
   void failedRefresh_keepsThePreviousKeys_andIsReported() {
     TokenDecryptor d = started();
     String token = token(master1, site1, NOW.plus(Duration.ofHours(72)));

@@ -2,6 +2,7 @@ package dev.veil.cli.map;
 
 import dev.veil.common.FileProblems;
 import dev.veil.core.identity.IdentityInput;
+import dev.veil.sdk.MappingCache;
 import dev.veil.sdk.RetryPolicy;
 import dev.veil.sdk.VeilApiException;
 import dev.veil.sdk.VeilClient;
@@ -218,26 +219,20 @@ public final class MapRun {
   }
 
   /**
-   * The retries of a run's requests: the client library's defaults for failures (four attempts,
-   * so that a server that is gone is said within seconds), but an answer 429 (the key's rate
-   * limit) is waited out: a bulk job with {@value OutputImport#IN_FLIGHT} requests in flight
-   * exceeds a small limit all the time, and with four attempts a run stopped after seconds, whatever
-   * the limit. With {@code Retry-After: 1} (the server's) and waits of at most 2 s, a request
-   * keeps being tried for about half an hour of 429s.
+   * The retries of a run's requests: the client library's bulk defaults ({@link
+   * MappingCache#BULK_RETRIES}): four attempts for failures, so that a server that is gone is said
+   * within seconds, but an answer 429 (the key's rate limit) is waited out: a bulk job with
+   * {@value OutputImport#IN_FLIGHT} requests in flight exceeds a small limit all the time.
    */
-  static final RetryPolicy RETRIES = RetryPolicy.builder().rateLimitedAttempts(1_000)
-      .maxBackoff(Duration.ofSeconds(2)).build();
+  static final RetryPolicy RETRIES = MappingCache.BULK_RETRIES;
 
   /**
-   * The retries once the server has answered a request of the run: {@link #RETRIES}, but 17
-   * attempts over about 30 s, so that a restart of the server (6 s on the 2-core test machine,
-   * over 15 s when it was loaded: the old process drains, the new one loads its keys and salts)
-   * does not stop a run that may have hours to go; a server never reached is still said within
-   * about 1.5 s. The price: a server that accepts requests but never answers them is given up
-   * after 17 request timeouts (30 s each) instead of 4.
+   * The retries once the server has answered a request of the run ({@link
+   * MappingCache#BULK_RETRIES_AFTER_ANSWER}): 17 attempts over about 30 s, so that a restart of the
+   * server (6 s on the 2-core test machine, over 15 s when it was loaded) does not stop a run that
+   * may have hours to go; a server never reached is still said within about 1.5 s.
    */
-  static final RetryPolicy AFTER_ANSWER = RetryPolicy.builder().maxAttempts(17).rateLimitedAttempts(1_000)
-      .maxBackoff(Duration.ofSeconds(2)).build();
+  static final RetryPolicy AFTER_ANSWER = MappingCache.BULK_RETRIES_AFTER_ANSWER;
 
   /**
    * The batches' calls, with the client library's transport, retries ({@link #RETRIES}, then
