@@ -197,7 +197,9 @@ public final class MappingCache implements AutoCloseable {
   }
 
   /**
-   * Adds identifiers; each is held once, whatever it was added with before. Identifiers that do not
+   * Adds identifiers; each is held once, whatever it was added with before. Identity is the value
+   * as given: {@code A@Example.com} and {@code a@example.com}, or an email and its hash, are two
+   * entries (with the same advertising id). Identifiers that do not
    * normalize are not added and are recorded as rejected (a value longer than 1 MiB, which no
    * identifier is, by its first 1 MiB). New entries are mapped by the next
    * {@link #mapPending()} or {@link #refresh()}.
