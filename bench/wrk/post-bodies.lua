@@ -9,11 +9,16 @@ wrk.path = os.getenv("VEIL_PATH")
 wrk.headers["Content-Type"] = "application/json"
 
 local requests = {}
-local file = assert(io.open(os.getenv("VEIL_BODIES_FILE"), "rb"))
-for body in file:lines() do
-  requests[#requests + 1] = wrk.format(nil, nil, nil, body)
+
+-- The requests are formatted in init, once wrk has set the Host header (HTTP/1.1 requires one,
+-- and Veil refuses a request without it); formatted at load time they would go without.
+function init(args)
+  local file = assert(io.open(os.getenv("VEIL_BODIES_FILE"), "rb"))
+  for body in file:lines() do
+    requests[#requests + 1] = wrk.format(nil, nil, nil, body)
+  end
+  file:close()
 end
-file:close()
 
 local next_request = 0
 local counter = 0
