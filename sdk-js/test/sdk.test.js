@@ -17,6 +17,15 @@ function loggedIn(options = {}) {
   return { browser, tab, identity, clock: browser.clock, network: browser.network };
 }
 
+// Leaves the requests sent through `network` unanswered until the returned function answers the last one.
+function holdAnswers(network) {
+  let resolveLast;
+  network.respond = () => new Promise((resolve) => {
+    resolveLast = resolve;
+  });
+  return (value) => resolveLast(value);
+}
+
 test('before init: no token, login state unknown', () => {
   const tab = new FakeBrowser().openTab();
   assert.equal(tab.veil.getAdvertisingToken(), undefined);
@@ -373,10 +382,7 @@ test('disconnect clears memory and storage and reports LoggedOut; no refresh fol
 
 test('abort stops timers and ignores the answer of a refresh in flight', async () => {
   const { tab, identity, clock, network } = loggedIn();
-  let answer;
-  network.respond = () => new Promise((resolve) => {
-    answer = resolve;
-  });
+  const answer = holdAnswers(network);
   await clock.advance(HOUR);
   assert.equal(network.calls.length, 1);
   tab.veil.abort();
@@ -389,10 +395,7 @@ test('abort stops timers and ignores the answer of a refresh in flight', async (
 
 test('init again with the same identity and settings keeps the refresh in flight', async () => {
   const { tab, identity, clock, network } = loggedIn();
-  let answer;
-  network.respond = () => new Promise((resolve) => {
-    answer = resolve;
-  });
+  const answer = holdAnswers(network);
   await clock.advance(HOUR);
   assert.equal(network.calls.length, 1);
   const before = tab.events.length;
@@ -463,10 +466,7 @@ test('getAdvertisingTokenAsync waits for the refresh when the advertising token 
   tab.veil.abort();
   await clock.advance(2 * HOUR);
   const page = browser.openTab();
-  let answer;
-  network.respond = () => new Promise((resolve) => {
-    answer = resolve;
-  });
+  const answer = holdAnswers(network);
   page.veil.init({});
   let settled = false;
   const token = page.veil.getAdvertisingTokenAsync().finally(() => {
@@ -615,10 +615,7 @@ test('cookie mode: a refresh answered after another subdomain logged out does no
   const { browser, tab: a, clock, network } = loggedIn({ origin: 'http://a.pub.test', init: options });
   const b = browser.openTab('http://b.pub.test', { random: () => 0.99 });
   b.veil.init(options);
-  let answer;
-  network.respond = () => new Promise((resolve) => {
-    answer = resolve;
-  });
+  const answer = holdAnswers(network);
   await clock.advance(HOUR);
   assert.equal(network.calls.length, 1, 'a has a refresh in flight');
   b.veil.disconnect();
@@ -634,10 +631,7 @@ test('cookie mode: a refresh answered after another subdomain logged out does no
 
 test('a refresh answered after another tab logged out does not log the user back in (localStorage)', async () => {
   const { browser, tab: a, clock, network } = loggedIn();
-  let answer;
-  network.respond = () => new Promise((resolve) => {
-    answer = resolve;
-  });
+  const answer = holdAnswers(network);
   await clock.advance(HOUR);
   assert.equal(network.calls.length, 1);
   // The other tab's removal lands in storage before its storage event reaches this tab.

@@ -99,7 +99,8 @@ public final class RetryPolicy {
 
   @Override
   public String toString() {
-    return "RetryPolicy{maxAttempts=" + maxAttempts + ", rateLimitedAttempts=" + rateLimitedAttempts + ", initialBackoff=" + initialBackoff + ", maxBackoff="
+    return "RetryPolicy{maxAttempts=" + maxAttempts + ", rateLimitedAttempts=" + rateLimitedAttempts
+        + ", initialBackoff=" + initialBackoff + ", maxBackoff="
         + maxBackoff + ", multiplier=" + multiplier + ", jitter=" + jitter + "}";
   }
 

@@ -105,7 +105,8 @@ public final class ConfigLoader {
   public static Map<String, String> redacted(Map<String, String> values) {
     Map<String, String> out = new LinkedHashMap<>(values);
     out.computeIfPresent("test.email", (k, v) -> "<redacted>");
-    out.computeIfPresent("db", (k, v) -> v.replaceAll("(?i)(password=)[^&]*", "$1***").replaceAll("//([^:/@?]*):[^?]*@", "//$1:***@"));
+    out.computeIfPresent("db", (k, v) -> v.replaceAll("(?i)(password=)[^&]*", "$1***")
+        .replaceAll("//([^:/@?]*):[^?]*@", "//$1:***@"));
     return out;
   }
 
@@ -212,18 +213,9 @@ public final class ConfigLoader {
       throw new ConfigException("keys.rotation-period: " + e.getMessage());
     }
     Duration rotationPeriod = s.atLeastOneSecond("salt.rotation-period");
-    Duration dbTimeout = s.positiveDuration("db.timeout");
-    if (dbTimeout.compareTo(Duration.ofMinutes(10)) > 0) {
-      throw new ConfigException("db.timeout must be at most 10m, got '" + v.get("db.timeout") + "'");
-    }
-    Duration drainDelay = s.duration("http.drain-delay");
-    if (drainDelay.compareTo(Duration.ofMinutes(5)) > 0) {
-      throw new ConfigException("http.drain-delay must be at most 5m, got '" + v.get("http.drain-delay") + "'");
-    }
-    Duration shutdownTimeout = s.positiveDuration("http.shutdown-timeout");
-    if (shutdownTimeout.compareTo(Duration.ofMinutes(5)) > 0) {
-      throw new ConfigException("http.shutdown-timeout must be at most 5m, got '" + v.get("http.shutdown-timeout") + "'");
-    }
+    Duration dbTimeout = s.atMost(s.positiveDuration("db.timeout"), "db.timeout", "10m");
+    Duration drainDelay = s.atMost(s.duration("http.drain-delay"), "http.drain-delay", "5m");
+    Duration shutdownTimeout = s.atMost(s.positiveDuration("http.shutdown-timeout"), "http.shutdown-timeout", "5m");
     Path dataDir = Path.of(s.text("data.dir", false));
     String db = s.text("db", true);
     return new VeilConfig(
@@ -351,6 +343,14 @@ public final class ConfigLoader {
       Duration d = duration(key);
       if (d.compareTo(Duration.ofSeconds(1)) < 0) {
         throw new ConfigException(key + " must be at least 1s, got '" + values.get(key) + "'");
+      }
+      return d;
+    }
+
+    /** {@code d}, the value of {@code key}, if it is at most {@code max} (a duration in the settings' syntax). */
+    Duration atMost(Duration d, String key, String max) {
+      if (d.compareTo(DurationFormat.parse(max)) > 0) {
+        throw new ConfigException(key + " must be at most " + max + ", got '" + text(key, false) + "'");
       }
       return d;
     }

@@ -56,7 +56,8 @@ final class BodyReader {
         try {
           then.handle(body);
         } catch (VeilException e) {
-          ex.fail(e.code() == ErrorCode.CLIENT_ERROR && isCompressed(request, body) ? VeilException.clientError(ENCODED) : e);
+          boolean compressed = e.code() == ErrorCode.CLIENT_ERROR && isCompressed(request, body);
+          ex.fail(compressed ? VeilException.clientError(ENCODED) : e);
         } catch (Exception e) {
           ex.fail(e);
         }

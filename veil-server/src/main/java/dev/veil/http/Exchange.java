@@ -106,8 +106,8 @@ final class Exchange {
     if (close) {
       ConnectionClose.mark(request);
       response.putHeader(HttpHeaders.CONNECTION, "close");
-    } else if (stop.stopping()) {
-      response.putHeader(HttpHeaders.CONNECTION, "close");
+    } else {
+      closeIfStopping(response);
     }
     if (request.method() == HttpMethod.HEAD) {
       // RFC 9110 9.3.2 and 8.6: a HEAD answer carries the GET answer's fields, its length included;
@@ -134,9 +134,7 @@ final class Exchange {
       return;
     }
     answered = true;
-    if (stop.stopping()) {
-      request.response().putHeader(HttpHeaders.CONNECTION, "close");
-    }
+    closeIfStopping(request.response());
     request.response().setStatusCode(status).end();
     observer.completed(this, status);
   }
@@ -146,10 +144,15 @@ final class Exchange {
     answered = true;
     HttpServerResponse response = request.response();
     response.setStatusCode(200).setChunked(true).putHeader(HttpHeaders.CONTENT_TYPE, contentType);
+    closeIfStopping(response);
+    return response;
+  }
+
+  /** Once the listener is stopping, every answer ends its connection ({@link StopSignal}). */
+  private void closeIfStopping(HttpServerResponse response) {
     if (stop.stopping()) {
       response.putHeader(HttpHeaders.CONNECTION, "close");
     }
-    return response;
   }
 
   /** Records a streamed response once it ended (or the connection closed during it). */

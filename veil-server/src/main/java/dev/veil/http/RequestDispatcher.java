@@ -77,7 +77,8 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
     Route.Builder validate = Route.at("/v1/token/validate");
     return List.of(
         Route.at("/v1/token/generate").role(Role.GENERATOR).get(query(tokens::generate)).post(json(tokens::generate)),
-        Route.at("/v1/token/refresh").optionalKey().cors().get(query(tokens::refreshFromQuery)).post(json(tokens::refresh)),
+        Route.at("/v1/token/refresh").optionalKey().cors()
+            .get(query(tokens::refreshFromQuery)).post(json(tokens::refresh)),
         (profile.validateNeedsKey() ? validate.anyKey() : validate.open())
             .get(query(tokens::validate)).post(json(tokens::validate)),
         Route.at("/v1/identity/map").role(Role.MAPPER).get(query(map::mapOne))
