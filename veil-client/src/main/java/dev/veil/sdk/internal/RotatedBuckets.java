@@ -30,6 +30,17 @@ public final class RotatedBuckets {
     return size;
   }
 
+  /** How many buckets were listed with a rotation time at or after {@code fromMillis}. */
+  public int countAtOrAfter(long fromMillis) {
+    int count = 0;
+    for (int index = 0; index < size; index++) {
+      if (millis[index] >= fromMillis) {
+        count++;
+      }
+    }
+    return count;
+  }
+
   /** Forgets every bucket (a retried poll starts again from its first). */
   public void clear() {
     Arrays.fill(table, 0);

@@ -30,6 +30,10 @@ class RotatedBucketsProperties {
     }
 
     assertThat(compact.size()).isEqualTo(reference.size());
+    for (long from : new long[] {-6, 0, 2_500, 5_001}) {
+      assertThat(compact.countAtOrAfter(from)).as("count from %d", from)
+          .isEqualTo(reference.values().stream().filter(t -> t >= from).count());
+    }
     for (String id : reference.keySet()) {
       assertThat(compact.rotatedAtMillis(id, 0, id.length())).as(id).isEqualTo(reference.get(id));
       String row = "someone@example.com,ADVERTISINGID," + id; // looked up in place, as in a row

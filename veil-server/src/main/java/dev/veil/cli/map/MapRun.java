@@ -126,7 +126,7 @@ public final class MapRun {
         OutputRefresh.Result r = new OutputRefresh(caller, client.mapper(), hashLocally,
             s.batchSize(), VeilClient.MAX_BATCH_BYTES, display).run(state, files, fixedKind);
         display.finishBar();
-        display.message(Numbers.grouped(r.rotatedBuckets()) + " rotated bucket(s) since the rows were mapped; "
+        display.message(Numbers.grouped(r.rotatedBuckets()) + " bucket(s) rotated since the oldest row was mapped; "
             + Numbers.grouped(r.stale()) + " entries were mapped before their bucket rotated");
         display.message("mapped 0 new, re-mapped " + Numbers.grouped(r.remapped()) + " in "
             + Numbers.tenths(display.phaseSeconds()) + " s; removed " + Numbers.grouped(r.optedOut()) + " opted out, "

@@ -43,7 +43,10 @@ import java.util.concurrent.Future;
  * lost and no rejected identifier is reported twice.
  */
 final class OutputRefresh {
-  /** What the refresh did. */
+  /**
+   * What the refresh did. {@code rotatedBuckets} counts the buckets rotated at or after the oldest
+   * row was mapped, not the whole poll (which reaches back a margin further).
+   */
   record Result(long rotatedBuckets, long stale, long remapped, long optedOut, long invalid, long rows,
       long rejectedRows) {}
 
@@ -109,7 +112,11 @@ final class OutputRefresh {
     }
     files.discardTemporaryFiles(); // a refresh that stopped before its commit: never to be renamed
     long pollMillis = System.currentTimeMillis();
-    long since = Math.min(state.oldestMappedAtMillis(), pollMillis) - MappingCache.POLL_OVERLAP.toMillis();
+    long oldestMapped = Math.min(state.oldestMappedAtMillis(), pollMillis);
+    // The poll reaches back POLL_OVERLAP before the oldest row, so that a node whose clock is behind
+    // this machine's cannot hide a rotation; what it lists in that margin (on a new store, every
+    // bucket, dated at the store's creation) is looked up but not counted as rotated since mapping.
+    long since = oldestMapped - MappingCache.POLL_OVERLAP.toMillis();
     RotatedBuckets rotated = new RotatedBuckets();
     // Streamed in, with no list of them all; a retried poll hands them over again: the latest time stays.
     mapper.rotatedBuckets(Instant.ofEpochMilli(since),
@@ -119,7 +126,8 @@ final class OutputRefresh {
       files.discardTemporaryFiles(); // the files stay as they are
       state.refreshed(pollMillis, state.last().rows(), state.last().rejectedRows());
       state.markInstalled();
-      return new Result(rotated.size(), 0, 0, 0, 0, state.last().rows(), state.last().rejectedRows());
+      return new Result(rotated.countAtOrAfter(oldestMapped), 0, 0, 0, 0, state.last().rows(),
+          state.last().rejectedRows());
     }
     steps.reached(Step.WRITTEN);
     state.refreshed(pollMillis, t.rows, t.rejected);
@@ -127,7 +135,8 @@ final class OutputRefresh {
     files.finishRenames(t.rejected);
     steps.reached(Step.RENAMED);
     state.markInstalled();
-    return new Result(rotated.size(), t.stale, t.remapped, t.optedOut, t.invalid, t.rows, t.rejected);
+    return new Result(rotated.countAtOrAfter(oldestMapped), t.stale, t.remapped, t.optedOut, t.invalid, t.rows,
+        t.rejected);
   }
 
   /** A row's fields: the identifier unquoted, the advertising id, the bucket, and the identifier's field as written. */
