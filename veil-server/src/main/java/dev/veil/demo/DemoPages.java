@@ -39,7 +39,10 @@ final class DemoPages {
     this.assets = Map.of(
         "/demo.js", new Asset(SdkScript.CONTENT_TYPE, Buffer.buffer(read("/demo/demo.js"))),
         "/demo.css", new Asset("text/css; charset=utf-8", Buffer.buffer(read("/demo/demo.css"))),
-        "/veil-sdk.js", new Asset(SdkScript.CONTENT_TYPE, Buffer.buffer(sdk.bytes())));
+        "/veil-sdk.js", new Asset(SdkScript.CONTENT_TYPE, Buffer.buffer(sdk.bytes())),
+        // The page links the SVG; /favicon.ico is where tools and older browsers look without a link.
+        "/favicon.svg", new Asset("image/svg+xml", Buffer.buffer(read("/demo/favicon.svg"))),
+        "/favicon.ico", new Asset("image/svg+xml", Buffer.buffer(read("/demo/favicon.svg"))));
   }
 
   /** The file at {@code path}, or null. */

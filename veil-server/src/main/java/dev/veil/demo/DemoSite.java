@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.veil.client.ClientService;
 import dev.veil.http.SdkScript;
+import dev.veil.sdk.DecryptionResult;
+import dev.veil.sdk.TokenDecryptor;
+import dev.veil.sdk.VeilClient;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -22,12 +25,15 @@ import java.util.concurrent.TimeUnit;
  * origin, not Veil's) where a user logs in with an email. The site's server side calls generate
  * with its own API key ({@link TokenGenerator}, key from {@link DemoAccount}; the key never reaches
  * the browser), the page hands the identity to the browser SDK, shows the advertising token and
- * sends it to a pretend bidder, and logs out with {@code __veil.disconnect()}.
+ * sends it to a pretend bidder, which decrypts it with the Java client's {@link TokenDecryptor}
+ * and its own ID_READER key, as a real bidder would, and logs out with {@code __veil.disconnect()}.
  *
  * <p>Paths: {@code GET /} (the page), {@code /demo.js}, {@code /demo.css}, {@code /veil-sdk.js}
  * (the SDK, self-hosted as a publisher using the npm package would), {@code POST /login}
  * ({@code {"email"}} → {@code {"identity"}} | {@code {"optout":true}} | {@code {"error"}}) and
- * {@code POST /bid} (the bidder: echoes the token it found in an OpenRTB-style bid request).
+ * {@code POST /bid} (the bidder: finds the token in an OpenRTB-style bid request, decrypts it and
+ * answers what it read: advertising id, site, identity type and times, or why it could not).
+ * {@code /favicon.svg} and {@code /favicon.ico} are the site's icon.
  * Every answer carries a strict Content Security Policy ({@link DemoPages#contentSecurityPolicy}).
  */
 public final class DemoSite {
@@ -37,26 +43,32 @@ public final class DemoSite {
 
   private final HttpServer server;
   private final TokenGenerator generator;
+  private final TokenDecryptor bidder;
   private final DemoPages pages;
   private final int apiPort;
 
-  private DemoSite(Vertx vertx, TokenGenerator generator, DemoPages pages, int apiPort) {
+  private DemoSite(Vertx vertx, TokenGenerator generator, TokenDecryptor bidder, DemoPages pages, int apiPort) {
     this.generator = generator;
+    this.bidder = bidder;
     this.pages = pages;
     this.apiPort = apiPort;
     this.server = vertx.createHttpServer(new HttpServerOptions()).requestHandler(this::handle);
   }
 
   /**
-   * Prepares the demo's API client (a blocking store write), then listens on {@code host}:{@code
-   * port}. {@code apiHost}:{@code apiPort} is where the site's server side reaches the Veil API.
+   * Prepares the demo's API clients (blocking store writes) and the bidder's keys (a blocking call
+   * to the API, which must be serving), then listens on {@code host}:{@code port}. {@code
+   * apiHost}:{@code apiPort} is where the site's server side reaches the Veil API.
    */
   public static Future<DemoSite> start(Vertx vertx, ClientService clients, String host, int port, String apiHost,
       int apiPort) {
     String apiKey = DemoAccount.apiKey(clients);
-    DemoSite site = new DemoSite(vertx, new TokenGenerator(vertx, apiHost, apiPort, apiKey),
+    TokenDecryptor bidder = VeilClient.builder().baseUrl("http://" + apiHost + ":" + apiPort)
+        .apiKey(DemoAccount.bidderKey(clients)).build().tokenDecryptor().build();
+    bidder.start();
+    DemoSite site = new DemoSite(vertx, new TokenGenerator(vertx, apiHost, apiPort, apiKey), bidder,
         new DemoPages(SdkScript.load()), apiPort);
-    return site.server.listen(port, host).map(s -> site);
+    return site.server.listen(port, host).map(s -> site).onFailure(e -> bidder.close());
   }
 
   /** The port the site listens on. */
@@ -65,7 +77,7 @@ public final class DemoSite {
   }
 
   public Future<Void> stop() {
-    return server.shutdown(5, TimeUnit.SECONDS).compose(v -> generator.close());
+    return server.shutdown(5, TimeUnit.SECONDS).compose(v -> generator.close()).onComplete(v -> bidder.close());
   }
 
   private void handle(HttpServerRequest request) {
@@ -113,7 +125,7 @@ public final class DemoSite {
     });
   }
 
-  /** The pretend bidder: finds the Veil token in the bid request and says what it received. */
+  /** The pretend bidder: finds the Veil token in the bid request, decrypts it and says what it read. */
   private void bid(HttpServerRequest request, JsonNode bidRequest) {
     String token = null;
     for (JsonNode eid : bidRequest.path("user").path("ext").path("eids")) {
@@ -125,10 +137,23 @@ public final class DemoSite {
       sendJson(request.response(), 400, error("No " + DemoPages.EID_SOURCE + " id in user.ext.eids."));
       return;
     }
-    sendJson(request.response(), 200, JSON.createObjectNode()
+    DecryptionResult read = bidder.decrypt(token); // in memory: the keys were fetched beforehand
+    ObjectNode answer = JSON.createObjectNode()
         .put("bidder", "demo-bidder")
         .put("received_token", token)
-        .put("bid_price_cpm", 1.25));
+        .put("decryption", read.status().name());
+    if (read.isSuccess()) {
+      answer.put("bid_price_cpm", 1.25);
+      answer.putObject("decrypted")
+          .put("advertising_id", read.advertisingId())
+          .put("site_id", read.siteId())
+          .put("identity_type", read.identityType().name())
+          .put("established", read.established().toEpochMilli())
+          .put("expires", read.expires().toEpochMilli());
+    } else {
+      answer.put("reason", read.reason());
+    }
+    sendJson(request.response(), 200, answer);
   }
 
   private interface JsonHandler {

@@ -114,6 +114,11 @@ class DemoSiteIT {
     Response r = demo.post("/bid", null, bid);
     assertThat(r.code()).isEqualTo(200);
     assertThat(r.json().path("received_token").asText()).isEqualTo("A4AAAA+/token");
+    // Not a token this Veil issued: the bidder says why it cannot read it, and does not bid.
+    assertThat(r.json().path("decryption").asText()).isEqualTo("MALFORMED");
+    assertThat(r.json().path("reason").asText()).isNotEmpty();
+    assertThat(r.json().has("bid_price_cpm")).isFalse();
+    assertThat(r.json().has("decrypted")).isFalse();
     assertThat(demo.post("/bid", null, "{\"user\":{}}").code()).isEqualTo(400);
   }
 }

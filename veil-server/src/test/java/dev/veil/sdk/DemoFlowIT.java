@@ -46,6 +46,15 @@ class DemoFlowIT {
     assertThat(page.shownMillis("identity-expires")).isGreaterThan(before);
     assertThat(page.shownMillis("refresh-from")).isBetween(before, page.shownMillis("identity-expires"));
     assertThat(page.text("bid-request")).contains("\"id\": \"" + first + "\"");
+    assertThat(page.status()).startsWith("Logged in");
+    // Durations as people read them ("in 1 min 59 s"), not "(in 119 s)" (tokens here live 60 and 120 s).
+    assertReadableDuration(page.text("identity-expires"));
+    assertReadableDuration(page.text("refresh-expires"));
+    assertReadableDuration(page.text("refresh-from"));
+    // This server refreshes after 2 s: nothing to explain about waiting for a refresh.
+    assertThat(browser.driver().findElement(By.id("refresh-hint")).isDisplayed()).isFalse();
+    browser.js("window.scrollTo(0, 0);");
+    assertNotBlank(browser.screenshot("demo-logged-in"));
 
     page.waitForEvent("IdentityUpdated", "refreshed");
     browser.waitFor("the refreshed token on the page", d -> !page.shownToken().equals(first)
@@ -54,7 +63,15 @@ class DemoFlowIT {
     browser.driver().findElement(By.id("send-bid")).click();
     browser.waitFor("the bidder's answer", d -> !page.text("bid-result").isEmpty());
     assertThat(browser.driver().findElement(By.id("bid-result")).getAttribute("data-match")).isEqualTo("true");
-    assertThat(page.text("bid-result")).contains("received the token unchanged");
+    assertThat(browser.driver().findElement(By.id("bid-result")).getAttribute("data-decryption")).isEqualTo("SUCCESS");
+    assertThat(page.text("bid-result")).contains("received the token unchanged", "decrypted it with its own key");
+    // What the bidder read is what the token holds: the user's advertising id, an email identity.
+    assertThat(browser.driver().findElement(By.id("bid-decrypted")).isDisplayed()).isTrue();
+    assertThat(page.text("decrypted-advertising-id")).isEqualTo(server.advertisingIdOf("reader@example.com"));
+    assertThat(page.text("decrypted-identity-type")).isEqualTo("email");
+    assertReadableDuration(page.text("decrypted-expires"));
+    browser.js("document.getElementById('bid-result').scrollIntoView();");
+    assertNotBlank(browser.screenshot("demo-bid-decrypted"));
 
     page.logout();
     page.waitForEvent("LoggedOut", "logout");
@@ -64,6 +81,46 @@ class DemoFlowIT {
     assertThat(after.token()).isNull();
     assertThat(after.loginRequired()).isTrue();
     assertThat(after.stored()).isNull();
+  }
+
+  @Test
+  void demo_hasAFavicon() {
+    Http demo = new Http(server.demoUrl("127.0.0.1", "").replaceAll("/$", ""));
+    for (String path : List.of("/favicon.svg", "/favicon.ico")) {
+      Http.Response icon = demo.get(path, null);
+      assertThat(icon.code()).as(path).isEqualTo(200);
+      assertThat(icon.header("Content-Type")).as(path).isEqualTo("image/svg+xml");
+      assertThat(icon.body()).as(path).startsWith("<svg");
+    }
+    assertThat(demo.get("/", null).body()).contains("<link rel=\"icon\" href=\"/favicon.svg\"");
+  }
+
+  private static final java.util.regex.Pattern DURATION = java.util.regex.Pattern.compile(
+      "\\((?:in )?(?:(\\d+) days? ?)?(?:(\\d+) h ?)?(?:(\\d+) min ?)?(?:(\\d+) s)?(?: ago)?\\)$|\\(now\\)$");
+
+  /** A time shown with a duration in the largest units that fit: no "90 s", no "(in 259200 s)". */
+  private static void assertReadableDuration(String shown) {
+    java.util.regex.Matcher m = DURATION.matcher(shown);
+    assertThat(m.find()).as("a readable duration at the end of '%s'", shown).isTrue();
+    int[] bounds = {Integer.MAX_VALUE, 24, 60, 60};
+    for (int unit = 0; unit < bounds.length; unit++) {
+      String count = m.group(unit + 1);
+      if (count != null) {
+        assertThat(Integer.parseInt(count)).as("unit %d of '%s'", unit, shown).isLessThan(bounds[unit]);
+      }
+    }
+  }
+
+  /** A screenshot of a rendered page has many colours; a blank or failed one has one or two. */
+  private static void assertNotBlank(java.awt.image.BufferedImage image) {
+    java.util.Set<Integer> colours = new java.util.HashSet<>();
+    for (int y = 0; y < image.getHeight(); y += 7) {
+      for (int x = 0; x < image.getWidth(); x += 7) {
+        colours.add(image.getRGB(x, y));
+      }
+    }
+    assertThat(image.getWidth()).isGreaterThan(800);
+    assertThat(colours).as("distinct colours in the screenshot").hasSizeGreaterThan(8);
   }
 
   @Test

@@ -34,6 +34,7 @@ final class DemoServer implements AutoCloseable {
   private final Http api;
   private final String generatorKey;
   private final String optOutKey;
+  private final String mapperKey;
 
   private DemoServer(Path dataDir, ServerProcess process) {
     this.dataDir = dataDir;
@@ -42,6 +43,7 @@ final class DemoServer implements AutoCloseable {
     String adminKey = read(dataDir.resolve("admin.key")).strip();
     this.generatorKey = AdminCli.createClient(process.grpcPort(), adminKey, "sdk-tests", "GENERATOR");
     this.optOutKey = AdminCli.createClient(process.grpcPort(), adminKey, "sdk-tests-optout", "OPTOUT");
+    this.mapperKey = AdminCli.createClient(process.grpcPort(), adminKey, "sdk-tests-mapper", "MAPPER");
   }
 
   static DemoServer start() {
@@ -107,6 +109,12 @@ final class DemoServer implements AutoCloseable {
   /** Records an opt-out through the API, as an opt-out operator would. */
   void optOut(String email) {
     api.post("/v1/optout", optOutKey, "{\"email\":\"" + email + "\"}").successBody();
+  }
+
+  /** The advertising id the API maps {@code email} to now, as a data collector would get it. */
+  String advertisingIdOf(String email) {
+    return api.get("/v1/identity/map?email=" + Http.encode(email), mapperKey).successBody()
+        .get("advertising_id").asText();
   }
 
   /** Validate with a key: true only for the test identity's tokens. */

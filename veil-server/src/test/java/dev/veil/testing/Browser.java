@@ -125,6 +125,25 @@ public final class Browser implements AutoCloseable {
     return driver;
   }
 
+  /**
+   * Saves a screenshot of the current tab as {@code veil-server/target/screenshots/<name>.png} (for
+   * a person to look at) and returns the decoded image (for the test to check).
+   */
+  public java.awt.image.BufferedImage screenshot(String name) {
+    byte[] png = driver.getScreenshotAs(org.openqa.selenium.OutputType.BYTES);
+    try {
+      Path dir = Files.createDirectories(Path.of("target", "screenshots"));
+      Files.write(dir.resolve(name + ".png"), png);
+      java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(png));
+      if (image == null) {
+        throw new IllegalStateException("the screenshot " + name + " is not a PNG image");
+      }
+      return image;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot save the screenshot " + name, e);
+    }
+  }
+
   public void open(String url) {
     driver.get(url);
   }
