@@ -38,12 +38,14 @@ public final class ClientCommand extends CommandGroup {
             + " if another client has that).")
     int siteId;
 
+    @Option(names = "--key-only", description = "Print only the API key, for a script: KEY=$(veil admin client create ...).")
+    boolean keyOnly;
+
     @Override
     protected void execute(IdentityAdminApiBlockingStub api, Output out) {
       CreateClientResponse created = api.createClient(
           CreateClientRequest.newBuilder().setName(name).setSiteId(siteId).addAllRoles(roles).build());
-      out.print(created, w -> printWithKey(w, created.getClient(), created.getApiKey()));
-      out.warn(KEY_WARNING);
+      printCreated(out, created, created.getClient(), created.getApiKey(), keyOnly);
     }
   }
 
@@ -83,11 +85,13 @@ public final class ClientCommand extends CommandGroup {
     @Parameters(paramLabel = "ID", description = "Client id.")
     long id;
 
+    @Option(names = "--key-only", description = "Print only the new API key, for a script.")
+    boolean keyOnly;
+
     @Override
     protected void execute(IdentityAdminApiBlockingStub api, Output out) {
       RotateClientKeyResponse rotated = api.rotateClientKey(RotateClientKeyRequest.newBuilder().setClientId(id).build());
-      out.print(rotated, w -> printWithKey(w, rotated.getClient(), rotated.getApiKey()));
-      out.warn(KEY_WARNING);
+      printCreated(out, rotated, rotated.getClient(), rotated.getApiKey(), keyOnly);
     }
   }
 
@@ -95,6 +99,20 @@ public final class ClientCommand extends CommandGroup {
     SetClientEnabledResponse changed = api.setClientEnabled(
         SetClientEnabledRequest.newBuilder().setClientId(id).setEnabled(enabled).build());
     out.print(changed, w -> table(List.of(changed.getClient())).print(w));
+  }
+
+  /**
+   * The answer of a call that made a key: the client and its key, or ({@code --key-only}) the key
+   * alone on stdout, so that a script can capture it; the warning goes to stderr either way.
+   */
+  private static void printCreated(Output out, com.google.protobuf.MessageOrBuilder response, Client client,
+      String apiKey, boolean keyOnly) {
+    if (keyOnly) {
+      out.line(apiKey);
+    } else {
+      out.print(response, w -> printWithKey(w, client, apiKey));
+    }
+    out.warn(KEY_WARNING);
   }
 
   private static void printWithKey(PrintWriter w, Client client, String apiKey) {

@@ -30,6 +30,11 @@ final class Output {
     }
   }
 
+  /** One line on stdout, whatever the format. */
+  void line(String text) {
+    out.println(text);
+  }
+
   void warn(String message) {
     err.println("warning: " + message);
   }

@@ -92,6 +92,21 @@ class AdminCliIT {
   }
 
   @Test
+  void clientCreate_withKeyOnly_printsOnlyTheKey_forAScriptToCapture() {
+    CliRun run = admin("client", "create", "--name", "Scripted", "--roles", "MAPPER", "--key-only");
+
+    assertOk(run);
+    assertThat(run.out()).matches("vk1\\.\\S+\\R");
+    assertThat(run.err()).contains("shown only once");
+    assertThat(node.services().authenticator().authenticate("Bearer " + run.out().strip())).isPresent();
+
+    CliRun rotated = admin("client", "rotate-key", String.valueOf(client("Scripted").id()), "--key-only");
+    assertOk(rotated);
+    assertThat(rotated.out()).matches("vk1\\.\\S+\\R").isNotEqualTo(run.out());
+    assertThat(node.services().authenticator().authenticate("Bearer " + rotated.out().strip())).isPresent();
+  }
+
+  @Test
   void clientCreate_withJson_printsTheClientAndApiKeyAsJson() throws IOException {
     CliRun run = admin("client", "create", "--name", "J", "--roles", "OPTOUT", "--json");
 
