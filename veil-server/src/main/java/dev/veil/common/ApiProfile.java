@@ -5,7 +5,7 @@ package dev.veil.common;
  * 1.10). Everything not listed here is the same in both.
  */
 public enum ApiProfile {
-  /** The default: follows the request and docs/spec.md section 1. */
+  /** The default: the behaviour docs/spec.md section 1 describes. */
   VEIL,
   /** Reproduces the UID2 operator's v1 behaviour for existing integrations. */
   UID2;

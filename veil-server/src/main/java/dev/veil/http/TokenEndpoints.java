@@ -83,8 +83,7 @@ final class TokenEndpoints {
     } else if (outcome instanceof RefreshOutcome.Expired) {
       throw new VeilException(ErrorCode.EXPIRED_TOKEN, "Expired Token presented");
     } else {
-      // The echo of the presented token is the request's wording (docs/spec.md 1.4), the only echo
-      // we make.
+      // The message echoes the presented token (docs/spec.md 1.4): the only input an answer echoes.
       throw new VeilException(ErrorCode.INVALID_TOKEN, "Invalid Token presented " + refreshToken);
     }
   }

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 6, item 4: three {@code veil serve} processes on one PostgreSQL (a private server, so that
+ * Three {@code veil serve} processes on one PostgreSQL (a private server, so that
  * restarting it disturbs no other test) under a modest load ({@link FaultLoad}), while the scenario
  * kills one node with SIGKILL and restarts it, freezes another with SIGSTOP for a while, and stops
  * PostgreSQL like a crash and starts it again. Salt rotation runs every 5 s and keys rotate during

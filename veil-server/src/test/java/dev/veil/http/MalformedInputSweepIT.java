@@ -204,8 +204,7 @@ class MalformedInputSweepIT {
     }
     String status = json.path("status").asText();
     assertThat(status).as("envelope status").isNotEmpty();
-    // docs/spec.md 1.4 keeps the request's wording for a bad refresh token: "Invalid Token
-    // presented <token>".
+    // docs/spec.md 1.4 echoes a bad refresh token: "Invalid Token presented <token>".
     if (!status.equals("success") && !status.equals("optout") && !status.equals("invalid_token")) {
       assertThat(response.body()).doesNotContain(MARKER).doesNotContain("Exception").doesNotContain("\tat ");
     }
