@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# DeductionAdminApi throughput over a real gRPC channel (issue 3): CreateDeduction (durable writes)
+# DeductionAdminApi throughput over a real gRPC channel: CreateDeduction (durable writes)
 # and GetDeductionList of 10,000 records, as RPCs/s with latency percentiles. Results and the
 # machine they were measured on: docs/benchmarks-deduction.md.
 #   bench/deduction.sh                                   # embedded store (SQLite), 8 client threads

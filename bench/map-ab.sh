@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Compares two builds of `veil map` on this machine, where one figure alone says little: the same
 # core does the same work up to twice as fast from one minute to the next, and two copies of one
-# jar differed by a median 0.18 s of wall time over 10 interleaved pairs (session 6,
-# docs/benchmarks-client.md).
+# jar differed by a median 0.18 s of wall time over 10 interleaved pairs (2 vCPU Intel Xeon,
+# 2026-11-26, docs/benchmarks-client.md).
 #
 #   bench/map-ab.sh save NAME        # keep the current build (veil.jar and its lib/) as NAME
 #   bench/map-ab.sh compare A B      # PAIRS (default 20) interleaved runs of each

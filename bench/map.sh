@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark of `veil map` (issue 5): 1,000,000 emails mapped end to end through a local server,
+# Benchmark of `veil map`: 1,000,000 emails mapped end to end through a local server,
 # compared with the server's own POST /v1/identity/map throughput measured in the same run.
 #
 #   bench/map.sh                      # 1,000,000 emails, 3 rounds

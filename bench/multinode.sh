@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Several nodes on one PostgreSQL (issue 6, "Performance"): generate and map throughput served by
+# Several nodes on one PostgreSQL: generate and map throughput served by
 # 1, 2 and 3 `veil serve` nodes on this machine, and how long an opt-out written on one node takes
 # to reach the others. Rewrites the bench/multinode.sh block of docs/benchmarks.md.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Veil's benchmark run (SPEC 10): JMH for the per-request work, then an HTTP load run of a real
+# Veil's benchmark run (docs/spec.md 10): JMH for the per-request work, then an HTTP load run of a real
 # `veil serve` on loopback with wrk, compared with limits measured in the same run. Prints a
 # summary and rewrites the results block of docs/benchmarks.md. Takes about 8 minutes after the build.
 #

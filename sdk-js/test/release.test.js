@@ -28,3 +28,12 @@ test('the READMEs name this release where they show a pinned path', () => {
   const rootReadme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
   assert.match(rootReadme, new RegExp('currently\\s+' + VERSION.replace(/\./g, '\\.') + '\\)'));
 });
+
+test('the package carries the licence: package.json names it, LICENSE is the repository\'s', () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
+  assert.equal(pkg.license, 'Apache-2.0');
+  assert.ok(pkg.files.includes('LICENSE'), 'package.json "files" must list LICENSE');
+  const own = fs.readFileSync(path.join(__dirname, '..', 'LICENSE'), 'utf8');
+  const root = fs.readFileSync(path.join(__dirname, '..', '..', 'LICENSE'), 'utf8');
+  assert.equal(own, root, 'sdk-js/LICENSE must be a copy of the repository\'s LICENSE (npm packs no symlink)');
+});

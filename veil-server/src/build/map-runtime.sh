@@ -7,8 +7,8 @@
 # updated or another JDK is never shadowed by a copy of an older one.
 #
 # Why: the JVM's start counts in `veil map`'s time to its first request, and with 8 modules instead
-# of the JDK's 70 the module system boots faster (measured in session 11: 25 ms less of the time the
-# server waits per run, lower in 9 of 12 interleaved pairs; docs/benchmarks-client.md).
+# of the JDK's 70 the module system boots faster (measured on a 2 vCPU AMD EPYC: 25 ms less of the
+# time the server waits per run, lower in 9 of 12 interleaved pairs; docs/benchmarks-client.md).
 # The modules: java.base and java.net.http (what jdeps finds in the client's code: the veil-core,
 # veil-client, jackson-core and picocli jars and dev.veil.cli's map classes), and the modules the
 # JDK loads as services at run time: EC curves for TLS (jdk.crypto.ec), charsets and locale data

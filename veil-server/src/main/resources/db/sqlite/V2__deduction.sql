@@ -1,4 +1,4 @@
--- Veil schema, version 2, embedded engine (SQLite): deduction services (SPEC 6.1).
+-- Veil schema, version 2, embedded engine (SQLite): deduction services (docs/spec.md 6.1).
 -- Same table and columns as db/postgresql/V2__deduction.sql. Deductions are read from the store
 -- on every call, not polled by nodes, so the table has no seq column.
 

@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * Throughput of {@code DeductionAdminApi} over a real gRPC channel (issue 3): {@code CreateDeduction}
+ * Throughput of {@code DeductionAdminApi} over a real gRPC channel: {@code CreateDeduction}
  * (each call a durable write) and {@code GetDeductionList} returning 10,000 records (page_size 0),
  * plus a page of 100 for comparison. Starts a {@link VeilServer} in this JVM on a fresh store and
  * drives it from client threads, each with its own plaintext channel on loopback, so client and

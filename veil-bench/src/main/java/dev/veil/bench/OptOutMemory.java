@@ -4,8 +4,8 @@ import dev.veil.optout.OptOutIndex;
 import java.util.SplittableRandom;
 
 /**
- * Memory of the opt-out index (SPEC 4: at most 32 bytes per record at 10 million records). Adds
- * random 32-byte first-level hashes and prints, as {@code key=value} lines for {@code
+ * Memory of the opt-out index (docs/spec.md 4: at most 32 bytes per record at 10 million records).
+ * Adds random 32-byte first-level hashes and prints, as {@code key=value} lines for {@code
  * bench/run.sh}: the record count, the table's bytes, bytes per record ({@code tableBytes / size}),
  * and, as a cross-check, the heap retained after a full GC divided by the record count.
  *

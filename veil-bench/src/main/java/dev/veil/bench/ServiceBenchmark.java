@@ -43,7 +43,7 @@ import org.openjdk.jmh.annotations.TearDown;
  * tokens. Each call takes the next of 16,384 addresses, so salts are read from all over the table.
  *
  * <p>{@link #mapHashing} is the limit of the map POST target: all the hashing that mapping one
- * identifier requires by SPEC 2, and nothing else.
+ * identifier requires by docs/spec.md 2, and nothing else.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -109,8 +109,8 @@ public class ServiceBenchmark {
   }
 
   /**
-   * All the hashing that mapping one identifier requires (SPEC 2), through the production classes
-   * and nothing else: normalize the email and SHA-256 it ({@code IdentityHash.parse}), the
+   * All the hashing that mapping one identifier requires (docs/spec.md 2), through the production
+   * classes and nothing else: normalize the email and SHA-256 it ({@code IdentityHash.parse}), the
    * first-level hash with the secret first-level salt, the bucket, the advertising id with the
    * bucket's salt ({@code IdentityMapper.mapInto}, as {@code POST /v1/identity/map} calls it), into
    * raw bytes: no opt-out check, no bucket id, no base64 or JSON. The addresses are those of the

@@ -4,8 +4,8 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One entry of a {@link MappingCache}: the request's mapping record (identifier, advertising id,
- * bucket id) with the time it was mapped.
+ * One entry of a {@link MappingCache}: a data collector's mapping record (identifier, advertising
+ * id, bucket id) with the time it was mapped.
  *
  * @param identifier as added
  * @param advertisingId standard base64 of 32 bytes

@@ -100,7 +100,8 @@ public final class MappingCache implements AutoCloseable {
    * before, up to the client's batch size. A process that has just started sends its first
    * request, and keeps the server busy, while its own code is still being compiled: on a one-core
    * client, a run of a million emails starting with a full batch of 5,000 left the server idle
-   * for longer (docs/benchmarks-client.md, session 7).
+   * for longer (docs/benchmarks-client.md, "The launcher, the JVM's start, and a profile with Java
+   * frames").
    */
   public static final int FIRST_BATCH_SIZE = 1_000;
 

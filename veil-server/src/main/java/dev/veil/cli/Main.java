@@ -44,7 +44,7 @@ public final class Main implements Runnable {
    * Building the whole command tree loads those (gRPC, protobuf) and costs a client command about a
    * third of its start-up, so these are registered alone when named. A switch, not a map of
    * constructor references: this runs first in every {@code veil map}, and the JVM's first lambda
-   * linkage cost it about 20 ms there (docs/benchmarks-client.md, session 11).
+   * linkage cost it about 20 ms there (docs/benchmarks-client.md, "The way to the first request").
    */
   private static Object clientCommand(String name) {
     switch (name) {

@@ -1,11 +1,11 @@
 package dev.veil.common;
 
 /**
- * Which public-API behaviour to reproduce where Veil and the UID2 operator differ (SPEC 1.10).
- * Everything not listed here is the same in both.
+ * Which public-API behaviour to reproduce where Veil and the UID2 operator differ (docs/spec.md
+ * 1.10). Everything not listed here is the same in both.
  */
 public enum ApiProfile {
-  /** The default: follows the request and SPEC section 1. */
+  /** The default: the behaviour docs/spec.md section 1 describes. */
   VEIL,
   /** Reproduces the UID2 operator's v1 behaviour for existing integrations. */
   UID2;

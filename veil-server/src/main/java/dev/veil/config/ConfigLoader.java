@@ -246,10 +246,10 @@ public final class ConfigLoader {
   }
 
   /**
-   * Keys must reach every node that still reports ready before they activate (SPEC 3, 8): a healthy
-   * node learns a write within the propagation bound, and a node cut off from the store stays ready
-   * while its data is younger than {@code sync.max-staleness}. So the staleness bound must allow for
-   * normal propagation, and the activation delay must exceed both.
+   * Keys must reach every node that still reports ready before they activate (docs/spec.md 3, 8): a
+   * healthy node learns a write within the propagation bound, and a node cut off from the store
+   * stays ready while its data is younger than {@code sync.max-staleness}. So the staleness bound
+   * must allow for normal propagation, and the activation delay must exceed both.
    */
   private static void checkPropagation(Duration syncInterval, Duration maxStaleness, Duration activationDelay) {
     Duration bound = VeilConfig.propagationBound(syncInterval);

@@ -1,8 +1,8 @@
 package dev.veil.deduction;
 
 /**
- * The outcome codes of {@code DeductionAdminApi} (SPEC 6.1), with their wire numbers and messages.
- * A call succeeded exactly when its code is {@link #SUCCESS}.
+ * The outcome codes of {@code DeductionAdminApi} (docs/spec.md 6.1), with their wire numbers and
+ * messages. A call succeeded exactly when its code is {@link #SUCCESS}.
  */
 public enum DeductionCode {
   SUCCESS(0, "success"),

@@ -11,8 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides every answer of {@code DeductionAdminApi} (SPEC 6.1). Each method validates its input
- * ({@link DeductionCode#INVALID_ARGUMENT} naming the field), makes at most one store call and
+ * Decides every answer of {@code DeductionAdminApi} (docs/spec.md 6.1). Each method validates its
+ * input ({@link DeductionCode#INVALID_ARGUMENT} naming the field), makes at most one store call and
  * returns a {@link DeductionResult}; it never throws for a business outcome, and a store outage
  * becomes {@link DeductionCode#STORAGE_UNAVAILABLE} (logged, without input values).
  *

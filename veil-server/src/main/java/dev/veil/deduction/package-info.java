@@ -1,6 +1,6 @@
 /**
- * Deduction services (SPEC 6.1): records an administrator lists, creates, opens and closes through
- * {@code DeductionAdminApi}.
+ * Deduction services (docs/spec.md 6.1): records an administrator lists, creates, opens and closes
+ * through {@code DeductionAdminApi}.
  *
  * <ul>
  *   <li>{@link dev.veil.deduction.DeductionService} decides every answer: it validates input, calls

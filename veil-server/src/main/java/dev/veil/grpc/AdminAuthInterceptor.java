@@ -14,7 +14,7 @@ import java.util.Optional;
 
 /**
  * Lets a call through only with {@code authorization: Bearer <key>} metadata naming an enabled
- * client with the {@link Role#ADMIN} role (SPEC 6). No, malformed, unknown or disabled key:
+ * client with the {@link Role#ADMIN} role (docs/spec.md 6). No, malformed, unknown or disabled key:
  * UNAUTHENTICATED; a valid key without the role: PERMISSION_DENIED. The handler runs with the
  * caller in {@link #CALLER}. Checks cost the same whatever the key (see {@link
  * ApiKeyAuthenticator}). Thread-safe.

@@ -24,13 +24,14 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The admin gRPC listener (SPEC 6): {@code IdentityAdminApi} plus any further admin services
- * (such as {@code DeductionAdminApi}), each behind {@link AdminAuthInterceptor} and {@link
+ * The admin gRPC listener (docs/spec.md 6): {@code IdentityAdminApi} plus any further admin
+ * services (such as {@code DeductionAdminApi}), each behind {@link AdminAuthInterceptor} and {@link
  * DomainErrorInterceptor}; the standard health service without a key, and server reflection (v1)
- * behind the same key check, since SPEC 6 exempts only health: a caller without an ADMIN key learns
- * no more of the admin port than that it serves gRPC. Every service, health and reflection
- * included, has {@link MalformedRequestGuard}: bytes that are not a valid request message get
- * INVALID_ARGUMENT, and a compressed request that inflates past the limit RESOURCE_EXHAUSTED.
+ * behind the same key check, since docs/spec.md 6 exempts only health: a caller without an ADMIN
+ * key learns no more of the admin port than that it serves gRPC. Every service, health and
+ * reflection included, has {@link MalformedRequestGuard}: bytes that are not a valid request
+ * message get INVALID_ARGUMENT, and a compressed request that inflates past the limit
+ * RESOURCE_EXHAUSTED.
  *
  * <p>Binds only the configured address (loopback by default), caps inbound messages at {@code
  * maxMessageBytes} (4 MiB when not positive; larger calls fail with RESOURCE_EXHAUSTED) and runs
@@ -38,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  * {@link #start} and {@link #stop} are thread-safe.
  */
 public final class AdminGrpcServer {
-  /** Inbound message limit when the configuration gives none (SPEC 11). */
+  /** Inbound message limit when the configuration gives none (docs/spec.md 11). */
   public static final int DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
   private static final long GRACE_SECONDS = 5;

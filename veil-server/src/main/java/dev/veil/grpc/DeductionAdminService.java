@@ -14,12 +14,12 @@ import io.grpc.stub.StreamObserver;
 import java.util.function.Supplier;
 
 /**
- * {@code DeductionAdminApi} (SPEC 6.1): translates each {@link DeductionReq} into one {@link
- * DeductionService} call and its {@link DeductionResult} into a {@link DeductionResp}. Business
- * outcomes (including a store outage) travel in {@code code} and {@code message} with gRPC status
- * OK; gRPC status codes are left to call-level failures: {@link AdminAuthInterceptor} refuses
- * calls without an ADMIN key, and a call already cancelled or past its deadline when it gets here
- * is answered CANCELLED without touching the store.
+ * {@code DeductionAdminApi} (docs/spec.md 6.1): translates each {@link DeductionReq} into one
+ * {@link DeductionService} call and its {@link DeductionResult} into a {@link DeductionResp}.
+ * Business outcomes (including a store outage) travel in {@code code} and {@code message} with gRPC
+ * status OK; gRPC status codes are left to call-level failures: {@link AdminAuthInterceptor}
+ * refuses calls without an ADMIN key, and a call already cancelled or past its deadline when it
+ * gets here is answered CANCELLED without touching the store.
  *
  * <p>Unsigned wire numbers ({@code uint32}) become non-negative {@code long}s. Handlers block on
  * the store, so the server runs them on its executor.

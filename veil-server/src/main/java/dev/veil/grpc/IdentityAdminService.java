@@ -36,9 +36,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * {@code IdentityAdminApi} (SPEC 6.2): translates each request into one domain call and its result
- * into a response. Decides nothing itself beyond input shape; refusals are thrown and turned into
- * status codes by {@link DomainErrorInterceptor}. Callers are admins, checked by {@link
+ * {@code IdentityAdminApi} (docs/spec.md 6.2): translates each request into one domain call and its
+ * result into a response. Decides nothing itself beyond input shape; refusals are thrown and turned
+ * into status codes by {@link DomainErrorInterceptor}. Callers are admins, checked by {@link
  * AdminAuthInterceptor} before a method runs. Some calls block on the store (opt-outs, client and
  * key writes), so the server runs them on its executor, never on a network thread.
  */

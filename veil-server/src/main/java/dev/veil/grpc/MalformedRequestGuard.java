@@ -18,9 +18,9 @@ import java.util.List;
 
 /**
  * Answers a request whose bytes are not a valid message of the method's type with {@code
- * INVALID_ARGUMENT} (SPEC 11: malformed input gets a documented client error), and a compressed
- * request that inflates past the message size limit with {@code RESOURCE_EXHAUSTED}, as an
- * uncompressed one gets.
+ * INVALID_ARGUMENT} (docs/spec.md 11: malformed input gets a documented client error), and a
+ * compressed request that inflates past the message size limit with {@code RESOURCE_EXHAUSTED}, as
+ * an uncompressed one gets.
  *
  * <p>Design note. grpc-java parses a request before any interceptor sees it, and a marshaller that
  * throws makes the call fail with {@code UNKNOWN} ("Application error processing RPC", logged as

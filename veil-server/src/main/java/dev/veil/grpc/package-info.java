@@ -1,5 +1,5 @@
 /**
- * The admin gRPC adapter (SPEC 6). Where a call enters and what decides its answer:
+ * The admin gRPC adapter (docs/spec.md 6). Where a call enters and what decides its answer:
  *
  * <ol>
  *   <li>{@link dev.veil.grpc.AdminGrpcServer} binds the listener, serves health without a key

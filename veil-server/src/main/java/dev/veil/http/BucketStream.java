@@ -12,8 +12,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.PrimitiveIterator;
 
 /**
- * Streams the answer of {@code GET /v1/identity/buckets} (SPEC 1.8) with chunked encoding: the
- * envelope, then the bucket records in batches of {@link #BATCH}, then the closing brackets.
+ * Streams the answer of {@code GET /v1/identity/buckets} (docs/spec.md 1.8) with chunked encoding:
+ * the envelope, then the bucket records in batches of {@link #BATCH}, then the closing brackets.
  *
  * <p>Design note. One JSON generator writes the whole answer into a {@link BufferOutputStream};
  * after each batch the bytes are taken and written to the response, so memory stays at one batch

@@ -6,8 +6,8 @@ import java.io.IOException;
 import java.time.Instant;
 
 /**
- * {@code GET /v1/identity/buckets} (SPEC 1.8): buckets whose current salt took effect strictly after
- * {@code since_timestamp}, ordered by that time, streamed by {@link BucketStream}.
+ * {@code GET /v1/identity/buckets} (docs/spec.md 1.8): buckets whose current salt took effect
+ * strictly after {@code since_timestamp}, ordered by that time, streamed by {@link BucketStream}.
  */
 final class BucketsEndpoint {
   private final SaltService salts;

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Cross-origin access to {@code /v1/token/refresh} (SPEC 1.1), which the browser SDK calls from
- * publishers' pages. Origins come from {@code cors.allowed-origins} ({@code *} by default: any
+ * Cross-origin access to {@code /v1/token/refresh} (docs/spec.md 1.1), which the browser SDK calls
+ * from publishers' pages. Origins come from {@code cors.allowed-origins} ({@code *} by default: any
  * origin); methods GET, POST, OPTIONS; request headers {@code Content-Type} and {@code
  * X-UID2-Client-Version}. A request from an origin not on the list gets no CORS headers, so the
  * browser withholds the answer.

@@ -16,13 +16,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one place that turns a refusal into an HTTP answer: {@link ErrorCode} to status code and
- * {@code status} word (SPEC 1.1, with the profile's spelling of {@code clienterror}), plus the
- * answers the route table and the HTTP decoder produce (unknown path, wrong method, oversized or
- * malformed request head). Every error body is {@code {"status":…,"message":…}}.
+ * {@code status} word (docs/spec.md 1.1, with the profile's spelling of {@code clienterror}), plus
+ * the answers the route table and the HTTP decoder produce (unknown path, wrong method, oversized
+ * or malformed request head). Every error body is {@code {"status":…,"message":…}}.
  *
  * <p>Messages come from {@link VeilException}s, which never carry input data except the refresh
- * token echo that SPEC 1.4 demands. Unexpected exceptions answer a fixed message and are logged
- * by class and stack frames only: exception messages may quote input (a JSON parser's does).
+ * token echo that docs/spec.md 1.4 demands. Unexpected exceptions answer a fixed message and are
+ * logged by class and stack frames only: exception messages may quote input (a JSON parser's does).
  */
 final class ErrorResponses {
   static final String INVALID_IDENTIFIER = "Invalid Identifier";

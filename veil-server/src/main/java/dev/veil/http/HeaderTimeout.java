@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Closes a connection that has not delivered complete request headers within the header timeout
- * of its opening ({@code http.header-timeout}, SPEC 11), so that clients sending nothing, or a
+ * Closes a connection that has not delivered complete request headers within the header timeout of
+ * its opening ({@code http.header-timeout}, docs/spec.md 11), so that clients sending nothing, or a
  * few header bytes at a time, cannot hold connections. Vert.x has no such option: a timer is set
  * per connection and cancelled when its first request's headers arrive or when it closes. Later
  * requests on a kept-alive connection are bounded by the idle timeout instead.

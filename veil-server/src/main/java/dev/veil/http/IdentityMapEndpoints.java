@@ -6,9 +6,9 @@ import dev.veil.identity.MapResult;
 import io.vertx.core.buffer.Buffer;
 
 /**
- * {@code GET /v1/identity/map} (one identifier) and {@code POST /v1/identity/map} (a batch), SPEC
- * 1.6. Both answers are written by hand ({@link JsonBytes}); the batch's while its body is parsed
- * ({@link MapBatchRequest} hands each identifier to a {@link MapBatchAnswer}).
+ * {@code GET /v1/identity/map} (one identifier) and {@code POST /v1/identity/map} (a batch),
+ * docs/spec.md 1.6. Both answers are written by hand ({@link JsonBytes}); the batch's while its
+ * body is parsed ({@link MapBatchRequest} hands each identifier to a {@link MapBatchAnswer}).
  */
 final class IdentityMapEndpoints {
   private static final byte[] SINGLE_HEAD = JsonBytes.ascii("{\"status\":\"success\",\"body\":{\"identifier\":");

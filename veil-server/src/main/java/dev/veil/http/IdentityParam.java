@@ -6,8 +6,8 @@ import dev.veil.core.identity.IdentityInput;
 import dev.veil.core.identity.InvalidIdentifierException;
 
 /**
- * The one identity parameter of generate, validate, map GET and opt-out (SPEC 1.3): exactly one of
- * {@code email}, {@code email_hash}, {@code phone}, {@code phone_hash}.
+ * The one identity parameter of generate, validate, map GET and opt-out (docs/spec.md 1.3): exactly
+ * one of {@code email}, {@code email_hash}, {@code phone}, {@code phone_hash}.
  *
  * @param input which parameter carried it
  * @param value its value, as given

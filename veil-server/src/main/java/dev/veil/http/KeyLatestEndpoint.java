@@ -8,9 +8,10 @@ import java.time.Clock;
 import java.util.List;
 
 /**
- * {@code GET /v1/key/latest} (SPEC 1.9): the unexpired master and site keys a bidder needs, in
- * UID2's shape ({@code id, site_id, created, activates, expires} in epoch seconds, {@code secret}
- * in standard base64). Refresh keys are never included. The answer must not be cached by proxies.
+ * {@code GET /v1/key/latest} (docs/spec.md 1.9): the unexpired master and site keys a bidder needs,
+ * in UID2's shape ({@code id, site_id, created, activates, expires} in epoch seconds, {@code
+ * secret} in standard base64). Refresh keys are never included. The answer must not be cached by
+ * proxies.
  */
 final class KeyLatestEndpoint {
   private final KeyService keys;

@@ -14,7 +14,7 @@ import java.util.List;
  * once as {@code {"identifier":…,"advertising_id":…,"bucket_id":…}} into the {@code mapped} array
  * ({@link JsonBytes}: the identifier escaped, the id in base64, the bucket id copied as bytes).
  * Unmapped identifiers are kept, in input order, for the {@code unmapped} array that follows;
- * that array is left out when empty (SPEC 1.6). Not thread-safe: one per request.
+ * that array is left out when empty (docs/spec.md 1.6). Not thread-safe: one per request.
  */
 final class MapBatchAnswer implements MapBatchRequest.Sink {
   private static final byte[] HEAD = JsonBytes.ascii("{\"status\":\"success\",\"body\":{\"mapped\":[");

@@ -7,8 +7,8 @@ import dev.veil.core.identity.IdentityInput;
 import java.io.IOException;
 
 /**
- * Reads the body of {@code POST /v1/identity/map} (SPEC 1.6): a JSON object with exactly one
- * non-empty array of strings under {@code email}, {@code email_hash}, {@code phone} or {@code
+ * Reads the body of {@code POST /v1/identity/map} (docs/spec.md 1.6): a JSON object with exactly
+ * one non-empty array of strings under {@code email}, {@code email_hash}, {@code phone} or {@code
  * phone_hash}. Other members are ignored (for forward compatibility); empty arrays count as absent.
  *
  * <p>The identifiers of the first non-empty array go to a {@link Sink} as they are read, so mapping

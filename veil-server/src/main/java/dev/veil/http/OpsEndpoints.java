@@ -9,7 +9,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 
 /**
- * Operations endpoints (SPEC 1.9): liveness, readiness, Prometheus metrics and the OpenAPI
+ * Operations endpoints (docs/spec.md 1.9): liveness, readiness, Prometheus metrics and the OpenAPI
  * document. None needs a key.
  */
 final class OpsEndpoints {

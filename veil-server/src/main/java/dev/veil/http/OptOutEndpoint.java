@@ -7,10 +7,10 @@ import io.vertx.core.Vertx;
 import java.time.Instant;
 
 /**
- * {@code POST /v1/optout} (SPEC 1.9): records an opt-out for one identity and answers {@code
- * {"status":"success","body":{"opted_out_at":<epoch ms>}}} once the record is durable. Idempotent:
- * a repeated opt-out answers the time of the first. The store write blocks, so it runs on a worker
- * thread; the answer is written back on the request's event loop.
+ * {@code POST /v1/optout} (docs/spec.md 1.9): records an opt-out for one identity and answers
+ * {@code {"status":"success","body":{"opted_out_at":<epoch ms>}}} once the record is durable.
+ * Idempotent: a repeated opt-out answers the time of the first. The store write blocks, so it runs
+ * on a worker thread; the answer is written back on the request's event loop.
  */
 final class OptOutEndpoint {
   private final Vertx vertx;

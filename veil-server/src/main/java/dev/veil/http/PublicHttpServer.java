@@ -13,12 +13,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The public HTTP/JSON API of a node (SPEC section 1) on Vert.x core.
+ * The public HTTP/JSON API of a node (docs/spec.md section 1) on Vert.x core.
  *
  * <p>{@link #start()} binds {@code http.host}:{@code http.port} (port 0 picks a free port) with one
  * listener per event loop, all sharing the port, so requests are spread over the cores. Each
- * listener enforces the limits of SPEC 11 at the protocol level (header size, header and idle
- * timeouts) and hands requests to one shared {@link RequestDispatcher}. {@link #stop()} stops
+ * listener enforces the limits of docs/spec.md 11 at the protocol level (header size, header and
+ * idle timeouts) and hands requests to one shared {@link RequestDispatcher}. {@link #stop()} stops
  * accepting connections and lets in-flight requests finish (up to {@code http.shutdown-timeout}).
  *
  * <p>Hot paths (generate, refresh, validate, map) run on the event loop without blocking; only
@@ -96,7 +96,8 @@ public final class PublicHttpServer {
         .setIdleTimeout((int) Math.min(Integer.MAX_VALUE, config.http().idleTimeout().toMillis()))
         .setIdleTimeoutUnit(TimeUnit.MILLISECONDS)
         .setHandle100ContinueAutomatically(false)
-        .setHttp2ClearTextEnabled(false) // HTTP/1.1 only (SPEC 1.1); h2c also kept the header timeout from starting
+        // HTTP/1.1 only (docs/spec.md 1.1); h2c also kept the header timeout from starting
+        .setHttp2ClearTextEnabled(false)
         .setCompressionSupported(false)
         .setDecompressionSupported(false)
         .setTcpNoDelay(true);

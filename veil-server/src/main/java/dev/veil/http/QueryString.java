@@ -9,8 +9,8 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Parses a raw query string ({@code a=1&b=x%2By}) into {@link Params}, decoding each name and
- * value exactly once (SPEC 1.1): {@code %XX} escapes, and {@code +} as a space, as HTML forms and
+ * Parses a raw query string ({@code a=1&b=x%2By}) into {@link Params}, decoding each name and value
+ * exactly once (docs/spec.md 1.1): {@code %XX} escapes, and {@code +} as a space, as HTML forms and
  * most HTTP clients encode it. A base64 value whose {@code +} was not escaped therefore arrives
  * with a space and is refused by the value's own parser as malformed, never answered with a 5xx.
  *

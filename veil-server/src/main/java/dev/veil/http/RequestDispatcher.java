@@ -64,7 +64,7 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
     }
   }
 
-  /** The API: every path, who may call it, and which class answers (SPEC section 1). */
+  /** The API: every path, who may call it, and which class answers (docs/spec.md section 1). */
   private List<Route.Builder> routes(Vertx vertx, Services s, Metrics metrics) {
     TokenEndpoints tokens = new TokenEndpoints(s.tokens());
     IdentityMapEndpoints map = new IdentityMapEndpoints(

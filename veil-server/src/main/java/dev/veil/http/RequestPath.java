@@ -7,10 +7,10 @@ import java.util.Deque;
 /**
  * The spelling of a request path that the route table is looked up with when the path as sent
  * matches no route: what UID2's operator (a Vert.x Web router) also matched, so that a UID2 v1
- * integration with a base URL ending in {@code /}, for one, keeps working (SPEC 1.10). Percent-encoded
- * unreserved characters are decoded (RFC 3986 section 6.2.2.2), empty and {@code .} segments are
- * dropped, {@code ..} removes the segment before it (section 5.2.4), and so a trailing {@code /}
- * goes too. Only a miss pays for this; a path spelled as in the table is found as it is.
+ * integration with a base URL ending in {@code /}, for one, keeps working (docs/spec.md 1.10).
+ * Percent-encoded unreserved characters are decoded (RFC 3986 section 6.2.2.2), empty and {@code .}
+ * segments are dropped, {@code ..} removes the segment before it (section 5.2.4), and so a trailing
+ * {@code /} goes too. Only a miss pays for this; a path spelled as in the table is found as it is.
  */
 final class RequestPath {
   private RequestPath() {}

@@ -10,7 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The browser SDK file (SPEC 7.1) as the server ships it: the classpath resource {@value
+ * The browser SDK file (docs/spec.md 7.1) as the server ships it: the classpath resource {@value
  * #RESOURCE}, which the build copies from {@code sdk-js/veil-sdk.js} (the one source), with the
  * version declared inside it and a strong ETag of its bytes. Immutable.
  */

@@ -5,8 +5,8 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
 
 /**
- * Serves the browser SDK (SPEC 7.1): {@code /static/veil-sdk.js}, cached for five minutes and
- * revalidated by ETag, so pages pick up a new release within minutes; and {@code
+ * Serves the browser SDK (docs/spec.md 7.1): {@code /static/veil-sdk.js}, cached for five minutes
+ * and revalidated by ETag, so pages pick up a new release within minutes; and {@code
  * /static/veil-sdk-<version>.js}, cached for a year as immutable, for pages that pin a release
  * (with a Subresource Integrity hash if they like: the answer allows any origin to read it). Both
  * carry {@code nosniff}, so a browser runs them only as JavaScript. No key needed.

@@ -11,9 +11,9 @@ import dev.veil.token.TokenService;
 import io.vertx.core.buffer.Buffer;
 
 /**
- * {@code /v1/token/generate}, {@code /v1/token/refresh} and {@code /v1/token/validate} (SPEC 1.3 to
- * 1.5): translate parameters into {@link TokenService} calls and outcomes into answers. Each method
- * serves both the GET (query) and the POST (JSON body) form.
+ * {@code /v1/token/generate}, {@code /v1/token/refresh} and {@code /v1/token/validate}
+ * (docs/spec.md 1.3 to 1.5): translate parameters into {@link TokenService} calls and outcomes into
+ * answers. Each method serves both the GET (query) and the POST (JSON body) form.
  */
 final class TokenEndpoints {
   static final String REFRESH_TOKEN = "refresh_token";
@@ -50,8 +50,9 @@ final class TokenEndpoints {
 
   /**
    * Refresh, GET form: a space in the token is a {@code +} that the caller did not percent-encode,
-   * since base64 has no space; that is the caller's bug and answers {@code clienterror} (SPEC 1.1),
-   * for every caller, instead of the invalid-token answers, which would not say what to fix.
+   * since base64 has no space; that is the caller's bug and answers {@code clienterror}
+   * (docs/spec.md 1.1), for every caller, instead of the invalid-token answers, which would not say
+   * what to fix.
    */
   void refreshFromQuery(Exchange ex, Params params) {
     String refreshToken = params.get(REFRESH_TOKEN);
@@ -82,7 +83,7 @@ final class TokenEndpoints {
     } else if (outcome instanceof RefreshOutcome.Expired) {
       throw new VeilException(ErrorCode.EXPIRED_TOKEN, "Expired Token presented");
     } else {
-      // The echo of the presented token is the request's wording (SPEC 1.4), the only echo we make.
+      // The message echoes the presented token (docs/spec.md 1.4): the only input an answer echoes.
       throw new VeilException(ErrorCode.INVALID_TOKEN, "Invalid Token presented " + refreshToken);
     }
   }

@@ -1,5 +1,5 @@
 /**
- * The public HTTP/JSON API (SPEC section 1) on Vert.x core. Where to look:
+ * The public HTTP/JSON API (docs/spec.md section 1) on Vert.x core. Where to look:
  *
  * <ol>
  *   <li>{@link dev.veil.http.PublicHttpServer}: the entry point; binds one listener per event loop

@@ -7,8 +7,8 @@ import dev.veil.optout.OptOutService;
 import java.util.function.Predicate;
 
 /**
- * The identity map operations of the public API (SPEC 1.6): one identifier or a batch, opt-outs
- * applied. Pure computation over in-memory snapshots; thread-safe.
+ * The identity map operations of the public API (docs/spec.md 1.6): one identifier or a batch,
+ * opt-outs applied. Pure computation over in-memory snapshots; thread-safe.
  */
 public final class IdentityMapService {
   private final IdentityMapper mapper;

@@ -6,10 +6,10 @@ import dev.veil.salt.SaltService;
 import dev.veil.salt.SaltSnapshot;
 
 /**
- * Derives advertising ids (SPEC section 2). From the 32-byte identity hash: first-level hash =
- * SHA-256(identity hash || first-level salt); bucket = chosen from the first-level hash, so fixed for
- * ever; advertising id = SHA-256(first-level hash || current salt of the bucket). Pure computation
- * on the current salt snapshot: no I/O, thread-safe.
+ * Derives advertising ids (docs/spec.md section 2). From the 32-byte identity hash: first-level
+ * hash = SHA-256(identity hash || first-level salt); bucket = chosen from the first-level hash, so
+ * fixed for ever; advertising id = SHA-256(first-level hash || current salt of the bucket). Pure
+ * computation on the current salt snapshot: no I/O, thread-safe.
  */
 public final class IdentityMapper {
   private final SaltService salts;
@@ -45,8 +45,8 @@ public final class IdentityMapper {
 
   /**
    * Maps {@code identity} with {@code snapshot} into the caller's 32-byte arrays and returns the
-   * bucket: the whole derivation of SPEC 2 (first-level hash, bucket, advertising id) without
-   * allocating, for loops over many identities.
+   * bucket: the whole derivation of docs/spec.md 2 (first-level hash, bucket, advertising id)
+   * without allocating, for loops over many identities.
    */
   public int mapInto(IdentityHash identity, SaltSnapshot snapshot, byte[] firstLevelHash, byte[] advertisingId) {
     identity.digestWithSuffix(firstLevelSalt, firstLevelHash, 0);

@@ -9,8 +9,8 @@ import dev.veil.salt.SaltSnapshot;
 import java.util.function.Predicate;
 
 /**
- * Maps the identifiers of one batch request (SPEC 1.6), one after the other, against one salt
- * snapshot, with opt-outs applied. Created by {@link IdentityMapService#batch()}.
+ * Maps the identifiers of one batch request (docs/spec.md 1.6), one after the other, against one
+ * salt snapshot, with opt-outs applied. Created by {@link IdentityMapService#batch()}.
  *
  * <p>Design note. A batch maps up to thousands of identifiers on an event loop, so this works like
  * a cursor instead of returning a result object per identifier: {@link #map} answers the outcome

@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
  * Where the {@code java.util.logging} (JUL) records of gRPC and Netty go. grpc-java, and the Netty
  * inside it, log through JUL, whose default console handler bypasses the application's log: it
  * prints a record on two or more lines, with its message and its whole stack trace, and those can
- * quote what a peer sent (a request line with an email in its query, for one). SPEC 9 wants one
- * structured line per event and never an email.
+ * quote what a peer sent (a request line with an email in its query, for one). docs/spec.md 9 wants
+ * one structured line per event and never an email.
  *
  * <ul>
  *   <li>{@link #routeToApplicationLog()} ({@code veil serve}) sends each record to the SLF4J logger

@@ -6,13 +6,13 @@ import java.lang.invoke.VarHandle;
 /**
  * The in-memory set of opted-out identities, looked up on every generate, refresh and map.
  *
- * <p>Design note. Opt-outs are only ever added, and the set must stay small (SPEC 4: at most 32
- * bytes per record at 10 million). It stores a 64-bit fingerprint of each first-level hash (its
- * first 8 bytes; 0 is mapped to 1 because 0 marks an empty slot) in an open-addressing table with
- * linear probing, grown by doubling at 3/4 load: 8 bytes per slot, 10.7 to 21.3 bytes per record.
- * First-level hashes are outputs of SHA-256, so fingerprints are uniform; a false positive needs a
- * 64-bit collision (about 1 in 2^40 at 10 million records) and would wrongly treat one identity as
- * opted out, never the reverse.
+ * <p>Design note. Opt-outs are only ever added, and the set must stay small (docs/spec.md 4: at
+ * most 32 bytes per record at 10 million). It stores a 64-bit fingerprint of each first-level hash
+ * (its first 8 bytes; 0 is mapped to 1 because 0 marks an empty slot) in an open-addressing table
+ * with linear probing, grown by doubling at 3/4 load: 8 bytes per slot, 10.7 to 21.3 bytes per
+ * record. First-level hashes are outputs of SHA-256, so fingerprints are uniform; a false positive
+ * needs a 64-bit collision (about 1 in 2^40 at 10 million records) and would wrongly treat one
+ * identity as opted out, never the reverse.
  *
  * <p>Concurrency: any number of readers, one writer at a time (writers synchronize on this object).
  * Slots are written with release semantics and read with acquire semantics; growth builds a new

@@ -7,8 +7,8 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Opt-outs (SPEC section 4): records them durably, answers "has this identity opted out?" from
- * memory, and catches up with opt-outs other nodes took.
+ * Opt-outs (docs/spec.md section 4): records them durably, answers "has this identity opted out?"
+ * from memory, and catches up with opt-outs other nodes took.
  *
  * <p>{@link #isOptedOut} is lock-free and allocation-free. {@link #record} blocks on the store:
  * call it off the event loop. It returns only after the record is durable, then adds it to memory.

@@ -25,7 +25,7 @@ public interface Store extends AutoCloseable {
 
   MetaStore meta();
 
-  /** Deduction services; read on every call, never cached (SPEC 6.1). */
+  /** Deduction services; read on every call, never cached (docs/spec.md 6.1). */
   DeductionStore deductions();
 
   JobLock jobLock();

@@ -1,6 +1,9 @@
 package dev.veil.token;
 
-/** What refresh decided (SPEC 1.4, checks in this order: Invalid, Expired, OptedOut, Refreshed). */
+/**
+ * What refresh decided (docs/spec.md 1.4, checks in this order: Invalid, Expired, OptedOut,
+ * Refreshed).
+ */
 public sealed interface RefreshOutcome {
   /** Cannot be decoded, unknown key id, or tampered. */
   record Invalid() implements RefreshOutcome {}

@@ -9,8 +9,8 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The reserved test identities of SPEC 1.7 and 1.10: which identities validate, which are always
- * treated as opted out, and which end their refresh chain. Refresh tokens carry only the
+ * The reserved test identities of docs/spec.md 1.7 and 1.10: which identities validate, which are
+ * always treated as opted out, and which end their refresh chain. Refresh tokens carry only the
  * first-level hash, so refresh checks compare first-level hashes computed once at start.
  */
 public final class TestIdentities {

@@ -3,7 +3,7 @@ package dev.veil.token;
 import java.time.Duration;
 
 /**
- * Lifetimes of issued tokens (SPEC 1.3). Invariant: refreshFrom <= advertising <= refresh.
+ * Lifetimes of issued tokens (docs/spec.md 1.3). Invariant: refreshFrom <= advertising <= refresh.
  *
  * @param advertising how long an advertising token is valid (default 72 h)
  * @param refreshFrom how long after issue the SDK should start refreshing (default 1 h)

@@ -24,7 +24,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
 /**
- * Issues, refreshes and validates tokens (SPEC 1.3 to 1.5). Pure computation over in-memory
+ * Issues, refreshes and validates tokens (docs/spec.md 1.3 to 1.5). Pure computation over in-memory
  * snapshots (keys, salts, opt-outs): no I/O, safe on an event loop, thread-safe.
  */
 public final class TokenService {
@@ -66,7 +66,7 @@ public final class TokenService {
     return new GenerateOutcome.Generated(issue(identity.type(), mapped, publisher, 0, now, now));
   }
 
-  /** Refreshes a token pair; checks in the order Invalid, Expired, OptedOut (SPEC 1.4). */
+  /** Refreshes a token pair; checks in the order Invalid, Expired, OptedOut (docs/spec.md 1.4). */
   public RefreshOutcome refresh(String refreshToken) {
     KeyRing ring = keys.ring();
     RefreshTokenPayload payload;

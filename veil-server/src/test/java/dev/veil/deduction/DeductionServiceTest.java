@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
-/** SPEC 6.1 decided by {@link DeductionService}, over an in-memory store and a hand-moved clock. */
+/**
+ * docs/spec.md 6.1 decided by {@link DeductionService}, over an in-memory store and a hand-moved
+ * clock.
+ */
 class DeductionServiceTest {
   private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
 

@@ -37,9 +37,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * SPEC 6.1 and 8 under concurrency: 8 clients, each on its own channel, send 1,000 mixed creates,
- * opens and closes to a real server at once, with list calls in between; the final table (read
- * through the API and straight from the store) and every list must agree with what the calls
+ * docs/spec.md 6.1 and 8 under concurrency: 8 clients, each on its own channel, send 1,000 mixed
+ * creates, opens and closes to a real server at once, with list calls in between; the final table
+ * (read through the API and straight from the store) and every list must agree with what the calls
  * acknowledged.
  *
  * <p>Three kinds of record make the check exact where it can be and sound where it cannot:

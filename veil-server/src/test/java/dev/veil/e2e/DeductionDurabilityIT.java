@@ -26,10 +26,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SPEC 8 for deductions: what the server acknowledged survives SIGKILL. Four clients create, open
- * and close their own records while the server is killed with {@code kill -9}; after a restart
- * every acknowledged create exists and every record shows the status of its last acknowledged
- * change, or of the one change that was in flight at the kill (which may or may not have landed).
+ * docs/spec.md 8 for deductions: what the server acknowledged survives SIGKILL. Four clients
+ * create, open and close their own records while the server is killed with {@code kill -9}; after a
+ * restart every acknowledged create exists and every record shows the status of its last
+ * acknowledged change, or of the one change that was in flight at the kill (which may or may not
+ * have landed).
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class DeductionDurabilityIT {

@@ -21,10 +21,11 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code DeductionAdminApi} as a client written against the original request sees it: a real
- * {@code veil serve} process called by {@code buf curl}, a generic gRPC client that knows the API
- * only from the request's definition ({@code request-definition/deduction_request.proto}, without
- * any of Veil's additions), from Veil's published {@code .proto}, or from server reflection.
+ * {@code DeductionAdminApi} as a client written against the original interface definition sees
+ * it: a real {@code veil serve} process called by {@code buf curl}, a generic gRPC client that
+ * knows the API only from that definition ({@code request-definition/deduction_request.proto},
+ * without any of Veil's additions), from Veil's published {@code .proto}, or from server
+ * reflection.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DeductionGenericClientIT {
@@ -72,7 +73,7 @@ class DeductionGenericClientIT {
     return node.toString();
   }
 
-  /** A call through the request's definition with the admin key; asserts gRPC status OK. */
+  /** A call through the original definition with the admin key; asserts gRPC status OK. */
   private JsonNode call(String method, Map<String, Object> request) {
     BufCurl.Result r = buf.call(server.grpcPort(), SERVICE + method, json(request), requestSchema, admin);
     assertThat(r.exitCode()).as("gRPC status of %s; stderr: %s", method, r.err()).isZero();

@@ -19,10 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SIGTERM (SPEC 9): with {@code http.drain-delay}, the node reports not ready at once but keeps
- * answering during the delay (so a load balancer polling readiness takes it out before it stops
- * accepting), then exits cleanly; without one, it stops accepting HTTP connections and admin calls
- * at once and finishes what is in flight, up to {@code http.shutdown-timeout}.
+ * SIGTERM (docs/spec.md 9): with {@code http.drain-delay}, the node reports not ready at once but
+ * keeps answering during the delay (so a load balancer polling readiness takes it out before it
+ * stops accepting), then exits cleanly; without one, it stops accepting HTTP connections and admin
+ * calls at once and finishes what is in flight, up to {@code http.shutdown-timeout}.
  */
 class GracefulShutdownIT {
   @TempDir Path dataDir;

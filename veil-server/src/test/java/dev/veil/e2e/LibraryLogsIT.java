@@ -23,11 +23,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SPEC 9 for what gRPC and Netty log through {@code java.util.logging} in a real {@code veil serve}:
- * an HTTP/1.1 request to the admin port (its request line quotes an email; gRPC logs it at INFO,
- * below the WARN that logback.xml sets for {@code io.grpc}) and an oversized message (WARNING) give
- * at most one line each, in the application's format; never the request, a message text or a stack
- * trace.
+ * docs/spec.md 9 for what gRPC and Netty log through {@code java.util.logging} in a real {@code
+ * veil serve}: an HTTP/1.1 request to the admin port (its request line quotes an email; gRPC logs
+ * it at INFO, below the WARN that logback.xml sets for {@code io.grpc}) and an oversized message
+ * (WARNING) give at most one line each, in the application's format; never the request, a message
+ * text or a stack trace.
  */
 class LibraryLogsIT {
   /**

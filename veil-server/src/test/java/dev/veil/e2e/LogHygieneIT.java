@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SPEC 9: no email, phone, hash, token, key or salt in any log line. Runs a full scenario against
- * a real process with the access log on, captures everything it prints, and searches it for every
- * sensitive value the scenario used or received. The admin key printed once in the start banner is
- * the one deliberate exception (SPEC 0) and is not part of the search.
+ * docs/spec.md 9: no email, phone, hash, token, key or salt in any log line. Runs a full scenario
+ * against a real process with the access log on, captures everything it prints, and searches it for
+ * every sensitive value the scenario used or received. The admin key printed once in the start
+ * banner is the one deliberate exception (docs/spec.md 0) and is not part of the search.
  */
 class LogHygieneIT {
   @TempDir Path dataDir;

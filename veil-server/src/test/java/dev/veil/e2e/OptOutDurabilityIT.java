@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SPEC 8: nothing acknowledged is lost. Opt-outs are recorded by several concurrent callers; the
- * server is killed with SIGKILL while requests are in flight; after a restart every acknowledged
- * opt-out is in force.
+ * docs/spec.md 8: nothing acknowledged is lost. Opt-outs are recorded by several concurrent
+ * callers; the server is killed with SIGKILL while requests are in flight; after a restart every
+ * acknowledged opt-out is in force.
  */
 class OptOutDurabilityIT {
   @TempDir Path dataDir;

@@ -17,9 +17,9 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Veil on PostgreSQL (SPEC 8): two nodes on one database are peers. A client, an opt-out and a salt
- * rotation written through one node reach the other within 5 seconds; a token issued by one node
- * refreshes on the other; a restarted node keeps every acknowledged write.
+ * Veil on PostgreSQL (docs/spec.md 8): two nodes on one database are peers. A client, an opt-out
+ * and a salt rotation written through one node reach the other within 5 seconds; a token issued by
+ * one node refreshes on the other; a restarted node keeps every acknowledged write.
  */
 class PostgresNodesIT {
   private static final Duration PROPAGATION = Duration.ofSeconds(5);

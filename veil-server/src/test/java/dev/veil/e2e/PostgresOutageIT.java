@@ -28,11 +28,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * SPEC 8 with PostgreSQL down: a node keeps answering every read from memory, refuses writes at
- * once (HTTP 503, gRPC UNAVAILABLE, deduction code 1) with a clear message, stays ready while its
- * data is younger than {@code sync.max-staleness} and says why it is not ready after, and catches
- * up when the database returns. The database is a private server, so stopping it disturbs no other
- * test.
+ * docs/spec.md 8 with PostgreSQL down: a node keeps answering every read from memory, refuses
+ * writes at once (HTTP 503, gRPC UNAVAILABLE, deduction code 1) with a clear message, stays ready
+ * while its data is younger than {@code sync.max-staleness} and says why it is not ready after, and
+ * catches up when the database returns. The database is a private server, so stopping it disturbs
+ * no other test.
  */
 class PostgresOutageIT {
   private static final Pattern SYNC_AGE = Pattern.compile("(?m)^veil_sync_age_seconds (\\S+)$");

@@ -10,7 +10,10 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** SPEC 0's first start as a user sees it: the key shown once, saved 0600, next steps that work for this data directory. */
+/**
+ * The first start (docs/spec.md 0) as a user sees it: the key shown once, saved 0600, next steps
+ * that work for this data directory.
+ */
 class ServeBannerIT {
   @TempDir Path dataDir;
 

@@ -26,11 +26,11 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * SPEC 11 across the whole public API: every route, GET and POST, gets a battery of malformed
- * inputs (wrong types, bad base64, invalid UTF-8, deep nesting, huge numbers, truncation, control
- * characters). Each answer must be a documented client status with a JSON envelope, never a 5xx,
- * and an error answer must not echo the marker address the input carried (except the refresh
- * token that SPEC 1.4's {@code invalid_token} message quotes by design).
+ * docs/spec.md 11 across the whole public API: every route, GET and POST, gets a battery of
+ * malformed inputs (wrong types, bad base64, invalid UTF-8, deep nesting, huge numbers, truncation,
+ * control characters). Each answer must be a documented client status with a JSON envelope, never a
+ * 5xx, and an error answer must not echo the marker address the input carried (except the refresh
+ * token that the {@code invalid_token} message of docs/spec.md 1.4 quotes by design).
  */
 class MalformedInputSweepIT {
   private static final String MARKER = "sweep.marker.7391@example.com";
@@ -204,7 +204,7 @@ class MalformedInputSweepIT {
     }
     String status = json.path("status").asText();
     assertThat(status).as("envelope status").isNotEmpty();
-    // SPEC 1.4 keeps the request's wording for a bad refresh token: "Invalid Token presented <token>".
+    // docs/spec.md 1.4 echoes a bad refresh token: "Invalid Token presented <token>".
     if (!status.equals("success") && !status.equals("optout") && !status.equals("invalid_token")) {
       assertThat(response.body()).doesNotContain(MARKER).doesNotContain("Exception").doesNotContain("\tat ");
     }

@@ -14,7 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The {@code api.profile=uid2} differences of SPEC 1.10; everything else is as in the veil profile. */
+/**
+ * The {@code api.profile=uid2} differences of docs/spec.md 1.10; everything else is as in the veil
+ * profile.
+ */
 class Uid2ProfileIT {
   private static TestNode node;
   private static String generator;

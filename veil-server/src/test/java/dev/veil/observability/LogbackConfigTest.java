@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The production {@code logback.xml} (tests run under {@code logback-test.xml}): what libraries log
  * through SLF4J themselves comes out as one {@code event=library_log} line each, without a stack
- * trace (SPEC 9).
+ * trace (docs/spec.md 9).
  */
 class LogbackConfigTest {
   @Test

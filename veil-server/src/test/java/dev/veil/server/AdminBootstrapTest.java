@@ -10,7 +10,10 @@ import dev.veil.testing.TestConfigs;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
-/** The admin key of SPEC 0: created on an empty store, and again only when no ADMIN client is enabled. */
+/**
+ * The admin key of docs/spec.md 0: created on an empty store, and again only when no ADMIN client
+ * is enabled.
+ */
 class AdminBootstrapTest {
   private final MutableClock clock = new MutableClock(Instant.parse("2025-03-01T12:00:00Z"));
   private final InMemoryStores store = new InMemoryStores();

@@ -13,7 +13,7 @@ public interface Sleeper {
   /**
    * {@link Thread#sleep}. A class, not a lambda: clients such as {@code veil map} create their
    * caller on the way to their first request, where a JVM links each lambda's call site the first
-   * time it runs (docs/benchmarks-client.md, session 11).
+   * time it runs (docs/benchmarks-client.md, "The way to the first request").
    */
   final class ThreadSleep implements Sleeper {
     private ThreadSleep() {}

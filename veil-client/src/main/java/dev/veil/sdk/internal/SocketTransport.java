@@ -178,7 +178,7 @@ public final class SocketTransport implements Transport {
 
   private HttpConnection connect() throws IOException {
     // A plain socket, not a channel's: a channel's would end a wait at an interrupt, but cost
-    // veil map 0.12 s more CPU per million emails (bench/map-ab.sh, session 14).
+    // veil map 0.12 s more CPU per million emails (bench/map-ab.sh, docs/benchmarks-client.md).
     Socket socket = new Socket();
     try {
       if (SET_RECEIVE_BUFFER) {

@@ -5,8 +5,8 @@ import dev.veil.core.text.ByteScan;
 import java.util.Optional;
 
 /**
- * Normalizes email addresses before hashing (SPEC section 2), so that every spelling of an address
- * yields the same identity hash.
+ * Normalizes email addresses before hashing (docs/spec.md section 2), so that every spelling of an
+ * address yields the same identity hash.
  *
  * <p>Rules, in order:
  *

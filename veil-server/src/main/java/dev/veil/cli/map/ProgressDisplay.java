@@ -44,7 +44,7 @@ final class ProgressDisplay implements OutputImport.Progress {
   /**
    * {@link System#nanoTime}, as a class: on the way to the first request a JVM links each lambda
    * or method reference the first time it runs, milliseconds each while the code is cold
-   * (docs/benchmarks-client.md, session 11).
+   * (docs/benchmarks-client.md, "The way to the first request").
    */
   private static final class SystemNanoTime implements LongSupplier {
     @Override
