@@ -115,15 +115,20 @@ export interface Veil {
   abort(): void;
 }
 
-/** What a page may hold before the script has loaded. */
+/**
+ * What a page may put in `window.__veil` before the script has loaded: a queue of callbacks. The
+ * script keeps this object, adds the SDK to it and calls each queued callback with SdkLoaded.
+ * Callbacks run only from then on, so inside one `window.__veil` is the SDK (`'init' in veil`).
+ */
 export interface VeilStub {
   callbacks: VeilCallback[];
 }
 
 declare global {
   interface Window {
-    __veil: Veil | VeilStub;
+    /** Undefined until the page's queue or the script defines it. */
+    __veil: Veil | VeilStub | undefined;
   }
   // eslint-disable-next-line no-var
-  var __veil: Veil | VeilStub;
+  var __veil: Veil | VeilStub | undefined;
 }

@@ -5,6 +5,6 @@
  * DemoFlowIT}: the publisher flow and CSP; {@code RefreshIT}: timing, outages, opt-out, expiry;
  * {@code TabsIT}; {@code CookieModeIT}: two subdomains; {@code AsyncLoadingIT}: the served file
  * loaded with {@code async}. {@code SdkUnitTestsTest} runs the SDK's own fake-clock tests with
- * Node.
+ * Node; {@code SdkTypeScriptTest} compiles the README's TypeScript against the SDK's types.
  */
 package dev.veil.sdk;
