@@ -66,9 +66,10 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
 
   /** The API: every path, who may call it, and which class answers (SPEC section 1). */
   private List<Route.Builder> routes(Vertx vertx, Services s, Metrics metrics) {
-    TokenEndpoints tokens = new TokenEndpoints(s.tokens());
+    OutcomeCounters outcomes = new OutcomeCounters(metrics);
+    TokenEndpoints tokens = new TokenEndpoints(s.tokens(), outcomes);
     IdentityMapEndpoints map = new IdentityMapEndpoints(
-        s.mapping(), bodies, s.config().limits().maxBatchSize(), !profile.mapsOptedOutIdentities());
+        s.mapping(), bodies, s.config().limits().maxBatchSize(), !profile.mapsOptedOutIdentities(), outcomes);
     BucketsEndpoint buckets = new BucketsEndpoint(s.salts());
     OptOutEndpoint optOut = new OptOutEndpoint(vertx, s.mapper(), s.optOuts());
     KeyLatestEndpoint keys = new KeyLatestEndpoint(s.keys(), s.clock());
