@@ -73,7 +73,7 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
     BucketsEndpoint buckets = new BucketsEndpoint(s.salts());
     OptOutEndpoint optOut = new OptOutEndpoint(vertx, s.mapper(), s.optOuts());
     KeyLatestEndpoint keys = new KeyLatestEndpoint(s.keys(), s.clock());
-    OpsEndpoints ops = new OpsEndpoints(s.readiness(), metrics);
+    OpsEndpoints ops = new OpsEndpoints(vertx, s.readiness(), metrics);
     SdkScriptEndpoint sdk = new SdkScriptEndpoint(SdkScript.load());
     Route.Builder validate = Route.at("/v1/token/validate");
     return List.of(

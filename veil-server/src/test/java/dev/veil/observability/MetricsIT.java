@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.veil.client.Role;
+import dev.veil.http.testing.TestNode;
 import dev.veil.server.VeilServer;
 import dev.veil.testing.Http;
 import dev.veil.testing.Http.Response;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -153,6 +155,20 @@ class MetricsIT {
     assertThat(s.value("veil_build_info{version=\"" + projectVersion() + "\",java_version=\""
         + System.getProperty("java.version") + "\",profile=\"veil\"}")).isEqualTo(1);
     assertThat(s.value("veil_sync_age_seconds")).isGreaterThanOrEqualTo(0);
+  }
+
+  @Test
+  void scrape_runsOffTheEventLoop() {
+    try (TestNode node = TestNode.start()) {
+      AtomicReference<String> scrapedOn = new AtomicReference<>();
+      node.metrics().gauge("veil_test_thread", "Where the scrape ran.", () -> {
+        scrapedOn.set(Thread.currentThread().getName());
+        return 1;
+      });
+
+      assertThat(node.get("/metrics", null).body()).contains("veil_test_thread 1\n");
+      assertThat(scrapedOn.get()).isNotNull().doesNotContain("eventloop");
+    }
   }
 
   @Test
