@@ -2,6 +2,7 @@ package dev.veil.grpc;
 
 import dev.veil.common.Causes;
 import dev.veil.config.VeilConfig;
+import dev.veil.observability.Metrics;
 import dev.veil.server.Services;
 import io.grpc.BindableService;
 import io.grpc.Metadata;
@@ -32,6 +33,7 @@ import java.util.concurrent.TimeUnit;
  * reflection included, has {@link MalformedRequestGuard}: bytes that are not a valid request
  * message get INVALID_ARGUMENT, and a compressed request that inflates past the limit
  * RESOURCE_EXHAUSTED.
+ * Calls to the admin services are counted by method and status ({@link AdminCallCounter}).
  *
  * <p>Binds only the configured address (loopback by default), caps inbound messages at {@code
  * maxMessageBytes} (4 MiB when not positive; larger calls fail with RESOURCE_EXHAUSTED) and runs
@@ -64,6 +66,15 @@ public final class AdminGrpcServer {
    */
   public AdminGrpcServer(
       VeilConfig.Grpc config, Services services, Executor executor, List<BindableService> extraAdminServices) {
+    this(config, services, executor, extraAdminServices, new Metrics());
+  }
+
+  /**
+   * Like {@link #AdminGrpcServer(VeilConfig.Grpc, Services, Executor, List)}, counting the admin
+   * calls in {@code metrics} ({@code veil_admin_grpc_calls_total}).
+   */
+  public AdminGrpcServer(VeilConfig.Grpc config, Services services, Executor executor,
+      List<BindableService> extraAdminServices, Metrics metrics) {
     this.config = config;
     this.executor = executor;
     AdminAuthInterceptor auth = new AdminAuthInterceptor(services.authenticator());
@@ -71,12 +82,14 @@ public final class AdminGrpcServer {
     List<BindableService> all = new ArrayList<>();
     all.add(new IdentityAdminService(services));
     all.addAll(extraAdminServices);
-    for (BindableService service : all) {
-      // The last interceptor listed runs first: authenticate, then map errors of the handler.
-      // Unparseable request bytes get INVALID_ARGUMENT instead of grpc-java's UNKNOWN; the guard
-      // sits inside the interceptors, so it never runs for a call they already closed.
-      ServerServiceDefinition guarded = MalformedRequestGuard.guard(service.bindService());
-      adminServices.add(ServerInterceptors.intercept(guarded, errors, auth));
+    // Unparseable request bytes get INVALID_ARGUMENT instead of grpc-java's UNKNOWN; the guard
+    // sits inside the interceptors, so it never runs for a call they already closed.
+    List<ServerServiceDefinition> guarded =
+        all.stream().map(service -> MalformedRequestGuard.guard(service.bindService())).toList();
+    AdminCallCounter counter = new AdminCallCounter(metrics, guarded);
+    for (ServerServiceDefinition service : guarded) {
+      // The last interceptor listed runs first: count, authenticate, then map errors of the handler.
+      adminServices.add(ServerInterceptors.intercept(service, errors, auth, counter));
     }
     reflection = ServerInterceptors.intercept(
         MalformedRequestGuard.guard(ProtoReflectionServiceV1.newInstance().bindService()), auth);

@@ -22,18 +22,22 @@ final class IdentityMapEndpoints {
   private final JsonBodies bodies;
   private final int maxBatchSize;
   private final boolean singleRespectsOptOut;
+  private final OutcomeCounters outcomes;
 
-  IdentityMapEndpoints(IdentityMapService mapping, JsonBodies bodies, int maxBatchSize, boolean singleRespectsOptOut) {
+  IdentityMapEndpoints(IdentityMapService mapping, JsonBodies bodies, int maxBatchSize, boolean singleRespectsOptOut,
+      OutcomeCounters outcomes) {
     this.mapping = mapping;
     this.bodies = bodies;
     this.maxBatchSize = maxBatchSize;
     this.singleRespectsOptOut = singleRespectsOptOut;
+    this.outcomes = outcomes;
   }
 
   /** One identifier: its mapping, optout (veil profile) or {@code Invalid Identifier}. */
   void mapOne(Exchange ex, Params params) {
     IdentityParam identity = IdentityParam.from(params);
     MapResult result = mapping.map(identity.input(), identity.value(), singleRespectsOptOut);
+    outcomes.mapped(result);
     if (result instanceof MapResult.Mapped mapped) {
       ex.sendJson(200, singleAnswer(identity.value(), mapped));
     } else if (MapResult.Unmapped.OPTOUT.equals(result)) {
@@ -51,6 +55,8 @@ final class IdentityMapEndpoints {
     MapBatchAnswer answer = new MapBatchAnswer(mapping.batch(), body.length());
     bodies.parse(body, json -> MapBatchRequest.read(json, maxBatchSize, answer));
     ex.sendJson(200, answer.finish());
+    // Counted once per answered batch; a batch refused part-way (bad JSON, too many) counts nothing.
+    outcomes.mappedBatch(answer.mappedCount(), answer.optOutCount(), answer.invalidCount());
   }
 
   /** {@code {"status":"success","body":{"identifier":…,"advertising_id":…,"bucket_id":…}}}. */

@@ -35,7 +35,8 @@ final class MapBatchAnswer implements MapBatchRequest.Sink {
   private final JsonBytes json;
   private final List<String> unmappedIdentifiers = new ArrayList<>();
   private final List<String> unmappedReasons = new ArrayList<>();
-  private boolean anyMapped;
+  private int mappedCount;
+  private int optOutCount;
 
   MapBatchAnswer(MapBatch batch, int bodyBytes) {
     this.batch = batch;
@@ -48,15 +49,17 @@ final class MapBatchAnswer implements MapBatchRequest.Sink {
     switch (batch.map(input, value)) {
       case MAPPED -> writeMapped(value);
       case INVALID -> unmapped(value, MapResult.Unmapped.INVALID);
-      case OPTOUT -> unmapped(value, MapResult.Unmapped.OPTOUT);
+      case OPTOUT -> {
+        optOutCount++;
+        unmapped(value, MapResult.Unmapped.OPTOUT);
+      }
     }
   }
 
   private void writeMapped(String identifier) {
-    if (anyMapped) {
+    if (mappedCount++ > 0) {
       json.raw(',');
     }
-    anyMapped = true;
     byte[] id = batch.advertisingId();
     json.raw(IDENTIFIER).string(identifier).raw(ADVERTISING_ID).base64String(id, 0, id.length).raw(BUCKET_ID);
     int at = json.reserve(SaltSnapshot.BUCKET_ID_CHARS);
@@ -67,6 +70,18 @@ final class MapBatchAnswer implements MapBatchRequest.Sink {
   private void unmapped(String identifier, MapResult.Unmapped reason) {
     unmappedIdentifiers.add(identifier);
     unmappedReasons.add(reason.reason());
+  }
+
+  int mappedCount() {
+    return mappedCount;
+  }
+
+  int optOutCount() {
+    return optOutCount;
+  }
+
+  int invalidCount() {
+    return unmappedIdentifiers.size() - optOutCount;
   }
 
   /** The whole answer; call once, after the body was read without error. */

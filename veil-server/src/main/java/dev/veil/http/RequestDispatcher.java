@@ -66,13 +66,14 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
 
   /** The API: every path, who may call it, and which class answers (docs/spec.md section 1). */
   private List<Route.Builder> routes(Vertx vertx, Services s, Metrics metrics) {
-    TokenEndpoints tokens = new TokenEndpoints(s.tokens());
+    OutcomeCounters outcomes = new OutcomeCounters(metrics);
+    TokenEndpoints tokens = new TokenEndpoints(s.tokens(), outcomes);
     IdentityMapEndpoints map = new IdentityMapEndpoints(
-        s.mapping(), bodies, s.config().limits().maxBatchSize(), !profile.mapsOptedOutIdentities());
+        s.mapping(), bodies, s.config().limits().maxBatchSize(), !profile.mapsOptedOutIdentities(), outcomes);
     BucketsEndpoint buckets = new BucketsEndpoint(s.salts());
     OptOutEndpoint optOut = new OptOutEndpoint(vertx, s.mapper(), s.optOuts());
     KeyLatestEndpoint keys = new KeyLatestEndpoint(s.keys(), s.clock());
-    OpsEndpoints ops = new OpsEndpoints(s.readiness(), metrics);
+    OpsEndpoints ops = new OpsEndpoints(vertx, s.readiness(), metrics);
     SdkScriptEndpoint sdk = new SdkScriptEndpoint(SdkScript.load());
     Route.Builder validate = Route.at("/v1/token/validate");
     return List.of(

@@ -31,16 +31,26 @@ final class TokenEndpoints {
   private static final int TOKENS_OVERHEAD = 200;
 
   private final TokenService tokens;
+  private final OutcomeCounters outcomes;
 
-  TokenEndpoints(TokenService tokens) {
+  TokenEndpoints(TokenService tokens, OutcomeCounters outcomes) {
     this.tokens = tokens;
+    this.outcomes = outcomes;
   }
 
   /** Generate: the caller's site id goes into the token; an opted-out identity gets optout. */
   void generate(Exchange ex, Params params) {
-    IdentityHash identity = IdentityParam.from(params).parse();
+    IdentityParam param = IdentityParam.from(params);
+    IdentityHash identity;
+    try {
+      identity = param.parse();
+    } catch (VeilException e) {
+      outcomes.generateInvalidIdentifier();
+      throw e;
+    }
     ApiClient client = ex.client();
     GenerateOutcome outcome = tokens.generate(identity, client.siteId(), client.id());
+    outcomes.generate(outcome);
     if (outcome instanceof GenerateOutcome.Generated generated) {
       ex.sendJson(200, tokensAnswer(generated.tokens()));
     } else {
@@ -73,6 +83,7 @@ final class TokenEndpoints {
       throw VeilException.clientError(REFRESH_TOKEN_MISSING);
     }
     RefreshOutcome outcome = tokens.refresh(refreshToken);
+    outcomes.refresh(outcome);
     boolean authenticated = ex.client() != null;
     if (outcome instanceof RefreshOutcome.Refreshed refreshed) {
       ex.sendJson(200, tokensAnswer(refreshed.tokens()));

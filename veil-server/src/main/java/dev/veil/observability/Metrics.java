@@ -5,17 +5,21 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
 
 /**
  * A small registry of metrics rendered in the Prometheus text format (version 0.0.4) by {@link
  * #scrape()}.
  *
- * <p>It holds three kinds of series: HTTP request series ({@link #httpRequests}: a count and a
- * latency histogram per route, method and status code), plain counters ({@link #counter}) and
- * gauges read at scrape time ({@link #gauge}). Handles are created once and kept by the caller, so
- * recording a request costs a few {@link java.util.concurrent.atomic.LongAdder} increments and no
+ * <p>It holds HTTP request series ({@link #httpRequests}: a count and a latency histogram per
+ * route, method and status code), counters ({@link #counter}, and {@link #counterFamily} for
+ * counters told apart by labels from a small fixed set), values read at scrape time ({@link
+ * #gauge}, {@link #counterOf}) and whole families written at scrape time by a collector ({@link
+ * JvmMetrics}, {@link ProcessMetrics}, {@link BuildInfo}). Handles are created once and kept by the
+ * caller, so recording a request costs a few {@link java.util.concurrent.atomic.LongAdder} increments and no
  * allocation once a status code has been seen.
  *
  * <p>Thread-safe: any thread may record while another scrapes; a scrape sees each series at some
@@ -26,7 +30,9 @@ public final class Metrics {
 
   private final Map<String, RequestMetrics> requests = new ConcurrentHashMap<>();
   private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+  private final Map<String, CounterFamily> families = new ConcurrentHashMap<>();
   private final Map<String, Gauge> gauges = new ConcurrentHashMap<>();
+  private final List<Collector> collectors = new CopyOnWriteArrayList<>();
 
   public Metrics() {}
 
@@ -52,12 +58,44 @@ public final class Metrics {
   }
 
   /**
+   * A family of counters named {@code name} whose members differ by the values of {@code
+   * labelNames}; the same family for the same name. Resolve each member once ({@link
+   * CounterFamily#labels}) and keep it: label values must come from a small fixed set, never
+   * from request input.
+   *
+   * @throws IllegalArgumentException if a name is not valid, or the family exists with other labels
+   */
+  public CounterFamily counterFamily(String name, String help, String... labelNames) {
+    checkName(name);
+    CounterFamily family = families.computeIfAbsent(name, n -> new CounterFamily(n, help, labelNames));
+    if (!family.hasLabels(labelNames)) {
+      throw new IllegalArgumentException("counter family " + name + " exists with other labels");
+    }
+    return family;
+  }
+
+  /**
+   * Registers a counter whose value is read from {@code value} at every scrape (replacing any such
+   * series of the same name): for a count that its owner keeps anyway. {@code value} must never
+   * decrease, be cheap and thread-safe, and must not block.
+   */
+  public void counterOf(String name, String help, LongSupplier value) {
+    checkName(name);
+    gauges.put(name, new Gauge(name, help, "counter", value::getAsLong));
+  }
+
+  /**
    * Registers a gauge whose value is read from {@code value} at every scrape (replacing any gauge
    * of the same name). {@code value} must be cheap, thread-safe and must not block.
    */
   public void gauge(String name, String help, DoubleSupplier value) {
     checkName(name);
-    gauges.put(name, new Gauge(name, help, value));
+    gauges.put(name, new Gauge(name, help, "gauge", value));
+  }
+
+  /** Adds families that {@code collector} writes at every scrape, after all others. */
+  void collector(Collector collector) {
+    collectors.add(collector);
   }
 
   /** All metrics in the Prometheus text exposition format, series sorted by name and labels. */
@@ -74,14 +112,22 @@ public final class Metrics {
       routes.forEach(r -> r.writeHistograms(out));
     }
     counters.values().stream().sorted(Comparator.comparing(Counter::name)).forEach(c -> c.write(out));
+    families.values().stream().sorted(Comparator.comparing(CounterFamily::name)).forEach(f -> f.write(out));
     gauges.values().stream().sorted(Comparator.comparing(Gauge::name)).forEach(g -> g.write(out));
+    collectors.forEach(c -> c.write(out));
     return out.toString();
   }
 
-  private static void checkName(String name) {
+  static void checkName(String name) {
     if (name == null || !NAME.matcher(name).matches()) {
       throw new IllegalArgumentException("not a valid metric name: " + name);
     }
+  }
+
+  /** Writes whole metric families, HELP and TYPE lines included, when {@link #scrape()} runs. */
+  @FunctionalInterface
+  interface Collector {
+    void write(StringBuilder out);
   }
 
   /** Appends a label value with the escapes the text format requires. */
@@ -95,6 +141,27 @@ public final class Metrics {
         default -> out.append(c);
       }
     }
+  }
+
+  /** {@code {name="value",…}} with the values escaped, or nothing for no labels. */
+  static String labels(List<String> names, List<String> values) {
+    if (names.isEmpty()) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder().append('{');
+    for (int i = 0; i < names.size(); i++) {
+      out.append(i == 0 ? "" : ",").append(names.get(i)).append("=\"");
+      appendLabelValue(out, values.get(i));
+      out.append('"');
+    }
+    return out.append('}').toString();
+  }
+
+  /** One sample line: name, rendered {@link #labels}, value. */
+  static void appendSample(StringBuilder out, String name, String labels, double value) {
+    out.append(name).append(labels).append(' ');
+    appendNumber(out, value);
+    out.append('\n');
   }
 
   static void appendHelp(StringBuilder out, String name, String help, String type) {
@@ -125,9 +192,9 @@ public final class Metrics {
     }
   }
 
-  private record Gauge(String name, String help, DoubleSupplier value) {
+  private record Gauge(String name, String help, String type, DoubleSupplier value) {
     void write(StringBuilder out) {
-      appendHelp(out, name, help, "gauge");
+      appendHelp(out, name, help, type);
       out.append(name).append(' ');
       appendNumber(out, value.getAsDouble());
       out.append('\n');

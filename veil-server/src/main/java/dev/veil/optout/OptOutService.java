@@ -5,6 +5,7 @@ import dev.veil.common.Versioned;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Opt-outs (docs/spec.md section 4): records them durably, answers "has this identity opted out?"
@@ -17,6 +18,7 @@ public final class OptOutService {
   private final OptOutStore store;
   private final Clock clock;
   private final OptOutIndex index = new OptOutIndex();
+  private final LongAdder recorded = new LongAdder();
   private ChangeCursor cursor = ChangeCursor.START;
 
   public OptOutService(OptOutStore store, Clock clock) {
@@ -32,7 +34,17 @@ public final class OptOutService {
   public Instant record(byte[] firstLevelHash) {
     Versioned<OptOut> stored = store.record(firstLevelHash, clock.instant());
     index.add(firstLevelHash);
+    recorded.increment();
     return stored.value().optedOutAt();
+  }
+
+  /**
+   * Opt-outs {@link #record}ed through this service since it was created, a repeat of an earlier
+   * opt-out included (what {@code veil_optouts_recorded_total} reports); not those caught up from
+   * other nodes.
+   */
+  public long recordedCount() {
+    return recorded.sum();
   }
 
   /** The stored opt-out time of an identity, if it opted out (reads the store). */

@@ -5,7 +5,10 @@ import dev.veil.demo.DemoSite;
 import dev.veil.grpc.AdminGrpcServer;
 import dev.veil.grpc.DeductionAdminService;
 import dev.veil.http.PublicHttpServer;
+import dev.veil.observability.BuildInfo;
+import dev.veil.observability.JvmMetrics;
 import dev.veil.observability.Metrics;
+import dev.veil.observability.ProcessMetrics;
 import dev.veil.storage.Store;
 import dev.veil.storage.StoreSettings;
 import dev.veil.storage.Stores;
@@ -68,10 +71,7 @@ public final class VeilServer implements AutoCloseable {
       this.bootstrapAdminKey = built.bootstrapAdminKey().orElse(null);
       this.vertx = vertxStarting.join();
       phases.done("vertx_started");
-      Metrics metrics = new Metrics();
-      metrics.gauge("veil_sync_age_seconds",
-          "Seconds since the last successful catch-up with the store started: how old this node's data may be.",
-          () -> services.readiness().syncAge().toMillis() / 1000.0);
+      Metrics metrics = metrics(config, services);
       this.http = new PublicHttpServer(vertx, services, metrics);
       this.httpPort = await(http.start().toCompletionStage().toCompletableFuture(), "bind the public HTTP port "
           + config.http().host() + ":" + config.http().port() + " (http.host, http.port)");
@@ -83,7 +83,7 @@ public final class VeilServer implements AutoCloseable {
         return t;
       });
       this.grpc = new AdminGrpcServer(config.grpc(), services, grpcExecutor,
-          List.of(new DeductionAdminService(built.deductions())));
+          List.of(new DeductionAdminService(built.deductions())), metrics);
       this.grpcPort = grpc.start();
       phases.done("grpc_listening");
       // Whoever waits for readiness finds the bootstrap admin key already saved.
@@ -100,6 +100,23 @@ public final class VeilServer implements AutoCloseable {
       store.close();
       throw e;
     }
+  }
+
+  /** The node's metrics registry with what it reports besides requests and admin calls. */
+  private static Metrics metrics(VeilConfig config, Services services) {
+    Metrics metrics = new Metrics();
+    metrics.gauge("veil_sync_age_seconds",
+        "Seconds since the last successful catch-up with the store started: how old this node's data may be.",
+        () -> services.readiness().syncAge().toMillis() / 1000.0);
+    metrics.counterOf("veil_optouts_recorded_total",
+        "Opt-outs recorded through this node (public or admin API), repeats included.",
+        services.optOuts()::recordedCount);
+    metrics.gauge("veil_optout_identities", "Opted-out identities this node holds in memory.",
+        services.optOuts()::size);
+    BuildInfo.register(metrics, config.profile().name().toLowerCase(java.util.Locale.ROOT));
+    JvmMetrics.register(metrics);
+    ProcessMetrics.register(metrics);
+    return metrics;
   }
 
   private static String configLine(VeilConfig config) {

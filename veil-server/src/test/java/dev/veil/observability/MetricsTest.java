@@ -98,4 +98,70 @@ class MetricsTest {
 
     assertThat(route.count(200) + route.count(201)).isEqualTo(40_000);
   }
+
+  @Test
+  void counterFamily_writesOneHelpAndTypeThenEachMemberWithItsLabels() {
+    Metrics metrics = new Metrics();
+    CounterFamily calls = metrics.counterFamily("veil_calls_total", "Calls.", "method", "code");
+    Counter ok = calls.labels("a/B", "OK");
+    calls.labels("a/\"C", "NOT_FOUND").add(2);
+    ok.inc();
+
+    assertThat(metrics.scrape()).contains("# HELP veil_calls_total Calls.\n# TYPE veil_calls_total counter\n"
+        + "veil_calls_total{method=\"a/B\",code=\"OK\"} 1\n"
+        + "veil_calls_total{method=\"a/\\\"C\",code=\"NOT_FOUND\"} 2\n");
+    assertThat(calls.labels("a/B", "OK")).isSameAs(ok);
+    assertThat(metrics.counterFamily("veil_calls_total", "x", "method", "code")).isSameAs(calls);
+  }
+
+  @Test
+  void counterFamily_refusesWrongLabelsAndValueCounts() {
+    Metrics metrics = new Metrics();
+    CounterFamily family = metrics.counterFamily("veil_x_total", "", "outcome");
+
+    assertThatThrownBy(() -> family.labels("a", "b")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> metrics.counterFamily("veil_x_total", "", "other"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> metrics.counterFamily("veil_y_total", "", "bad-label"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void counterOf_readsItsValueAtEachScrape() {
+    Metrics metrics = new Metrics();
+    java.util.concurrent.atomic.AtomicLong recorded = new java.util.concurrent.atomic.AtomicLong(4);
+    metrics.counterOf("veil_things_total", "Things.", recorded::get);
+
+    assertThat(metrics.scrape()).contains("# TYPE veil_things_total counter\nveil_things_total 4\n");
+    recorded.set(9);
+    assertThat(metrics.scrape()).contains("veil_things_total 9\n");
+  }
+
+  @Test
+  void runtimeFamilies_areWrittenOnceEachWithATypeLine() {
+    Metrics metrics = new Metrics();
+    JvmMetrics.register(metrics);
+    ProcessMetrics.register(metrics);
+    BuildInfo.register(metrics, "veil");
+
+    dev.veil.testing.Scrape scrape = dev.veil.testing.Scrape.parse(metrics.scrape());
+
+    assertThat(scrape.type("jvm_memory_used_bytes")).isEqualTo("gauge");
+    assertThat(scrape.type("jvm_gc_collection_seconds")).isEqualTo("summary");
+    assertThat(scrape.type("jvm_threads_started_total")).isEqualTo("counter");
+    assertThat(scrape.type("process_start_time_seconds")).isEqualTo("gauge");
+    assertThat(scrape.type("veil_build_info")).isEqualTo("gauge");
+    assertThat(BuildInfo.version()).isNotEqualTo("unknown").doesNotContain("${");
+  }
+
+  @Test
+  void procStatus_kilobytesOfAKey() {
+    String status = "Name:\tjava\nVmSize:\t 4012345 kB\nVmRSS:\t  123456 kB\nThreads:\t40\n";
+
+    assertThat(ProcessMetrics.kilobytes(status, "VmRSS:")).isEqualTo(123_456);
+    assertThat(ProcessMetrics.kilobytes(status, "VmSize:")).isEqualTo(4_012_345);
+    assertThat(ProcessMetrics.kilobytes(status, "VmSwap:")).isEqualTo(-1);
+    assertThat(ProcessMetrics.kilobytes(status, "Threads:")).isEqualTo(-1);
+    assertThat(ProcessMetrics.kilobytes("", "VmRSS:")).isEqualTo(-1);
+  }
 }
