@@ -69,7 +69,7 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
     TokenEndpoints tokens = new TokenEndpoints(s.tokens());
     IdentityMapEndpoints map = new IdentityMapEndpoints(
         s.mapping(), bodies, s.config().limits().maxBatchSize(), !profile.mapsOptedOutIdentities());
-    BucketsEndpoint buckets = new BucketsEndpoint(s.salts());
+    BucketsEndpoint buckets = new BucketsEndpoint(s.salts(), StreamBudget.of(s.config(), metrics));
     OptOutEndpoint optOut = new OptOutEndpoint(vertx, s.mapper(), s.optOuts());
     KeyLatestEndpoint keys = new KeyLatestEndpoint(s.keys(), s.clock());
     OpsEndpoints ops = new OpsEndpoints(s.readiness(), metrics);
