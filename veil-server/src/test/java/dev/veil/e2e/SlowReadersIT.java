@@ -11,6 +11,7 @@ import dev.veil.testing.ServerProcess;
 import dev.veil.testing.UnreadBuckets;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -43,7 +44,7 @@ class SlowReadersIT {
     // is the bound on what a stream holds, not a timeout.
     try (ServerProcess server = ServerProcess.start(dataDir, List.of("-Xmx128m", "-XX:+ExitOnOutOfMemoryError"),
         "--set", "salt.buckets=" + BUCKETS, "--set", "http.idle-timeout=10m",
-        "--set", "http.stream-stall-timeout=10m")) {
+        "--set", "http.header-timeout=10s")) {
       String adminKey = Files.readString(dataDir.resolve("admin.key")).strip();
       String key = AdminCli.createClient(server.grpcPort(), adminKey, "partner", "MAPPER,GENERATOR");
       Http http = new Http(server.baseUrl());
@@ -53,11 +54,10 @@ class SlowReadersIT {
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
         long buffered = -1;
         while (buffered != (long) READERS * CHUNK) {
-          assertThat(server.alive()).as("the node is running; its last lines:\n%s", tail(server)).isTrue();
           assertThat(System.nanoTime()).as("every stream to wait with one chunk; held %d bytes", buffered)
               .isLessThan(deadline);
           Thread.sleep(200);
-          buffered = buffered(http);
+          buffered = buffered(server, http);
         }
 
         assertThat(http.get("/ops/readyz", null).code()).isEqualTo(200);
@@ -69,8 +69,16 @@ class SlowReadersIT {
     }
   }
 
-  private static long buffered(Http http) {
-    Matcher m = BUFFERED.matcher(http.get("/metrics", null).body());
+  /** Bytes held by streamed answers now, from the node's metrics; -1 if it has no such metric. */
+  private static long buffered(ServerProcess server, Http http) {
+    String metrics;
+    try {
+      metrics = http.get("/metrics", null).body();
+    } catch (UncheckedIOException e) {
+      assertThat(server.alive()).as("the node is running; its last lines:\n%s", tail(server)).isTrue();
+      throw e;
+    }
+    Matcher m = BUFFERED.matcher(metrics);
     return m.find() ? Long.parseLong(m.group(1)) : -1;
   }
 
