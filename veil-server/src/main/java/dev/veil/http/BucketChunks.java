@@ -54,7 +54,10 @@ final class BucketChunks {
     return ended;
   }
 
-  /** The next chunk: the opening before the first record, the closing after the last. Call while not {@link #ended()}. */
+  /**
+   * The next chunk: the opening before the first record, the closing after the last. Call while not
+   * {@link #ended()}.
+   */
   Buffer next() {
     if (ended) {
       throw new IllegalStateException("the answer has ended");
@@ -87,7 +90,8 @@ final class BucketChunks {
     long second = Math.floorDiv(epochMillis, 1000L);
     if (second != cachedSecond) {
       cachedSecond = second;
-      cachedTime = TIME.format(LocalDateTime.ofEpochSecond(second, 0, ZoneOffset.UTC)).getBytes(StandardCharsets.US_ASCII);
+      cachedTime = TIME.format(LocalDateTime.ofEpochSecond(second, 0, ZoneOffset.UTC))
+          .getBytes(StandardCharsets.US_ASCII);
     }
     return cachedTime;
   }

@@ -241,7 +241,8 @@ class ConfigLoaderTest {
     assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("limits.stream-buffer-bytes", "2g")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("limits.stream-buffer-bytes must be an integer");
     assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("http.stream-stall-timeout", "0s")))
-        .isInstanceOf(ConfigException.class).hasMessageContaining("http.stream-stall-timeout must be greater than zero");
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("http.stream-stall-timeout must be greater than zero");
     assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("http.stream-stall-timeout", "11m")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("http.stream-stall-timeout must be at most 10m");
   }

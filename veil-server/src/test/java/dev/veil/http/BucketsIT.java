@@ -9,11 +9,13 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
+import dev.veil.observability.RequestMetrics;
 import dev.veil.salt.SaltSnapshot;
 import dev.veil.testing.Http;
 import dev.veil.testing.Http.Response;
 import dev.veil.testing.TestConfigs;
 import dev.veil.testing.UnreadBuckets;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,6 +25,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -189,7 +193,7 @@ class BucketsIT {
     try (TestNode big = TestNode.start(Map.of("salt.buckets", "262144",
         "limits.stream-buffer-bytes", Integer.toString(budget), "http.stream-stall-timeout", "1s"))) {
       String key = big.newApiKey(Role.MAPPER);
-      dev.veil.observability.RequestMetrics series = big.metrics().httpRequests("/v1/identity/buckets", "GET");
+      RequestMetrics series = big.metrics().httpRequests("/v1/identity/buckets", "GET");
       try (UnreadBuckets unread = UnreadBuckets.open(big.port(), key, 12)) {
         long maxHeld = 0;
         int maxWaiting = 0;
@@ -215,12 +219,12 @@ class BucketsIT {
   }
 
   private static long gauge(TestNode node, String name) {
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + name + " (\\d+)").matcher(node.metrics().scrape());
+    Matcher m = Pattern.compile("(?m)^" + name + " (\\d+)").matcher(node.metrics().scrape());
     assertThat(m.find()).as("metric %s", name).isTrue();
     return Long.parseLong(m.group(1));
   }
 
-  private static int bucketCount(InputStream answer) throws java.io.IOException {
+  private static int bucketCount(InputStream answer) throws IOException {
     int count = 0;
     try (JsonParser json = new JsonFactory().createParser(answer)) {
       while (json.nextToken() != null) {
