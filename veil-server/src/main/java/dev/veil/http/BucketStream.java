@@ -17,11 +17,11 @@ import java.util.PrimitiveIterator;
  * (Netty handed the bytes to the kernel) gives the budget back and asks for the next chunk's. So a
  * client that stops reading holds one chunk, and all such clients together at most the budget. (A
  * stream must not rely on Vert.x's {@code writeQueueFull()}: that queue counts messages, not bytes,
- * and accepted about 17 chunks of 150 KiB per connection before it reported itself full.) The next
- * chunk is asked for from the event loop's task queue, not in a loop, so other connections are
- * served between chunks. While a write is pending a timer checks, every {@code
- * http.stream-stall-timeout}, whether it has been pending that long; if so the connection is closed
- * ({@link StalledConnection}), which fails the write and so gives the budget back.
+ * so it reports itself full only after 16 writes of whatever size.) The next chunk is asked for
+ * from the event loop's task queue, not in a loop, so other connections are served between
+ * chunks. While a write is pending a timer checks, every {@code http.stream-stall-timeout}, whether
+ * it has been pending that long; if so the connection is closed ({@link StalledConnection}), which
+ * fails the write and so gives the budget back.
  *
  * <p>The buckets come from one immutable {@link SaltSnapshot}, so a rotation during the stream
  * cannot reorder or duplicate records. If the client goes away the stream stops: a request for
