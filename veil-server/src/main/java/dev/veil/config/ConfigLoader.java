@@ -37,6 +37,9 @@ import java.util.Properties;
  * fail with the key's name.
  */
 public final class ConfigLoader {
+  /** The least {@code limits.stream-buffer-bytes}: room for two chunks of a streamed answer (32 KiB each). */
+  static final int STREAM_BUFFER_MIN = 64 * 1024;
+
   /** Every setting with its default, in documentation order. */
   public static final Map<String, String> DEFAULTS = defaults();
 
@@ -50,6 +53,7 @@ public final class ConfigLoader {
     d.put("http.idle-timeout", "60s");
     d.put("http.drain-delay", "0s");
     d.put("http.shutdown-timeout", "30s");
+    d.put("http.stream-stall-timeout", "30s");
     d.put("grpc.host", "127.0.0.1");
     d.put("grpc.port", "9090");
     d.put("grpc.max-message-bytes", "4194304");
@@ -73,6 +77,7 @@ public final class ConfigLoader {
     d.put("limits.max-header-bytes", "16384");
     d.put("limits.max-batch-size", "5000");
     d.put("limits.rate-limit-per-second", "0");
+    d.put("limits.stream-buffer-bytes", "33554432");
     d.put("cors.allowed-origins", "*");
     d.put("log.access", "false");
     d.put("demo.enabled", "false");
@@ -216,11 +221,13 @@ public final class ConfigLoader {
     Duration dbTimeout = s.atMost(s.positiveDuration("db.timeout"), "db.timeout", "10m");
     Duration drainDelay = s.atMost(s.duration("http.drain-delay"), "http.drain-delay", "5m");
     Duration shutdownTimeout = s.atMost(s.positiveDuration("http.shutdown-timeout"), "http.shutdown-timeout", "5m");
+    Duration streamStallTimeout =
+        s.atMost(s.positiveDuration("http.stream-stall-timeout"), "http.stream-stall-timeout", "10m");
     Path dataDir = Path.of(s.text("data.dir", false));
     String db = s.text("db", true);
     return new VeilConfig(
         new VeilConfig.Http(s.text("http.host", false), s.port("http.port"), s.duration("http.header-timeout"),
-            s.duration("http.idle-timeout"), drainDelay, shutdownTimeout),
+            s.duration("http.idle-timeout"), drainDelay, shutdownTimeout, streamStallTimeout),
         new VeilConfig.Grpc(s.text("grpc.host", false), s.port("grpc.port"),
             s.intIn("grpc.max-message-bytes", 1024, Integer.MAX_VALUE)),
         dataDir,
@@ -237,7 +244,8 @@ public final class ConfigLoader {
         s.email("test.email"),
         new VeilConfig.Limits(s.intIn("limits.max-body-bytes", 1024, 256 << 20),
             s.intIn("limits.max-header-bytes", 1024, 1 << 20), s.intIn("limits.max-batch-size", 1, 1_000_000),
-            s.intIn("limits.rate-limit-per-second", 0, Integer.MAX_VALUE)),
+            s.intIn("limits.rate-limit-per-second", 0, Integer.MAX_VALUE),
+            s.intIn("limits.stream-buffer-bytes", STREAM_BUFFER_MIN, 1 << 30)),
         Arrays.stream(s.text("cors.allowed-origins", true).split(",")).map(String::strip)
             .filter(o -> !o.isEmpty()).toList(),
         s.bool("log.access"),

@@ -61,10 +61,12 @@ public record VeilConfig(
 
   /**
    * The public HTTP listener. On SIGTERM it serves on for {@code drainDelay}, then stops accepting
-   * and gives requests in flight up to {@code shutdownTimeout} before closing their connections.
+   * and gives requests in flight up to {@code shutdownTimeout} before closing their connections. A
+   * streamed answer whose client takes longer than {@code streamStallTimeout} to accept one chunk is
+   * closed.
    */
   public record Http(String host, int port, Duration headerTimeout, Duration idleTimeout, Duration drainDelay,
-      Duration shutdownTimeout) {}
+      Duration shutdownTimeout, Duration streamStallTimeout) {}
 
   /** The admin gRPC listener. */
   public record Grpc(String host, int port, int maxMessageBytes) {}
@@ -72,6 +74,10 @@ public record VeilConfig(
   /** The demo publisher site of {@code veil serve --demo}, on its own port beside the API. */
   public record Demo(boolean enabled, int port) {}
 
-  /** Request limits: body bytes, header bytes, identifiers per map batch, requests/s per client (0 = off). */
-  public record Limits(int maxBodyBytes, int maxHeaderBytes, int maxBatchSize, int rateLimitPerSecond) {}
+  /**
+   * Request limits: body bytes, header bytes, identifiers per map batch, requests/s per client (0 =
+   * off), and the bytes of streamed answers the node holds in memory at once, all connections together.
+   */
+  public record Limits(int maxBodyBytes, int maxHeaderBytes, int maxBatchSize, int rateLimitPerSecond,
+      int streamBufferBytes) {}
 }

@@ -1,113 +1,141 @@
 package dev.veil.http;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import dev.veil.salt.SaltSnapshot;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
-import java.io.IOException;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.PrimitiveIterator;
 
 /**
- * Streams the answer of {@code GET /v1/identity/buckets} (docs/spec.md 1.8) with chunked encoding:
- * the envelope, then the bucket records in batches of {@link #BATCH}, then the closing brackets.
+ * Streams the answer of {@code GET /v1/identity/buckets} (docs/spec.md 1.8) with chunked encoding, in the
+ * chunks of {@link BucketChunks} (at most 32 KiB each).
  *
- * <p>Design note. One JSON generator writes the whole answer into a {@link BufferOutputStream};
- * after each batch the bytes are taken and written to the response, so memory stays at one batch
- * (about 150 KiB) whatever the bucket count. When Netty's write queue is full the stream waits for
- * the drain handler; otherwise the next batch is scheduled on the event loop (not run in a loop),
- * so other connections are served between batches. The buckets come from one immutable {@link
- * SaltSnapshot}, so a rotation during the stream cannot reorder or duplicate records. If the client
- * goes away the stream stops at the next batch.
+ * <p>Design note. One chunk in flight per connection: the stream takes a chunk's worth of the
+ * node's {@link StreamBudget}, formats the chunk, writes it, and only when the write has completed
+ * (Netty handed the bytes to the kernel) gives the budget back and asks for the next chunk's. So a
+ * client that stops reading holds one chunk, and all such clients together at most the budget. (A
+ * stream must not rely on Vert.x's {@code writeQueueFull()}: that queue counts messages, not bytes,
+ * so it reports itself full only after 16 writes of whatever size.) The next chunk is asked for
+ * from the event loop's task queue, not in a loop, so other connections are served between
+ * chunks. While a write is pending a timer checks, every {@code http.stream-stall-timeout}, whether
+ * it has been pending that long; if so the connection is closed ({@link StalledConnection}), which
+ * fails the write and so gives the budget back.
+ *
+ * <p>The buckets come from one immutable {@link SaltSnapshot}, so a rotation during the stream
+ * cannot reorder or duplicate records. If the client goes away the stream stops: a request for
+ * budget still waiting is withdrawn, and a pending write fails. Runs on the request's event loop.
  */
 final class BucketStream {
-  static final int BATCH = 2048;
-  private static final int BATCH_BYTES = BATCH * 72;
-  private static final DateTimeFormatter LAST_UPDATED = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss");
+  private static final int CHUNK_BUDGET = BucketChunks.MAX_BYTES;
 
   private final Exchange ex;
-  private final SaltSnapshot snapshot;
-  private final PrimitiveIterator.OfInt buckets;
+  private final BucketChunks chunks;
+  private final StreamBudget budget;
   private final Context context;
-  private final BufferOutputStream out = new BufferOutputStream(BATCH_BYTES);
+  private final Vertx vertx;
+  private final long stallNanos;
   private HttpServerResponse response;
-  private JsonGenerator json;
+  private StreamBudget.Request waiting;
   private boolean finished;
-  private long cachedSecond = Long.MIN_VALUE;
-  private String cachedText;
+  private boolean writing;
+  private long writeStartedNanos;
+  private long stallTimer = -1;
 
-  BucketStream(Exchange ex, SaltSnapshot snapshot, PrimitiveIterator.OfInt buckets) {
+  BucketStream(Exchange ex, SaltSnapshot snapshot, PrimitiveIterator.OfInt buckets, StreamBudget budget) {
     this.ex = ex;
-    this.snapshot = snapshot;
-    this.buckets = buckets;
+    this.chunks = new BucketChunks(snapshot, buckets);
+    this.budget = budget;
     this.context = Vertx.currentContext();
+    this.vertx = context.owner();
+    this.stallNanos = budget.stallTimeout().toNanos();
   }
 
-  void start() throws IOException {
-    json = Envelope.generator(out);
+  void start() {
     response = ex.beginStream(Exchange.JSON_CONTENT_TYPE);
     response.closeHandler(v -> finish(false));
-    json.writeStartObject();
-    json.writeStringField("status", "success");
-    json.writeArrayFieldStart("body");
-    next();
+    askForBudget();
   }
 
-  private void next() {
+  private void askForBudget() {
+    if (!finished) {
+      waiting = budget.acquire(CHUNK_BUDGET, () -> context.runOnContext(v -> writeNext()));
+    }
+  }
+
+  private void writeNext() {
+    waiting = null;
+    if (finished) {
+      budget.release(CHUNK_BUDGET); // granted as the connection closed
+      return;
+    }
+    Future<Void> written;
+    try {
+      Buffer chunk = chunks.next();
+      written = chunks.ended() ? response.end(chunk) : response.write(chunk);
+    } catch (RuntimeException e) {
+      budget.release(CHUNK_BUDGET);
+      finish(false);
+      ex.fail(e);
+      return;
+    }
+    writing = true;
+    writeStartedNanos = System.nanoTime();
+    if (stallTimer == -1) {
+      stallTimer = vertx.setTimer(Math.max(1, budget.stallTimeout().toMillis()), id -> checkStall());
+    }
+    if (chunks.ended()) {
+      finish(true);
+    }
+    // Completes on this event loop, possibly before write() returns: the next chunk goes through
+    // the task queue either way.
+    written.onComplete(result -> written());
+  }
+
+  private void written() {
+    writing = false;
+    budget.release(CHUNK_BUDGET);
+    if (finished) {
+      stopStallTimer();
+    } else {
+      context.runOnContext(v -> askForBudget());
+    }
+  }
+
+  private void checkStall() {
+    stallTimer = -1;
+    if (!writing) {
+      return; // the next write starts the timer again
+    }
+    long pending = System.nanoTime() - writeStartedNanos;
+    if (pending >= stallNanos) {
+      budget.stalled();
+      StalledConnection.close(ex.request().connection());
+    } else {
+      stallTimer = vertx.setTimer(Math.max(1, (stallNanos - pending + 999_999) / 1_000_000), id -> checkStall());
+    }
+  }
+
+  private void stopStallTimer() {
+    if (stallTimer != -1) {
+      vertx.cancelTimer(stallTimer);
+      stallTimer = -1;
+    }
+  }
+
+  /** No more chunks: the last was written ({@code complete}), or the connection closed or failed. */
+  private void finish(boolean complete) {
     if (finished) {
       return;
     }
-    try {
-      for (int n = 0; n < BATCH && buckets.hasNext(); n++) {
-        int bucket = buckets.nextInt();
-        json.writeStartObject();
-        json.writeStringField("bucket_id", snapshot.bucketId(bucket));
-        json.writeStringField("last_updated", lastUpdated(snapshot.effectiveAtMillis(bucket)));
-        json.writeEndObject();
-      }
-      if (!buckets.hasNext()) {
-        json.writeEndArray();
-        json.writeEndObject();
-        json.close();
-        finished = true;
-        response.end(out.take(0));
-        ex.streamEnded(true);
-        return;
-      }
-      json.flush();
-      response.write(out.take(BATCH_BYTES));
-    } catch (IOException | RuntimeException e) {
-      finished = true;
-      ex.fail(e);
-      ex.streamEnded(false);
-      return;
+    finished = true;
+    if (waiting != null && waiting.cancel()) {
+      waiting = null;
     }
-    if (response.writeQueueFull()) {
-      response.drainHandler(v -> {
-        response.drainHandler(null);
-        next();
-      });
-    } else {
-      context.runOnContext(v -> next());
+    if (!writing) {
+      stopStallTimer();
     }
-  }
-
-  private void finish(boolean complete) {
-    if (!finished) {
-      finished = true;
-      ex.streamEnded(complete);
-    }
-  }
-
-  private String lastUpdated(long epochMillis) {
-    long second = Math.floorDiv(epochMillis, 1000L);
-    if (second != cachedSecond) {
-      cachedSecond = second;
-      cachedText = LAST_UPDATED.format(LocalDateTime.ofEpochSecond(second, 0, ZoneOffset.UTC));
-    }
-    return cachedText;
+    ex.streamEnded(complete);
   }
 }

@@ -6,19 +6,22 @@ import java.io.IOException;
 import java.time.Instant;
 
 /**
- * {@code GET /v1/identity/buckets} (docs/spec.md 1.8): buckets whose current salt took effect
- * strictly after {@code since_timestamp}, ordered by that time, streamed by {@link BucketStream}.
+ * {@code GET /v1/identity/buckets} (docs/spec.md 1.8): buckets whose current salt took effect strictly after
+ * {@code since_timestamp}, ordered by that time, streamed by {@link BucketStream} within the node's
+ * {@link StreamBudget}.
  */
 final class BucketsEndpoint {
   private final SaltService salts;
+  private final StreamBudget budget;
 
-  BucketsEndpoint(SaltService salts) {
+  BucketsEndpoint(SaltService salts, StreamBudget budget) {
     this.salts = salts;
+    this.budget = budget;
   }
 
   void handle(Exchange ex, Params params) throws IOException {
     Instant since = SinceTimestamp.parse(params.get(SinceTimestamp.NAME));
     SaltSnapshot snapshot = salts.current();
-    new BucketStream(ex, snapshot, snapshot.updatedAfter(since)).start();
+    new BucketStream(ex, snapshot, snapshot.updatedAfter(since), budget).start();
   }
 }

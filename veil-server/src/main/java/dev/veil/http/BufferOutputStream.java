@@ -5,11 +5,10 @@ import java.io.OutputStream;
 
 /**
  * An {@link OutputStream} that appends to a Vert.x {@link Buffer}, so that Jackson's streaming
- * generator writes response bytes straight into the buffer Netty sends. {@link #take()} hands over
- * the bytes written so far and starts a new buffer (used by streamed responses). Not thread-safe.
+ * generator writes response bytes straight into the buffer Netty sends. Not thread-safe.
  */
 final class BufferOutputStream extends OutputStream {
-  private Buffer buffer;
+  private final Buffer buffer;
 
   BufferOutputStream(int initialCapacity) {
     this.buffer = Buffer.buffer(initialCapacity);
@@ -28,12 +27,5 @@ final class BufferOutputStream extends OutputStream {
   /** The bytes written so far. */
   Buffer buffer() {
     return buffer;
-  }
-
-  /** Returns the bytes written since the last call and continues into a fresh buffer. */
-  Buffer take(int nextCapacity) {
-    Buffer full = buffer;
-    buffer = Buffer.buffer(nextCapacity);
-    return full;
   }
 }

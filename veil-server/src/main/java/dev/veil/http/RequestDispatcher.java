@@ -70,7 +70,7 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
     TokenEndpoints tokens = new TokenEndpoints(s.tokens(), outcomes);
     IdentityMapEndpoints map = new IdentityMapEndpoints(
         s.mapping(), bodies, s.config().limits().maxBatchSize(), !profile.mapsOptedOutIdentities(), outcomes);
-    BucketsEndpoint buckets = new BucketsEndpoint(s.salts());
+    BucketsEndpoint buckets = new BucketsEndpoint(s.salts(), StreamBudget.of(s.config(), metrics));
     OptOutEndpoint optOut = new OptOutEndpoint(vertx, s.mapper(), s.optOuts());
     KeyLatestEndpoint keys = new KeyLatestEndpoint(s.keys(), s.clock());
     OpsEndpoints ops = new OpsEndpoints(vertx, s.readiness(), metrics);

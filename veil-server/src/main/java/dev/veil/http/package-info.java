@@ -12,7 +12,8 @@
  *   <li>Endpoints translate parameters into domain calls and outcomes into answers: {@code
  *       TokenEndpoints}, {@code IdentityMapEndpoints} (batch: {@code MapBatchRequest} reads the body
  *       and hands each identifier to {@code MapBatchAnswer}, which maps and writes it), {@code
- *       BucketsEndpoint} ({@code BucketStream} streams with backpressure), {@code OptOutEndpoint}
+ *       BucketsEndpoint} ({@code BucketStream} streams one chunk at a time within the node's
+ *       {@code StreamBudget}), {@code OptOutEndpoint}
  *       (the only blocking call, on a worker), {@code KeyLatestEndpoint}, {@code OpsEndpoints}, {@code
  *       SdkScriptEndpoint} (the browser SDK file, {@link dev.veil.http.SdkScript}, at {@code
  *       /static/veil-sdk.js} and under its versioned name).

@@ -226,6 +226,28 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void streamedAnswers_haveAByteBudgetAndAStallTimeout_bothBounded() {
+    VeilConfig defaults = ConfigLoader.load(null, Map.of(), Map.of());
+    assertThat(defaults.limits().streamBufferBytes()).isEqualTo(32 << 20);
+    assertThat(defaults.http().streamStallTimeout()).isEqualTo(Duration.ofSeconds(30));
+    VeilConfig set = ConfigLoader.load(null, Map.of("VEIL_LIMITS_STREAM_BUFFER_BYTES", "65536"),
+        Map.of("http.stream-stall-timeout", "2s"));
+    assertThat(set.limits().streamBufferBytes()).isEqualTo(65536);
+    assertThat(set.http().streamStallTimeout()).isEqualTo(Duration.ofSeconds(2));
+
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("limits.stream-buffer-bytes", "65535")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("limits.stream-buffer-bytes must be between 65536 and 1073741824, got 65535");
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("limits.stream-buffer-bytes", "2g")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("limits.stream-buffer-bytes must be an integer");
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("http.stream-stall-timeout", "0s")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("http.stream-stall-timeout must be greater than zero");
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("http.stream-stall-timeout", "11m")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("http.stream-stall-timeout must be at most 10m");
+  }
+
+  @Test
   void syncAndDatabaseTimings_mustBePositiveAndSane() {
     assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("sync.interval", "0s")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("sync.interval must be greater than zero");

@@ -9,10 +9,13 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
+import dev.veil.observability.RequestMetrics;
 import dev.veil.salt.SaltSnapshot;
 import dev.veil.testing.Http;
 import dev.veil.testing.Http.Response;
 import dev.veil.testing.TestConfigs;
+import dev.veil.testing.UnreadBuckets;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,6 +25,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -180,6 +185,55 @@ class BucketsIT {
       assertThat(series.count(200)).isZero();
       assertThat(big.get("/ops/healthz", null).code()).isEqualTo(200);
     }
+  }
+
+  @Test
+  void buckets_unreadAnswers_holdAtMostTheBudget_othersWait_andEachIsClosedOnceStalled() throws Exception {
+    int budget = 4 * BucketChunks.MAX_BYTES;
+    try (TestNode big = TestNode.start(Map.of("salt.buckets", "262144",
+        "limits.stream-buffer-bytes", Integer.toString(budget), "http.stream-stall-timeout", "1s"))) {
+      String key = big.newApiKey(Role.MAPPER);
+      RequestMetrics series = big.metrics().httpRequests("/v1/identity/buckets", "GET");
+      try (UnreadBuckets unread = UnreadBuckets.open(big.port(), key, 12)) {
+        long maxHeld = 0;
+        int maxWaiting = 0;
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (series.count(499) < 12 && System.nanoTime() < deadline) {
+          maxHeld = Math.max(maxHeld, gauge(big, "veil_http_stream_buffered_bytes"));
+          maxWaiting = Math.max(maxWaiting, (int) gauge(big, "veil_http_stream_waiting"));
+          Thread.sleep(20);
+        }
+
+        assertThat(maxHeld).as("bytes held by all streams at once").isEqualTo(budget);
+        assertThat(maxWaiting).as("streams that waited for their turn").isPositive();
+        assertThat(series.count(499)).as("streams closed").isEqualTo(12);
+        assertThat(gauge(big, "veil_http_stream_stalls_total")).isEqualTo(12);
+        assertThat(unread.readUntilClosed(Duration.ofSeconds(30))).as("answers cut off").isEqualTo(12);
+      }
+      assertThat(gauge(big, "veil_http_stream_buffered_bytes")).isZero();
+      HttpResponse<InputStream> whole = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
+          .send(HttpRequest.newBuilder(big.uri("/v1/identity/buckets?since_timestamp=0"))
+              .header("Authorization", Http.bearer(key)).build(), HttpResponse.BodyHandlers.ofInputStream());
+      assertThat(bucketCount(whole.body())).isEqualTo(262_144);
+    }
+  }
+
+  private static long gauge(TestNode node, String name) {
+    Matcher m = Pattern.compile("(?m)^" + name + " (\\d+)").matcher(node.metrics().scrape());
+    assertThat(m.find()).as("metric %s", name).isTrue();
+    return Long.parseLong(m.group(1));
+  }
+
+  private static int bucketCount(InputStream answer) throws IOException {
+    int count = 0;
+    try (JsonParser json = new JsonFactory().createParser(answer)) {
+      while (json.nextToken() != null) {
+        if (json.currentToken() == JsonToken.FIELD_NAME && "bucket_id".equals(json.currentName())) {
+          count++;
+        }
+      }
+    }
+    return count;
   }
 
   @Test

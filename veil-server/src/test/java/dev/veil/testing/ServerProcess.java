@@ -41,7 +41,16 @@ public final class ServerProcess implements AutoCloseable {
 
   /** Starts {@code veil serve} with the data directory and extra arguments; waits until it prints its ports. */
   public static ServerProcess start(Path dataDir, String... args) throws IOException, InterruptedException {
-    ServerProcess server = launch(dataDir, args);
+    return start(dataDir, List.of(), args);
+  }
+
+  /**
+   * Like {@link #start(Path, String...)}, with JVM options after the default {@code -Xmx512m} (so an
+   * {@code -Xmx} among them wins).
+   */
+  public static ServerProcess start(Path dataDir, List<String> jvmOptions, String... args)
+      throws IOException, InterruptedException {
+    ServerProcess server = launch(dataDir, jvmOptions, args);
     if (!server.ready.await(60, TimeUnit.SECONDS) || server.grpcPort == 0) {
       server.close();
       throw new IllegalStateException("server did not start; output:\n" + String.join("\n", server.lines));
@@ -51,9 +60,14 @@ public final class ServerProcess implements AutoCloseable {
 
   /** Starts {@code veil serve} like {@link #start} but returns at once, before it is ready. */
   public static ServerProcess launch(Path dataDir, String... args) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-cp", System.getProperty("java.class.path"), "dev.veil.cli.Main", "serve",
+    return launch(dataDir, List.of(), args);
+  }
+
+  private static ServerProcess launch(Path dataDir, List<String> jvmOptions, String... args) throws IOException {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx512m"));
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.veil.cli.Main", "serve",
         "--data-dir", dataDir.toString(), "--port", "0", "--grpc-port", "0"));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
@@ -105,6 +119,11 @@ public final class ServerProcess implements AutoCloseable {
 
   public String baseUrl() {
     return "http://127.0.0.1:" + httpPort;
+  }
+
+  /** Whether the child JVM is still running. */
+  public boolean alive() {
+    return process.isAlive();
   }
 
   /** The process id of the child JVM. */
