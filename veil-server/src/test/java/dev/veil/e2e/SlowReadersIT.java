@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Clients that ask for the buckets answer and never read it (SPEC 1.8): however many there are, the
+ * Clients that ask for the buckets answer and never read it (docs/spec.md 1.8): however many there are, the
  * node holds at most one chunk per connection and at most {@code limits.stream-buffer-bytes} for all
  * of them, so a small heap outlives them and the node keeps serving. A real {@code veil serve} in a
  * JVM that exits on OutOfMemoryError, as {@code deploy/systemd} runs it.
