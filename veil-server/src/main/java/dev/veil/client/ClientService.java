@@ -2,6 +2,7 @@ package dev.veil.client;
 
 import dev.veil.common.BlankText;
 import dev.veil.common.ChangeCursor;
+import dev.veil.common.Deadline;
 import dev.veil.common.ErrorCode;
 import dev.veil.common.VeilException;
 import dev.veil.common.Versioned;
@@ -12,11 +13,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * API clients: creation (the key is returned once and only its digest is stored), enabling and
  * disabling, key rotation, and the {@link ClientRegistry} snapshot that authentication reads.
- * Writes are serialized by this object's monitor and durable before they are published.
+ * Writes and {@link #catchUp()} are serialized by one lock, and writes are durable before they are
+ * published. A request's write waits for the lock no longer than its {@link Deadline} (the
+ * catch-up may hold it while the store does not answer).
  */
 public final class ClientService {
   /** In Unicode code points, as deduction titles are counted. */
@@ -27,6 +32,7 @@ public final class ClientService {
   private final Clock clock;
   private final SecureRandom random;
   private final AtomicReference<ClientRegistry> registry = new AtomicReference<>(ClientRegistry.empty());
+  private final ReentrantLock lock = new ReentrantLock();
   private ChangeCursor cursor = ChangeCursor.START;
 
   public ClientService(ClientStore store, KeyService keys, Clock clock, SecureRandom random) {
@@ -49,7 +55,7 @@ public final class ClientService {
    * gives the client a site id of its own, shared with no other client or keyset (its id when that
    * is free, see {@link ClientStore#insert}); the site's keyset exists before this returns.
    */
-  public synchronized CreatedClient create(String name, int siteId, Set<Role> roles) {
+  public CreatedClient create(String name, int siteId, Set<Role> roles) {
     String trimmed = name == null ? "" : name.strip();
     if (BlankText.isBlank(trimmed)) {
       throw VeilException.clientError("name must not be blank");
@@ -63,11 +69,13 @@ public final class ClientService {
     if (roles.isEmpty()) {
       throw VeilException.clientError("at least one role is required");
     }
-    ApiKey key = ApiKey.generate(random);
-    Versioned<ApiClient> stored = store.insert(trimmed, siteId, roles, true, clock.instant(), key.digest(random));
-    keys.ensureKeysets(List.of(stored.value().siteId()));
-    publish(stored.value());
-    return new CreatedClient(stored.value(), key);
+    return locked(() -> {
+      ApiKey key = ApiKey.generate(random);
+      Versioned<ApiClient> stored = store.insert(trimmed, siteId, roles, true, clock.instant(), key.digest(random));
+      keys.ensureKeysets(List.of(stored.value().siteId()));
+      publish(stored.value());
+      return new CreatedClient(stored.value(), key);
+    });
   }
 
   /**
@@ -76,24 +84,28 @@ public final class ClientService {
    * @throws VeilException {@code CLIENT_ERROR} when this would disable the last enabled {@code
    *     ADMIN} client (nobody could administer the service any more); create another first
    */
-  public synchronized ApiClient setEnabled(long clientId, boolean enabled) {
-    ApiClient current = existing(clientId);
-    if (!enabled && current.enabled() && current.roles().contains(Role.ADMIN) && enabledAdmins() == 1) {
-      throw VeilException.clientError(
-          "client " + clientId + " is the last enabled ADMIN client; create another ADMIN client before disabling it");
-    }
-    ApiClient next = new ApiClient(current.id(), current.name(), current.siteId(), current.roles(), enabled,
-        current.created(), current.key());
-    return save(next);
+  public ApiClient setEnabled(long clientId, boolean enabled) {
+    return locked(() -> {
+      ApiClient current = existing(clientId);
+      if (!enabled && current.enabled() && current.roles().contains(Role.ADMIN) && enabledAdmins() == 1) {
+        throw VeilException.clientError(
+            "client " + clientId + " is the last enabled ADMIN client; create another ADMIN client before disabling it");
+      }
+      ApiClient next = new ApiClient(current.id(), current.name(), current.siteId(), current.roles(), enabled,
+          current.created(), current.key());
+      return save(next);
+    });
   }
 
   /** Replaces a client's key; the old key stops working at once on this node. */
-  public synchronized CreatedClient rotateKey(long clientId) {
-    ApiClient current = existing(clientId);
-    ApiKey key = ApiKey.generate(random);
-    ApiClient next = new ApiClient(current.id(), current.name(), current.siteId(), current.roles(),
-        current.enabled(), current.created(), key.digest(random));
-    return new CreatedClient(save(next), key);
+  public CreatedClient rotateKey(long clientId) {
+    return locked(() -> {
+      ApiClient current = existing(clientId);
+      ApiKey key = ApiKey.generate(random);
+      ApiClient next = new ApiClient(current.id(), current.name(), current.siteId(), current.roles(),
+          current.enabled(), current.created(), key.digest(random));
+      return new CreatedClient(save(next), key);
+    });
   }
 
   /** Number of enabled clients with the {@code ADMIN} role known to this node. */
@@ -110,14 +122,28 @@ public final class ClientService {
    * client's state as of a read later than everything applied before, so applying it never goes
    * back in time.
    */
-  public synchronized void catchUp() {
+  public void catchUp() {
+    locked(this::readChanges);
+  }
+
+  private Void readChanges() {
     List<ApiClient> clients = new ArrayList<>();
     cursor = store.forEachChange(cursor, v -> clients.add(v.value()));
     registry.set(registry.get().with(clients));
+    return null;
+  }
+
+  private <T> T locked(Supplier<T> work) {
+    Deadline.lock(lock, "the client registry's lock");
+    try {
+      return work.get();
+    } finally {
+      lock.unlock();
+    }
   }
 
   private ApiClient existing(long clientId) {
-    catchUp();
+    readChanges();
     ApiClient c = registry.get().byId(clientId);
     if (c == null) {
       throw new VeilException(ErrorCode.NOT_FOUND, "no client with id " + clientId);

@@ -218,7 +218,9 @@ public final class ConfigLoader {
       throw new ConfigException("keys.rotation-period: " + e.getMessage());
     }
     Duration rotationPeriod = s.atLeastOneSecond("salt.rotation-period");
-    Duration dbTimeout = s.atMost(s.positiveDuration("db.timeout"), "db.timeout", "10m");
+    // At least 1s: connecting is bounded in whole seconds, and a request's write keeps part of it
+    // for checking a pooled connection.
+    Duration dbTimeout = s.atMost(s.atLeastOneSecond("db.timeout"), "db.timeout", "10m");
     Duration drainDelay = s.atMost(s.duration("http.drain-delay"), "http.drain-delay", "5m");
     Duration shutdownTimeout = s.atMost(s.positiveDuration("http.shutdown-timeout"), "http.shutdown-timeout", "5m");
     Duration streamStallTimeout =

@@ -123,6 +123,7 @@ public final class AdminGrpcServer {
         .addService(MalformedRequestGuard.guard(health.getHealthService().bindService()))
         .addService(reflection);
     adminServices.forEach(builder::addService);
+    builder.addStreamTracerFactory(CallDeadlines.ARRIVALS); // a call's deadline counts from its arrival
     Server started = builder.build();
     try {
       started.start();

@@ -11,6 +11,7 @@ import dev.veil.grpc.deduction.v1.DeductionStruct;
 import io.grpc.Context;
 import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
+import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
@@ -22,13 +23,17 @@ import java.util.function.Supplier;
  * gets here is answered CANCELLED without touching the store.
  *
  * <p>Unsigned wire numbers ({@code uint32}) become non-negative {@code long}s. Handlers block on
- * the store, so the server runs them on its executor.
+ * the store, so the server runs them on its executor; each call's store work ends by its {@link
+ * CallDeadlines deadline}, {@code timeout} after the call arrived (code 1 after that).
  */
 public final class DeductionAdminService extends DeductionAdminApiGrpc.DeductionAdminApiImplBase {
   private final DeductionService deductions;
+  private final CallDeadlines deadlines;
 
-  public DeductionAdminService(DeductionService deductions) {
+  /** @param timeout {@code db.timeout}: how long after its arrival a call gets its answer */
+  public DeductionAdminService(DeductionService deductions, Duration timeout) {
     this.deductions = deductions;
+    this.deadlines = new CallDeadlines(timeout);
   }
 
   @Override
@@ -59,13 +64,13 @@ public final class DeductionAdminService extends DeductionAdminApiGrpc.Deduction
         Integer.toUnsignedLong(request.getPayMethodId()), request.getRequestId()));
   }
 
-  private static void answer(StreamObserver<DeductionResp> out, Supplier<DeductionResult> call) {
+  private void answer(StreamObserver<DeductionResp> out, Supplier<DeductionResult> call) {
     if (Context.current().isCancelled()) {
       out.onError(Status.CANCELLED.withDescription("the call was cancelled or its deadline passed before it ran")
           .asRuntimeException());
       return;
     }
-    out.onNext(response(call.get()));
+    out.onNext(response(deadlines.bound(call)));
     out.onCompleted();
   }
 

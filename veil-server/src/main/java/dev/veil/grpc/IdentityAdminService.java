@@ -41,18 +41,25 @@ import java.util.Set;
  * into status codes by {@link DomainErrorInterceptor}. Callers are admins, checked by {@link
  * AdminAuthInterceptor} before a method runs. Some calls block on the store (opt-outs, client and
  * key writes), so the server runs them on its executor, never on a network thread.
+ *
+ * <p>Every call that reaches the store ends by its {@link CallDeadlines deadline}, {@code db.timeout}
+ * after it arrived (UNAVAILABLE after that), except the rotations ({@code RotateKeys}, {@code
+ * RotateSalts}): bulk work over every keyset or bucket, whose store calls are bounded one statement
+ * at a time instead.
  */
 public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdminApiImplBase {
   private final Services services;
+  private final CallDeadlines deadlines;
 
   public IdentityAdminService(Services services) {
     this.services = services;
+    this.deadlines = new CallDeadlines(services.config().dbTimeout());
   }
 
   @Override
   public void createClient(CreateClientRequest request, StreamObserver<CreateClientResponse> out) {
-    CreatedClient created = services.clients().create(
-        AdminMessages.clientName(request.getName()), request.getSiteId(), AdminMessages.roles(request.getRolesList()));
+    CreatedClient created = deadlines.bound(() -> services.clients().create(
+        AdminMessages.clientName(request.getName()), request.getSiteId(), AdminMessages.roles(request.getRolesList())));
     reply(out, CreateClientResponse.newBuilder()
         .setClient(AdminMessages.client(created.client()))
         .setApiKey(created.key().reveal())
@@ -68,13 +75,13 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
 
   @Override
   public void setClientEnabled(SetClientEnabledRequest request, StreamObserver<SetClientEnabledResponse> out) {
-    var client = services.clients().setEnabled(request.getClientId(), request.getEnabled());
+    var client = deadlines.bound(() -> services.clients().setEnabled(request.getClientId(), request.getEnabled()));
     reply(out, SetClientEnabledResponse.newBuilder().setClient(AdminMessages.client(client)).build());
   }
 
   @Override
   public void rotateClientKey(RotateClientKeyRequest request, StreamObserver<RotateClientKeyResponse> out) {
-    CreatedClient rotated = services.clients().rotateKey(request.getClientId());
+    CreatedClient rotated = deadlines.bound(() -> services.clients().rotateKey(request.getClientId()));
     reply(out, RotateClientKeyResponse.newBuilder()
         .setClient(AdminMessages.client(rotated.client()))
         .setApiKey(rotated.key().reveal())
@@ -117,7 +124,7 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
 
   @Override
   public void getSaltStatus(GetSaltStatusRequest request, StreamObserver<GetSaltStatusResponse> out) {
-    RotationStatus status = services.salts().status();
+    RotationStatus status = deadlines.bound(() -> services.salts().status());
     reply(out, GetSaltStatusResponse.newBuilder()
         .setBucketCount(status.bucketCount())
         .setRotatedBuckets(status.rotatedBuckets())
@@ -128,13 +135,15 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
 
   @Override
   public void recordOptOut(RecordOptOutRequest request, StreamObserver<RecordOptOutResponse> out) {
-    Instant at = services.optOuts().record(firstLevelHash(request.getIdentity()));
+    byte[] firstLevelHash = firstLevelHash(request.getIdentity());
+    Instant at = deadlines.bound(() -> services.optOuts().record(firstLevelHash));
     reply(out, RecordOptOutResponse.newBuilder().setOptedOutMs(at.toEpochMilli()).build());
   }
 
   @Override
   public void lookupOptOut(LookupOptOutRequest request, StreamObserver<LookupOptOutResponse> out) {
-    Optional<Instant> at = services.optOuts().lookup(firstLevelHash(request.getIdentity()));
+    byte[] firstLevelHash = firstLevelHash(request.getIdentity());
+    Optional<Instant> at = deadlines.bound(() -> services.optOuts().lookup(firstLevelHash));
     reply(out, LookupOptOutResponse.newBuilder()
         .setOptedOut(at.isPresent())
         .setOptedOutMs(at.map(Instant::toEpochMilli).orElse(0L))

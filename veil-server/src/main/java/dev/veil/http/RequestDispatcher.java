@@ -71,7 +71,7 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
     IdentityMapEndpoints map = new IdentityMapEndpoints(
         s.mapping(), bodies, s.config().limits().maxBatchSize(), !profile.mapsOptedOutIdentities(), outcomes);
     BucketsEndpoint buckets = new BucketsEndpoint(s.salts(), StreamBudget.of(s.config(), metrics));
-    OptOutEndpoint optOut = new OptOutEndpoint(vertx, s.mapper(), s.optOuts());
+    OptOutEndpoint optOut = new OptOutEndpoint(vertx, s.mapper(), s.optOuts(), s.config().dbTimeout());
     KeyLatestEndpoint keys = new KeyLatestEndpoint(s.keys(), s.clock());
     OpsEndpoints ops = new OpsEndpoints(vertx, s.readiness(), metrics);
     SdkScriptEndpoint sdk = new SdkScriptEndpoint(SdkScript.load());

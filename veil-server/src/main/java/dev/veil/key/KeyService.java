@@ -1,6 +1,7 @@
 package dev.veil.key;
 
 import dev.veil.common.ChangeCursor;
+import dev.veil.common.Deadline;
 import dev.veil.core.token.EncryptionKey;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -13,13 +14,16 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * Owns the encryption keys: publishes the current {@link KeyRing}, creates keysets, rotates keys.
  *
- * <p>Reads ({@link #ring()}) are lock-free. Writers are serialized by this object's monitor; each
- * write goes to the store first (durable), then into a new ring. Changes written by other nodes
- * arrive through {@link #catchUp()}.
+ * <p>Reads ({@link #ring()}) are lock-free. Writers and {@link #catchUp()} (which brings in the
+ * changes other nodes wrote) are serialized by one lock; each write goes to the store first
+ * (durable), then into a new ring. A request's write waits for the lock no longer than its {@link
+ * Deadline} (the catch-up may hold it while the store does not answer).
  *
  * <p>Never twice: every new key names the key it succeeds in its keyset (the newest one this node
  * knew), and the store keeps at most one successor per key. A rotation decided twice from the same
@@ -32,6 +36,7 @@ public final class KeyService {
   private final Clock clock;
   private final SecureRandom random;
   private final AtomicReference<KeyRing> ring = new AtomicReference<>(KeyRing.empty());
+  private final ReentrantLock lock = new ReentrantLock();
   private ChangeCursor cursor = ChangeCursor.START;
 
   public KeyService(KeyStore store, KeyPolicy policy, Clock clock, SecureRandom random) {
@@ -51,7 +56,11 @@ public final class KeyService {
   }
 
   /** Loads keys written since the last call (by this or another node). */
-  public synchronized void catchUp() {
+  public void catchUp() {
+    locked(this::readChanges);
+  }
+
+  private Void readChanges() {
     KeyRing before = ring.get();
     List<EncryptionKey> keys = new ArrayList<>();
     cursor = store.forEachChange(cursor, v -> {
@@ -60,14 +69,19 @@ public final class KeyService {
       }
     });
     ring.set(ring.get().with(keys));
+    return null;
   }
 
   /**
    * Makes sure the master keyset, the refresh keyset and each of {@code siteIds} has a key that is
    * active now; a keyset without one gets a key that activates immediately.
    */
-  public synchronized List<EncryptionKey> ensureKeysets(Collection<Integer> siteIds) {
-    catchUp();
+  public List<EncryptionKey> ensureKeysets(Collection<Integer> siteIds) {
+    return locked(() -> ensureLocked(siteIds));
+  }
+
+  private List<EncryptionKey> ensureLocked(Collection<Integer> siteIds) {
+    readChanges();
     Set<Integer> wanted = new LinkedHashSet<>();
     wanted.add(EncryptionKey.MASTER_SITE_ID);
     wanted.add(EncryptionKey.REFRESH_SITE_ID);
@@ -83,8 +97,12 @@ public final class KeyService {
   }
 
   /** Creates the next key of every keyset whose newest key is due for rotation. */
-  public synchronized List<EncryptionKey> rotateDue() {
-    catchUp();
+  public List<EncryptionKey> rotateDue() {
+    return locked(this::rotateDueLocked);
+  }
+
+  private List<EncryptionKey> rotateDueLocked() {
+    readChanges();
     Instant now = clock.instant();
     Duration dueAge = policy.rotationPeriod().minus(policy.activationDelay());
     List<EncryptionKey> created = new ArrayList<>();
@@ -102,8 +120,12 @@ public final class KeyService {
    * activates after the activation delay. Returns the new keys; a keyset that another node rotated
    * at the same moment returns that node's key.
    */
-  public synchronized List<EncryptionKey> rotateNow(Collection<Integer> siteIds) {
-    catchUp();
+  public List<EncryptionKey> rotateNow(Collection<Integer> siteIds) {
+    return locked(() -> rotateNowLocked(siteIds));
+  }
+
+  private List<EncryptionKey> rotateNowLocked(Collection<Integer> siteIds) {
+    readChanges();
     Instant now = clock.instant();
     Collection<Integer> targets = siteIds.isEmpty() ? List.copyOf(ring.get().siteIds()) : siteIds;
     List<EncryptionKey> rotated = new ArrayList<>();
@@ -112,6 +134,15 @@ public final class KeyService {
       rotated.add(inserted.key().value());
     }
     return rotated;
+  }
+
+  private <T> T locked(Supplier<T> work) {
+    Deadline.lock(lock, "the key ring's lock");
+    try {
+      return work.get();
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Inserts the successor of the keyset's newest key; empty if another node already had. */

@@ -83,7 +83,7 @@ public final class VeilServer implements AutoCloseable {
         return t;
       });
       this.grpc = new AdminGrpcServer(config.grpc(), services, grpcExecutor,
-          List.of(new DeductionAdminService(built.deductions())), metrics);
+          List.of(new DeductionAdminService(built.deductions(), config.dbTimeout())), metrics);
       this.grpcPort = grpc.start();
       phases.done("grpc_listening");
       // Whoever waits for readiness finds the bootstrap admin key already saved.

@@ -1,9 +1,10 @@
 package dev.veil.storage;
 
 import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.HikariPool;
 import dev.veil.common.Causes;
 import dev.veil.common.ChangeCursor;
+import dev.veil.common.Deadline;
 import dev.veil.common.JobLock;
 import dev.veil.common.StoreUnavailableException;
 import dev.veil.common.Versioned;
@@ -23,19 +24,26 @@ import java.util.Properties;
 import java.util.function.Consumer;
 
 /**
- * The PostgreSQL engine: a small HikariCP pool with auto-commit off, so every {@link #write} is an
- * explicit transaction and every {@link #read} can stream through a server-side cursor (pgjdbc only
- * uses one when auto-commit is off and a fetch size is set).
+ * The PostgreSQL engine: a small HikariCP pool; every {@link #write} and {@link #read} turns
+ * auto-commit off on its connection, so each is an explicit transaction and a read can stream
+ * through a server-side cursor (pgjdbc only uses one when auto-commit is off and a fetch size is
+ * set). Pooled connections idle with auto-commit on, so the pool's connection check ({@code SELECT
+ * 1}) opens no transaction that would need a second round trip to end.
  *
  * <p>Durability: each session starts with {@code synchronous_commit=on} (sent as the startup {@code
  * options}), whatever the server's default, so a commit returns only after its WAL record is
  * flushed. A URL that sets {@code options} itself replaces all session options below and takes
  * responsibility for them.
  *
- * <p>Bounded calls: the pool hands out a connection within {@link StoreSettings#timeout()} or fails;
- * connecting is bounded by the same time, every statement by {@code statement_timeout} (per round
- * trip: a streamed read is not one long statement) and every network read by the socket timeout.
- * An {@link OutageBreaker} then makes calls fail at once while the database is known to be down.
+ * <p>Bounded calls: a call made for a request runs under the request's {@link Deadline}: it does not
+ * start once the deadline has passed, waits for a pooled connection only as long as leaves time to
+ * check the connection ({@link StoreSettings#validationTimeout()}), and its statements end at the
+ * deadline, when a {@link DeadlineWatchdog} aborts the connection (a frozen server answers neither
+ * the statement nor a cancel request). A call without a deadline (the start, the catch-up, jobs)
+ * waits for a connection up to {@link StoreSettings#timeout()}, each statement is bounded by {@code
+ * statement_timeout} (per round trip: a streamed read is not one long statement) and every network
+ * read by the socket timeout. Connecting is bounded by {@link StoreSettings#timeout()} too. An
+ * {@link OutageBreaker} then makes calls fail at once while the database is known to be down.
  * Sessions also end a transaction left idle for a minute (a node frozen mid-transaction releases its
  * row locks) and send TCP keepalives, so the server notices a vanished node and drops its locks.
  *
@@ -54,16 +62,20 @@ final class PostgresDatabase implements Database {
 
   private final StoreUrl.Postgres url;
   private final Properties sessionProperties;
-  private final HikariDataSource pool;
+  private final HikariPool pool;
+  private final StoreSettings settings;
   private final String schema;
   private final PostgresJobLock jobLock;
   private final OutageBreaker breaker = new OutageBreaker(BREAKER_RETRY, System::nanoTime);
+  private final DeadlineWatchdog watchdog = new DeadlineWatchdog("veil-store-deadline");
+  private volatile boolean closed;
 
-  private PostgresDatabase(
-      StoreUrl.Postgres url, Properties sessionProperties, HikariDataSource pool, String schema) {
+  private PostgresDatabase(StoreUrl.Postgres url, Properties sessionProperties, HikariPool pool,
+      StoreSettings settings, String schema) {
     this.url = url;
     this.sessionProperties = sessionProperties;
     this.pool = pool;
+    this.settings = settings;
     this.schema = schema;
     this.jobLock = new PostgresJobLock(this);
   }
@@ -75,9 +87,11 @@ final class PostgresDatabase implements Database {
    */
   static PostgresDatabase open(StoreUrl.Postgres url, StoreSettings settings) {
     Properties props = sessionProperties(url, settings);
-    HikariDataSource pool;
+    HikariPool pool;
     try {
-      pool = new HikariDataSource(poolConfig(url, props, settings));
+      HikariConfig config = poolConfig(url, props, settings);
+      config.validate();
+      pool = new HikariPool(config);
     } catch (RuntimeException e) {
       throw new StoreUnavailableException(
           "cannot connect to PostgreSQL store " + url.describe() + ": " + rootMessage(e), e);
@@ -87,7 +101,6 @@ final class PostgresDatabase implements Database {
         ResultSet rs = s.executeQuery("SELECT current_schema(), current_setting('server_version_num')::int")) {
       String schema = rs.next() ? rs.getString(1) : null;
       int version = schema == null ? 0 : rs.getInt(2);
-      c.commit();
       if (schema == null) {
         throw new StoreUnavailableException(
             "PostgreSQL store "
@@ -100,9 +113,9 @@ final class PostgresDatabase implements Database {
             "PostgreSQL store " + url.describe() + " runs server version " + version
                 + "; Veil needs PostgreSQL 13 or newer", null);
       }
-      return new PostgresDatabase(url, props, pool, schema);
+      return new PostgresDatabase(url, props, pool, settings, schema);
     } catch (SQLException | RuntimeException e) {
-      pool.close();
+      shutdown(pool);
       if (e instanceof StoreUnavailableException sue) {
         throw sue;
       }
@@ -135,14 +148,24 @@ final class PostgresDatabase implements Database {
     config.setPoolName("veil-store");
     config.setJdbcUrl(url.jdbcUrl());
     config.setDataSourceProperties(props);
-    config.setAutoCommit(false);
+    config.setAutoCommit(true); // each call turns it off for its own transaction
     config.setMaximumPoolSize(s.poolSize());
     config.setMinimumIdle(Math.min(2, s.poolSize()));
-    long timeoutMs = Math.max(250, s.timeout().toMillis());
-    config.setConnectionTimeout(timeoutMs);
-    config.setValidationTimeout(Math.max(250, timeoutMs / 2));
+    config.setConnectionTimeout(Math.max(250, s.timeout().toMillis()));
+    // A query, not JDBC's isValid: pgjdbc rounds isValid's timeout up to whole seconds, and the
+    // check must end within the time a request leaves it (the network timeout bounds the query).
+    config.setConnectionTestQuery("SELECT 1");
+    config.setValidationTimeout(s.validationTimeout().toMillis());
     config.setInitializationFailTimeout(1); // one attempt at start: fail fast and clearly
     return config;
+  }
+
+  private static void shutdown(HikariPool pool) {
+    try {
+      pool.shutdown();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static long seconds(Duration d) {
@@ -206,26 +229,22 @@ final class PostgresDatabase implements Database {
     });
   }
 
-  /** Runs {@code work} in a transaction; {@code background} for the catch-up poll (see {@link OutageBreaker}). */
+  /**
+   * Runs {@code work} in a transaction, within the current {@link Deadline} if there is one;
+   * {@code background} for the catch-up poll (see {@link OutageBreaker}).
+   */
   private <T> T inTransaction(String operation, boolean background, SqlWork<T> work) {
+    Deadline deadline = Deadline.current().orElse(null);
+    if (deadline != null && deadline.passed()) {
+      throw late(operation, deadline, "before it started");
+    }
     if (background) {
       breaker.beforeBackgroundCall(operation, url.describe());
     } else {
       breaker.beforeCall(operation, url.describe());
     }
-    try (Connection c = pool.getConnection()) {
-      boolean committed = false;
-      try {
-        T result = work.apply(c);
-        c.commit();
-        committed = true;
-        breaker.succeeded();
-        return result;
-      } finally {
-        if (!committed) {
-          rollbackQuietly(c);
-        }
-      }
+    try (Connection c = checkOut(operation, deadline)) {
+      return deadline == null ? transaction(c, work) : watched(operation, c, deadline, work);
     } catch (SQLException e) {
       breaker.failed(e);
       throw unavailable(operation, e);
@@ -234,6 +253,61 @@ final class PostgresDatabase implements Database {
         breaker.backgroundCallEnded();
       }
     }
+  }
+
+  /**
+   * A pooled connection: without a deadline, within the pool's timeout; with one, within what the
+   * deadline leaves once the pool's check of an idle connection (which may run after the wait) is
+   * allowed for, so that checking out never outlasts the deadline.
+   */
+  private Connection checkOut(String operation, Deadline deadline) throws SQLException {
+    if (deadline == null) {
+      return pool.getConnection();
+    }
+    long waitMillis = deadline.remainingMillis() - settings.validationTimeout().toMillis();
+    if (waitMillis <= 0) {
+      throw late(operation, deadline, "before a pooled connection could be checked out");
+    }
+    return pool.getConnection(waitMillis);
+  }
+
+  /** {@link #transaction}, with the connection aborted if the deadline passes before it ends. */
+  private <T> T watched(String operation, Connection c, Deadline deadline, SqlWork<T> work) throws SQLException {
+    DeadlineWatchdog.Watch watch = watchdog.watch(c, deadline);
+    try {
+      return transaction(c, work);
+    } catch (SQLException e) {
+      watch.close(); // settles whether the watchdog aborted the connection
+      if (watch.fired()) {
+        breaker.failed(e); // the server did not answer within what the request had left
+        throw late(operation, deadline, "while waiting for the database's answer");
+      }
+      throw e;
+    } finally {
+      watch.close(); // before the connection goes back to the pool
+    }
+  }
+
+  /** One transaction on {@code c}: committed, or rolled back if {@code work} fails. */
+  private <T> T transaction(Connection c, SqlWork<T> work) throws SQLException {
+    c.setAutoCommit(false); // no round trip: pgjdbc sends BEGIN with the first statement
+    boolean committed = false;
+    try {
+      T result = work.apply(c);
+      c.commit();
+      committed = true;
+      breaker.succeeded();
+      return result;
+    } finally {
+      if (!committed) {
+        rollbackQuietly(c);
+      }
+    }
+  }
+
+  private StoreUnavailableException late(String operation, Deadline deadline, String when) {
+    return new StoreUnavailableException(operation + " on " + url.describe() + " ran out of time " + when
+        + ": the request's deadline (db.timeout " + deadline.budget().toMillis() + " ms) passed", null);
   }
 
   @Override
@@ -306,7 +380,7 @@ final class PostgresDatabase implements Database {
    * once while the database is known to be unreachable.
    */
   Connection openDedicatedConnection(String operation) throws SQLException {
-    if (pool.isClosed()) {
+    if (closed) {
       throw new SQLException("store is closed", "08003");
     }
     breaker.beforeCall(operation, url.describe());
@@ -322,21 +396,24 @@ final class PostgresDatabase implements Database {
 
   @Override
   public boolean isReachable() {
-    if (pool.isClosed()) {
+    if (closed) {
       return false;
     }
     try (Connection c = pool.getConnection()) {
-      boolean valid = c.isValid(REACHABILITY_TIMEOUT_SECONDS);
-      c.rollback();
-      return valid;
+      return c.isValid(REACHABILITY_TIMEOUT_SECONDS);
     } catch (SQLException e) {
       return false;
     }
   }
 
   @Override
-  public void close() {
-    pool.close();
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    shutdown(pool);
+    watchdog.close();
   }
 
   private static void rollbackQuietly(Connection c) {

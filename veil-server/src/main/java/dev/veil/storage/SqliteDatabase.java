@@ -1,6 +1,7 @@
 package dev.veil.storage;
 
 import dev.veil.common.ChangeCursor;
+import dev.veil.common.Deadline;
 import dev.veil.common.FileProblems;
 import dev.veil.common.JobLock;
 import dev.veil.common.PrivateFiles;
@@ -44,6 +45,10 @@ import org.sqlite.SQLiteOpenMode;
  * see every committed write. The change counter is the single row of {@code change_counter}, bumped
  * inside the write transaction; writes are serialized, so sequence numbers become visible in
  * increasing order and a change cursor is simply the highest seq read ("{@code seq > cursor}").
+ *
+ * <p>A call made for a request with a {@link Deadline} does not start once it has passed, and waits
+ * for the writer or a reader connection only as long as it leaves. The statements themselves run
+ * on local files and are not cut short.
  */
 final class SqliteDatabase implements Database {
   private static final Logger LOG = LoggerFactory.getLogger(SqliteDatabase.class);
@@ -179,7 +184,8 @@ final class SqliteDatabase implements Database {
 
   @Override
   public <T> T write(String operation, SqlWork<T> work) {
-    writeLock.lock();
+    refuseIfLate(operation);
+    Deadline.lock(writeLock, operation + " on " + location + ": the writer connection");
     try {
       ensureOpen(operation);
       execute("BEGIN IMMEDIATE");
@@ -217,6 +223,7 @@ final class SqliteDatabase implements Database {
   @Override
   public <T> T read(String operation, SqlWork<T> work) {
     ensureOpen(operation);
+    refuseIfLate(operation);
     Connection reader = borrowReader(operation);
     try {
       return work.apply(reader);
@@ -228,15 +235,18 @@ final class SqliteDatabase implements Database {
   }
 
   private Connection borrowReader(String operation) {
+    long waitMillis = Deadline.current()
+        .map(d -> Math.max(0, Math.min(readerWaitMillis, d.remainingMillis())))
+        .orElse(readerWaitMillis);
     try {
-      Connection c = idleReaders.poll(readerWaitMillis, TimeUnit.MILLISECONDS);
+      Connection c = idleReaders.poll(waitMillis, TimeUnit.MILLISECONDS);
       if (c == null) {
         throw new StoreUnavailableException(
             operation
                 + " failed on "
                 + location
                 + ": no reader connection free after "
-                + readerWaitMillis
+                + waitMillis
                 + " ms",
             null);
       }
@@ -326,6 +336,14 @@ final class SqliteDatabase implements Database {
     } finally {
       writeLock.unlock();
     }
+  }
+
+  /** Fails a request's call whose deadline has passed before the call could start. */
+  private void refuseIfLate(String operation) {
+    Deadline.current().filter(Deadline::passed).ifPresent(d -> {
+      throw new StoreUnavailableException(operation + " on " + location + " ran out of time before it started:"
+          + " the request's deadline (db.timeout " + d.budget().toMillis() + " ms) passed", null);
+    });
   }
 
   private void ensureOpen(String operation) {

@@ -8,12 +8,13 @@ import java.util.Objects;
  *
  * @param poolSize PostgreSQL: maximum pooled connections; embedded: reader connections (there is
  *     always exactly one writer). 1 to 64.
- * @param timeout PostgreSQL: the longest a connection attempt, a wait for a pooled connection or
- *     one statement may take (the server cancels a longer statement); a network that stops
- *     answering mid-call is given up {@link #SOCKET_MARGIN} later. So a call never blocks much
- *     longer than this while the database is unreachable, and, once a call has seen it
- *     unreachable, later calls fail at once until it answers again. Embedded: the longest a read
- *     waits for a free reader connection.
+ * @param timeout PostgreSQL: the longest a connection attempt takes; for a request's call, the
+ *     whole call (the request's {@link dev.veil.common.Deadline} is this long from its arrival);
+ *     for a call without a deadline (start, catch-up, jobs), the longest it waits for a pooled
+ *     connection and one statement takes (the server cancels a longer statement), with a network
+ *     that stops answering mid-call given up {@link #SOCKET_MARGIN} later. Once a call has seen the
+ *     database unreachable, later calls fail at once until it answers again. Embedded: the longest
+ *     a read waits for a free reader connection.
  * @param busyTimeout embedded only: how long a statement waits for a lock held by another process
  */
 public record StoreSettings(int poolSize, Duration timeout, Duration busyTimeout) {
@@ -40,6 +41,16 @@ public record StoreSettings(int poolSize, Duration timeout, Duration busyTimeout
 
   public StoreSettings withTimeout(Duration t) {
     return new StoreSettings(poolSize, t, busyTimeout);
+  }
+
+  /**
+   * PostgreSQL: how long the pool's check of an idle connection may take, a quarter of {@link
+   * #timeout} between 250 ms and 1 s. A request's wait for a pooled connection leaves this much of
+   * its deadline for the check that may follow it.
+   */
+  Duration validationTimeout() {
+    long quarter = timeout.toMillis() / 4;
+    return Duration.ofMillis(Math.max(250, Math.min(1000, quarter)));
   }
 
   /** PostgreSQL: the socket timeout, {@link #timeout} plus {@link #SOCKET_MARGIN}. */

@@ -84,9 +84,15 @@
  *
  * <h2>Bounded calls (PostgreSQL)</h2>
  *
- * Connecting, waiting for a pooled connection and each statement ({@code statement_timeout}) are
- * bounded by {@link dev.veil.storage.StoreSettings#timeout()} ({@code db.timeout}), a silent
- * network by the socket timeout 10 s later. After a call fails because the database cannot be
+ * A call made for a request runs under the request's {@link dev.veil.common.Deadline} ({@code
+ * db.timeout} from its arrival): it does not start once that has passed, waits for a pooled
+ * connection only as long as leaves time for the pool's check of it, and {@code DeadlineWatchdog}
+ * closes its connection when the deadline passes, the one thing that ends a statement on a frozen
+ * server (it answers neither the statement, nor its {@code statement_timeout}, nor a cancel
+ * request). Other calls (start, catch-up, jobs, rotations by hand) are bounded per step: waiting
+ * for a pooled connection and each statement ({@code statement_timeout}) by {@link
+ * dev.veil.storage.StoreSettings#timeout()}, a silent network by the socket timeout 10 s later.
+ * Connecting is bounded by the same timeout. After a call fails because the database cannot be
  * reached, {@code OutageBreaker} fails further calls at once and lets one call per second through
  * to probe; so during an outage a write answers 503 / code 1 in milliseconds and requests never
  * queue behind the pool. Sessions end transactions left idle for a minute and send TCP keepalives,

@@ -255,6 +255,9 @@ class ConfigLoaderTest {
         .isInstanceOf(ConfigException.class).hasMessageContaining("sync.max-staleness");
     assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("db.timeout", "0ms")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("db.timeout");
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("db.timeout", "999ms")))
+        .isInstanceOf(ConfigException.class).hasMessageContaining("db.timeout must be at least 1s, got '999ms'");
+    assertThat(ConfigLoader.load(null, Map.of(), Map.of("db.timeout", "1s")).dbTimeout()).isEqualTo(Duration.ofSeconds(1));
     assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("db.timeout", "11m")))
         .isInstanceOf(ConfigException.class).hasMessageContaining("db.timeout must be at most 10m");
     assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("salt.rotation-period", "500ms")))

@@ -9,6 +9,8 @@ import dev.veil.testing.CapturedLogs;
 import dev.veil.testing.InMemoryStores;
 import dev.veil.client.Role;
 import dev.veil.config.VeilConfig;
+import dev.veil.core.identity.IdentityHash;
+import dev.veil.core.identity.IdentityInput;
 import dev.veil.grpc.identity.admin.v1.CreateClientRequest;
 import dev.veil.grpc.identity.admin.v1.Identity;
 import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc;
@@ -19,7 +21,9 @@ import dev.veil.grpc.identity.admin.v1.RecordOptOutRequest;
 import dev.veil.grpc.identity.admin.v1.RotateSaltsRequest;
 import dev.veil.grpc.testing.EchoService;
 import dev.veil.grpc.testing.Reflection;
+import dev.veil.server.VeilServer;
 import dev.veil.testing.RunningAdminServer;
+import dev.veil.testing.TestConfigs;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
@@ -43,6 +47,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -52,6 +58,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The listener as a whole: authentication, health, reflection, limits, store failures, lifecycle. */
 class AdminGrpcServerIT {
@@ -166,6 +173,47 @@ class AdminGrpcServerIT {
       channel.shutdownNow();
       busy.stop();
       oneWorker.shutdownNow();
+    }
+  }
+
+  /**
+   * A write that waits for a busy admin worker longer than db.timeout is refused when it gets one,
+   * without touching the store: its deadline counts from its arrival, not from when a worker took
+   * it. The node here has a real (embedded) store, which is what refuses a late call.
+   */
+  @Test
+  void aWriteQueuedForAWorkerPastDbTimeout_isRefusedWithoutWriting(@TempDir Path dir) throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    ExecutorService oneWorker = Executors.newSingleThreadExecutor();
+    oneWorker.execute(() -> {
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    VeilConfig config = TestConfigs.config("db", dir.resolve("veil.db").toString(), "db.timeout", "1s");
+    try (VeilServer node = VeilServer.start(config, Clock.systemUTC())) {
+      AdminGrpcServer busy = new AdminGrpcServer(new VeilConfig.Grpc("127.0.0.1", 0, 0), node.services(), oneWorker);
+      ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", busy.start()).usePlaintext().build();
+      try {
+        Metadata auth = new Metadata();
+        auth.put(RunningAdminServer.AUTHORIZATION, "Bearer " + node.bootstrapAdminKey().orElseThrow());
+        CompletableFuture<Status> queued = CompletableFuture.supplyAsync(() -> statusOf(() ->
+            IdentityAdminApiGrpc.newBlockingStub(channel).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(auth))
+                .withDeadlineAfter(30, TimeUnit.SECONDS).recordOptOut(optOut("queued@example.com"))));
+        Thread.sleep(1_500); // longer than db.timeout, with the call waiting for the one worker
+        release.countDown();
+
+        assertThat(queued.get(30, TimeUnit.SECONDS).getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(node.services().optOuts().lookup(
+            node.services().mapper().firstLevelHash(IdentityHash.parse(IdentityInput.EMAIL, "queued@example.com")))).isEmpty();
+      } finally {
+        release.countDown();
+        channel.shutdownNow();
+        busy.stop();
+        oneWorker.shutdownNow();
+      }
     }
   }
 

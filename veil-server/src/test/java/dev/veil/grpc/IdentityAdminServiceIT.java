@@ -29,6 +29,7 @@ import dev.veil.grpc.identity.admin.v1.RotateKeysResponse;
 import dev.veil.grpc.identity.admin.v1.RotateSaltsRequest;
 import dev.veil.grpc.identity.admin.v1.SetClientEnabledRequest;
 import dev.veil.testing.InMemoryNode;
+import dev.veil.testing.InMemoryStores.Part;
 import dev.veil.testing.RunningAdminServer;
 import dev.veil.testing.TestConfigs;
 import io.grpc.Status;
@@ -37,6 +38,8 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -78,6 +81,37 @@ class IdentityAdminServiceIT {
     assertThat(created.getApiKey()).startsWith("vk1." + client.getKeyId() + ".");
     assertThat(node.services().authenticator().authenticate("Bearer " + created.getApiKey()))
         .hasValueSatisfying(c -> assertThat(c.id()).isEqualTo(client.getId()));
+  }
+
+  /**
+   * The node's catch-up holds the client registry's lock while its read of the store hangs (a
+   * frozen database): a create waiting for that lock is refused at db.timeout, not when the read
+   * ends.
+   */
+  @Test
+  void createClient_whileTheCatchUpHangsOnTheStore_isUnavailableAtDbTimeout() throws Exception {
+    try (RunningAdminServer quick = RunningAdminServer.start(List.of(), "db.timeout", "1s")) {
+      CountDownLatch gate = new CountDownLatch(1);
+      CountDownLatch entered = new CountDownLatch(1);
+      quick.node().store().holdCalls(c -> c.part() == Part.CLIENTS && !c.write(), gate, entered);
+      Thread catchUp = new Thread(() -> quick.node().services().clients().catchUp());
+      catchUp.start();
+      try {
+        assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
+        long start = System.nanoTime();
+        Status status = statusOf(() -> quick.admin().createClient(createRequest("late", "MAPPER")));
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+        assertThat(took).as("refused at db.timeout (1 s), with room for a loaded machine")
+            .isLessThan(Duration.ofSeconds(4));
+      } finally {
+        gate.countDown();
+        catchUp.join(10_000);
+      }
+      assertThat(quick.admin().createClient(createRequest("after", "MAPPER")).getClient().getName())
+          .isEqualTo("after");
+    }
   }
 
   @Test

@@ -11,6 +11,8 @@ import dev.veil.testing.Http.Response;
 import dev.veil.testing.InMemoryStores;
 import dev.veil.testing.InMemoryStores.Part;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -104,6 +106,33 @@ class OptOutIT {
     assertThat(r.status()).isEqualTo("unknown");
     assertThat(r.body()).doesNotContain("a@example.com");
     assertThat(node.services().optOuts().size()).isZero();
+  }
+
+  /**
+   * A store write that never returns (a frozen database the store's own bounds did not catch):
+   * the answer does not wait for it, 503 goes out at db.timeout, and the worker's late result
+   * changes nothing on the wire.
+   */
+  @Test
+  void optout_whoseStoreWriteHangs_isAnswered503AtDbTimeout() throws Exception {
+    node.close();
+    node = TestNode.start(Map.of("db.timeout", "1s"));
+    optOut = node.newApiKey(Role.OPTOUT);
+    CountDownLatch gate = new CountDownLatch(1);
+    node.store().holdCalls(writesTo(Part.OPT_OUTS), gate, new CountDownLatch(1));
+    try {
+      long start = System.nanoTime();
+      Response r = node.post("/v1/optout", optOut, "{\"email\":\"a@example.com\"}");
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+      assertThat(r.code()).isEqualTo(503);
+      assertThat(r.message()).isEqualTo("Store unavailable, try again later");
+      assertThat(took).as("answered at db.timeout (1 s), with room for a loaded machine")
+          .isLessThan(Duration.ofSeconds(4));
+    } finally {
+      gate.countDown();
+    }
+    assertThat(node.post("/v1/optout", optOut, "{\"email\":\"b@example.com\"}").code()).isEqualTo(200);
   }
 
   @Test

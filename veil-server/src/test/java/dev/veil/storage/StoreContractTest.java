@@ -2,12 +2,14 @@ package dev.veil.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.veil.client.ApiClient;
 import dev.veil.client.ApiKeyDigest;
 import dev.veil.client.Role;
 import dev.veil.common.ChangeCursor;
 import dev.veil.common.ChangeFeed;
+import dev.veil.common.Deadline;
 import dev.veil.common.StoreUnavailableException;
 import dev.veil.common.Versioned;
 import dev.veil.core.token.EncryptionKey;
@@ -19,6 +21,7 @@ import dev.veil.deduction.NewDeduction;
 import dev.veil.key.KeyStore;
 import dev.veil.optout.OptOut;
 import dev.veil.salt.BucketSalt;
+import dev.veil.testing.Await;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -379,6 +382,72 @@ abstract class StoreContractTest {
     assertThat(found.get().optedOutAt()).isEqualTo(T0);
     assertThat(recorded.value().firstLevelHash()).isEqualTo(hash(1));
     assertThat(store.optOuts().find(hash(2))).isEmpty();
+  }
+
+  // ---- a request's deadline ---------------------------------------------------------------
+
+  @Test
+  void write_afterItsRequestsDeadline_failsAtOnce_andWritesNothing() {
+    Store store = open();
+    Deadline passed = Deadline.after(Duration.ZERO);
+
+    assertThatThrownBy(() -> passed.run(() -> store.optOuts().record(hash(1), T0)))
+        .isInstanceOf(StoreUnavailableException.class)
+        .hasMessageContaining("ran out of time before it started");
+    assertThat(store.optOuts().find(hash(1))).isEmpty();
+  }
+
+  /**
+   * Another write holds the table (on PostgreSQL a lock the insert waits for on the server; on
+   * SQLite the one writer connection): a request's write ends at its deadline, not at the store's
+   * statement or lock timeouts, writes nothing, and the store takes writes again afterwards.
+   */
+  @Test
+  void write_blockedBehindAnotherWrite_endsAtItsDeadline_andTheStoreRecovers() throws Exception {
+    JdbcStore store = (JdbcStore) open();
+    Database db = store.database();
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    ExecutorService holder = Executors.newSingleThreadExecutor();
+    try {
+      Future<?> held = holder.submit(() -> db.write("hold the table", c -> {
+        db.lockAgainstWriters(c, "opt_out");
+        holding.countDown();
+        awaitAtMost(release, Duration.ofSeconds(10)); // ends the hold even if the write below never returns
+        return null;
+      }));
+      assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+
+      long start = System.nanoTime();
+      Throwable thrown = catchThrowable(() ->
+          Deadline.after(Duration.ofMillis(1500)).run(() -> store.optOuts().record(hash(1), T0)));
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+      release.countDown();
+      held.get(10, TimeUnit.SECONDS);
+
+      assertThat(thrown).isInstanceOf(StoreUnavailableException.class).hasMessageContaining("deadline");
+      assertThat(took).as("ended by its 1.5 s deadline (the store's own timeouts are 5 s), with room for a"
+          + " loaded machine").isLessThan(Duration.ofSeconds(4));
+      assertThat(store.optOuts().find(hash(1))).isEmpty();
+      Await.until(Duration.ofSeconds(10), "a write to succeed again", () -> {
+        try {
+          return store.optOuts().record(hash(2), T0) != null;
+        } catch (StoreUnavailableException e) {
+          return false; // PostgreSQL: fails at once until the next probe finds the database answering
+        }
+      });
+    } finally {
+      release.countDown();
+      holder.shutdownNow();
+    }
+  }
+
+  private static void awaitAtMost(CountDownLatch latch, Duration timeout) {
+    try {
+      latch.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   @Test

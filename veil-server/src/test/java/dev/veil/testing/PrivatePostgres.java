@@ -35,8 +35,12 @@ import org.junit.jupiter.api.Assumptions;
  * {@code postgres} user) {@link #start()} skips the test with a notice on stderr, or fails it when
  * env {@value PostgresTestDatabase#REQUIRE_ENV} is {@code 1}.
  *
- * <p>{@link #close()} stops the server ({@code immediate}) and deletes the directory; a JVM
- * shutdown hook does the same if the test never gets there.
+ * <p>{@link #freeze()} and {@link #thaw()} send SIGSTOP and SIGCONT to the server and every process
+ * it started: a frozen server keeps its sockets open, and the kernel still completes new TCP
+ * connections to it, but nothing answers, as with a hung host or a stalled disk.
+ *
+ * <p>{@link #close()} thaws a frozen server, stops it ({@code immediate}) and deletes the directory;
+ * a JVM shutdown hook does the same if the test never gets there.
  */
 public final class PrivatePostgres implements AutoCloseable {
   public static final String BIN_ENV = "VEIL_POSTGRES_BIN";
@@ -48,6 +52,7 @@ public final class PrivatePostgres implements AutoCloseable {
   private final boolean asPostgresUser;
   private final Thread cleanup;
   private boolean closed;
+  private boolean frozen;
 
   private PrivatePostgres(Path bin, Path dir, int port, boolean asPostgresUser) {
     this.bin = bin;
@@ -171,6 +176,44 @@ public final class PrivatePostgres implements AutoCloseable {
     run("pg_ctl", "-D", data().toString(), "-m", mode, "-w", "-t", "60", "stop");
   }
 
+  /**
+   * SIGSTOP to the postmaster, then to every process it started (it is stopped first, so it cannot
+   * start one meanwhile). Sessions, sockets and the listening port stay open; nothing answers.
+   */
+  public synchronized void freeze() throws IOException, InterruptedException {
+    long postmaster = postmasterPid();
+    signal("STOP", List.of(postmaster));
+    signal("STOP", ProcessHandle.of(postmaster).map(p -> p.descendants().map(ProcessHandle::pid).toList())
+        .orElse(List.of()));
+    frozen = true;
+  }
+
+  /** SIGCONT to every process of a frozen server, the postmaster last. */
+  public synchronized void thaw() throws IOException, InterruptedException {
+    long postmaster = postmasterPid();
+    signal("CONT", ProcessHandle.of(postmaster).map(p -> p.descendants().map(ProcessHandle::pid).toList())
+        .orElse(List.of()));
+    signal("CONT", List.of(postmaster));
+    frozen = false;
+  }
+
+  private long postmasterPid() throws IOException {
+    return Long.parseLong(Files.readAllLines(data().resolve("postmaster.pid")).get(0).strip());
+  }
+
+  private static void signal(String name, List<Long> pids) throws IOException, InterruptedException {
+    if (pids.isEmpty()) {
+      return;
+    }
+    List<String> command = new ArrayList<>(List.of("kill", "-" + name));
+    pids.forEach(pid -> command.add(Long.toString(pid)));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IOException("kill -" + name + " " + pids + " failed: " + output);
+    }
+  }
+
   /** The server's own log, for a failing test's report. */
   public String serverLog() {
     try {
@@ -221,6 +264,9 @@ public final class PrivatePostgres implements AutoCloseable {
   private void stopAndDelete() {
     if (Files.exists(data().resolve("postmaster.pid"))) {
       try {
+        if (frozen) {
+          thaw(); // a frozen server would not act on pg_ctl's signal
+        }
         stopServer("immediate");
       } catch (IOException e) {
         System.err.println("PrivatePostgres: stopping the server in " + dir + " failed: " + e.getMessage());
