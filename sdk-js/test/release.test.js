@@ -25,8 +25,10 @@ test('the READMEs name this release where they show a pinned path', () => {
   const pins = [...sdkReadme.matchAll(/veil-sdk-(\d[^/\s"]*)\.js/g)].map((m) => m[1]);
   assert.ok(pins.length > 0);
   assert.deepEqual([...new Set(pins)], [VERSION]);
-  const rootReadme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
-  assert.match(rootReadme, new RegExp('currently\\s+' + VERSION.replace(/\./g, '\\.') + '\\)'));
+  const guide = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'browser-sdk.md'), 'utf8');
+  assert.match(guide, new RegExp('currently\\s+' + VERSION.replace(/\./g, '\\.') + '\\)'));
+  const guidePins = [...guide.matchAll(/veil-sdk-(\d[^/\s"]*?)\.(?:js|tgz)/g)].map((m) => m[1]);
+  assert.deepEqual([...new Set(guidePins)], [VERSION]);
 });
 
 test('the package carries the licence: package.json names it, LICENSE is the repository\'s', () => {

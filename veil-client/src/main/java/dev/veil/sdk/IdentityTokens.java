@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * A token pair from generate or refresh. Hand {@link #advertisingToken()} unchanged to bidders;
  * keep {@link #refreshToken()} to get the next pair from {@link #refreshFrom()} on, until {@link
- * #refreshExpires()}. For the browser SDK, pass the whole generate body instead (see the README).
+ * #refreshExpires()}. For the browser SDK, pass the whole generate body instead (see docs/browser-sdk.md).
  *
  * @param advertisingToken opaque, base64url; what bidders decrypt
  * @param refreshToken opaque, standard base64; for {@link PublisherClient#refresh}

@@ -220,11 +220,13 @@ public final class ServeCommand implements Callable<Integer> {
     // `veil admin` reads data/admin.key by default; another data directory needs the key passed on.
     boolean defaultKeyFile = keyFile.normalize().equals(Path.of("data", "admin.key"));
     lines.add("  1. Create an API key for your site (uses " + (defaultKeyFile ? "data/admin.key" : keyFile) + "):");
-    lines.add("       " + (defaultKeyFile ? "" : "VEIL_ADMIN_KEY=\"$(cat " + keyFile + ")\" ")
-        + "./veil admin client create --name my-site --roles GENERATOR,MAPPER --port " + server.grpcPort());
+    lines.add("       KEY=$(" + (defaultKeyFile ? "" : "VEIL_ADMIN_KEY=\"$(cat " + keyFile + ")\" ")
+        + "./veil admin client create --name my-site --roles GENERATOR,MAPPER --port " + server.grpcPort()
+        + " --key-only)");
     lines.add("  2. Generate a token with it:");
     lines.add("       curl -H \"Authorization: Bearer $KEY\" '" + base + "/v1/token/generate?email=user@example.com'");
-    lines.add("  3. Read the README for every endpoint, the browser SDK and running several nodes.");
+    lines.add("  3. Or paste the README's session (\"A whole session, to paste\"); every endpoint is in"
+        + " docs/api.md, the browser SDK in docs/browser-sdk.md, several nodes in docs/multi-node.md.");
     lines.add("Stop with Ctrl-C (or SIGTERM): in-flight requests finish first.");
     lines.add("");
     lines.add("  public API  " + base + "/v1/...   (health: " + base + "/ops/healthz)");
