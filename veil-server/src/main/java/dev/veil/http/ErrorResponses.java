@@ -111,6 +111,16 @@ final class ErrorResponses {
   }
 
   /**
+   * The refusal of a body whose chunked framing the HTTP decoder rejected ({@link
+   * StrictRequestDecoder}): what was read of it is not the body the client meant.
+   */
+  static VeilException malformedBody(Throwable cause) {
+    return VeilException.clientError(cause instanceof StrictRequestDecoder.ChunkSizeTooLarge
+        ? "Malformed HTTP request: chunk size too large"
+        : "Malformed HTTP request: invalid chunked body");
+  }
+
+  /**
    * Answers a request whose head is unusable and closes the connection at once: what follows the
    * head on it cannot be trusted to be this request's body or the next request.
    */
