@@ -7,11 +7,21 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 
 /**
+<<<<<<< HEAD
  * Reads a request body under the size limit (docs/spec.md 11), refusing it while reading rather
  * than after: a {@code Content-Length} over the limit is answered 413 before a single body byte is
  * read; a body that grows past the limit (chunked, or longer than declared) is answered 413 as soon
  * as the limit is crossed. Either way reading stops (the request is paused) and the connection
  * closes after the answer, so the rest of the body is never buffered.
+=======
+ * Reads a request body under the size limit (SPEC 11), refusing it while reading rather than after:
+ * a {@code Content-Length} over the limit is answered 413 before a single body byte is read; a body
+ * that grows past the limit (chunked, or longer than declared) is answered 413 as soon as the
+ * limit is crossed. Either way reading stops (the request is paused) and the connection closes
+ * after the answer, so the rest of the body is never buffered. A chunked body whose framing the
+ * decoder refused ({@link StrictRequestDecoder}) ends early with the request's decoder result
+ * failed, and is answered 400.
+>>>>>>> http-framing
  */
 final class BodyReader {
   static final String ENCODED =
@@ -52,15 +62,21 @@ final class BodyReader {
       }
     });
     request.endHandler(v -> {
-      if (!refused[0]) {
-        try {
-          then.handle(body);
-        } catch (VeilException e) {
-          boolean compressed = e.code() == ErrorCode.CLIENT_ERROR && isCompressed(request, body);
-          ex.fail(compressed ? VeilException.clientError(ENCODED) : e);
-        } catch (Exception e) {
-          ex.fail(e);
-        }
+      if (refused[0]) {
+        return;
+      }
+      if (!request.decoderResult().isSuccess()) {
+        // The decoder refused the body's chunk framing (StrictRequestDecoder): what arrived is not the body.
+        ex.fail(ErrorResponses.malformedBody(request.decoderResult().cause()));
+        return;
+      }
+      try {
+        then.handle(body);
+      } catch (VeilException e) {
+        boolean compressed = e.code() == ErrorCode.CLIENT_ERROR && isCompressed(request, body);
+        ex.fail(compressed ? VeilException.clientError(ENCODED) : e);
+      } catch (Exception e) {
+        ex.fail(e);
       }
     });
   }

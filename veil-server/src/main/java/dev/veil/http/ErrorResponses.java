@@ -94,7 +94,8 @@ final class ErrorResponses {
 
   /**
    * The answer to a request the HTTP decoder rejected (request line or headers too long, malformed
-   * head); the connection is closed after it because its framing can no longer be trusted.
+   * head, a version other than HTTP/1.1 and HTTP/1.0); the connection is closed after it because
+   * its framing can no longer be trusted.
    */
   static int invalidRequest(HttpServerRequest request, ApiProfile profile) {
     DecoderResult result = request.decoderResult();
@@ -103,8 +104,20 @@ final class ErrorResponses {
       return malformed(request, profile, 431, "Request header fields too large");
     } else if (cause instanceof TooLongHttpLineException) {
       return malformed(request, profile, 414, "Request line too long");
+    } else if (cause instanceof StrictRequestDecoder.UnknownVersion) {
+      return malformed(request, profile, 400, "Malformed HTTP request: the version must be HTTP/1.1 or HTTP/1.0");
     }
     return malformed(request, profile, 400, "Malformed HTTP request");
+  }
+
+  /**
+   * The refusal of a body whose chunked framing the HTTP decoder rejected ({@link
+   * StrictRequestDecoder}): what was read of it is not the body the client meant.
+   */
+  static VeilException malformedBody(Throwable cause) {
+    return VeilException.clientError(cause instanceof StrictRequestDecoder.ChunkSizeTooLarge
+        ? "Malformed HTTP request: chunk size too large"
+        : "Malformed HTTP request: invalid chunked body");
   }
 
   /**

@@ -33,7 +33,10 @@ final class Listener extends VerticleBase {
   @Override
   public Future<?> start() {
     server = vertx.createHttpServer(new HttpServerOptions(options))
-        .connectionHandler(headerTimeout::watch)
+        .connectionHandler(connection -> {
+          StrictRequestDecoder.install(connection, options);
+          headerTimeout.watch(connection);
+        })
         .invalidRequestHandler(dispatcher::handleInvalid)
         .requestHandler(dispatcher);
     return server.listen().onSuccess(s -> boundPort.accept(s.actualPort()));

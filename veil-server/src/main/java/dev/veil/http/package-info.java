@@ -4,6 +4,8 @@
  * <ol>
  *   <li>{@link dev.veil.http.PublicHttpServer}: the entry point; binds one listener per event loop
  *       with the protocol limits (header size, header and idle timeouts) and stops gracefully.
+ *       Each connection decodes requests with {@link dev.veil.http.StrictRequestDecoder}, which
+ *       refuses versions other than HTTP/1.1 and 1.0 and chunk sizes too large to read.
  *   <li>{@code RequestDispatcher}: where every request enters; its route table lists each path,
  *       who may call it and which class answers. It applies CORS, authentication, roles and the
  *       rate limit, and reads parameters from the query ({@code QueryString}) or a JSON body

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  *       method> exception=<class names of the thrown exception and its causes>}, at the matching
  *       level ({@code SEVERE} error, {@code WARNING} warn, {@code INFO} info, {@code CONFIG} and
  *       {@code FINE} debug, finer trace). Never the message, its parameters or a stack trace. The
- *       levels of {@code logback.xml} apply ({@code io.grpc} and {@code io.netty}: warn).
+ *       levels of {@code logback.xml} apply ({@code io.grpc} and {@code io.netty}: warn). What
+ *       libraries log through SLF4J becomes the same line ({@link LibraryLogFilter}).
  *   <li>{@link #silence()} (the CLI, which prints its own one-line errors) drops them.
  * </ul>
  *
@@ -72,13 +73,8 @@ public final class LibraryLogs extends Handler {
       return;
     }
     String method = record.getSourceMethodName() == null ? "unknown" : record.getSourceMethodName();
-    target
-        .atLevel(level)
-        .log(
-            "event=library_log source={} method={} exception={}",
-            name,
-            method,
-            exceptionClasses(record.getThrown()));
+    target.atLevel(level).addMarker(LibraryLogFilter.LINE_MARKER)
+        .log(LibraryLogFilter.LINE, name, method, exceptionClasses(record.getThrown()));
   }
 
   @Override
