@@ -14,7 +14,7 @@ import io.vertx.core.http.HttpServerRequest;
  * as the limit is crossed. Either way reading stops (the request is paused) and the connection
  * closes after the answer, so the rest of the body is never buffered.
 =======
- * Reads a request body under the size limit (SPEC 11), refusing it while reading rather than after:
+ * Reads a request body under the size limit (docs/spec.md 11), refusing it while reading rather than after:
  * a {@code Content-Length} over the limit is answered 413 before a single body byte is read; a body
  * that grows past the limit (chunked, or longer than declared) is answered 413 as soon as the
  * limit is crossed. Either way reading stops (the request is paused) and the connection closes

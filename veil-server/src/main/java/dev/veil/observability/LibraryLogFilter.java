@@ -15,7 +15,7 @@ import org.slf4j.MarkerFactory;
  * method=<calling method> exception=<class names of the exception and its causes>}, under the
  * same logger and at the same level. Never the message, its arguments or a stack trace: a
  * library's message can quote what a peer sent (Netty's "Content-Length value is not a number:
- * …", a database's error with a row's values) and SPEC 9 forbids an email in the log.
+ * …", a database's error with a row's values) and docs/spec.md 9 forbids an email in the log.
  *
  * <p>A logback turbo filter, declared in {@code logback.xml}: logback asks it about each event
  * before the level check and before any appender, so it replaces the library's event (denies it

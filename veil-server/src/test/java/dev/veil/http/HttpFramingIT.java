@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * What the HTTP decoder lets through (SPEC 11): a request line whose protocol is not {@code
+ * What the HTTP decoder lets through (docs/spec.md 11): a request line whose protocol is not {@code
  * HTTP/1.1} or {@code HTTP/1.0}, and a chunk size too large to be read, are malformed HTTP: 400
  * with the JSON envelope over HTTP/1.1, counted, and the connection closed. A chunk size with
  * leading zeros or an extension is read as before.
