@@ -11,7 +11,10 @@ import io.vertx.core.http.HttpServerRequest;
  * a {@code Content-Length} over the limit is answered 413 before a single body byte is read; a body
  * that grows past the limit (chunked, or longer than declared) is answered 413 as soon as the
  * limit is crossed. Either way reading stops (the request is paused) and the connection closes
- * after the answer, so the rest of the body is never buffered.
+ * after the answer, so the rest of the body is never buffered. A body that does not arrive whole
+ * within {@code http.body-timeout} of the head is answered 408 by the listener's sweep ({@link
+ * ListenerConnections}); while it arrives the connection counts as waiting, not busy, under the
+ * node's connection limit.
  */
 final class BodyReader {
   static final String ENCODED =
@@ -38,13 +41,13 @@ final class BodyReader {
       ex.response().writeContinue();
     }
     Buffer body = Buffer.buffer(declared > 0 ? (int) declared : 512);
-    boolean[] refused = {false};
+    TrackedConnection connection = ex.connection();
+    connection.awaitingBody(ex); // the body deadline runs from the head (ListenerConnections)
     request.handler(chunk -> {
-      if (refused[0]) {
-        return;
+      if (ex.answered()) {
+        return; // refused (413) or late (408): the rest is dropped
       }
       if (body.length() + chunk.length() > maxBytes) {
-        refused[0] = true;
         request.pause();
         tooLarge(ex, maxBytes);
       } else {
@@ -52,7 +55,7 @@ final class BodyReader {
       }
     });
     request.endHandler(v -> {
-      if (!refused[0]) {
+      if (!ex.answered() && connection.bodyArrived()) {
         try {
           then.handle(body);
         } catch (VeilException e) {
