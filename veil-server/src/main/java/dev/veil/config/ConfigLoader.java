@@ -78,6 +78,11 @@ public final class ConfigLoader {
     d.put("limits.max-batch-size", "5000");
     d.put("limits.rate-limit-per-second", "0");
     d.put("limits.stream-buffer-bytes", "33554432");
+    d.put("limits.max-connections", "auto");
+    d.put("http.body-timeout", "30s");
+    d.put("grpc.idle-timeout", "60s");
+    d.put("grpc.max-connection-age", "1h");
+    d.put("grpc.max-connection-age-grace", "1m");
     d.put("cors.allowed-origins", "*");
     d.put("log.access", "false");
     d.put("demo.enabled", "false");
@@ -252,7 +257,17 @@ public final class ConfigLoader {
             .filter(o -> !o.isEmpty()).toList(),
         s.bool("log.access"),
         new VeilConfig.Demo(s.bool("demo.enabled"), s.port("demo.port")),
+        connections(s),
         redacted(v));
+  }
+
+  /** The bounds on connections: {@code limits.max-connections} and the connection timeouts. */
+  private static VeilConfig.Connections connections(Settings s) {
+    return new VeilConfig.Connections(s.maxConnections("limits.max-connections"),
+        s.atMost(s.positiveDuration("http.body-timeout"), "http.body-timeout", "1h"),
+        s.atMost(s.atLeastOneSecond("grpc.idle-timeout"), "grpc.idle-timeout", "1d"),
+        s.atMost(s.atLeastOneSecond("grpc.max-connection-age"), "grpc.max-connection-age", "30d"),
+        s.atMost(s.duration("grpc.max-connection-age-grace"), "grpc.max-connection-age-grace", "1h"));
   }
 
   /**
@@ -300,6 +315,19 @@ public final class ConfigLoader {
         return v;
       } catch (NumberFormatException e) {
         throw new ConfigException(key + " must be an integer, got '" + values.get(key) + "'");
+      }
+    }
+
+    /** {@code auto} (0: what the file-descriptor limit allows) or a number of connections. */
+    int maxConnections(String key) {
+      String v = text(key, false);
+      if (v.equalsIgnoreCase("auto")) {
+        return 0;
+      }
+      try {
+        return intIn(key, 1, 10_000_000);
+      } catch (ConfigException e) {
+        throw new ConfigException(key + " must be auto or an integer between 1 and 10000000, got '" + v + "'");
       }
     }
 

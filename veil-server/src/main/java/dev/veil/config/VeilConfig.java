@@ -32,6 +32,7 @@ public record VeilConfig(
     List<String> corsOrigins,
     boolean accessLog,
     Demo demo,
+    Connections connections,
     Map<String, String> settings) {
 
   /**
@@ -73,6 +74,17 @@ public record VeilConfig(
 
   /** The demo publisher site of {@code veil serve --demo}, on its own port beside the API. */
   public record Demo(boolean enabled, int port) {}
+
+  /**
+   * Bounds on connections (docs/spec.md 11). {@code maxConnections}: open at once over the HTTP and admin
+   * gRPC listeners together, 0 for what the file-descriptor limit allows at start. {@code
+   * httpBodyTimeout}: from a request's head to the end of its body. {@code grpcIdleTimeout}: an admin
+   * connection without a call in flight (or without a complete HTTP/2 preface) is closed. {@code
+   * grpcMaxAge}: any admin connection is told to go away, its calls in flight then get {@code
+   * grpcMaxAgeGrace}.
+   */
+  public record Connections(int maxConnections, Duration httpBodyTimeout, Duration grpcIdleTimeout,
+      Duration grpcMaxAge, Duration grpcMaxAgeGrace) {}
 
   /**
    * Request limits: body bytes, header bytes, identifiers per map batch, requests/s per client (0 =

@@ -2,6 +2,7 @@ package dev.veil.grpc;
 
 import dev.veil.common.Causes;
 import dev.veil.config.VeilConfig;
+import dev.veil.net.ConnectionLimit;
 import dev.veil.observability.Metrics;
 import dev.veil.server.Services;
 import io.grpc.BindableService;
@@ -39,6 +40,13 @@ import java.util.concurrent.TimeUnit;
  * maxMessageBytes} (4 MiB when not positive; larger calls fail with RESOURCE_EXHAUSTED) and runs
  * handlers on the given executor, since some of them block on the store. Start once, stop once;
  * {@link #start} and {@link #stop} are thread-safe.
+ *
+ * <p>Connections are bounded (docs/spec.md 11): each counts against the node's connection limit, shared
+ * with the public HTTP listener ({@link AdminConnections}); one without a call in flight for {@code
+ * grpc.idle-timeout}, or without a complete HTTP/2 preface by then, is closed (gRPC sends GOAWAY
+ * and closes it at the latest 10 s later, if the client does not answer its ping); and every
+ * connection is told to go away after {@code grpc.max-connection-age}, its calls in flight then
+ * getting {@code grpc.max-connection-age-grace} to finish.
  */
 public final class AdminGrpcServer {
   /** Inbound message limit when the configuration gives none (docs/spec.md 11). */
@@ -47,11 +55,14 @@ public final class AdminGrpcServer {
   private static final long GRACE_SECONDS = 5;
 
   private final VeilConfig.Grpc config;
+  private final VeilConfig.Connections bounds;
+  private final ConnectionLimit connectionLimit;
   private final Executor executor;
   private final List<ServerServiceDefinition> adminServices = new ArrayList<>();
   private final ServerServiceDefinition reflection;
   private final HealthStatusManager health = new HealthStatusManager();
   private Server server;
+  private AdminConnections connections;
   private boolean stopping;
   private long stopBegan; // System.nanoTime() of beginStop()
 
@@ -61,8 +72,8 @@ public final class AdminGrpcServer {
   }
 
   /**
-   * A server for {@code IdentityAdminApi} and {@code extraAdminServices}, which get the same admin
-   * key check and error mapping and are reported SERVING by the health service under their names.
+   * A server for {@code IdentityAdminApi} and {@code extraAdminServices}, with a connection limit of
+   * its own ({@code limits.max-connections}).
    */
   public AdminGrpcServer(
       VeilConfig.Grpc config, Services services, Executor executor, List<BindableService> extraAdminServices) {
@@ -71,11 +82,25 @@ public final class AdminGrpcServer {
 
   /**
    * Like {@link #AdminGrpcServer(VeilConfig.Grpc, Services, Executor, List)}, counting the admin
-   * calls in {@code metrics} ({@code veil_admin_grpc_calls_total}).
+   * calls in {@code metrics} ({@code veil_admin_grpc_calls_total}), with a connection limit of its own.
    */
   public AdminGrpcServer(VeilConfig.Grpc config, Services services, Executor executor,
       List<BindableService> extraAdminServices, Metrics metrics) {
+    this(config, services, executor, extraAdminServices, metrics,
+        ConnectionLimit.forNode(services.config().connections().maxConnections(), metrics));
+  }
+
+  /**
+   * A server for {@code IdentityAdminApi} and {@code extraAdminServices}, which get the same admin
+   * key check and error mapping and are reported SERVING by the health service under their names;
+   * admin calls are counted in {@code metrics}; its connections count against {@code
+   * connectionLimit} (shared with the node's other listeners).
+   */
+  public AdminGrpcServer(VeilConfig.Grpc config, Services services, Executor executor,
+      List<BindableService> extraAdminServices, Metrics metrics, ConnectionLimit connectionLimit) {
     this.config = config;
+    this.bounds = services.config().connections();
+    this.connectionLimit = connectionLimit;
     this.executor = executor;
     AdminAuthInterceptor auth = new AdminAuthInterceptor(services.authenticator());
     DomainErrorInterceptor errors = new DomainErrorInterceptor();
@@ -124,20 +149,32 @@ public final class AdminGrpcServer {
         .addService(reflection);
     adminServices.forEach(builder::addService);
     builder.addStreamTracerFactory(CallDeadlines.ARRIVALS); // a call's deadline counts from its arrival
-    Server started = builder.build();
+    AdminConnections admitted = new AdminConnections(connectionLimit);
+    Server started = admitted.configure(bounded(builder)).build();
     try {
       started.start();
     } catch (IOException e) {
+      admitted.close();
       String why = Causes.rootMessage(e); // the native transport's: "bind(..) failed with error(-98): Address …"
       throw new UncheckedIOException("cannot bind the admin gRPC port " + config.host() + ":" + config.port()
           + " (grpc.host, grpc.port): " + why.substring(why.lastIndexOf(": ") + 1).strip(), e);
     }
     server = started;
+    connections = admitted;
     health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, ServingStatus.SERVING);
     for (ServerServiceDefinition service : adminServices) {
       health.setStatus(service.getServiceDescriptor().getName(), ServingStatus.SERVING);
     }
     return started.getPort();
+  }
+
+  /** The bounds on idle and old connections (a connection that never completes its preface included). */
+  private NettyServerBuilder bounded(NettyServerBuilder builder) {
+    long idle = bounds.grpcIdleTimeout().toMillis();
+    return builder.maxConnectionIdle(idle, TimeUnit.MILLISECONDS)
+        .handshakeTimeout(idle, TimeUnit.MILLISECONDS)
+        .maxConnectionAge(bounds.grpcMaxAge().toMillis(), TimeUnit.MILLISECONDS)
+        .maxConnectionAgeGrace(bounds.grpcMaxAgeGrace().toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -176,5 +213,6 @@ public final class AdminGrpcServer {
       server.shutdownNow();
       Thread.currentThread().interrupt();
     }
+    connections.close();
   }
 }

@@ -7,21 +7,15 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 
 /**
-<<<<<<< HEAD
  * Reads a request body under the size limit (docs/spec.md 11), refusing it while reading rather
  * than after: a {@code Content-Length} over the limit is answered 413 before a single body byte is
  * read; a body that grows past the limit (chunked, or longer than declared) is answered 413 as soon
  * as the limit is crossed. Either way reading stops (the request is paused) and the connection
- * closes after the answer, so the rest of the body is never buffered.
-=======
- * Reads a request body under the size limit (docs/spec.md 11), refusing it while reading rather than after:
- * a {@code Content-Length} over the limit is answered 413 before a single body byte is read; a body
- * that grows past the limit (chunked, or longer than declared) is answered 413 as soon as the
- * limit is crossed. Either way reading stops (the request is paused) and the connection closes
- * after the answer, so the rest of the body is never buffered. A chunked body whose framing the
- * decoder refused ({@link StrictRequestDecoder}) ends early with the request's decoder result
- * failed, and is answered 400.
->>>>>>> http-framing
+ * closes after the answer, so the rest of the body is never buffered. A chunked body whose framing
+ * the decoder refused ({@link StrictRequestDecoder}) ends early with the request's decoder result
+ * failed, and is answered 400. A body that does not arrive whole within {@code http.body-timeout}
+ * of the head is answered 408 by the listener's sweep ({@link ListenerConnections}); while it
+ * arrives the connection counts as waiting, not busy, under the node's connection limit.
  */
 final class BodyReader {
   static final String ENCODED =
@@ -48,13 +42,13 @@ final class BodyReader {
       ex.response().writeContinue();
     }
     Buffer body = Buffer.buffer(declared > 0 ? (int) declared : 512);
-    boolean[] refused = {false};
+    TrackedConnection connection = ex.connection();
+    connection.awaitingBody(ex); // the body deadline runs from the head (ListenerConnections)
     request.handler(chunk -> {
-      if (refused[0]) {
-        return;
+      if (ex.answered()) {
+        return; // refused (413) or late (408): the rest is dropped
       }
       if (body.length() + chunk.length() > maxBytes) {
-        refused[0] = true;
         request.pause();
         tooLarge(ex, maxBytes);
       } else {
@@ -62,8 +56,8 @@ final class BodyReader {
       }
     });
     request.endHandler(v -> {
-      if (refused[0]) {
-        return;
+      if (ex.answered() || !connection.bodyArrived()) {
+        return; // refused (413) or late (408)
       }
       if (!request.decoderResult().isSuccess()) {
         // The decoder refused the body's chunk framing (StrictRequestDecoder): what arrived is not the body.

@@ -4,6 +4,7 @@ import dev.veil.common.ApiProfile;
 import dev.veil.common.ErrorCode;
 import dev.veil.common.StoreUnavailableException;
 import dev.veil.common.VeilException;
+import dev.veil.config.DurationFormat;
 import dev.veil.core.identity.InvalidIdentifierException;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
@@ -11,6 +12,7 @@ import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,6 +86,16 @@ final class ErrorResponses {
   /** 404 for a path no route serves. */
   static void unknownPath(Exchange ex) {
     ex.sendJson(404, Envelope.failure("unknown_path", "Unknown path"));
+  }
+
+  /**
+   * 408 for a request whose body did not arrive whole within {@code http.body-timeout} of its head
+   * ({@link ListenerConnections}); the connection closes after it, as after any answer sent before
+   * the body was read ({@link Exchange#send}).
+   */
+  static void bodyTimeout(Exchange ex, Duration timeout) {
+    ex.sendJson(408, Envelope.failure(ex.profile().clientErrorStatus(),
+        "Request timeout: the body did not arrive within " + DurationFormat.format(timeout) + " of the headers"));
   }
 
   /** 405 for a known path called with a method it does not serve. */

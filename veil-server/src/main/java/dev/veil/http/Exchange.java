@@ -22,6 +22,7 @@ final class Exchange {
   static final int CLIENT_CLOSED = 499;
 
   private final HttpServerRequest request;
+  private final TrackedConnection connection;
   private final StopSignal stop;
   private final String routeName;
   private final RequestMetrics metrics;
@@ -31,9 +32,10 @@ final class Exchange {
   private ApiClient client;
   private boolean answered;
 
-  Exchange(HttpServerRequest request, String routeName, RequestMetrics metrics, RequestObserver observer,
-      ApiProfile profile, long startNanos, StopSignal stop) {
+  Exchange(HttpServerRequest request, TrackedConnection connection, String routeName, RequestMetrics metrics,
+      RequestObserver observer, ApiProfile profile, long startNanos, StopSignal stop) {
     this.request = request;
+    this.connection = connection;
     this.stop = stop;
     this.routeName = routeName;
     this.metrics = metrics;
@@ -48,6 +50,11 @@ final class Exchange {
 
   HttpServerResponse response() {
     return request.response();
+  }
+
+  /** The connection the request arrived on, as its listener tracks it. */
+  TrackedConnection connection() {
+    return connection;
   }
 
   String routeName() {
@@ -173,6 +180,11 @@ final class Exchange {
 
   long elapsedNanos() {
     return System.nanoTime() - startNanos;
+  }
+
+  /** {@link System#nanoTime()} when the request's head arrived. */
+  long startNanos() {
+    return startNanos;
   }
 
   RequestMetrics metrics() {

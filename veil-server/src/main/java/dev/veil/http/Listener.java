@@ -11,21 +11,23 @@ import java.util.function.IntConsumer;
 /**
  * One HTTP listener on one event loop, deployed once per event loop by {@link PublicHttpServer}.
  * Vert.x shares the bound port between listeners with the same host and port and spreads new
- * connections over them.
+ * connections over them. Its connections are admitted and their requests' deadlines kept by its
+ * own {@link ListenerConnections}, swept on its event loop.
  */
 final class Listener extends VerticleBase {
   private final HttpServerOptions options;
   private final RequestDispatcher dispatcher;
-  private final HeaderTimeout headerTimeout;
+  private final ListenerConnections connections;
   private final Duration grace;
   private final IntConsumer boundPort;
   private HttpServer server;
+  private long sweep = -1;
 
-  Listener(HttpServerOptions options, RequestDispatcher dispatcher, HeaderTimeout headerTimeout, Duration grace,
+  Listener(HttpServerOptions options, RequestDispatcher dispatcher, ListenerConnections connections, Duration grace,
       IntConsumer boundPort) {
     this.options = options;
     this.dispatcher = dispatcher;
-    this.headerTimeout = headerTimeout;
+    this.connections = connections;
     this.grace = grace;
     this.boundPort = boundPort;
   }
@@ -35,15 +37,22 @@ final class Listener extends VerticleBase {
     server = vertx.createHttpServer(new HttpServerOptions(options))
         .connectionHandler(connection -> {
           StrictRequestDecoder.install(connection, options);
-          headerTimeout.watch(connection);
+          connections.opened(connection);
         })
-        .invalidRequestHandler(dispatcher::handleInvalid)
-        .requestHandler(dispatcher);
+        .invalidRequestHandler(request -> dispatcher.handleInvalid(request, connections.of(request)))
+        .requestHandler(request -> dispatcher.handle(request, connections.of(request)));
+    sweep = vertx.setPeriodic(connections.sweepMillis(), id -> connections.sweep());
     return server.listen().onSuccess(s -> boundPort.accept(s.actualPort()));
   }
 
   @Override
   public Future<?> stop() {
-    return server == null ? Future.succeededFuture() : server.shutdown(grace.toMillis(), TimeUnit.MILLISECONDS);
+    // Deadlines are kept while requests in flight finish: a body that never ends still gets its 408.
+    Future<Void> stopped = server == null ? Future.succeededFuture()
+        : server.shutdown(grace.toMillis(), TimeUnit.MILLISECONDS);
+    return stopped.eventually(() -> {
+      vertx.cancelTimer(sweep);
+      return Future.succeededFuture();
+    });
   }
 }

@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>{@link #start()} binds {@code http.host}:{@code http.port} (port 0 picks a free port) with one
  * listener per event loop, all sharing the port, so requests are spread over the cores. Each
- * listener enforces the limits of docs/spec.md 11 at the protocol level (header size, header and
- * idle timeouts) and hands requests to one shared {@link RequestDispatcher}. {@link #stop()} stops
+ * listener enforces the limits of docs/spec.md 11 at the protocol level (header size, idle timeout; the
+ * header and body deadlines and the node's connection limit in {@link ListenerConnections}) and
+ * hands requests to one shared {@link RequestDispatcher}. {@link #stop()} stops
  * accepting connections and lets in-flight requests finish (up to {@code http.shutdown-timeout}).
  *
  * <p>Hot paths (generate, refresh, validate, map) run on the event loop without blocking; only
@@ -30,28 +31,37 @@ public final class PublicHttpServer {
   private final Vertx vertx;
   private final VeilConfig config;
   private final int listeners;
-  private final HeaderTimeout headerTimeout;
+  private final HttpConnectionGate gate;
+  private final ListenerConnections.Deadlines deadlines;
   private final RequestDispatcher dispatcher;
   private final List<String> deployments = new CopyOnWriteArrayList<>();
 
-  /** A server with one listener per available processor. */
-  public PublicHttpServer(Vertx vertx, Services services, Metrics metrics) {
-    this(vertx, services, metrics, Runtime.getRuntime().availableProcessors());
+  /**
+   * A server with one listener per available processor.
+   *
+   * @param gate the gate of {@code vertx}'s transport, which admits connections against the node's
+   *     connection limit
+   */
+  public PublicHttpServer(Vertx vertx, Services services, Metrics metrics, HttpConnectionGate gate) {
+    this(vertx, services, metrics, Runtime.getRuntime().availableProcessors(), gate);
   }
 
   /**
    * @param listeners how many event loops accept connections (at least 1; more than the Vert.x
    *     event loop pool size gains nothing)
+   * @param gate the gate of {@code vertx}'s transport ({@link HttpConnectionGate#transport()}),
+   *     which admits connections against the node's connection limit
    */
-  public PublicHttpServer(Vertx vertx, Services services, Metrics metrics, int listeners) {
+  public PublicHttpServer(Vertx vertx, Services services, Metrics metrics, int listeners, HttpConnectionGate gate) {
     if (listeners < 1) {
       throw new IllegalArgumentException("listeners must be at least 1");
     }
     this.vertx = vertx;
     this.config = services.config();
     this.listeners = listeners;
-    this.headerTimeout = new HeaderTimeout(vertx, config.http().headerTimeout());
-    this.dispatcher = new RequestDispatcher(vertx, services, metrics, headerTimeout);
+    this.gate = gate;
+    this.deadlines = ListenerConnections.Deadlines.of(config);
+    this.dispatcher = new RequestDispatcher(vertx, services, metrics);
   }
 
   /** Binds and listens; completes with the actual port once every listener accepts connections. */
@@ -77,8 +87,8 @@ public final class PublicHttpServer {
   private Future<Integer> deploy(int port, int instances) {
     HttpServerOptions options = options(port);
     AtomicInteger actualPort = new AtomicInteger(port);
-    return vertx.deployVerticle(() -> new Listener(options, dispatcher, headerTimeout, config.http().shutdownTimeout(),
-                actualPort::set),
+    return vertx.deployVerticle(() -> new Listener(options, dispatcher,
+                new ListenerConnections(gate, deadlines), config.http().shutdownTimeout(), actualPort::set),
             new DeploymentOptions().setInstances(instances))
         .map(id -> {
           deployments.add(id);

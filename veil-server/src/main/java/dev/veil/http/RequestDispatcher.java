@@ -10,7 +10,6 @@ import dev.veil.config.VeilConfig;
 import dev.veil.observability.Metrics;
 import dev.veil.observability.RequestMetrics;
 import dev.veil.server.Services;
-import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -27,7 +26,7 @@ import java.util.Optional;
  * route table in {@link #routes} lists every path with its access rule and the class that answers
  * it. Thread-safe: one instance serves every event loop.
  */
-final class RequestDispatcher implements Handler<HttpServerRequest> {
+final class RequestDispatcher {
   private final Map<String, Route> routes = new HashMap<>();
   private final ApiKeyAuthenticator authenticator;
   private final RateLimiter rateLimiter;
@@ -36,7 +35,6 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
   private final int maxBodyBytes;
   private final ApiProfile profile;
   private final RequestObserver observer;
-  private final HeaderTimeout headerTimeout;
   private final RequestMetrics unmatched;
   private final RequestMetrics invalid;
   private final StopSignal stop = new StopSignal();
@@ -46,7 +44,7 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
     stop.begin();
   }
 
-  RequestDispatcher(Vertx vertx, Services services, Metrics metrics, HeaderTimeout headerTimeout) {
+  RequestDispatcher(Vertx vertx, Services services, Metrics metrics) {
     VeilConfig config = services.config();
     this.authenticator = services.authenticator();
     this.rateLimiter = new RateLimiter(config.limits().rateLimitPerSecond(), services.clock());
@@ -55,7 +53,6 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
     this.bodies = new JsonBodies(maxBodyBytes);
     this.profile = config.profile();
     this.observer = new RequestObserver(config.accessLog());
-    this.headerTimeout = headerTimeout;
     this.unmatched = metrics.httpRequests("unmatched", "other");
     this.invalid = metrics.httpRequests("invalid", "other");
     for (Route.Builder route : routes(vertx, services, metrics)) {
@@ -95,10 +92,15 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
         Route.at(sdk.versionedPath()).open().get(sdk::versioned));
   }
 
-  @Override
-  public void handle(HttpServerRequest request) {
+  /**
+   * Answers {@code request}, which arrived on {@code connection} (null if the connection was
+   * refused at the connection limit: then it is closing and the request is not served).
+   */
+  void handle(HttpServerRequest request, TrackedConnection connection) {
     long start = System.nanoTime();
-    headerTimeout.headersArrived(request.connection());
+    if (connection == null || !connection.headArrived(start)) {
+      return; // the connection was refused or shed: it is closing
+    }
     if (ConnectionClose.isClosing(request.connection())) {
       return; // pipelined behind a request after which the connection closes: not served
     }
@@ -123,11 +125,13 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
     }
     if (route == null) {
       cors.apply(request); // a browser SDK with a wrong base URL reads the 404 (see Cors)
-      ErrorResponses.unknownPath(new Exchange(request, "unmatched", unmatched, observer, profile, start, stop));
+      ErrorResponses.unknownPath(
+          new Exchange(request, connection, "unmatched", unmatched, observer, profile, start, stop));
       return;
     }
     HttpMethod method = request.method();
-    Exchange ex = new Exchange(request, route.path(), route.metrics(method), observer, profile, start, stop);
+    Exchange ex =
+        new Exchange(request, connection, route.path(), route.metrics(method), observer, profile, start, stop);
     try {
       if (route.cors()) {
         cors.apply(request);
@@ -169,11 +173,10 @@ final class RequestDispatcher implements Handler<HttpServerRequest> {
     return null;
   }
 
-  /** Answers a request the HTTP decoder rejected (431, 414 or 400). */
-  void handleInvalid(HttpServerRequest request) {
+  /** Answers a request the HTTP decoder rejected (431, 414 or 400); the connection then closes. */
+  void handleInvalid(HttpServerRequest request, TrackedConnection connection) {
     long start = System.nanoTime();
-    headerTimeout.headersArrived(request.connection());
-    if (ConnectionClose.isClosing(request.connection())) {
+    if (connection == null || !connection.headArrived(start) || ConnectionClose.isClosing(request.connection())) {
       return;
     }
     cors.applyToRejectedHead(request);

@@ -5,8 +5,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sees every finished request once: records it in the route's metrics and, when enabled, writes
- * one access-log line. The line holds method, path (never the query string, where tokens and PII
+ * Sees every finished request once: records it in the route's metrics, tells its connection that
+ * the answer ended (from then on the next request is awaited, see {@link ListenerConnections}) and,
+ * when enabled, writes one access-log line. The line holds method, path (never the query string, where tokens and PII
  * may travel), status, duration and the client id; nothing else from the request.
  */
 final class RequestObserver {
@@ -21,6 +22,7 @@ final class RequestObserver {
   void completed(Exchange ex, int status) {
     long nanos = ex.elapsedNanos();
     ex.metrics().record(status, nanos);
+    ex.connection().answered(ex.startNanos() + nanos);
     if (accessLog && ACCESS.isInfoEnabled()) {
       ApiClient client = ex.client();
       ACCESS.info("event=request method={} path={} status={} duration_us={} client={}",

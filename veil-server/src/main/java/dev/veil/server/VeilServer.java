@@ -4,9 +4,11 @@ import dev.veil.config.VeilConfig;
 import dev.veil.demo.DemoSite;
 import dev.veil.grpc.AdminGrpcServer;
 import dev.veil.grpc.DeductionAdminService;
+import dev.veil.http.HttpConnectionGate;
 import dev.veil.http.PublicHttpServer;
 import dev.veil.observability.BuildInfo;
 import dev.veil.observability.JvmMetrics;
+import dev.veil.net.ConnectionLimit;
 import dev.veil.observability.Metrics;
 import dev.veil.observability.ProcessMetrics;
 import dev.veil.storage.Store;
@@ -60,11 +62,13 @@ public final class VeilServer implements AutoCloseable {
     // Vert.x starts (mostly class loading) on another thread while the services load the store and
     // compute the salt snapshot: the two are independent and each takes a good part of start-up.
     // Vert.x's class-path file resolver is off: Veil reads its resources itself, and the resolver's
-    // cache registers a shutdown hook, which fails a start that a SIGTERM has overtaken.
+    // cache registers a shutdown hook, which fails a start that a SIGTERM has overtaken. Its transport
+    // admits every connection against the one limit of both listeners (set below).
+    HttpConnectionGate gate = new HttpConnectionGate();
     java.util.concurrent.CompletableFuture<Vertx> vertxStarting = java.util.concurrent.CompletableFuture.supplyAsync(
-        () -> Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Runtime.getRuntime().availableProcessors())
+        () -> Vertx.builder().with(new VertxOptions().setEventLoopPoolSize(Runtime.getRuntime().availableProcessors())
             .setFileSystemOptions(new FileSystemOptions().setClassPathResolvingEnabled(false)
-                .setFileCachingEnabled(false))));
+                .setFileCachingEnabled(false))).withTransport(gate.transport()).build());
     try {
       ServiceGraph.Built built = ServiceGraph.build(config, clock, store, phases);
       this.services = built.services();
@@ -72,7 +76,11 @@ public final class VeilServer implements AutoCloseable {
       this.vertx = vertxStarting.join();
       phases.done("vertx_started");
       Metrics metrics = metrics(config, services);
-      this.http = new PublicHttpServer(vertx, services, metrics);
+      // One limit for both listeners, which together must stay below the descriptors the process has;
+      // read now that the store and Vert.x hold theirs, before anything listens.
+      ConnectionLimit connections = ConnectionLimit.forNode(config.connections().maxConnections(), metrics);
+      gate.admitAgainst(connections);
+      this.http = new PublicHttpServer(vertx, services, metrics, gate);
       this.httpPort = await(http.start().toCompletionStage().toCompletableFuture(), "bind the public HTTP port "
           + config.http().host() + ":" + config.http().port() + " (http.host, http.port)");
       phases.done("http_listening");
@@ -83,7 +91,7 @@ public final class VeilServer implements AutoCloseable {
         return t;
       });
       this.grpc = new AdminGrpcServer(config.grpc(), services, grpcExecutor,
-          List.of(new DeductionAdminService(built.deductions(), config.dbTimeout())), metrics);
+          List.of(new DeductionAdminService(built.deductions(), config.dbTimeout())), metrics, connections);
       this.grpcPort = grpc.start();
       phases.done("grpc_listening");
       // Whoever waits for readiness finds the bootstrap admin key already saved.

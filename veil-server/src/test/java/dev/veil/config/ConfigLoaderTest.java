@@ -114,6 +114,40 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void theConnectionBounds_haveTheirDefaults_andAreRead() {
+    VeilConfig.Connections defaults = ConfigLoader.load(null, Map.of(), Map.of()).connections();
+    assertThat(defaults).isEqualTo(new VeilConfig.Connections(0, Duration.ofSeconds(30), Duration.ofSeconds(60),
+        Duration.ofHours(1), Duration.ofMinutes(1)));
+
+    VeilConfig.Connections set = ConfigLoader.load(null, Map.of("VEIL_LIMITS_MAX_CONNECTIONS", "500"),
+        Map.of("http.body-timeout", "5s", "grpc.idle-timeout", "2m", "grpc.max-connection-age", "30m",
+            "grpc.max-connection-age-grace", "0s")).connections();
+    assertThat(set).isEqualTo(new VeilConfig.Connections(500, Duration.ofSeconds(5), Duration.ofMinutes(2),
+        Duration.ofMinutes(30), Duration.ZERO));
+    assertThat(ConfigLoader.load(null, Map.of(), Map.of("limits.max-connections", "AUTO")).connections()
+        .maxConnections()).isZero();
+  }
+
+  @Test
+  void connectionBoundsOutOfRange_failNamingTheSetting() {
+    Map<String, String> bad = new java.util.LinkedHashMap<>();
+    bad.put("limits.max-connections", "limits.max-connections must be auto or an integer between 1 and 10000000, got '0'");
+    bad.put("http.body-timeout", "http.body-timeout must be greater than zero");
+    bad.put("grpc.idle-timeout", "grpc.idle-timeout must be at least 1s, got '0s'");
+    bad.put("grpc.max-connection-age", "grpc.max-connection-age must be at least 1s, got '0s'");
+    bad.forEach((key, message) -> assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of(key,
+        key.equals("limits.max-connections") ? "0" : "0s"))).as(key).isInstanceOf(ConfigException.class)
+        .hasMessage(message));
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("limits.max-connections", "many")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("limits.max-connections must be auto or an integer between 1 and 10000000, got 'many'");
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("http.body-timeout", "2h")))
+        .isInstanceOf(ConfigException.class).hasMessage("http.body-timeout must be at most 1h, got '2h'");
+    assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("grpc.max-connection-age-grace", "2h")))
+        .isInstanceOf(ConfigException.class).hasMessage("grpc.max-connection-age-grace must be at most 1h, got '2h'");
+  }
+
+  @Test
   void aTestEmailThatIsNotOne_failsNamingTheSetting_withoutRepeatingIt() {
     assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), Map.of("test.email", "notanemail")))
         .isInstanceOf(ConfigException.class).hasMessage("test.email must be a valid email address");

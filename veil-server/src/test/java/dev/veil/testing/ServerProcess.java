@@ -50,7 +50,22 @@ public final class ServerProcess implements AutoCloseable {
    */
   public static ServerProcess start(Path dataDir, List<String> jvmOptions, String... args)
       throws IOException, InterruptedException {
-    ServerProcess server = launch(dataDir, jvmOptions, args);
+    return awaitReady(new ServerProcess(new ProcessBuilder(command(dataDir, jvmOptions, args))
+        .redirectErrorStream(true).start()));
+  }
+
+  /**
+   * Starts {@code veil serve} like {@link #start}, under a file-descriptor limit of {@code
+   * descriptors} (bash's {@code ulimit -n}, soft and hard, so the JVM cannot raise it).
+   */
+  public static ServerProcess startWithDescriptorLimit(int descriptors, Path dataDir, String... args)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of("bash", "-c", "ulimit -n " + descriptors + " && exec \"$0\" \"$@\""));
+    cmd.addAll(command(dataDir, List.of(), args));
+    return awaitReady(new ServerProcess(new ProcessBuilder(cmd).redirectErrorStream(true).start()));
+  }
+
+  private static ServerProcess awaitReady(ServerProcess server) throws InterruptedException {
     if (!server.ready.await(60, TimeUnit.SECONDS) || server.grpcPort == 0) {
       server.close();
       throw new IllegalStateException("server did not start; output:\n" + String.join("\n", server.lines));
@@ -60,18 +75,18 @@ public final class ServerProcess implements AutoCloseable {
 
   /** Starts {@code veil serve} like {@link #start} but returns at once, before it is ready. */
   public static ServerProcess launch(Path dataDir, String... args) throws IOException {
-    return launch(dataDir, List.of(), args);
+    ProcessBuilder pb = new ProcessBuilder(command(dataDir, List.of(), args)).redirectErrorStream(true);
+    return new ServerProcess(pb.start());
   }
 
-  private static ServerProcess launch(Path dataDir, List<String> jvmOptions, String... args) throws IOException {
+  private static List<String> command(Path dataDir, List<String> jvmOptions, String... args) {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx512m"));
     cmd.addAll(jvmOptions);
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.veil.cli.Main", "serve",
         "--data-dir", dataDir.toString(), "--port", "0", "--grpc-port", "0"));
     cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    return new ServerProcess(pb.start());
+    return cmd;
   }
 
   private void pump() {

@@ -3,7 +3,9 @@ package dev.veil.http.testing;
 import dev.veil.client.ClientService;
 import dev.veil.client.Role;
 import dev.veil.core.crypto.Sha256;
+import dev.veil.http.HttpConnectionGate;
 import dev.veil.http.PublicHttpServer;
+import dev.veil.net.ConnectionLimit;
 import dev.veil.observability.Metrics;
 import dev.veil.server.Services;
 import dev.veil.testing.Http;
@@ -27,7 +29,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A real {@link PublicHttpServer} on 127.0.0.1 and an ephemeral port in front of an {@link
- * InMemoryNode} (the production service graph over in-memory stores and a {@link MutableClock}).
+ * InMemoryNode} (the production service graph over in-memory stores and a {@link MutableClock}),
+ * its connections admitted against a {@link ConnectionLimit} of its own ({@code
+ * limits.max-connections}).
  * Tests talk to it over HTTP/1.1 like any client, through {@link Http}.
  */
 public final class TestNode implements AutoCloseable {
@@ -45,8 +49,10 @@ public final class TestNode implements AutoCloseable {
     List<String> keyValues = new ArrayList<>();
     settings.forEach((key, value) -> keyValues.addAll(List.of(key, value)));
     this.node = new InMemoryNode(START, TestConfigs.config(keyValues.toArray(String[]::new)));
-    this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
-    this.server = new PublicHttpServer(vertx, node.services(), metrics, 2);
+    HttpConnectionGate gate = new HttpConnectionGate();
+    gate.admitAgainst(ConnectionLimit.forNode(node.services().config().connections().maxConnections(), metrics));
+    this.vertx = Vertx.builder().with(new VertxOptions().setEventLoopPoolSize(2)).withTransport(gate.transport()).build();
+    this.server = new PublicHttpServer(vertx, node.services(), metrics, 2, gate);
     this.port = await(server.start());
     this.http = new Http("http://127.0.0.1:" + port, HttpClient.Version.HTTP_1_1);
   }
