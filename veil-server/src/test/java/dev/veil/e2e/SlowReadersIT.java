@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.veil.testing.AdminCli;
+import dev.veil.testing.Await;
 import dev.veil.testing.Http;
 import dev.veil.testing.ServerProcess;
 import dev.veil.testing.UnreadBuckets;
@@ -51,14 +52,8 @@ class SlowReadersIT {
 
       try (UnreadBuckets unread = UnreadBuckets.open(server.httpPort(), key, READERS)) {
         // Every stream has pushed into its socket what the kernel takes and waits with one chunk.
-        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        long buffered = -1;
-        while (buffered != (long) READERS * CHUNK) {
-          assertThat(System.nanoTime()).as("every stream to wait with one chunk; held %d bytes", buffered)
-              .isLessThan(deadline);
-          Thread.sleep(200);
-          buffered = buffered(server, http);
-        }
+        Await.until(Duration.ofSeconds(120), "every stream to wait with one chunk",
+            () -> buffered(server, http) == (long) READERS * CHUNK);
 
         assertThat(http.get("/ops/readyz", null).code()).isEqualTo(200);
         assertThat(wholeAnswer(http, key)).as("a client that reads gets every bucket").isEqualTo(BUCKETS);
