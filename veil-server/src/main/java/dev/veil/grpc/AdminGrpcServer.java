@@ -1,33 +1,30 @@
 package dev.veil.grpc;
 
 import dev.veil.common.Causes;
-import dev.veil.config.VeilConfig;
-import dev.veil.net.ConnectionLimit;
+import dev.veil.client.ApiKeyAuthenticator;
 import dev.veil.observability.Metrics;
-import dev.veil.server.Services;
 import io.grpc.BindableService;
 import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerBuilder;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallExecutorSupplier;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
-import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.protobuf.services.HealthStatusManager;
 import io.grpc.protobuf.services.ProtoReflectionServiceV1;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The admin gRPC listener (docs/spec.md 6): {@code IdentityAdminApi} plus any further admin
- * services (such as {@code DeductionAdminApi}), each behind {@link AdminAuthInterceptor} and {@link
+ * The admin gRPC server (docs/spec.md 6): the admin services it is given ({@code
+ * IdentityAdminApi}, {@code DeductionAdminApi}), each behind {@link AdminAuthInterceptor} and {@link
  * DomainErrorInterceptor}; the standard health service without a key, and server reflection (v1)
  * behind the same key check, since docs/spec.md 6 exempts only health: a caller without an ADMIN
  * key learns no more of the admin port than that it serves gRPC. Every service, health and
@@ -36,17 +33,10 @@ import java.util.concurrent.TimeUnit;
  * RESOURCE_EXHAUSTED.
  * Calls to the admin services are counted by method and status ({@link AdminCallCounter}).
  *
- * <p>Binds only the configured address (loopback by default), caps inbound messages at {@code
- * maxMessageBytes} (4 MiB when not positive; larger calls fail with RESOURCE_EXHAUSTED) and runs
+ * <p>Listens where its {@link AdminListener} says: the node's admin port, whose connections and
+ * message sizes are bounded there, or an in-process transport in tests of the services. Runs
  * handlers on the given executor, since some of them block on the store. Start once, stop once;
  * {@link #start} and {@link #stop} are thread-safe.
- *
- * <p>Connections are bounded (docs/spec.md 11): each counts against the node's connection limit, shared
- * with the public HTTP listener ({@link AdminConnections}); one without a call in flight for {@code
- * grpc.idle-timeout}, or without a complete HTTP/2 preface by then, is closed (gRPC sends GOAWAY
- * and closes it at the latest 10 s later, if the client does not answer its ping); and every
- * connection is told to go away after {@code grpc.max-connection-age}, its calls in flight then
- * getting {@code grpc.max-connection-age-grace} to finish.
  */
 public final class AdminGrpcServer {
   /** Inbound message limit when the configuration gives none (docs/spec.md 11). */
@@ -54,67 +44,34 @@ public final class AdminGrpcServer {
 
   private static final long GRACE_SECONDS = 5;
 
-  private final VeilConfig.Grpc config;
-  private final VeilConfig.Connections bounds;
-  private final ConnectionLimit connectionLimit;
+  private final AdminListener listener;
   private final Executor executor;
   private final List<ServerServiceDefinition> adminServices = new ArrayList<>();
   private final ServerServiceDefinition reflection;
   private final HealthStatusManager health = new HealthStatusManager();
   private Server server;
-  private AdminConnections connections;
   private boolean stopping;
   private long stopBegan; // System.nanoTime() of beginStop()
 
-  /** A server for {@code IdentityAdminApi} only. */
-  public AdminGrpcServer(VeilConfig.Grpc config, Services services, Executor executor) {
-    this(config, services, executor, List.of());
-  }
-
   /**
-   * A server for {@code IdentityAdminApi} and {@code extraAdminServices}, with a connection limit of
-   * its own ({@code limits.max-connections}).
+   * A server for {@code adminServices}, which get the admin key check ({@code authenticator}) and
+   * error mapping and are reported SERVING by the health service under their names; their calls are
+   * counted in {@code metrics} ({@code veil_admin_grpc_calls_total}) and run on {@code executor}.
    */
-  public AdminGrpcServer(
-      VeilConfig.Grpc config, Services services, Executor executor, List<BindableService> extraAdminServices) {
-    this(config, services, executor, extraAdminServices, new Metrics());
-  }
-
-  /**
-   * Like {@link #AdminGrpcServer(VeilConfig.Grpc, Services, Executor, List)}, counting the admin
-   * calls in {@code metrics} ({@code veil_admin_grpc_calls_total}), with a connection limit of its own.
-   */
-  public AdminGrpcServer(VeilConfig.Grpc config, Services services, Executor executor,
-      List<BindableService> extraAdminServices, Metrics metrics) {
-    this(config, services, executor, extraAdminServices, metrics,
-        ConnectionLimit.forNode(services.config().connections().maxConnections(), metrics));
-  }
-
-  /**
-   * A server for {@code IdentityAdminApi} and {@code extraAdminServices}, which get the same admin
-   * key check and error mapping and are reported SERVING by the health service under their names;
-   * admin calls are counted in {@code metrics}; its connections count against {@code
-   * connectionLimit} (shared with the node's other listeners).
-   */
-  public AdminGrpcServer(VeilConfig.Grpc config, Services services, Executor executor,
-      List<BindableService> extraAdminServices, Metrics metrics, ConnectionLimit connectionLimit) {
-    this.config = config;
-    this.bounds = services.config().connections();
-    this.connectionLimit = connectionLimit;
+  public AdminGrpcServer(AdminListener listener, ApiKeyAuthenticator authenticator,
+      List<BindableService> adminServices, Executor executor, Metrics metrics) {
+    this.listener = listener;
     this.executor = executor;
-    AdminAuthInterceptor auth = new AdminAuthInterceptor(services.authenticator());
+    AdminAuthInterceptor auth = new AdminAuthInterceptor(authenticator);
     DomainErrorInterceptor errors = new DomainErrorInterceptor();
-    List<BindableService> all = new ArrayList<>();
-    all.add(new IdentityAdminService(services));
-    all.addAll(extraAdminServices);
     // Unparseable request bytes get INVALID_ARGUMENT instead of grpc-java's UNKNOWN; the guard
     // sits inside the interceptors, so it never runs for a call they already closed.
     List<ServerServiceDefinition> guarded =
-        all.stream().map(service -> MalformedRequestGuard.guard(service.bindService())).toList();
+        adminServices.stream().map(service -> MalformedRequestGuard.guard(service.bindService())).toList();
     AdminCallCounter counter = new AdminCallCounter(metrics, guarded);
     for (ServerServiceDefinition service : guarded) {
       // The last interceptor listed runs first: count, authenticate, then map errors of the handler.
-      adminServices.add(ServerInterceptors.intercept(service, errors, auth, counter));
+      this.adminServices.add(ServerInterceptors.intercept(service, errors, auth, counter));
     }
     reflection = ServerInterceptors.intercept(
         MalformedRequestGuard.guard(ProtoReflectionServiceV1.newInstance().bindService()), auth);
@@ -123,7 +80,7 @@ public final class AdminGrpcServer {
   /**
    * Binds and starts serving.
    *
-   * @return the bound port (useful when the configured port is 0)
+   * @return the bound port (useful when the configured port is 0; -1 for a transport without ports)
    * @throws UncheckedIOException if the address cannot be bound
    * @throws IllegalStateException if already started
    */
@@ -131,8 +88,7 @@ public final class AdminGrpcServer {
     if (server != null) {
       throw new IllegalStateException("admin gRPC server already started");
     }
-    int maxMessageBytes = config.maxMessageBytes() > 0 ? config.maxMessageBytes() : DEFAULT_MAX_MESSAGE_BYTES;
-    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(config.host(), config.port()))
+    ServerBuilder<?> builder = listener.builder()
         // Health reads a status held in memory, so it runs where its call arrives (a method lookup
         // in grpc-java runs on the builder's executor, before a call's own executor is chosen);
         // every other call goes to the workers, since some block on the store. A few slow admin
@@ -144,37 +100,25 @@ public final class AdminGrpcServer {
             return HealthGrpc.SERVICE_NAME.equals(call.getMethodDescriptor().getServiceName()) ? null : executor;
           }
         })
-        .maxInboundMessageSize(maxMessageBytes)
         .addService(MalformedRequestGuard.guard(health.getHealthService().bindService()))
-        .addService(reflection);
+        .addService(reflection)
+        .addStreamTracerFactory(CallDeadlines.ARRIVALS); // a call's deadline counts from its arrival
     adminServices.forEach(builder::addService);
-    builder.addStreamTracerFactory(CallDeadlines.ARRIVALS); // a call's deadline counts from its arrival
-    AdminConnections admitted = new AdminConnections(connectionLimit);
-    Server started = admitted.configure(bounded(builder)).build();
+    Server started = builder.build();
     try {
       started.start();
     } catch (IOException e) {
-      admitted.close();
+      listener.release();
       String why = Causes.rootMessage(e); // the native transport's: "bind(..) failed with error(-98): Address …"
-      throw new UncheckedIOException("cannot bind the admin gRPC port " + config.host() + ":" + config.port()
-          + " (grpc.host, grpc.port): " + why.substring(why.lastIndexOf(": ") + 1).strip(), e);
+      throw new UncheckedIOException("cannot bind " + listener.description() + ": "
+          + why.substring(why.lastIndexOf(": ") + 1).strip(), e);
     }
     server = started;
-    connections = admitted;
     health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, ServingStatus.SERVING);
     for (ServerServiceDefinition service : adminServices) {
       health.setStatus(service.getServiceDescriptor().getName(), ServingStatus.SERVING);
     }
     return started.getPort();
-  }
-
-  /** The bounds on idle and old connections (a connection that never completes its preface included). */
-  private NettyServerBuilder bounded(NettyServerBuilder builder) {
-    long idle = bounds.grpcIdleTimeout().toMillis();
-    return builder.maxConnectionIdle(idle, TimeUnit.MILLISECONDS)
-        .handshakeTimeout(idle, TimeUnit.MILLISECONDS)
-        .maxConnectionAge(bounds.grpcMaxAge().toMillis(), TimeUnit.MILLISECONDS)
-        .maxConnectionAgeGrace(bounds.grpcMaxAgeGrace().toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -213,6 +157,6 @@ public final class AdminGrpcServer {
       server.shutdownNow();
       Thread.currentThread().interrupt();
     }
-    connections.close();
+    listener.release();
   }
 }

@@ -28,7 +28,13 @@ import dev.veil.grpc.identity.admin.v1.SetClientEnabledRequest;
 import dev.veil.grpc.identity.admin.v1.SetClientEnabledResponse;
 import dev.veil.key.KeyRing;
 import dev.veil.salt.SaltService.RotationStatus;
-import dev.veil.server.Services;
+import dev.veil.client.ClientService;
+import dev.veil.identity.IdentityMapper;
+import dev.veil.key.KeyService;
+import dev.veil.optout.OptOutService;
+import dev.veil.salt.SaltService;
+import java.time.Clock;
+import java.time.Duration;
 import io.grpc.stub.StreamObserver;
 import java.time.Instant;
 import java.util.LinkedHashSet;
@@ -48,17 +54,33 @@ import java.util.Set;
  * at a time instead.
  */
 public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdminApiImplBase {
-  private final Services services;
+  private final ClientService clients;
+  private final KeyService keys;
+  private final SaltService salts;
+  private final OptOutService optOuts;
+  private final IdentityMapper mapper;
+  private final Clock clock;
   private final CallDeadlines deadlines;
 
-  public IdentityAdminService(Services services) {
-    this.services = services;
-    this.deadlines = new CallDeadlines(services.config().dbTimeout());
+  /**
+   * @param mapper turns an identity given for an opt-out into its first-level hash
+   * @param storeTimeout how long after its arrival a call that writes may still reach the store
+   *     ({@code db.timeout})
+   */
+  public IdentityAdminService(ClientService clients, KeyService keys, SaltService salts, OptOutService optOuts,
+      IdentityMapper mapper, Clock clock, Duration storeTimeout) {
+    this.clients = clients;
+    this.keys = keys;
+    this.salts = salts;
+    this.optOuts = optOuts;
+    this.mapper = mapper;
+    this.clock = clock;
+    this.deadlines = new CallDeadlines(storeTimeout);
   }
 
   @Override
   public void createClient(CreateClientRequest request, StreamObserver<CreateClientResponse> out) {
-    CreatedClient created = deadlines.bound(() -> services.clients().create(
+    CreatedClient created = deadlines.bound(() -> clients.create(
         AdminMessages.clientName(request.getName()), request.getSiteId(), AdminMessages.roles(request.getRolesList())));
     reply(out, CreateClientResponse.newBuilder()
         .setClient(AdminMessages.client(created.client()))
@@ -69,19 +91,19 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
   @Override
   public void listClients(ListClientsRequest request, StreamObserver<ListClientsResponse> out) {
     ListClientsResponse.Builder response = ListClientsResponse.newBuilder();
-    services.clients().list().forEach(c -> response.addClients(AdminMessages.client(c)));
+    clients.list().forEach(c -> response.addClients(AdminMessages.client(c)));
     reply(out, response.build());
   }
 
   @Override
   public void setClientEnabled(SetClientEnabledRequest request, StreamObserver<SetClientEnabledResponse> out) {
-    var client = deadlines.bound(() -> services.clients().setEnabled(request.getClientId(), request.getEnabled()));
+    var client = deadlines.bound(() -> clients.setEnabled(request.getClientId(), request.getEnabled()));
     reply(out, SetClientEnabledResponse.newBuilder().setClient(AdminMessages.client(client)).build());
   }
 
   @Override
   public void rotateClientKey(RotateClientKeyRequest request, StreamObserver<RotateClientKeyResponse> out) {
-    CreatedClient rotated = deadlines.bound(() -> services.clients().rotateKey(request.getClientId()));
+    CreatedClient rotated = deadlines.bound(() -> clients.rotateKey(request.getClientId()));
     reply(out, RotateClientKeyResponse.newBuilder()
         .setClient(AdminMessages.client(rotated.client()))
         .setApiKey(rotated.key().reveal())
@@ -90,32 +112,32 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
 
   @Override
   public void listKeys(ListKeysRequest request, StreamObserver<ListKeysResponse> out) {
-    Instant now = services.clock().instant();
+    Instant now = clock.instant();
     ListKeysResponse.Builder response = ListKeysResponse.newBuilder();
-    services.keys().ring().all().forEach(k -> response.addKeys(AdminMessages.keyInfo(k, now)));
+    keys.ring().all().forEach(k -> response.addKeys(AdminMessages.keyInfo(k, now)));
     reply(out, response.build());
   }
 
   @Override
   public void rotateKeys(RotateKeysRequest request, StreamObserver<RotateKeysResponse> out) {
     Set<Integer> siteIds = new LinkedHashSet<>(request.getSiteIdsList());
-    KeyRing ring = services.keys().ring();
+    KeyRing ring = keys.ring();
     for (int siteId : siteIds) {
       if (ring.newestKey(siteId).isEmpty()) {
         throw new VeilException(ErrorCode.NOT_FOUND, "no keyset for site id " + siteId);
       }
     }
-    Instant now = services.clock().instant();
+    Instant now = clock.instant();
     RotateKeysResponse.Builder response = RotateKeysResponse.newBuilder();
-    services.keys().rotateNow(siteIds).forEach(k -> response.addCreated(AdminMessages.keyInfo(k, now)));
+    keys.rotateNow(siteIds).forEach(k -> response.addCreated(AdminMessages.keyInfo(k, now)));
     reply(out, response.build());
   }
 
   @Override
   public void rotateSalts(RotateSaltsRequest request, StreamObserver<RotateSaltsResponse> out) {
     int rotated = switch (request.getTargetCase()) {
-      case FRACTION -> services.salts().rotateFraction(request.getFraction());
-      case BUCKETS -> services.salts().rotateBuckets(
+      case FRACTION -> salts.rotateFraction(request.getFraction());
+      case BUCKETS -> salts.rotateBuckets(
           AdminMessages.bucketIds(request.getBuckets().getBucketIdsList()));
       case TARGET_NOT_SET -> throw VeilException.clientError("set either fraction or buckets");
     };
@@ -124,7 +146,7 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
 
   @Override
   public void getSaltStatus(GetSaltStatusRequest request, StreamObserver<GetSaltStatusResponse> out) {
-    RotationStatus status = deadlines.bound(() -> services.salts().status());
+    RotationStatus status = deadlines.bound(() -> salts.status());
     reply(out, GetSaltStatusResponse.newBuilder()
         .setBucketCount(status.bucketCount())
         .setRotatedBuckets(status.rotatedBuckets())
@@ -136,14 +158,14 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
   @Override
   public void recordOptOut(RecordOptOutRequest request, StreamObserver<RecordOptOutResponse> out) {
     byte[] firstLevelHash = firstLevelHash(request.getIdentity());
-    Instant at = deadlines.bound(() -> services.optOuts().record(firstLevelHash));
+    Instant at = deadlines.bound(() -> optOuts.record(firstLevelHash));
     reply(out, RecordOptOutResponse.newBuilder().setOptedOutMs(at.toEpochMilli()).build());
   }
 
   @Override
   public void lookupOptOut(LookupOptOutRequest request, StreamObserver<LookupOptOutResponse> out) {
     byte[] firstLevelHash = firstLevelHash(request.getIdentity());
-    Optional<Instant> at = deadlines.bound(() -> services.optOuts().lookup(firstLevelHash));
+    Optional<Instant> at = deadlines.bound(() -> optOuts.lookup(firstLevelHash));
     reply(out, LookupOptOutResponse.newBuilder()
         .setOptedOut(at.isPresent())
         .setOptedOutMs(at.map(Instant::toEpochMilli).orElse(0L))
@@ -152,7 +174,7 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
 
   private byte[] firstLevelHash(Identity identity) {
     AdminMessages.IdentityValue id = AdminMessages.identity(identity);
-    return services.mapper().firstLevelHash(IdentityHash.parse(id.input(), id.value()));
+    return mapper.firstLevelHash(IdentityHash.parse(id.input(), id.value()));
   }
 
   private static <T> void reply(StreamObserver<T> out, T response) {

@@ -2,7 +2,7 @@ package dev.veil.http;
 
 import dev.veil.common.ErrorCode;
 import dev.veil.observability.Metrics;
-import dev.veil.server.Readiness;
+import dev.veil.observability.Readiness;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;

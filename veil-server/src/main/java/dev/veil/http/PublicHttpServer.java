@@ -2,7 +2,6 @@ package dev.veil.http;
 
 import dev.veil.config.VeilConfig;
 import dev.veil.observability.Metrics;
-import dev.veil.server.Services;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -42,8 +41,9 @@ public final class PublicHttpServer {
    * @param gate the gate of {@code vertx}'s transport, which admits connections against the node's
    *     connection limit
    */
-  public PublicHttpServer(Vertx vertx, Services services, Metrics metrics, HttpConnectionGate gate) {
-    this(vertx, services, metrics, Runtime.getRuntime().availableProcessors(), gate);
+  public PublicHttpServer(
+      Vertx vertx, VeilConfig config, PublicApi api, Metrics metrics, HttpConnectionGate gate) {
+    this(vertx, config, api, metrics, Runtime.getRuntime().availableProcessors(), gate);
   }
 
   /**
@@ -52,16 +52,17 @@ public final class PublicHttpServer {
    * @param gate the gate of {@code vertx}'s transport ({@link HttpConnectionGate#transport()}),
    *     which admits connections against the node's connection limit
    */
-  public PublicHttpServer(Vertx vertx, Services services, Metrics metrics, int listeners, HttpConnectionGate gate) {
+  public PublicHttpServer(
+      Vertx vertx, VeilConfig config, PublicApi api, Metrics metrics, int listeners, HttpConnectionGate gate) {
     if (listeners < 1) {
       throw new IllegalArgumentException("listeners must be at least 1");
     }
     this.vertx = vertx;
-    this.config = services.config();
+    this.config = config;
     this.listeners = listeners;
     this.gate = gate;
     this.deadlines = ListenerConnections.Deadlines.of(config);
-    this.dispatcher = new RequestDispatcher(vertx, services, metrics);
+    this.dispatcher = new RequestDispatcher(vertx, config, api, metrics);
   }
 
   /** Binds and listens; completes with the actual port once every listener accepts connections. */

@@ -9,7 +9,6 @@ import dev.veil.common.VeilException;
 import dev.veil.config.VeilConfig;
 import dev.veil.observability.Metrics;
 import dev.veil.observability.RequestMetrics;
-import dev.veil.server.Services;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -44,10 +43,9 @@ final class RequestDispatcher {
     stop.begin();
   }
 
-  RequestDispatcher(Vertx vertx, Services services, Metrics metrics) {
-    VeilConfig config = services.config();
-    this.authenticator = services.authenticator();
-    this.rateLimiter = new RateLimiter(config.limits().rateLimitPerSecond(), services.clock());
+  RequestDispatcher(Vertx vertx, VeilConfig config, PublicApi api, Metrics metrics) {
+    this.authenticator = api.authenticator();
+    this.rateLimiter = new RateLimiter(config.limits().rateLimitPerSecond(), api.clock());
     this.cors = new Cors(config.corsOrigins());
     this.maxBodyBytes = config.limits().maxBodyBytes();
     this.bodies = new JsonBodies(maxBodyBytes);
@@ -55,22 +53,22 @@ final class RequestDispatcher {
     this.observer = new RequestObserver(config.accessLog());
     this.unmatched = metrics.httpRequests("unmatched", "other");
     this.invalid = metrics.httpRequests("invalid", "other");
-    for (Route.Builder route : routes(vertx, services, metrics)) {
+    for (Route.Builder route : routes(vertx, config, api, metrics)) {
       Route built = route.build(metrics);
       routes.put(built.path(), built);
     }
   }
 
   /** The API: every path, who may call it, and which class answers (docs/spec.md section 1). */
-  private List<Route.Builder> routes(Vertx vertx, Services s, Metrics metrics) {
+  private List<Route.Builder> routes(Vertx vertx, VeilConfig config, PublicApi api, Metrics metrics) {
     OutcomeCounters outcomes = new OutcomeCounters(metrics);
-    TokenEndpoints tokens = new TokenEndpoints(s.tokens(), outcomes);
+    TokenEndpoints tokens = new TokenEndpoints(api.tokens(), outcomes);
     IdentityMapEndpoints map = new IdentityMapEndpoints(
-        s.mapping(), bodies, s.config().limits().maxBatchSize(), !profile.mapsOptedOutIdentities(), outcomes);
-    BucketsEndpoint buckets = new BucketsEndpoint(s.salts(), StreamBudget.of(s.config(), metrics));
-    OptOutEndpoint optOut = new OptOutEndpoint(vertx, s.mapper(), s.optOuts(), s.config().dbTimeout());
-    KeyLatestEndpoint keys = new KeyLatestEndpoint(s.keys(), s.clock());
-    OpsEndpoints ops = new OpsEndpoints(vertx, s.readiness(), metrics);
+        api.mapping(), bodies, config.limits().maxBatchSize(), !profile.mapsOptedOutIdentities(), outcomes);
+    BucketsEndpoint buckets = new BucketsEndpoint(api.salts(), StreamBudget.of(config, metrics));
+    OptOutEndpoint optOut = new OptOutEndpoint(vertx, api.mapper(), api.optOuts(), config.dbTimeout());
+    KeyLatestEndpoint keys = new KeyLatestEndpoint(api.keys(), api.clock());
+    OpsEndpoints ops = new OpsEndpoints(vertx, api.readiness(), metrics);
     SdkScriptEndpoint sdk = new SdkScriptEndpoint(SdkScript.load());
     Route.Builder validate = Route.at("/v1/token/validate");
     return List.of(

@@ -1,5 +1,6 @@
 package dev.veil.server;
 
+import dev.veil.observability.Readiness;
 import dev.veil.common.JobLock;
 import dev.veil.common.StoreUnavailableException;
 import dev.veil.config.VeilConfig;

@@ -1,5 +1,6 @@
 package dev.veil.server;
 
+import dev.veil.observability.Readiness;
 import dev.veil.client.ApiClient;
 import dev.veil.client.ApiKeyAuthenticator;
 import dev.veil.client.ClientService;

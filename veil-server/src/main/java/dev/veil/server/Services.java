@@ -1,8 +1,11 @@
 package dev.veil.server;
 
+import dev.veil.observability.Readiness;
 import dev.veil.client.ApiKeyAuthenticator;
 import dev.veil.client.ClientService;
 import dev.veil.config.VeilConfig;
+import dev.veil.grpc.IdentityAdminService;
+import dev.veil.http.PublicApi;
 import dev.veil.identity.IdentityMapService;
 import dev.veil.identity.IdentityMapper;
 import dev.veil.key.KeyService;
@@ -13,8 +16,10 @@ import dev.veil.token.TokenService;
 import java.time.Clock;
 
 /**
- * The domain services of one running node, built by {@link VeilServer} (the composition root) and
- * handed to the HTTP and gRPC adapters. Adapters only translate between wire formats and these.
+ * The domain services of one running node, built by {@link ServiceGraph} for {@link VeilServer}
+ * (the composition root). No adapter sees this record: each is given only the services it calls
+ * ({@link #publicApi()} for the public HTTP API, its constructor's arguments for an admin gRPC
+ * service), so the adapters depend on the features and never on the composition root.
  */
 public record Services(
     VeilConfig config,
@@ -28,4 +33,15 @@ public record Services(
     IdentityMapService mapping,
     TokenService tokens,
     TestIdentities testIdentities,
-    Readiness readiness) {}
+    Readiness readiness) {
+
+  /** What the public HTTP API answers from. */
+  public PublicApi publicApi() {
+    return new PublicApi(tokens, mapping, salts, mapper, optOuts, keys, authenticator, readiness, clock);
+  }
+
+  /** {@code IdentityAdminApi} over these services. */
+  public IdentityAdminService identityAdmin() {
+    return new IdentityAdminService(clients, keys, salts, optOuts, mapper, clock, config.dbTimeout());
+  }
+}

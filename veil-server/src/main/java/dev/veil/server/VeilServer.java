@@ -3,6 +3,7 @@ package dev.veil.server;
 import dev.veil.config.VeilConfig;
 import dev.veil.demo.DemoSite;
 import dev.veil.grpc.AdminGrpcServer;
+import dev.veil.grpc.AdminListener;
 import dev.veil.grpc.DeductionAdminService;
 import dev.veil.http.HttpConnectionGate;
 import dev.veil.http.PublicHttpServer;
@@ -14,6 +15,7 @@ import dev.veil.observability.ProcessMetrics;
 import dev.veil.storage.Store;
 import dev.veil.storage.StoreSettings;
 import dev.veil.storage.Stores;
+import io.grpc.BindableService;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.file.FileSystemOptions;
@@ -23,6 +25,7 @@ import java.util.function.Consumer;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -61,14 +64,8 @@ public final class VeilServer implements AutoCloseable {
     LOG.info("event=config {}", configLine(config));
     // Vert.x starts (mostly class loading) on another thread while the services load the store and
     // compute the salt snapshot: the two are independent and each takes a good part of start-up.
-    // Vert.x's class-path file resolver is off: Veil reads its resources itself, and the resolver's
-    // cache registers a shutdown hook, which fails a start that a SIGTERM has overtaken. Its transport
-    // admits every connection against the one limit of both listeners (set below).
     HttpConnectionGate gate = new HttpConnectionGate();
-    java.util.concurrent.CompletableFuture<Vertx> vertxStarting = java.util.concurrent.CompletableFuture.supplyAsync(
-        () -> Vertx.builder().with(new VertxOptions().setEventLoopPoolSize(Runtime.getRuntime().availableProcessors())
-            .setFileSystemOptions(new FileSystemOptions().setClassPathResolvingEnabled(false)
-                .setFileCachingEnabled(false))).withTransport(gate.transport()).build());
+    CompletableFuture<Vertx> vertxStarting = CompletableFuture.supplyAsync(() -> newVertx(gate));
     try {
       ServiceGraph.Built built = ServiceGraph.build(config, clock, store, phases);
       this.services = built.services();
@@ -80,18 +77,13 @@ public final class VeilServer implements AutoCloseable {
       // read now that the store and Vert.x hold theirs, before anything listens.
       ConnectionLimit connections = ConnectionLimit.forNode(config.connections().maxConnections(), metrics);
       gate.admitAgainst(connections);
-      this.http = new PublicHttpServer(vertx, services, metrics, gate);
+      this.http = new PublicHttpServer(vertx, config, services.publicApi(), metrics, gate);
       this.httpPort = await(http.start().toCompletionStage().toCompletableFuture(), "bind the public HTTP port "
           + config.http().host() + ":" + config.http().port() + " (http.host, http.port)");
       phases.done("http_listening");
       this.demo = config.demo().enabled() ? startDemo(config) : null;
-      this.grpcExecutor = Executors.newFixedThreadPool(4, r -> {
-        Thread t = new Thread(r, "veil-grpc");
-        t.setDaemon(true);
-        return t;
-      });
-      this.grpc = new AdminGrpcServer(config.grpc(), services, grpcExecutor,
-          List.of(new DeductionAdminService(built.deductions(), config.dbTimeout())), metrics, connections);
+      this.grpcExecutor = newGrpcExecutor();
+      this.grpc = adminServer(config, built, metrics, connections, grpcExecutor);
       this.grpcPort = grpc.start();
       phases.done("grpc_listening");
       // Whoever waits for readiness finds the bootstrap admin key already saved.
@@ -108,6 +100,37 @@ public final class VeilServer implements AutoCloseable {
       store.close();
       throw e;
     }
+  }
+
+  /**
+   * Vert.x for the public HTTP and demo listeners. Its class-path file resolver is off: Veil reads
+   * its resources itself, and the resolver's cache registers a shutdown hook, which fails a start
+   * that a SIGTERM has overtaken. Its transport admits every connection through {@code gate}.
+   */
+  private static Vertx newVertx(HttpConnectionGate gate) {
+    VertxOptions options = new VertxOptions()
+        .setEventLoopPoolSize(Runtime.getRuntime().availableProcessors())
+        .setFileSystemOptions(new FileSystemOptions().setClassPathResolvingEnabled(false).setFileCachingEnabled(false));
+    return Vertx.builder().with(options).withTransport(gate.transport()).build();
+  }
+
+  /** The admin calls' workers: some calls block on the store, so they never run on a network thread. */
+  private static ExecutorService newGrpcExecutor() {
+    return Executors.newFixedThreadPool(4, r -> {
+      Thread t = new Thread(r, "veil-grpc");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** The admin port with {@code IdentityAdminApi} and {@code DeductionAdminApi}. */
+  private static AdminGrpcServer adminServer(VeilConfig config, ServiceGraph.Built built, Metrics metrics,
+      ConnectionLimit connections, ExecutorService executor) {
+    Services services = built.services();
+    List<BindableService> admin = List.of(
+        services.identityAdmin(), new DeductionAdminService(built.deductions(), config.dbTimeout()));
+    return new AdminGrpcServer(AdminListener.onPort(config.grpc(), config.connections(), connections),
+        services.authenticator(), admin, executor, metrics);
   }
 
   /** The node's metrics registry with what it reports besides requests and admin calls. */
@@ -164,7 +187,7 @@ public final class VeilServer implements AutoCloseable {
     return new VeilServer(config, clock, store, new StartupPhases(), key -> {});
   }
 
-  private static <T> T await(java.util.concurrent.CompletableFuture<T> future, String what) {
+  private static <T> T await(CompletableFuture<T> future, String what) {
     try {
       return future.get(30, TimeUnit.SECONDS);
     } catch (java.util.concurrent.ExecutionException e) {

@@ -56,6 +56,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import dev.veil.net.ConnectionLimit;
+import dev.veil.observability.Metrics;
+import dev.veil.server.Services;
+import java.util.concurrent.Executor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -155,8 +159,7 @@ class AdminGrpcServerIT {
         Thread.currentThread().interrupt();
       }
     });
-    AdminGrpcServer busy = new AdminGrpcServer(
-        new VeilConfig.Grpc("127.0.0.1", 0, 0), server.node().services(), oneWorker);
+    AdminGrpcServer busy = onLoopback(server.node().services(), 0, oneWorker);
     ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", busy.start()).usePlaintext().build();
     try {
       Metadata auth = new Metadata();
@@ -194,7 +197,7 @@ class AdminGrpcServerIT {
     });
     VeilConfig config = TestConfigs.config("db", dir.resolve("veil.db").toString(), "db.timeout", "1s");
     try (VeilServer node = VeilServer.start(config, Clock.systemUTC())) {
-      AdminGrpcServer busy = new AdminGrpcServer(new VeilConfig.Grpc("127.0.0.1", 0, 0), node.services(), oneWorker);
+      AdminGrpcServer busy = onLoopback(node.services(), 0, oneWorker);
       ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", busy.start()).usePlaintext().build();
       try {
         Metadata auth = new Metadata();
@@ -458,6 +461,16 @@ class AdminGrpcServerIT {
     throw new AssertionError("the server never refused a new call");
   }
 
+  /** A second admin server for {@code IdentityAdminApi} over {@code services}, on 127.0.0.1:{@code port}. */
+  private static AdminGrpcServer onLoopback(Services services, int port, Executor executor) {
+    Metrics metrics = new Metrics();
+    VeilConfig.Connections bounds = services.config().connections();
+    AdminListener listener = AdminListener.onPort(new VeilConfig.Grpc("127.0.0.1", port, 0), bounds,
+        ConnectionLimit.forNode(bounds.maxConnections(), metrics));
+    return new AdminGrpcServer(listener, services.authenticator(), List.of(services.identityAdmin()), executor,
+        metrics);
+  }
+
   private Channel authorizedChannel() {
     Metadata auth = new Metadata();
     auth.put(RunningAdminServer.AUTHORIZATION, "Bearer " + server.adminKey());
@@ -468,9 +481,7 @@ class AdminGrpcServerIT {
   void start_onAPortInUse_failsNamingTheSetting() throws Exception {
     try (ServerSocket taken = new ServerSocket()) {
       taken.bind(new InetSocketAddress("127.0.0.1", 0));
-      AdminGrpcServer second = new AdminGrpcServer(
-          new VeilConfig.Grpc("127.0.0.1", taken.getLocalPort(), 0),
-          server.node().services(), Runnable::run);
+      AdminGrpcServer second = onLoopback(server.node().services(), taken.getLocalPort(), Runnable::run);
 
       assertThatThrownBy(second::start).isInstanceOf(UncheckedIOException.class).hasMessageContaining("grpc.port");
     }

@@ -17,9 +17,9 @@ import dev.veil.grpc.deduction.v1.DeductionStruct;
 import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc;
 import dev.veil.grpc.identity.admin.v1.ListClientsRequest;
 import dev.veil.grpc.testing.Reflection;
-import dev.veil.server.VeilServer;
 import dev.veil.testing.DeductionClient;
 import dev.veil.testing.InMemoryStores;
+import dev.veil.testing.RunningAdminServer;
 import dev.veil.testing.MutableClock;
 import dev.veil.testing.TestConfigs;
 import io.grpc.ClientInterceptors;
@@ -46,18 +46,20 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code DeductionAdminApi} on the admin port of a real {@link VeilServer} (in-memory stores), over
- * a plaintext channel: outcomes in code/message with status OK, authentication, reflection and
- * health, a store outage, paging and call-level limits.
+ * {@code DeductionAdminApi} served as a node serves it (the admin server's interceptors, health and
+ * reflection, over the node's in-memory stores and clock), through gRPC's in-process transport:
+ * outcomes in code/message with status OK, authentication, reflection and health, a store outage,
+ * paging and call-level limits. The message size limit belongs to the admin port's listener and is
+ * checked over a real port.
  */
 class DeductionAdminServiceIT {
   private static final String UNKNOWN_KEY = "vk1.AAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
-  private final MutableClock clock = MutableClock.at("2026-03-01T12:00:00Z");
-  private final InMemoryStores stores = new InMemoryStores();
-  private final VeilServer server = VeilServer.start(TestConfigs.config(), clock, stores);
-  private final String adminKey = server.bootstrapAdminKey().orElseThrow();
-  private final DeductionClient admin = new DeductionClient(server.grpcPort(), adminKey);
+  private final RunningAdminServer server = RunningAdminServer.inProcessWith(RunningAdminServer::deductionAdmin);
+  private final MutableClock clock = server.node().clock();
+  private final InMemoryStores stores = server.node().store();
+  private final String adminKey = server.adminKey();
+  private final DeductionClient admin = new DeductionClient(server.newChannel(), adminKey);
 
   @AfterEach
   void stop() throws InterruptedException {
@@ -210,8 +212,8 @@ class DeductionAdminServiceIT {
 
   @Test
   void everyMethod_withoutKey_isUnauthenticated_andChangesNothing() {
-    DeductionClient anonymous = new DeductionClient(server.grpcPort(), null);
-    DeductionClient unknown = new DeductionClient(server.grpcPort(), UNKNOWN_KEY);
+    DeductionClient anonymous = new DeductionClient(server.newChannel(), null);
+    DeductionClient unknown = new DeductionClient(server.newChannel(), UNKNOWN_KEY);
     try {
       DeductionReq create = DeductionReq.newBuilder().setTitle("sneaky").setId(1).build();
       for (DeductionClient client : List.of(anonymous, unknown)) {
@@ -229,9 +231,9 @@ class DeductionAdminServiceIT {
 
   @Test
   void everyMethod_withAKeyWithoutAdmin_isPermissionDenied_andChangesNothing() {
-    String mapperKey = server.services().clients()
+    String mapperKey = server.node().services().clients()
         .create("mapper", 0, Set.of(Role.MAPPER, Role.GENERATOR, Role.OPTOUT, Role.ID_READER)).key().reveal();
-    DeductionClient mapper = new DeductionClient(server.grpcPort(), mapperKey);
+    DeductionClient mapper = new DeductionClient(server.newChannel(), mapperKey);
     try {
       for (ThrowingCallable call : everyMethod(mapper.api(), DeductionReq.newBuilder().setTitle("sneaky").build())) {
         Status status = statusOf(call);
@@ -261,11 +263,14 @@ class DeductionAdminServiceIT {
   // --- call-level limits ---
 
   @Test
-  void messageOverTheLimit_isResourceExhausted_andTheServerKeepsServing() {
-    Status status = statusOf(() -> admin.create("x".repeat(5 * 1024 * 1024), "", 0, ""));
+  void messageOverTheLimit_onTheAdminPort_isResourceExhausted_andTheServerKeepsServing() throws Exception {
+    try (RunningAdminServer onPort = RunningAdminServer.startWith(RunningAdminServer::deductionAdmin);
+        DeductionClient client = new DeductionClient(onPort.port(), onPort.adminKey())) {
+      Status status = statusOf(() -> client.create("x".repeat(5 * 1024 * 1024), "", 0, ""));
 
-    assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
-    assertOutcome(admin.create("after", "", 0, ""), 0, "success");
+      assertThat(status.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+      assertOutcome(client.create("after", "", 0, ""), 0, "success");
+    }
   }
 
   @Test

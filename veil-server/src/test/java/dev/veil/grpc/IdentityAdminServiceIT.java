@@ -43,11 +43,15 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Every IdentityAdminApi RPC through a real socket: happy paths and refused input. */
+/**
+ * Every IdentityAdminApi RPC through the admin server (its interceptors included) over gRPC's
+ * in-process transport: happy paths and refused input. The admin port itself is {@link
+ * AdminGrpcServerIT}'s.
+ */
 class IdentityAdminServiceIT {
   /** Master, refresh, and the keyset of the admin client's own site. */
   private static final int KEYSETS = 3;
-  private final RunningAdminServer server = RunningAdminServer.start();
+  private final RunningAdminServer server = RunningAdminServer.inProcess();
   private final InMemoryNode node = server.node();
   private final IdentityAdminApiBlockingStub admin = server.admin();
 
@@ -90,7 +94,7 @@ class IdentityAdminServiceIT {
    */
   @Test
   void createClient_whileTheCatchUpHangsOnTheStore_isUnavailableAtDbTimeout() throws Exception {
-    try (RunningAdminServer quick = RunningAdminServer.start(List.of(), "db.timeout", "1s")) {
+    try (RunningAdminServer quick = RunningAdminServer.inProcess(List.of(), "db.timeout", "1s")) {
       CountDownLatch gate = new CountDownLatch(1);
       CountDownLatch entered = new CountDownLatch(1);
       quick.node().store().holdCalls(c -> c.part() == Part.CLIENTS && !c.write(), gate, entered);

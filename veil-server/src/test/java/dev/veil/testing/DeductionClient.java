@@ -11,7 +11,7 @@ import io.grpc.stub.MetadataUtils;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@code DeductionAdminApi} client on its own plaintext channel to a loopback port, sending
+ * A {@code DeductionAdminApi} client on its own channel (plaintext to a loopback port, or any given one), sending
  * {@code authorization: Bearer <key>} (or nothing, for a null key). Every call has a 30 s deadline.
  * Close it after use.
  */
@@ -23,7 +23,12 @@ public final class DeductionClient implements AutoCloseable {
   private final DeductionAdminApiBlockingStub stub;
 
   public DeductionClient(int port, String apiKey) {
-    this.channel = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+    this(ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build(), apiKey);
+  }
+
+  /** A client on {@code channel}, which it closes on {@link #close()}. */
+  public DeductionClient(ManagedChannel channel, String apiKey) {
+    this.channel = channel;
     DeductionAdminApiBlockingStub plain = DeductionAdminApiGrpc.newBlockingStub(channel);
     if (apiKey != null) {
       Metadata headers = new Metadata();

@@ -1,6 +1,15 @@
 package dev.veil.testing;
 
+import dev.veil.config.VeilConfig;
+import dev.veil.deduction.DeductionService;
 import dev.veil.grpc.AdminGrpcServer;
+import dev.veil.grpc.DeductionAdminService;
+import dev.veil.grpc.AdminListener;
+import dev.veil.net.ConnectionLimit;
+import dev.veil.observability.Metrics;
+import dev.veil.server.Services;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc;
 import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc.IdentityAdminApiBlockingStub;
 import io.grpc.BindableService;
@@ -11,14 +20,21 @@ import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
 import io.grpc.stub.MetadataUtils;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
+import java.util.function.Function;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An {@link AdminGrpcServer} on an ephemeral loopback port over an {@link InMemoryNode}, with a
- * plaintext channel to it and stubs that carry the node's admin key. Close it after each test.
+ * An {@link AdminGrpcServer} over an {@link InMemoryNode} with {@code IdentityAdminApi} (and any
+ * further admin services), a channel to it and stubs that carry the node's admin key. {@link
+ * #inProcess} serves it over gRPC's in-process transport, for tests of what the services answer;
+ * {@link #start} on an ephemeral loopback port through the node's own admin listener, for tests of
+ * the listener (connections, message sizes, binding) and of clients that dial a port. Close it after
+ * each test.
  */
 public final class RunningAdminServer implements AutoCloseable {
   /** Where the node's clock starts. */
@@ -28,28 +44,80 @@ public final class RunningAdminServer implements AutoCloseable {
 
   private final InMemoryNode node;
   private final ExecutorService executor = Executors.newFixedThreadPool(4);
+  private final Metrics metrics = new Metrics();
   private final AdminGrpcServer server;
   private final int port;
   private final ManagedChannel channel;
+  private final String name;
 
-  private RunningAdminServer(List<BindableService> extraAdminServices, String... settings) {
+  private RunningAdminServer(
+      boolean onPort, Function<InMemoryNode, List<BindableService>> extraAdminServices, String... settings) {
     this.node = new InMemoryNode(START, TestConfigs.config(settings));
-    this.server = new AdminGrpcServer(node.services().config().grpc(), node.services(), executor, extraAdminServices);
+    Services services = node.services();
+    List<BindableService> admin = new ArrayList<>();
+    admin.add(services.identityAdmin());
+    admin.addAll(extraAdminServices.apply(node));
+    VeilConfig config = services.config();
+    this.name = "admin-" + UUID.randomUUID();
+    AdminListener listener = onPort
+        ? AdminListener.onPort(config.grpc(), config.connections(),
+            ConnectionLimit.forNode(config.connections().maxConnections(), metrics))
+        : AdminListener.of(InProcessServerBuilder.forName(name), "in-process server " + name);
+    this.server = new AdminGrpcServer(listener, services.authenticator(), admin, executor, metrics);
     this.port = server.start();
-    this.channel = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+    this.channel = newChannel();
   }
 
-  /** A server for {@code IdentityAdminApi} with the test defaults. */
+  /** {@code IdentityAdminApi} on a loopback port, with the test defaults. */
   public static RunningAdminServer start() {
-    return new RunningAdminServer(List.of());
+    return new RunningAdminServer(true, node -> List.of());
+  }
+
+  /** {@code IdentityAdminApi} over the in-process transport, with the test defaults. */
+  public static RunningAdminServer inProcess() {
+    return new RunningAdminServer(false, node -> List.of());
   }
 
   /**
-   * A server that also serves {@code extraAdminServices}, configured by {@code settings} (key, value,
+   * {@code IdentityAdminApi} and {@code extraAdminServices} over the in-process transport,
+   * configured by {@code settings} (key, value, ...) over the test defaults.
+   */
+  public static RunningAdminServer inProcess(List<BindableService> extraAdminServices, String... settings) {
+    return new RunningAdminServer(false, node -> extraAdminServices, settings);
+  }
+
+  /**
+   * On a loopback port, a server that also serves {@code extraAdminServices}, configured by {@code settings} (key, value,
    * ...) over the test defaults, e.g. {@code "grpc.max-message-bytes", "1024"}.
    */
   public static RunningAdminServer start(List<BindableService> extraAdminServices, String... settings) {
-    return new RunningAdminServer(extraAdminServices, settings);
+    return new RunningAdminServer(true, node -> extraAdminServices, settings);
+  }
+
+  /**
+   * {@code IdentityAdminApi} and the services {@code extraAdminServices} makes over the node (its
+   * store and clock), over the in-process transport, with the test defaults.
+   */
+  public static RunningAdminServer inProcessWith(Function<InMemoryNode, List<BindableService>> extraAdminServices) {
+    return new RunningAdminServer(false, extraAdminServices);
+  }
+
+  /** Like {@link #inProcessWith}, on a loopback port. */
+  public static RunningAdminServer startWith(Function<InMemoryNode, List<BindableService>> extraAdminServices) {
+    return new RunningAdminServer(true, extraAdminServices);
+  }
+
+  /** {@code DeductionAdminApi} over {@code node}'s store and clock, as a node serves it. */
+  public static List<BindableService> deductionAdmin(InMemoryNode node) {
+    return List.of(new DeductionAdminService(new DeductionService(node.store().deductions(), node.clock()),
+        node.services().config().dbTimeout()));
+  }
+
+  /** A new channel to the server (the caller closes it). */
+  public ManagedChannel newChannel() {
+    return port > 0
+        ? ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build()
+        : InProcessChannelBuilder.forName(name).build();
   }
 
   public InMemoryNode node() {
@@ -60,8 +128,14 @@ public final class RunningAdminServer implements AutoCloseable {
     return server;
   }
 
+  /** The bound port; -1 in process. */
   public int port() {
     return port;
+  }
+
+  /** The admin calls counted so far ({@code veil_admin_grpc_calls_total} among them). */
+  public Metrics metrics() {
+    return metrics;
   }
 
   public String adminKey() {

@@ -52,7 +52,7 @@ public final class TestNode implements AutoCloseable {
     HttpConnectionGate gate = new HttpConnectionGate();
     gate.admitAgainst(ConnectionLimit.forNode(node.services().config().connections().maxConnections(), metrics));
     this.vertx = Vertx.builder().with(new VertxOptions().setEventLoopPoolSize(2)).withTransport(gate.transport()).build();
-    this.server = new PublicHttpServer(vertx, node.services(), metrics, 2, gate);
+    this.server = new PublicHttpServer(vertx, node.services().config(), node.services().publicApi(), metrics, 2, gate);
     this.port = await(server.start());
     this.http = new Http("http://127.0.0.1:" + port, HttpClient.Version.HTTP_1_1);
   }

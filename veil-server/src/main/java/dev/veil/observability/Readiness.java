@@ -1,4 +1,4 @@
-package dev.veil.server;
+package dev.veil.observability;
 
 import dev.veil.config.DurationFormat;
 import dev.veil.core.token.EncryptionKey;

@@ -1,4 +1,4 @@
-package dev.veil.server;
+package dev.veil.observability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
