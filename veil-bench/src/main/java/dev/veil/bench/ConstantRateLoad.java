@@ -1,6 +1,7 @@
 package dev.veil.bench;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -139,7 +140,7 @@ public final class ConstantRateLoad {
   }
 
   private Connection connect() throws IOException {
-    SocketChannel channel = SocketChannel.open(new InetSocketAddress("127.0.0.1", settings.port));
+    SocketChannel channel = SocketChannel.open(new InetSocketAddress(InetAddress.getLoopbackAddress(), settings.port));
     channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
     channel.configureBlocking(false);
     Connection c = new Connection(channel);
@@ -210,6 +211,7 @@ public final class ConstantRateLoad {
     }
   }
 
+  @SuppressWarnings("ByteBufferBackingArray") // its one buffer is from ByteBuffer.allocate: offset 0
   private static int indexOf(ByteBuffer buffer, byte[] pattern) {
     byte[] a = buffer.array();
     outer:
@@ -234,7 +236,7 @@ public final class ConstantRateLoad {
   }
 
   private void report(long end) {
-    int first = (int) Math.min(latencyNanos.length, (long) (settings.warmupSeconds * settings.rate));
+    int first = (int) Math.min(latencyNanos.length, (long) settings.warmupSeconds * settings.rate);
     long[] measured = new long[latencyNanos.length - first];
     int n = 0;
     int errors = 0;

@@ -80,7 +80,7 @@ public class TokenCodecBenchmark {
 
   @Benchmark
   public String encodeAdvertising() {
-    AdvertisingTokenPayload p = new AdvertisingTokenPayload(IdentityType.EMAIL, now.plus(Duration.ofHours(72)), now,
+    AdvertisingTokenPayload p = new AdvertisingTokenPayload(IdentityType.EMAIL, now.plus(Duration.ofDays(3)), now,
         OPERATOR, PUBLISHER, 0, now, now, advertisingId);
     return advertising.encode(p, master, site);
   }

@@ -2,7 +2,9 @@ package dev.veil.cli;
 
 import dev.veil.cli.map.MapArguments;
 import dev.veil.cli.map.MapRun;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.util.Arrays;
 import java.util.function.Consumer;
 import picocli.CommandLine;
@@ -29,7 +31,9 @@ public final class Main implements Runnable {
     if (args.length > 0 && args[0].equals("map")) {
       MapArguments.Parsed plain = MapArguments.parse(Arrays.asList(args).subList(1, args.length));
       if (plain != null) {
-        return new MapRun(new PrintWriter(System.err, true), new MapUsage(), plain.server(), plain.settings()).run();
+        // The terminal's encoding, as System.err itself writes it.
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true);
+        return new MapRun(err, new MapUsage(), plain.server(), plain.settings()).run();
       }
     }
     Object client = args.length > 0 ? clientCommand(args[0]) : null;
@@ -47,14 +51,11 @@ public final class Main implements Runnable {
    * linkage cost it about 20 ms there (docs/benchmarks-client.md, "The way to the first request").
    */
   private static Object clientCommand(String name) {
-    switch (name) {
-      case "map":
-        return new MapCommand();
-      case "decrypt":
-        return new DecryptCommand();
-      default:
-        return null;
-    }
+    return switch (name) {
+      case "map" -> new MapCommand();
+      case "decrypt" -> new DecryptCommand();
+      default -> null;
+    };
   }
 
   /** The command line of one client command alone, as {@link #run} builds it. */

@@ -72,6 +72,7 @@ public final class ApiKey {
   }
 
   /** {@code [A-Za-z0-9_-]}, without branches that depend on which class the character is in. */
+  @SuppressWarnings("ShortCircuitBoolean") // non-short-circuit on purpose: no branch on the key's bytes
   private static boolean isBase64Url(char c) {
     return (c >= 'A' & c <= 'Z') | (c >= 'a' & c <= 'z') | (c >= '0' & c <= '9') | c == '-' | c == '_';
   }

@@ -88,14 +88,14 @@ public final class DemoSite {
         .putHeader("Referrer-Policy", "no-referrer");
     String path = request.path();
     HttpMethod method = request.method();
-    DemoPages.Asset asset = method == HttpMethod.GET ? pages.asset(path) : null;
-    if (method == HttpMethod.GET && path.equals("/")) {
+    DemoPages.Asset asset = HttpMethod.GET.equals(method) ? pages.asset(path) : null;
+    if (HttpMethod.GET.equals(method) && path.equals("/")) {
       send(response, 200, "text/html; charset=utf-8", pages.index(apiOrigin), "no-store");
     } else if (asset != null) {
       send(response, 200, asset.contentType(), asset.bytes(), "no-cache");
-    } else if (method == HttpMethod.POST && path.equals("/login")) {
+    } else if (HttpMethod.POST.equals(method) && path.equals("/login")) {
       readJson(request, this::login);
-    } else if (method == HttpMethod.POST && path.equals("/bid")) {
+    } else if (HttpMethod.POST.equals(method) && path.equals("/bid")) {
       readJson(request, this::bid);
     } else {
       sendJson(response, 404, error("Not found"));

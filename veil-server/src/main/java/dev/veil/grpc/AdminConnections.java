@@ -72,6 +72,7 @@ final class AdminConnections {
   }
 
   /** Stops the event loops; call once the server has terminated. */
+  @SuppressWarnings("FutureReturnValueIgnored") // each is waited for here, uninterruptibly
   void close() {
     acceptor.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
     workers.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
@@ -89,6 +90,7 @@ final class AdminConnections {
   @ChannelHandler.Sharable
   private final class Gate extends ChannelInboundHandlerAdapter {
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // a listener on the close, which cannot fail
     public void channelRead(ChannelHandlerContext ctx, Object accepted) {
       Channel child = (Channel) accepted;
       ConnectionSlot slot = limit.admit(() -> closeAtOnce(child));
@@ -113,6 +115,7 @@ final class AdminConnections {
    * ping), holding the descriptor that long; closing from the first handler's place skips it. One
    * not yet registered with its event loop is closed as it registers ({@link CloseIfShed}).
    */
+  @SuppressWarnings("FutureReturnValueIgnored") // a close that fails leaves nothing to do
   private static void closeAtOnce(Channel child) {
     if (!child.isRegistered()) {
       return;
@@ -134,6 +137,7 @@ final class AdminConnections {
     }
 
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // a close that fails leaves nothing to do
     public void channelRegistered(ChannelHandlerContext ctx) {
       ctx.pipeline().remove(this);
       if (slot.isShed()) {

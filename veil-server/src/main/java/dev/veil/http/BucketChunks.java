@@ -10,8 +10,8 @@ import java.util.PrimitiveIterator;
 
 /**
  * The answer of {@code GET /v1/identity/buckets} cut into chunks of at most {@link #MAX_BYTES}:
- * {@code {"status":"success","body":[}, then {@code {"bucket_id":…,"last_updated":…}} records
- * separated by commas, then {@code ]}}.
+ * <code>{"status":"success","body":[</code>, then <code>{"bucket_id":…,"last_updated":…}</code>
+ * records separated by commas, then <code>]}</code>.
  *
  * <p>Written by hand into one array per chunk ({@link JsonBytes}): a bucket id is base64url and a
  * time is digits and punctuation, so nothing needs escaping, and no generator or buffer is kept

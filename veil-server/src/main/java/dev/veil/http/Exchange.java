@@ -116,7 +116,7 @@ final class Exchange {
     } else {
       closeIfStopping(response);
     }
-    if (request.method() == HttpMethod.HEAD) {
+    if (HttpMethod.HEAD.equals(request.method())) {
       // RFC 9110 9.3.2 and 8.6: a HEAD answer carries the GET answer's fields, its length included;
       // Vert.x drops the body of a HEAD answer and, unless told, the Content-Length with it.
       response.putHeader(HttpHeaders.CONTENT_LENGTH, Integer.toString(body.length()));

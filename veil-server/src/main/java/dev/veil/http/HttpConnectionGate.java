@@ -65,6 +65,7 @@ public final class HttpConnectionGate {
   }
 
   /** Closes a shed connection; one not yet registered with its event loop is closed as it registers. */
+  @SuppressWarnings("FutureReturnValueIgnored") // a close that fails leaves nothing to do
   private static void closeShed(Channel child) {
     if (child.isRegistered()) {
       child.close();
@@ -80,6 +81,7 @@ public final class HttpConnectionGate {
     }
 
     @Override
+    @SuppressWarnings("FutureReturnValueIgnored") // a close that fails leaves nothing to do
     public void channelRegistered(ChannelHandlerContext ctx) {
       ctx.pipeline().remove(this);
       if (slot.isShed()) {

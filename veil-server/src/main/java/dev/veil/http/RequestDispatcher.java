@@ -133,7 +133,7 @@ final class RequestDispatcher {
     try {
       if (route.cors()) {
         cors.apply(request);
-        if (method == HttpMethod.OPTIONS) {
+        if (HttpMethod.OPTIONS.equals(method)) {
           cors.preflight(ex);
           return;
         }

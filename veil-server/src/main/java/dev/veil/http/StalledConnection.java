@@ -16,6 +16,7 @@ import io.vertx.core.net.impl.ConnectionBase;
 final class StalledConnection {
   private StalledConnection() {}
 
+  @SuppressWarnings("FutureReturnValueIgnored") // a close that fails leaves nothing to do
   static void close(HttpConnection connection) {
     if (connection instanceof ConnectionBase base) {
       base.channelHandlerContext().close();

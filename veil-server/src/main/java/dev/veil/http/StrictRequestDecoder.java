@@ -79,7 +79,7 @@ public final class StrictRequestDecoder extends VertxHttpRequestDecoder {
   protected HttpMessage createMessage(String[] initialLine) {
     HttpMessage message = super.createMessage(initialLine);
     HttpVersion version = message.protocolVersion();
-    if (version != HttpVersion.HTTP_1_1 && version != HttpVersion.HTTP_1_0) {
+    if (!HttpVersion.HTTP_1_1.equals(version) && !HttpVersion.HTTP_1_0.equals(version)) {
       throw new UnknownVersion();
     }
     return message;

@@ -56,15 +56,15 @@ public final class JvmMetrics {
     String heapLabel = Metrics.labels(AREA, List.of("heap"));
     String nonHeapLabel = Metrics.labels(AREA, List.of("nonheap"));
     Metrics.appendHelp(out, "jvm_memory_used_bytes", "Used bytes of a JVM memory area.", "gauge");
-    Metrics.appendSample(out, "jvm_memory_used_bytes", heapLabel, heap.getUsed());
-    Metrics.appendSample(out, "jvm_memory_used_bytes", nonHeapLabel, nonHeap.getUsed());
+    Metrics.appendSample(out, "jvm_memory_used_bytes", heapLabel, (double) heap.getUsed());
+    Metrics.appendSample(out, "jvm_memory_used_bytes", nonHeapLabel, (double) nonHeap.getUsed());
     Metrics.appendHelp(out, "jvm_memory_committed_bytes", "Committed bytes of a JVM memory area.", "gauge");
-    Metrics.appendSample(out, "jvm_memory_committed_bytes", heapLabel, heap.getCommitted());
-    Metrics.appendSample(out, "jvm_memory_committed_bytes", nonHeapLabel, nonHeap.getCommitted());
+    Metrics.appendSample(out, "jvm_memory_committed_bytes", heapLabel, (double) heap.getCommitted());
+    Metrics.appendSample(out, "jvm_memory_committed_bytes", nonHeapLabel, (double) nonHeap.getCommitted());
     Metrics.appendHelp(out, "jvm_memory_max_bytes", "Maximum bytes of a JVM memory area (-1: no limit set).",
         "gauge");
-    Metrics.appendSample(out, "jvm_memory_max_bytes", heapLabel, heap.getMax());
-    Metrics.appendSample(out, "jvm_memory_max_bytes", nonHeapLabel, nonHeap.getMax());
+    Metrics.appendSample(out, "jvm_memory_max_bytes", heapLabel, (double) heap.getMax());
+    Metrics.appendSample(out, "jvm_memory_max_bytes", nonHeapLabel, (double) nonHeap.getMax());
   }
 
   private void writeGc(StringBuilder out) {
@@ -72,7 +72,7 @@ public final class JvmMetrics {
         "summary");
     for (GarbageCollectorMXBean gc : collectors) {
       String label = Metrics.labels(GC, List.of(gc.getName()));
-      Metrics.appendSample(out, "jvm_gc_collection_seconds_count", label, Math.max(0, gc.getCollectionCount()));
+      Metrics.appendSample(out, "jvm_gc_collection_seconds_count", label, (double) Math.max(0, gc.getCollectionCount()));
       Metrics.appendSample(out, "jvm_gc_collection_seconds_sum", label, Math.max(0, gc.getCollectionTime()) / 1000.0);
     }
   }
@@ -82,7 +82,7 @@ public final class JvmMetrics {
     gauge(out, "jvm_threads_daemon", "Daemon thread count of the JVM.", "", threads.getDaemonThreadCount());
     gauge(out, "jvm_threads_peak", "Peak thread count of the JVM.", "", threads.getPeakThreadCount());
     Metrics.appendHelp(out, "jvm_threads_started_total", "Threads started since the JVM started.", "counter");
-    Metrics.appendSample(out, "jvm_threads_started_total", "", threads.getTotalStartedThreadCount());
+    Metrics.appendSample(out, "jvm_threads_started_total", "", (double) threads.getTotalStartedThreadCount());
     Map<Thread.State, Integer> states = new EnumMap<>(Thread.State.class);
     for (Thread.State state : Thread.State.values()) {
       states.put(state, 0);

@@ -42,17 +42,17 @@ public final class ProcessMetrics {
         runtime.getStartTime() / 1000.0);
     gauge(out, "process_uptime_seconds", "Seconds since the process started.", runtime.getUptime() / 1000.0);
     if (os instanceof UnixOperatingSystemMXBean unix) {
-      gauge(out, "process_open_fds", "Open file descriptors.", unix.getOpenFileDescriptorCount());
-      gauge(out, "process_max_fds", "Limit of open file descriptors.", unix.getMaxFileDescriptorCount());
+      gauge(out, "process_open_fds", "Open file descriptors.", (double) unix.getOpenFileDescriptorCount());
+      gauge(out, "process_max_fds", "Limit of open file descriptors.", (double) unix.getMaxFileDescriptorCount());
     }
     String status = procStatus();
     long resident = kilobytes(status, "VmRSS:");
     if (resident >= 0) {
-      gauge(out, "process_resident_memory_bytes", "Resident memory of the process.", resident * 1024);
+      gauge(out, "process_resident_memory_bytes", "Resident memory of the process.", (double) (resident * 1024));
     }
     long virtual = kilobytes(status, "VmSize:");
     if (virtual >= 0) {
-      gauge(out, "process_virtual_memory_bytes", "Virtual memory of the process.", virtual * 1024);
+      gauge(out, "process_virtual_memory_bytes", "Virtual memory of the process.", (double) (virtual * 1024));
     }
   }
 

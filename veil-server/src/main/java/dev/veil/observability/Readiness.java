@@ -6,6 +6,7 @@ import dev.veil.key.KeyService;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 
 /**
  * Whether this node can serve requests: keys, salts, clients and opt-outs are loaded, the master
@@ -74,7 +75,7 @@ public final class Readiness {
     }
     Duration age = syncAge();
     if (age.compareTo(maxStaleness) > 0) {
-      return "data not synced with the store for " + DurationFormat.format(age.withNanos(0))
+      return "data not synced with the store for " + DurationFormat.format(age.truncatedTo(ChronoUnit.SECONDS))
           + " (sync.max-staleness " + DurationFormat.format(maxStaleness) + "); is the store reachable?";
     }
     var ring = keys.ring();

@@ -55,6 +55,7 @@ final class BackgroundJobs implements AutoCloseable {
     });
   }
 
+  @SuppressWarnings("FutureReturnValueIgnored") // each task catches its own failures; close() cancels them
   void start() {
     VeilConfig config = services.config();
     long syncMs = Math.max(1, config.syncInterval().toMillis());

@@ -96,7 +96,7 @@ public final class VeilServer implements AutoCloseable {
       LOG.info("event=started http_port={} grpc_port={} store=\"{}\" buckets={} profile={}", httpPort, grpcPort,
           store.describe(), config.bucketCount(), config.profile());
     } catch (RuntimeException e) {
-      vertxStarting.thenAccept(Vertx::close);
+      var unused = vertxStarting.thenAccept(Vertx::close); // once started; nothing waits for it
       store.close();
       throw e;
     }

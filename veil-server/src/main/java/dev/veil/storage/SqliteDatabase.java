@@ -150,7 +150,7 @@ final class SqliteDatabase implements Database {
           LOG.info("event=store_permissions_narrowed file={} mode=0600", f);
         }
       } catch (NoSuchFileException | UnsupportedOperationException e) {
-        continue; // no such -wal or -shm file (yet), or no POSIX permissions here
+         // no such -wal or -shm file (yet), or no POSIX permissions here
       }
     }
   }

@@ -3,6 +3,7 @@ package dev.veil.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -285,7 +286,7 @@ class LauncherTest {
     pb.environment().remove("VEIL_MAP_RUNTIME");
     pb.environment().putAll(env);
     Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes());
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(out).isZero();
     List<String> lines = Files.readAllLines(calls);

@@ -92,9 +92,12 @@ class DeadlineTest {
     CountDownLatch release = new CountDownLatch(1);
     Thread holder = new Thread(() -> {
       lock.lock();
-      held.countDown();
-      await(release);
-      lock.unlock();
+      try {
+        held.countDown();
+        await(release);
+      } finally {
+        lock.unlock();
+      }
     });
     holder.start();
     held.await();

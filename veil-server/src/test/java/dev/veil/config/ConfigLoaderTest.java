@@ -22,7 +22,7 @@ class ConfigLoaderTest {
     assertThat(c.http().port()).isEqualTo(8080);
     assertThat(c.grpc().port()).isEqualTo(9090);
     assertThat(c.bucketCount()).isEqualTo(1_048_576);
-    assertThat(c.tokens().advertising()).isEqualTo(Duration.ofHours(72));
+    assertThat(c.tokens().advertising()).isEqualTo(Duration.ofDays(3));
     assertThat(c.tokens().refreshFrom()).isEqualTo(Duration.ofHours(1));
     assertThat(c.tokens().refresh()).isEqualTo(Duration.ofDays(30));
     assertThat(c.limits().maxBatchSize()).isEqualTo(5000);

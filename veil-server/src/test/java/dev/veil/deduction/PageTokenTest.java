@@ -2,6 +2,7 @@ package dev.veil.deduction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 class PageTokenTest {
@@ -18,6 +19,6 @@ class PageTokenTest {
     assertThat(PageToken.parse(PageToken.after(0))).isEmpty();
     assertThat(PageToken.parse(PageToken.after(Deduction.MAX_ID + 1))).isEmpty();
     assertThat(PageToken.parse("not base64!")).isEmpty();
-    assertThat(PageToken.parse(PageToken.after(5).toLowerCase())).isEmpty();
+    assertThat(PageToken.parse(PageToken.after(5).toLowerCase(Locale.ROOT))).isEmpty();
   }
 }

@@ -20,6 +20,7 @@ import io.grpc.health.v1.HealthGrpc;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
@@ -126,7 +127,7 @@ class ConnectionLimitIT {
       try {
         Socket socket = new Socket();
         into.add(socket);
-        socket.connect(new InetSocketAddress("127.0.0.1", port), 2_000);
+        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 2_000);
         OutputStream out = socket.getOutputStream();
         out.write(SLOW_BODY_HEAD.getBytes(StandardCharsets.ISO_8859_1));
         out.flush();

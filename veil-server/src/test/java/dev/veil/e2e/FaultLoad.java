@@ -76,9 +76,9 @@ final class FaultLoad implements AutoCloseable {
   }
 
   void start() {
-    workers.submit(() -> loop(1, 150, this::optOutOnce));
-    workers.submit(() -> loop(2, 120, this::tokensOnce));
-    workers.submit(() -> loop(3, 1_250, this::adminOnce));
+    workers.execute(() -> loop(1, 150, this::optOutOnce));
+    workers.execute(() -> loop(2, 120, this::tokensOnce));
+    workers.execute(() -> loop(3, 1_250, this::adminOnce));
   }
 
   private void loop(long seed, long pauseMillis, IntConsumer step) {
@@ -116,7 +116,7 @@ final class FaultLoad implements AutoCloseable {
     long acked = System.nanoTime();
     if (r.code() == 200) {
       optOuts.add(new AckedOptOut(email, node, acked));
-      cluster.anyUpExcept(node, optOutRandom).ifPresent(observer -> probes.submit(() -> probe(email, node, observer, acked)));
+      cluster.anyUpExcept(node, optOutRandom).ifPresent(observer -> probes.execute(() -> probe(email, node, observer, acked)));
     } else if (r.code() == 503) {
       refused(sent, acked);
       if (!cluster.storeFault(node, sent, acked)) {

@@ -11,6 +11,7 @@ import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -51,10 +52,9 @@ class LibraryLogsIT {
       http1Get(server.grpcPort(), "/v1/token/generate?email=" + email); // Netty answers with a GOAWAY
 
       try (IdentityAdminClient admin = new IdentityAdminClient(server.grpcPort(), adminKey)) {
-        StatusRuntimeException tooBig = catchThrowableOfType(
+        StatusRuntimeException tooBig = catchThrowableOfType(StatusRuntimeException.class,
             () -> admin.api().createClient(
-                CreateClientRequest.newBuilder().setName(oversizedName).addRoles("MAPPER").build()),
-            StatusRuntimeException.class);
+                CreateClientRequest.newBuilder().setName(oversizedName).addRoles("MAPPER").build()));
         assertThat(tooBig.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
         assertThat(admin.listClients().getClientsCount()).as("the server still serves").isEqualTo(1);
       }
@@ -81,7 +81,7 @@ class LibraryLogsIT {
   /** Sends an HTTP/1.1 GET to {@code port} and returns what came back before the peer closed. */
   private static String http1Get(int port, String target) throws IOException {
     try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
+      socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5_000);
       socket.setSoTimeout(10_000);
       OutputStream out = socket.getOutputStream();
       out.write(("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")

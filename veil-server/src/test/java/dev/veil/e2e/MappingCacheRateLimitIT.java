@@ -52,7 +52,7 @@ class MappingCacheRateLimitIT {
   @Test
   void byDefault_aRunWaitsOutTheKeysRateLimit_andMapsEverything() {
     // The node's clock moves a second every 1.5 s of real time: about two requests get through per 1.5 s.
-    ticker.scheduleAtFixedRate(() -> node.clock().advance(Duration.ofSeconds(1)), 1500, 1500, TimeUnit.MILLISECONDS);
+    var unused = ticker.scheduleAtFixedRate(() -> node.clock().advance(Duration.ofSeconds(1)), 1500, 1500, TimeUnit.MILLISECONDS);
     try (MappingCache cache = client().build().mappingCache(dir.resolve("audience.veil-cache")).requestsInFlight(4)
         .build()) {
       cache.add(emails(10_000)); // 20 requests: ten windows of the rate limit

@@ -19,6 +19,7 @@ import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalTime;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -99,7 +100,7 @@ class PostgresFreezeIT {
             count("optout", true) >= 100 && count("deduction", true) >= 10 && count("client", true) >= 2);
         pg.freeze();
         long frozenAt = System.nanoTime();
-        System.out.println("PostgresFreezeIT: frozen at " + LocalTime.now()); // to compare with the node's log
+        System.out.println("PostgresFreezeIT: frozen at " + LocalTime.now(ZoneId.systemDefault())); // to compare with the node's log
         Thread.sleep(FROZEN_FOR.toMillis());
         long thawingAt = System.nanoTime();
         pg.thaw();

@@ -52,7 +52,7 @@ class SlowReadersIT {
 
       try (UnreadBuckets unread = UnreadBuckets.open(server.httpPort(), key, READERS)) {
         // Every stream has pushed into its socket what the kernel takes and waits with one chunk.
-        Await.until(Duration.ofSeconds(120), "every stream to wait with one chunk",
+        Await.until(Duration.ofMinutes(2), "every stream to wait with one chunk",
             () -> buffered(server, http) == (long) READERS * CHUNK);
 
         assertThat(http.get("/ops/readyz", null).code()).isEqualTo(200);

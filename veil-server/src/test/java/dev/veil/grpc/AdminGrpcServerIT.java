@@ -45,6 +45,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -480,7 +481,7 @@ class AdminGrpcServerIT {
   @Test
   void start_onAPortInUse_failsNamingTheSetting() throws Exception {
     try (ServerSocket taken = new ServerSocket()) {
-      taken.bind(new InetSocketAddress("127.0.0.1", 0));
+      taken.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
       AdminGrpcServer second = onLoopback(server.node().services(), taken.getLocalPort(), Runnable::run);
 
       assertThatThrownBy(second::start).isInstanceOf(UncheckedIOException.class).hasMessageContaining("grpc.port");

@@ -10,6 +10,7 @@ import dev.veil.testing.Http;
 import dev.veil.testing.Http.Response;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -155,7 +156,7 @@ class MalformedInputSweepIT {
 
   /** A GET sent as written, with Connection: close; reads the whole answer, chunked or not. */
   private static Response rawGet(String target) throws IOException {
-    try (Socket socket = new Socket("127.0.0.1", node.port())) {
+    try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), node.port())) {
       socket.setSoTimeout(30_000);
       String request = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key
           + "\r\nConnection: close\r\n\r\n";

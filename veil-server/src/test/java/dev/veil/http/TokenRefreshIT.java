@@ -9,6 +9,7 @@ import dev.veil.http.testing.TestNode;
 import dev.veil.testing.Http.Response;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.Locale;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -207,7 +208,7 @@ class TokenRefreshIT {
     String token = generate("user@example.com").path("refresh_token").asText();
     String[] variants = {
       token.substring(0, token.length() - 4), token + "AAAA", token.substring(4), "!!!!", "A",
-      "AAAA".repeat(200), Base64.getEncoder().encodeToString(new byte[124]), token.toLowerCase(),
+      "AAAA".repeat(200), Base64.getEncoder().encodeToString(new byte[124]), token.toLowerCase(Locale.ROOT),
       swapPrefix(token), "\u00e9\u00e8"
     };
     for (String variant : variants) {

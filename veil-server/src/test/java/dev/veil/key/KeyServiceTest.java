@@ -44,7 +44,7 @@ class KeyServiceTest {
     assertThat(next.id()).isNotEqualTo(first.id());
     // the old key still decrypts for the life of the tokens it protected
     assertThat(keys.ring().byId(first.id())).isEqualTo(first);
-    assertThat(first.expires()).isAfter(next.activates().plus(Duration.ofHours(72)));
+    assertThat(first.expires()).isAfter(next.activates().plus(Duration.ofDays(3)));
   }
 
   @Test

@@ -42,6 +42,7 @@ public final class Browser implements AutoCloseable {
   private static final Duration DEFAULT_WAIT = Duration.ofSeconds(20);
   private static volatile boolean bannerShown;
   /** Selenium looks for a DevTools binding per Chromium version and warns when it has none; the tests need none. */
+  @SuppressWarnings("unused") // held: java.util.logging keeps loggers weakly and would forget the level
   private static final java.util.logging.Logger CDP_VERSION_LOGGER = quiet("org.openqa.selenium.devtools.CdpVersionFinder");
 
   private final ChromeDriver driver;
@@ -149,7 +150,7 @@ public final class Browser implements AutoCloseable {
   }
 
   /** Runs {@code script} (a function body; {@code arguments[i]} are the args) in the current tab. */
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"}) // the caller names what the script returns
   public <T> T js(String script, Object... args) {
     return (T) ((JavascriptExecutor) driver).executeScript(script, args);
   }
@@ -158,7 +159,7 @@ public final class Browser implements AutoCloseable {
    * Runs an asynchronous {@code script} that ends by calling {@code arguments[arguments.length - 1]}
    * with its result.
    */
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"}) // the caller names what the script returns
   public <T> T jsAsync(String script, Object... args) {
     return (T) ((JavascriptExecutor) driver).executeAsyncScript(script, args);
   }

@@ -64,12 +64,13 @@ public final class InMemoryStores implements Store {
     }
   }
 
-  private static final Consumer<Call> NO_HOOK = call -> {};
+  /** The hook when none is set: does nothing. */
+  private static void noHook(Call call) {}
 
   private final Object lock = new Object();
   private long seq;
   private volatile boolean down;
-  private volatile Consumer<Call> hook = NO_HOOK;
+  private volatile Consumer<Call> hook = InMemoryStores::noHook;
 
   private final TreeMap<Long, EncryptionKey> keys = new TreeMap<>();
   private final Map<Integer, Versioned<BucketSalt>> salts = new HashMap<>();
@@ -93,7 +94,7 @@ public final class InMemoryStores implements Store {
    * null} removes it.
    */
   public void beforeEachCall(Consumer<Call> hook) {
-    this.hook = hook == null ? NO_HOOK : hook;
+    this.hook = hook == null ? InMemoryStores::noHook : hook;
   }
 
   /** Later calls that {@code match} fail as in an outage (replaces the previous hook). */

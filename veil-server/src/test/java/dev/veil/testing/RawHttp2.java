@@ -3,6 +3,7 @@ package dev.veil.testing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
@@ -25,7 +26,7 @@ public final class RawHttp2 implements AutoCloseable {
 
   private RawHttp2(int port, byte[]... sent) {
     try {
-      this.socket = new Socket("127.0.0.1", port);
+      this.socket = new Socket(InetAddress.getLoopbackAddress(), port);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

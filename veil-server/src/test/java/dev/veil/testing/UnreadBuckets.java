@@ -2,6 +2,7 @@ package dev.veil.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
@@ -35,7 +36,7 @@ public final class UnreadBuckets implements AutoCloseable {
         Socket socket = new Socket();
         clients.sockets.add(socket);
         socket.setReceiveBufferSize(4096); // before connecting, so the window is small from the start
-        socket.connect(new InetSocketAddress("127.0.0.1", port), 10_000);
+        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 10_000);
         socket.getOutputStream().write(request);
       }
     } catch (IOException | RuntimeException e) {

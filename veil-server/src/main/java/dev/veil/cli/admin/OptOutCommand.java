@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 
 /** {@code veil admin optout ...}: record or look up the opt-out of one identity. */
 @Command(name = "optout", description = "Record or look up the opt-out of one identity.",
-    subcommands = {OptOutCommand.Record.class, OptOutCommand.Lookup.class})
+    subcommands = {OptOutCommand.RecordOptOut.class, OptOutCommand.LookupOptOut.class})
 public final class OptOutCommand extends CommandGroup {
 
   /** Exactly one identity, in one of its four forms. */
@@ -45,7 +45,7 @@ public final class OptOutCommand extends CommandGroup {
   }
 
   @Command(name = "record", description = "Record that an identity opted out (idempotent).")
-  static final class Record extends AdminRpc {
+  static final class RecordOptOut extends AdminRpc {
     @ArgGroup(exclusive = true, multiplicity = "1")
     IdentityArgs identity;
 
@@ -58,7 +58,7 @@ public final class OptOutCommand extends CommandGroup {
   }
 
   @Command(name = "lookup", description = "Show whether an identity opted out, and when.")
-  static final class Lookup extends AdminRpc {
+  static final class LookupOptOut extends AdminRpc {
     @ArgGroup(exclusive = true, multiplicity = "1")
     IdentityArgs identity;
 

@@ -155,7 +155,7 @@ public final class MapRun {
       // give the JVM more, instead of its stack trace.
       long maxMb = Runtime.getRuntime().maxMemory() >> 20;
       return failed(display, "out of memory (the JVM's heap is at most " + Numbers.grouped(maxMb)
-          + " MB); run it again with a larger one, e.g. VEIL_JAVA_OPTS=-Xmx" + Math.max(1, 4 * maxMb >> 10) + "g",
+          + " MB); run it again with a larger one, e.g. VEIL_JAVA_OPTS=-Xmx" + Math.max(1, (4 * maxMb) >> 10) + "g",
           statePath, FAILED);
     }
   }
@@ -374,16 +374,16 @@ public final class MapRun {
   }
 
   private ProgressDisplay.Mode mode() {
-    switch (s.progress()) {
-      case "bar":
-        return ProgressDisplay.Mode.BAR;
-      case "lines":
-        return ProgressDisplay.Mode.LINES;
-      case "none":
-        return ProgressDisplay.Mode.NONE;
-      default:
-        return ProgressDisplay.auto();
-    }
+    return switch (s.progress()) {
+  case "bar" -> 
+ProgressDisplay.Mode.BAR;
+  case "lines" -> 
+ProgressDisplay.Mode.LINES;
+  case "none" -> 
+ProgressDisplay.Mode.NONE;
+  default -> 
+ProgressDisplay.auto();
+};
   }
 
   /** Where a run that did not finish left its progress, and how to go on from there. */

@@ -233,9 +233,9 @@ final class MapState implements AutoCloseable {
   private void append(ByteBuffer payload) throws IOException {
     payload.flip();
     crc.reset();
-    crc.update(payload.array(), 0, payload.limit());
+    crc.update(payload.duplicate());
     ByteBuffer frame = ByteBuffer.allocate(HEAD + payload.limit());
-    frame.putInt(payload.limit()).putInt((int) crc.getValue()).put(payload.array(), 0, payload.limit()).flip();
+    frame.putInt(payload.limit()).putInt((int) crc.getValue()).put(payload).flip();
     try {
       while (frame.hasRemaining()) {
         end += channel.write(frame, end);
@@ -284,38 +284,44 @@ final class MapState implements AutoCloseable {
   private boolean apply(ByteBuffer p) {
     byte type = p.get();
     switch (type) {
-      case INPUT:
-        reset();
+  case INPUT -> {
+reset();
         input = StandardCharsets.UTF_8.decode(p).toString();
         return true;
-      case CHECKPOINT:
-        if (p.remaining() != 6 * 8 || input == null) {
+}
+  case CHECKPOINT -> {
+if (p.remaining() != 6 * 8 || input == null) {
           return false;
         }
         applyCheckpoint(new Checkpoint(p.getLong(), p.getLong(), p.getLong(), p.getLong(), p.getLong(), p.getLong()));
         return true;
-      case DONE:
-        if (input == null) {
+}
+  case DONE -> {
+if (input == null) {
           return false;
         }
         done = true;
         installed = false;
         return true;
-      case REFRESHED:
-        if (p.remaining() != 3 * 8 || !done) {
+}
+  case REFRESHED -> {
+if (p.remaining() != 3 * 8 || !done) {
           return false;
         }
         applyRefreshed(p.getLong(), p.getLong(), p.getLong());
         return true;
-      case INSTALLED:
-        if (p.remaining() != 0 || !done) {
+}
+  case INSTALLED -> {
+if (p.remaining() != 0 || !done) {
           return false;
         }
         installed = true;
         return true;
-      default:
-        return false;
-    }
+}
+  default -> {
+return false;
+}
+}
   }
 
   /** Reads {@code buffer} full from {@code position}; false if the file ends first. */

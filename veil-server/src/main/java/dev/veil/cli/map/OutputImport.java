@@ -73,10 +73,12 @@ final class OutputImport {
   }
 
   /** One request's identifiers (or none: only rows rejected here), and the lines read once it is written. */
+  @SuppressWarnings("ArrayRecordComponent") // never compared or hashed: equality of the bytes is not asked of it
   private record Part(int seq, IdentityInput kind, ValueList shown, ValueList sent, long linesAfter,
       byte[] rejectedRows, int rejectedLength, int rejectedCount) {}
 
   /** A part's rows, ready to write. */
+  @SuppressWarnings("ArrayRecordComponent") // never compared or hashed: equality of the bytes is not asked of it
   private record Rows(int seq, byte[] rows, int length, int count, byte[] rejected, int rejectedLength,
       int rejectedCount, int optedOut, long linesAfter, long sentAtMillis) {}
 
@@ -185,6 +187,7 @@ final class OutputImport {
   }
 
   /** On a sender thread: sends parts until {@link #END}; after a failure, only passes them on unsent. */
+  @SuppressWarnings("ReferenceEquality") // END is a sentinel: that very object ends the queue
   private void send(BlockingQueue<Part> parts, Writer writer) {
     for (Part p = Uninterruptibly.take(parts); p != END; p = Uninterruptibly.take(parts)) {
       if (failure.get() != null) {

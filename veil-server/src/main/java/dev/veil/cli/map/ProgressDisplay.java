@@ -60,6 +60,7 @@ final class ProgressDisplay implements OutputImport.Progress {
    * terminal got lines. Where the system names the file behind stderr ({@code /proc/self/fd/2}
    * on Linux) that decides; elsewhere the console does.
    */
+  @SuppressWarnings("SystemConsoleNull") // Java 17-21 say "no terminal" by null; the link decides on Linux
   static Mode auto() {
     return auto(Path.of("/proc/self/fd/2"), System.console() != null);
   }
@@ -156,6 +157,6 @@ final class ProgressDisplay implements OutputImport.Progress {
   }
 
   static String clock(Duration d) {
-    return Numbers.clock(d.getSeconds());
+    return Numbers.clock(d.toSeconds());
   }
 }

@@ -22,6 +22,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -439,7 +440,7 @@ class AdminCliIT {
   void noServerListening_exitsThree() throws IOException {
     int closedPort;
     try (ServerSocket socket = new ServerSocket()) {
-      socket.bind(new InetSocketAddress("127.0.0.1", 0));
+      socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
       closedPort = socket.getLocalPort();
     }
 

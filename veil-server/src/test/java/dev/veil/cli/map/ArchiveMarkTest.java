@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,7 +36,9 @@ class ArchiveMarkTest {
 
     ArchiveMark.afterImport(0);
 
-    assertThat(Files.list(dir)).isEmpty();
+    try (Stream<Path> left = Files.list(dir)) {
+      assertThat(left).isEmpty();
+    }
   }
 
   @Test

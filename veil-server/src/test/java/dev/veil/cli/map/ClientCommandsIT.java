@@ -173,7 +173,7 @@ class ClientCommandsIT {
     Process child = startMap(in, out, dir.resolve("kill.log"), "--progress", "lines");
     try {
       // Batches of 20 keep the child busy for a few seconds: the kill lands in the middle of the run.
-      Await.until(Duration.ofSeconds(120), "some batches committed", () -> mappedIn(cache) >= 10_000);
+      Await.until(Duration.ofMinutes(2), "some batches committed", () -> mappedIn(cache) >= 10_000);
       assertThat(child.isAlive()).as("still mapping when killed").isTrue();
       child.destroyForcibly(); // SIGKILL: no shutdown hook, no close
       assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -202,7 +202,7 @@ class ClientCommandsIT {
     Path log = dir.resolve("term.log");
     Process child = startMap(in, out, log, "--progress", "none");
     try {
-      Await.until(Duration.ofSeconds(120), "some batches committed", () -> mappedIn(cache) >= 10_000);
+      Await.until(Duration.ofMinutes(2), "some batches committed", () -> mappedIn(cache) >= 10_000);
       assertThat(child.isAlive()).as("still mapping when stopped").isTrue();
       assertThat(dir.resolve("term.csv.tmp")).as("the output being written").exists();
       child.destroy(); // SIGTERM, as Ctrl-C's SIGINT: the shutdown hooks run

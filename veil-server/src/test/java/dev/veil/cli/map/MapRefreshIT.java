@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -258,7 +259,7 @@ class MapRefreshIT {
   @ParameterizedTest(name = "stopped at {0}, then veil map --refresh")
   @EnumSource(OutputRefresh.Step.class)
   void aRefreshStoppedAnywhere_thenRefreshAgain_losesNoRow_andRejectsOnce(OutputRefresh.Step step) throws Exception {
-    Case c = mappedThenOptedOut("refresh-" + step.name().toLowerCase());
+    Case c = mappedThenOptedOut("refresh-" + step.name().toLowerCase(Locale.ROOT));
     refreshStoppedAt(c, step);
 
     if (step == OutputRefresh.Step.RENAMED) {
@@ -279,7 +280,7 @@ class MapRefreshIT {
   @EnumSource(OutputRefresh.Step.class)
   void aRefreshStoppedAnywhere_thenTheImportsCommand_installsOnlyACommittedRefresh(OutputRefresh.Step step)
       throws Exception {
-    Case c = mappedThenOptedOut("import-" + step.name().toLowerCase());
+    Case c = mappedThenOptedOut("import-" + step.name().toLowerCase(Locale.ROOT));
     refreshStoppedAt(c, step);
 
     CliRun next = map("--in", c.in().toString(), "--out", c.out().toString());

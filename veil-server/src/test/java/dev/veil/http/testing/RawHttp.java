@@ -5,9 +5,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * A bare TCP connection for tests that must control the bytes on the wire (partial headers,
@@ -19,7 +21,7 @@ public final class RawHttp implements AutoCloseable {
   private final OutputStream out;
 
   private RawHttp(int port) throws IOException {
-    this.socket = new Socket("127.0.0.1", port);
+    this.socket = new Socket(InetAddress.getLoopbackAddress(), port);
     socket.setSoTimeout(15_000);
     this.in = socket.getInputStream();
     this.out = socket.getOutputStream();
@@ -61,7 +63,7 @@ public final class RawHttp implements AutoCloseable {
       String headText = head.toString(StandardCharsets.ISO_8859_1);
       int length = 0;
       for (String line : headText.split("\r\n")) {
-        if (line.toLowerCase().startsWith("content-length:")) {
+        if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
           length = Integer.parseInt(line.substring(15).trim());
         }
       }
