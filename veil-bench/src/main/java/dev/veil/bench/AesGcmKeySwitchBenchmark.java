@@ -54,7 +54,8 @@ public class AesGcmKeySwitchBenchmark {
   }
 
   private int encrypt(SecretKeySpec key) {
-    random.nextBytes(iv); // a fresh IV, as in production (cheaper than SecureRandom, not measured here)
+    random.nextBytes(
+        iv); // a fresh IV, as in production (cheaper than SecureRandom, not measured here)
     return AesGcm.encrypt(key, iv, plain, 0, PLAIN_BYTES, out, 0);
   }
 

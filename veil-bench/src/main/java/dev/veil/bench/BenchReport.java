@@ -23,7 +23,8 @@ import java.util.Properties;
  * printed; a missing figure shows as "n/a" and its target as "not measured".
  */
 public final class BenchReport {
-  static final String BEGIN = "<!-- BEGIN bench/run.sh results: generated, edits here are overwritten -->";
+  static final String BEGIN =
+      "<!-- BEGIN bench/run.sh results: generated, edits here are overwritten -->";
   static final String END = "<!-- END bench/run.sh results -->";
 
   private static final String JMH_PREFIX = "dev.veil.bench.";
@@ -54,7 +55,10 @@ public final class BenchReport {
     String report = new BenchReport(results, jmh).render();
     System.out.println(report);
     Path doc = Path.of(args[2]);
-    Files.writeString(doc, splice(Files.exists(doc) ? Files.readString(doc) : "", report), StandardCharsets.UTF_8);
+    Files.writeString(
+        doc,
+        splice(Files.exists(doc) ? Files.readString(doc) : "", report),
+        StandardCharsets.UTF_8);
   }
 
   /** Benchmark short name ({@code IdentityBenchmark.parseEmail}) → its JMH result. */
@@ -69,7 +73,9 @@ public final class BenchReport {
     return byName;
   }
 
-  /** {@code doc} with the text between the markers replaced by {@code report} (appended if none). */
+  /**
+   * {@code doc} with the text between the markers replaced by {@code report} (appended if none).
+   */
   static String splice(String doc, String report) {
     String block = BEGIN + "\n" + report + "\n" + END;
     int begin = doc.indexOf(BEGIN);
@@ -93,11 +99,20 @@ public final class BenchReport {
     line("## Latest run");
     line("");
     line("- Date: " + get("run.date") + "; commit `" + get("run.commit") + "`");
-    line("- Machine: " + get("machine.nproc") + " cores (`nproc`), " + get("machine.cpu") + "; "
-        + get("machine.memory"));
+    line(
+        "- Machine: "
+            + get("machine.nproc")
+            + " cores (`nproc`), "
+            + get("machine.cpu")
+            + "; "
+            + get("machine.memory"));
     line("- Java: " + get("machine.java") + "; wrk: " + get("machine.wrk"));
-    line("- Load average before / after the run: " + get("machine.load_before") + " / " + get("machine.load_after")
-        + " (other work on the machine makes every figure noisier)");
+    line(
+        "- Load average before / after the run: "
+            + get("machine.load_before")
+            + " / "
+            + get("machine.load_after")
+            + " (other work on the machine makes every figure noisier)");
     line("- Command: `" + get("run.command") + "`");
     line("- Pinning: " + get("run.pinning"));
     line("- wrk: " + get("run.wrk_settings"));
@@ -115,43 +130,80 @@ public final class BenchReport {
     line("");
     line("| What | Measured | Target | Result |");
     line("|---|---|---|---|");
-    ratioRow("Generate throughput, % of the HTTP ceiling", generate, ceiling,
-        fmt(generate) + " / " + fmt(ceiling) + " req/s");
+    ratioRow(
+        "Generate throughput, % of the HTTP ceiling",
+        generate, ceiling, fmt(generate) + " / " + fmt(ceiling) + " req/s");
     for (String batch : new String[] {"1000", "5000"}) {
       double ids = num("wrk.map_post_" + batch + ".rps") * Integer.parseInt(batch);
-      ratioRow("Map POST (" + batch + " emails), % of the hashing limit", ids, limit,
+      ratioRow(
+          "Map POST (" + batch + " emails), % of the hashing limit",
+          ids,
+          limit,
           fmt(ids) + " ids/s / " + fmt(limit) + " ids/s");
     }
-    maxRow("Generate p99 at half the maximum throughput (" + get("latency.target_rps") + " req/s)",
-        num("latency.p99_ms"), 5, " ms");
-    maxRow("Ready after a restart (second start, same data)", num("start.second_ms") / 1000, 3, " s");
-    maxRow("Opt-out index at " + fmt(num("optout.records")) + " records", num("optout.bytes_per_record"), 32,
+    maxRow(
+        "Generate p99 at half the maximum throughput (" + get("latency.target_rps") + " req/s)",
+        num("latency.p99_ms"),
+        5,
+        " ms");
+    maxRow(
+        "Ready after a restart (second start, same data)", num("start.second_ms") / 1000, 3, " s");
+    maxRow(
+        "Opt-out index at " + fmt(num("optout.records")) + " records",
+        num("optout.bytes_per_record"),
+        32,
         " B/record");
     line("");
-    line("The hashing limit is what " + fmt(cores) + " core(s) of the server could do if they only ran the hashing "
-        + "that mapping one identifier requires (`ServiceBenchmark.mapHashing`: normalize and SHA-256 the email, "
-        + "first-level hash, bucket, advertising id with the bucket's salt, raw bytes; JMH, best iteration: "
-        + fmt(hashingNs) + " ns per email, so " + fmt(limit) + " emails/s); the ceiling is `FixedJsonServer` on the "
-        + "same core(s) with the same wrk settings.");
+    line(
+        "The hashing limit is what "
+            + fmt(cores)
+            + " core(s) of the server could do if they only ran the hashing that mapping one"
+            + " identifier requires (`ServiceBenchmark.mapHashing`: normalize and SHA-256 the"
+            + " email, first-level hash, bucket, advertising id with the bucket's salt, raw bytes;"
+            + " JMH, best iteration: "
+            + fmt(hashingNs)
+            + " ns per email, so "
+            + fmt(limit)
+            + " emails/s); the ceiling is `FixedJsonServer` on the "
+            + "same core(s) with the same wrk settings.");
     line("");
-    line("For comparison (not targets), map POST as a share of other per-identifier costs measured by JMH:");
+    line(
+        "For comparison (not targets), map POST as a share of other per-identifier costs measured"
+            + " by JMH:");
     line("");
-    line("| Reference (JMH, best iteration) | ns per email | ids/s on " + fmt(cores) + " core(s) | 1,000 emails | "
-        + "5,000 emails |");
+    line(
+        "| Reference (JMH, best iteration) | ns per email | ids/s on "
+            + fmt(cores)
+            + " core(s) | 1,000 emails | "
+            + "5,000 emails |");
     line("|---|---|---|---|---|");
-    referenceRow("`IdentityHash.parse` alone (normalize and SHA-256; the limit before mapHashing)",
-        "IdentityBenchmark.parseEmail", cores);
-    referenceRow("`ServiceBenchmark.mapOne` (the whole single map: hashing, opt-out check, bucket id string)",
-        "ServiceBenchmark.mapOne", cores);
+    referenceRow(
+        "`IdentityHash.parse` alone (normalize and SHA-256; the limit before mapHashing)",
+        "IdentityBenchmark.parseEmail",
+        cores);
+    referenceRow(
+        "`ServiceBenchmark.mapOne` (the whole single map: hashing, opt-out check, bucket id"
+            + " string)",
+        "ServiceBenchmark.mapOne",
+        cores);
     line("");
   }
 
   private void referenceRow(String what, String benchmark, double cores) {
     double ns = score(benchmark);
     double limit = 1e9 / ns * cores;
-    line("| " + what + " | " + fmt1(ns) + " | " + fmt(limit) + " | "
-        + pct(num("wrk.map_post_1000.rps") * 1000, limit) + " | " + pct(num("wrk.map_post_5000.rps") * 5000, limit)
-        + " |");
+    line(
+        "| "
+            + what
+            + " | "
+            + fmt1(ns)
+            + " | "
+            + fmt(limit)
+            + " | "
+            + pct(num("wrk.map_post_1000.rps") * 1000, limit)
+            + " | "
+            + pct(num("wrk.map_post_5000.rps") * 5000, limit)
+            + " |");
   }
 
   private void http() {
@@ -162,38 +214,90 @@ public final class BenchReport {
     for (String[] row : HTTP_ROWS) {
       String k = "wrk." + row[0] + ".";
       double rps = num(k + "rps");
-      line("| " + row[1] + " | " + fmt(rps) + " | " + fmt(rps * Integer.parseInt(row[2])) + " | "
-          + ms(num(k + "p50_ms")) + " | " + ms(num(k + "p99_ms")) + " | " + get(k + "errors") + " |");
+      line(
+          "| "
+              + row[1]
+              + " | "
+              + fmt(rps)
+              + " | "
+              + fmt(rps * Integer.parseInt(row[2]))
+              + " | "
+              + ms(num(k + "p50_ms"))
+              + " | "
+              + ms(num(k + "p99_ms"))
+              + " | "
+              + get(k + "errors")
+              + " |");
     }
     line("");
-    line("Latency of generate at a constant " + get("latency.target_rps") + " req/s (open loop, measured from "
-        + "the intended send time, `ConstantRateLoad`, " + get("latency.connections") + " connections): achieved "
-        + get("latency.achieved_rps") + " req/s over " + get("latency.requests") + " requests, p50 "
-        + ms(num("latency.p50_ms")) + ", p90 " + ms(num("latency.p90_ms")) + ", p99 " + ms(num("latency.p99_ms"))
-        + ", p99.9 " + ms(num("latency.p999_ms")) + ", max " + ms(num("latency.max_ms")) + "; errors "
-        + get("latency.errors") + ", unanswered " + get("latency.unanswered") + ".");
+    line(
+        "Latency of generate at a constant "
+            + get("latency.target_rps")
+            + " req/s (open loop, measured from "
+            + "the intended send time, `ConstantRateLoad`, "
+            + get("latency.connections")
+            + " connections): achieved "
+            + get("latency.achieved_rps")
+            + " req/s over "
+            + get("latency.requests")
+            + " requests, p50 "
+            + ms(num("latency.p50_ms"))
+            + ", p90 "
+            + ms(num("latency.p90_ms"))
+            + ", p99 "
+            + ms(num("latency.p99_ms"))
+            + ", p99.9 "
+            + ms(num("latency.p999_ms"))
+            + ", max "
+            + ms(num("latency.max_ms"))
+            + "; errors "
+            + get("latency.errors")
+            + ", unanswered "
+            + get("latency.unanswered")
+            + ".");
     line("");
-    line("The generate response is " + get("body.generate_bytes") + " bytes; the ceiling server answers "
-        + "the same number of bytes. The ceiling and generate alternated for two rounds and each table row is "
-        + "the better round (ceiling: " + get("wrk.ceiling.rounds") + " req/s; generate: " + get("wrk.generate.rounds")
-        + " req/s; generate as % of the ceiling round by round: " + roundRatios() + ").");
+    line(
+        "The generate response is "
+            + get("body.generate_bytes")
+            + " bytes; the ceiling server answers the same number of bytes. The ceiling and"
+            + " generate alternated for two rounds and each table row is the better round (ceiling:"
+            + " "
+            + get("wrk.ceiling.rounds")
+            + " req/s; generate: "
+            + get("wrk.generate.rounds")
+            + " req/s; generate as % of the ceiling round by round: "
+            + roundRatios()
+            + ").");
     line("");
   }
 
   private void jmhTable() {
     line("### JMH (time per operation, one thread)");
     line("");
-    line("| Benchmark | Best iteration, ns/op | Mean, ns/op | ± (99.9 %) | ops/s per core (best) |");
+    line(
+        "| Benchmark | Best iteration, ns/op | Mean, ns/op | ± (99.9 %) | ops/s per core (best) |");
     line("|---|---|---|---|---|");
     for (Map.Entry<String, JsonNode> e : jmh.entrySet()) {
       JsonNode metric = e.getValue().get("primaryMetric");
       double best = score(e.getKey());
-      line("| `" + e.getKey() + "` | " + fmt1(best) + " | " + fmt1(metric.get("score").asDouble()) + " | "
-          + fmt1(metric.get("scoreError").asDouble()) + " | " + fmt(1e9 / best) + " |");
+      line(
+          "| `"
+              + e.getKey()
+              + "` | "
+              + fmt1(best)
+              + " | "
+              + fmt1(metric.get("score").asDouble())
+              + " | "
+              + fmt1(metric.get("scoreError").asDouble())
+              + " | "
+              + fmt(1e9 / best)
+              + " |");
     }
     line("");
-    line("Limits use the best iteration: other work on the machine only ever adds time, so the fastest "
-        + "iteration is the closest to the cost of the code (and makes the limits harder to reach).");
+    line(
+        "Limits use the best iteration: other work on the machine only ever adds time, so the"
+            + " fastest iteration is the closest to the cost of the code (and makes the limits"
+            + " harder to reach).");
     line("");
   }
 
@@ -202,28 +306,61 @@ public final class BenchReport {
     line("");
     line("| Start (`./veil serve`) | Launch → `/ops/readyz` 200 | Heap used after a full GC |");
     line("|---|---|---|");
-    line("| First (empty data dir: creates keys, the admin client and the salt system; no class data sharing "
-        + "archive yet) | " + fmt(num("start.first_ms")) + " ms | " + fmt1(num("heap.first_mb")) + " MiB |");
-    line("| Second (same data dir; with the archive the first start wrote) | " + fmt(num("start.second_ms"))
-        + " ms | " + fmt1(num("heap.second_mb")) + " MiB |");
+    line(
+        "| First (empty data dir: creates keys, the admin client and the salt system; no class data"
+            + " sharing archive yet) | "
+            + fmt(num("start.first_ms"))
+            + " ms | "
+            + fmt1(num("heap.first_mb"))
+            + " MiB |");
+    line(
+        "| Second (same data dir; with the archive the first start wrote) | "
+            + fmt(num("start.second_ms"))
+            + " ms | "
+            + fmt1(num("heap.second_mb"))
+            + " MiB |");
     line("");
-    line("Opt-out index: " + fmt(num("optout.records")) + " random records in " + fmt(num("optout.table_bytes"))
-        + " bytes of table, " + get("optout.bytes_per_record") + " bytes per record (`tableBytes()/size`); heap "
-        + "retained per record after a full GC: " + get("optout.heap_bytes_per_record") + " bytes; "
-        + get("optout.add_ns") + " ns per add.");
+    line(
+        "Opt-out index: "
+            + fmt(num("optout.records"))
+            + " random records in "
+            + fmt(num("optout.table_bytes"))
+            + " bytes of table, "
+            + get("optout.bytes_per_record")
+            + " bytes per record (`tableBytes()/size`); heap "
+            + "retained per record after a full GC: "
+            + get("optout.heap_bytes_per_record")
+            + " bytes; "
+            + get("optout.add_ns")
+            + " ns per add.");
   }
 
   private void ratioRow(String what, double measured, double reference, String detail) {
     double pct = measured / reference * 100;
     boolean known = Double.isFinite(pct) && reference > 0;
-    line("| " + what + " | " + (known ? fmt1(pct) + " % (" + detail + ")" : "n/a") + " | ≥ 60 % | "
-        + verdict(known, pct >= 60) + " |");
+    line(
+        "| "
+            + what
+            + " | "
+            + (known ? fmt1(pct) + " % (" + detail + ")" : "n/a")
+            + " | ≥ 60 % | "
+            + verdict(known, pct >= 60)
+            + " |");
   }
 
   private void maxRow(String what, double measured, double max, String unit) {
     boolean known = Double.isFinite(measured);
-    line("| " + what + " | " + (known ? fmt2(measured) + unit : "n/a") + " | ≤ " + fmt(max) + unit + " | "
-        + verdict(known, measured <= max) + " |");
+    line(
+        "| "
+            + what
+            + " | "
+            + (known ? fmt2(measured) + unit : "n/a")
+            + " | ≤ "
+            + fmt(max)
+            + unit
+            + " | "
+            + verdict(known, measured <= max)
+            + " |");
   }
 
   /** Generate over ceiling for each round, e.g. "52.1 % / 55.0 %". */
@@ -234,7 +371,10 @@ public final class BenchReport {
     for (int i = 0; i < Math.min(ceiling.length, generate.length); i++) {
       try {
         out.append(i == 0 ? "" : " / ")
-            .append(pct(Double.parseDouble(generate[i].strip()), Double.parseDouble(ceiling[i].strip())));
+            .append(
+                pct(
+                    Double.parseDouble(generate[i].strip()),
+                    Double.parseDouble(ceiling[i].strip())));
       } catch (NumberFormatException e) {
         return "n/a";
       }

@@ -34,7 +34,7 @@ public class ConnectionTrackingBenchmark {
     ConnectionLimit limit = new ConnectionLimit(10_000, new Metrics());
     for (int i = 0; i < 1_000; i++) {
       connection = new Object();
-      open.put(connection, limit.admit(() -> { }));
+      open.put(connection, limit.admit(() -> {}));
     }
   }
 

@@ -19,19 +19,18 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * An open-loop HTTP load generator: sends GET requests at a constant rate whatever the server's
- * speed, and measures each latency from the request's <em>intended</em> send time, so a server
- * that stalls is charged for every request that should have been sent meanwhile (no coordinated
+ * speed, and measures each latency from the request's <em>intended</em> send time, so a server that
+ * stalls is charged for every request that should have been sent meanwhile (no coordinated
  * omission, unlike a closed loop such as wrk's).
  *
  * <p>Design note. Plain NIO, as wrk does it in C, because a general HTTP client (Vert.x's) became
  * the bottleneck at about 13 k requests/s on one core. A pacing thread sleeps until the next
  * intended send time (timer slack makes that ~50–60 µs at the finest), publishes how many requests
  * are due and wakes the I/O thread; the I/O thread sends each due request on an idle keep-alive
- * connection (HTTP/1.1, one request at a time per connection, no pipelining) and reads responses
- * by {@code Content-Length}. A request that waits for a free connection is charged that wait.
- * Samples from the warm-up are dropped; the rest are sorted for exact percentiles; a request never
- * answered counts with the time it had waited when the run gave up. Prints {@code key=value}
- * lines.
+ * connection (HTTP/1.1, one request at a time per connection, no pipelining) and reads responses by
+ * {@code Content-Length}. A request that waits for a free connection is charged that wait. Samples
+ * from the warm-up are dropped; the rest are sorted for exact percentiles; a request never answered
+ * counts with the time it had waited when the run gave up. Prints {@code key=value} lines.
  *
  * <pre>
  * ConstantRateLoad --port 8080 --path '/v1/token/generate?email=user{n}%40example.com'
@@ -66,7 +65,8 @@ public final class ConstantRateLoad {
     this.failed = new boolean[total];
     Arrays.fill(latencyNanos, NO_RESPONSE);
     this.intervalNanos = 1e9 / settings.rate;
-    StringBuilder head = new StringBuilder(" HTTP/1.1\r\nHost: 127.0.0.1:").append(settings.port).append("\r\n");
+    StringBuilder head =
+        new StringBuilder(" HTTP/1.1\r\nHost: 127.0.0.1:").append(settings.port).append("\r\n");
     for (String header : settings.headers) {
       head.append(header).append("\r\n");
     }
@@ -140,7 +140,8 @@ public final class ConstantRateLoad {
   }
 
   private Connection connect() throws IOException {
-    SocketChannel channel = SocketChannel.open(new InetSocketAddress(InetAddress.getLoopbackAddress(), settings.port));
+    SocketChannel channel =
+        SocketChannel.open(new InetSocketAddress(InetAddress.getLoopbackAddress(), settings.port));
     channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
     channel.configureBlocking(false);
     Connection c = new Connection(channel);
@@ -211,7 +212,8 @@ public final class ConstantRateLoad {
     }
   }
 
-  @SuppressWarnings("ByteBufferBackingArray") // its one buffer is from ByteBuffer.allocate: offset 0
+  @SuppressWarnings(
+      "ByteBufferBackingArray") // its one buffer is from ByteBuffer.allocate: offset 0
   private static int indexOf(ByteBuffer buffer, byte[] pattern) {
     byte[] a = buffer.array();
     outer:
@@ -281,8 +283,15 @@ public final class ConstantRateLoad {
   }
 
   /** Command-line settings, parsed once. */
-  private record Settings(int port, String path, List<String> headers, int rate, int seconds, int warmupSeconds,
-      int connections, String label) {
+  private record Settings(
+      int port,
+      String path,
+      List<String> headers,
+      int rate,
+      int seconds,
+      int warmupSeconds,
+      int connections,
+      String label) {
     int totalRequests() {
       return Math.toIntExact((long) rate * (warmupSeconds + seconds));
     }
@@ -315,7 +324,8 @@ public final class ConstantRateLoad {
         }
       }
       if (port <= 0 || rate <= 0 || seconds <= 0 || connections <= 0) {
-        throw new IllegalArgumentException("--port, --rate, --seconds and --connections must be positive");
+        throw new IllegalArgumentException(
+            "--port, --rate, --seconds and --connections must be positive");
       }
       return new Settings(port, path, headers, rate, seconds, warmup, connections, label);
     }

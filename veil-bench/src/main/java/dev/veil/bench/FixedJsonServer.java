@@ -30,18 +30,22 @@ public final class FixedJsonServer {
     byte[] body = body(bodyBytes);
     int loops = Runtime.getRuntime().availableProcessors();
     Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(loops));
-    HttpServerOptions options = new HttpServerOptions()
-        .setHost("127.0.0.1")
-        .setPort(port == 0 ? -1 : port)
-        .setTcpNoDelay(true)
-        .setCompressionSupported(false);
+    HttpServerOptions options =
+        new HttpServerOptions()
+            .setHost("127.0.0.1")
+            .setPort(port == 0 ? -1 : port)
+            .setTcpNoDelay(true)
+            .setCompressionSupported(false);
     AtomicInteger bound = new AtomicInteger();
-    vertx.deployVerticle(() -> new Listener(options, body, bound), new DeploymentOptions().setInstances(loops))
+    vertx
+        .deployVerticle(
+            () -> new Listener(options, body, bound), new DeploymentOptions().setInstances(loops))
         .onSuccess(id -> System.out.println("port=" + bound.get()))
-        .onFailure(e -> {
-          System.err.println("cannot listen: " + e.getMessage());
-          System.exit(1);
-        });
+        .onFailure(
+            e -> {
+              System.err.println("cannot listen: " + e.getMessage());
+              System.exit(1);
+            });
   }
 
   /**
@@ -69,11 +73,14 @@ public final class FixedJsonServer {
     @Override
     public Future<?> start() {
       String length = Integer.toString(body.length());
-      return vertx.createHttpServer(new HttpServerOptions(options))
-          .requestHandler(req -> req.response()
-              .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-              .putHeader(HttpHeaders.CONTENT_LENGTH, length)
-              .end(body))
+      return vertx
+          .createHttpServer(new HttpServerOptions(options))
+          .requestHandler(
+              req ->
+                  req.response()
+                      .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                      .putHeader(HttpHeaders.CONTENT_LENGTH, length)
+                      .end(body))
           .listen()
           .onSuccess(s -> bound.set(s.actualPort()));
     }

@@ -26,11 +26,14 @@ public class HostHeaderBenchmark {
 
   @Setup
   public void headers() {
-    headers = HeadersMultiMap.httpHeaders()
-        .add("Host", "127.0.0.1:8080")
-        .add("Authorization", "Bearer vk1.AAAAAAAAAAAA.0123456789abcdef0123456789abcdef0123456789ab")
-        .add("Content-Type", "application/json")
-        .add("Content-Length", "33");
+    headers =
+        HeadersMultiMap.httpHeaders()
+            .add("Host", "127.0.0.1:8080")
+            .add(
+                "Authorization",
+                "Bearer vk1.AAAAAAAAAAAA.0123456789abcdef0123456789abcdef0123456789ab")
+            .add("Content-Type", "application/json")
+            .add("Content-Length", "33");
   }
 
   /** Exactly one {@code Host}: the first value, then whether a second follows. */

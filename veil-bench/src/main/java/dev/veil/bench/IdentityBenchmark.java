@@ -32,8 +32,10 @@ public class IdentityBenchmark {
 
   private String[] emails;
   private byte[][] normalizedUtf8;
+
   /** A map request's body of 5,000 of the addresses, as UTF-8: {"email":["…",…]}. */
   private byte[] batchBody;
+
   private int next;
 
   @Setup
@@ -41,7 +43,8 @@ public class IdentityBenchmark {
     emails = SampleEmails.generate(SAMPLES);
     normalizedUtf8 = new byte[SAMPLES][];
     for (int i = 0; i < SAMPLES; i++) {
-      normalizedUtf8[i] = EmailNormalizer.normalize(emails[i]).orElseThrow().getBytes(StandardCharsets.UTF_8);
+      normalizedUtf8[i] =
+          EmailNormalizer.normalize(emails[i]).orElseThrow().getBytes(StandardCharsets.UTF_8);
     }
     StringBuilder body = new StringBuilder("{\"email\":[");
     for (int i = 0; i < BATCH; i++) {

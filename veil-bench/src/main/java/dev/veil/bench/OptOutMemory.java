@@ -31,7 +31,8 @@ public final class OptOutMemory {
     System.out.println("optout.records=" + size);
     System.out.println("optout.table_bytes=" + index.tableBytes());
     System.out.printf("optout.bytes_per_record=%.2f%n", (double) index.tableBytes() / size);
-    System.out.printf("optout.heap_bytes_per_record=%.2f%n", (double) (heapAfter - heapBefore) / size);
+    System.out.printf(
+        "optout.heap_bytes_per_record=%.2f%n", (double) (heapAfter - heapBefore) / size);
     System.out.printf("optout.add_ns=%.1f%n", (double) addNanos / records);
   }
 

@@ -28,8 +28,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * Content-Length}, and the same POST chunked (two chunks).
  *
  * <p>{@link #main} compares the two decoders by the CPU time of the measuring thread instead, in
- * alternating rounds: on a machine busy with other work, JMH's wall-clock times mostly measure
- * how often the thread was not running.
+ * alternating rounds: on a machine busy with other work, JMH's wall-clock times mostly measure how
+ * often the thread was not running.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -50,21 +50,43 @@ public class RequestDecoderBenchmark {
 
   @Setup
   public void setUp() {
-    HttpServerOptions options = new HttpServerOptions().setMaxInitialLineLength(16_384).setMaxHeaderSize(16_384);
-    channel = new EmbeddedChannel(decoder.equals("strict")
-        ? new StrictRequestDecoder(options) : new VertxHttpRequestDecoder(options));
-    String text = switch (request) {
-      case "get" -> "GET /v1/token/generate?email=bench%40example.com HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n"
-          + KEY + "\r\n";
-      case "post" -> "POST /v1/token/generate HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n" + KEY
-          + "Content-Type: application/json\r\nContent-Length: " + BODY.length() + "\r\n\r\n" + BODY;
-      case "chunked" -> "POST /v1/token/generate HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n" + KEY
-          + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
-          + "a\r\n" + BODY.substring(0, 10) + "\r\n" + Integer.toHexString(BODY.length() - 10) + "\r\n"
-          + BODY.substring(10) + "\r\n0\r\n\r\n";
-      default -> throw new IllegalArgumentException(request);
-    };
-    bytes = Unpooled.unreleasableBuffer(Unpooled.directBuffer().writeBytes(text.getBytes(StandardCharsets.US_ASCII)));
+    HttpServerOptions options =
+        new HttpServerOptions().setMaxInitialLineLength(16_384).setMaxHeaderSize(16_384);
+    channel =
+        new EmbeddedChannel(
+            decoder.equals("strict")
+                ? new StrictRequestDecoder(options)
+                : new VertxHttpRequestDecoder(options));
+    String text =
+        switch (request) {
+          case "get" ->
+              "GET /v1/token/generate?email=bench%40example.com HTTP/1.1\r\n"
+                  + "Host: 127.0.0.1:8080\r\n"
+                  + KEY
+                  + "\r\n";
+          case "post" ->
+              "POST /v1/token/generate HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n"
+                  + KEY
+                  + "Content-Type: application/json\r\nContent-Length: "
+                  + BODY.length()
+                  + "\r\n\r\n"
+                  + BODY;
+          case "chunked" ->
+              "POST /v1/token/generate HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n"
+                  + KEY
+                  + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                  + "a\r\n"
+                  + BODY.substring(0, 10)
+                  + "\r\n"
+                  + Integer.toHexString(BODY.length() - 10)
+                  + "\r\n"
+                  + BODY.substring(10)
+                  + "\r\n0\r\n\r\n";
+          default -> throw new IllegalArgumentException(request);
+        };
+    bytes =
+        Unpooled.unreleasableBuffer(
+            Unpooled.directBuffer().writeBytes(text.getBytes(StandardCharsets.US_ASCII)));
   }
 
   @TearDown
@@ -80,8 +102,10 @@ public class RequestDecoderBenchmark {
    */
   public static void main(String[] args) {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 15;
-    List<String> decoders = args.length > 1 ? List.of(args).subList(1, args.length) : List.of("vertx", "strict");
-    java.lang.management.ThreadMXBean cpu = java.lang.management.ManagementFactory.getThreadMXBean();
+    List<String> decoders =
+        args.length > 1 ? List.of(args).subList(1, args.length) : List.of("vertx", "strict");
+    java.lang.management.ThreadMXBean cpu =
+        java.lang.management.ManagementFactory.getThreadMXBean();
     for (String kind : List.of("get", "post", "chunked")) {
       List<RequestDecoderBenchmark> benches = new ArrayList<>();
       List<List<Double>> times = new ArrayList<>();
@@ -95,7 +119,8 @@ public class RequestDecoderBenchmark {
       }
       for (int round = -3; round < rounds; round++) { // three rounds of warm-up
         for (int k = 0; k < benches.size(); k++) {
-          int b = (round & 1) == 0 ? k : benches.size() - 1 - k; // each goes first in every other round
+          int b =
+              (round & 1) == 0 ? k : benches.size() - 1 - k; // each goes first in every other round
           long start = cpu.getCurrentThreadCpuTime();
           for (int i = 0; i < 200_000; i++) {
             benches.get(b).decode();
@@ -107,14 +132,17 @@ public class RequestDecoderBenchmark {
       }
       for (int b = 0; b < benches.size(); b++) {
         List<Double> t = times.get(b).stream().sorted().toList();
-        System.out.printf("%-8s %-7s median %7.1f ns  lowest %7.1f ns%n", kind, benches.get(b).decoder,
-            t.get(t.size() / 2), t.get(0));
+        System.out.printf(
+            "%-8s %-7s median %7.1f ns  lowest %7.1f ns%n",
+            kind, benches.get(b).decoder, t.get(t.size() / 2), t.get(0));
         benches.get(b).tearDown();
       }
     }
   }
 
-  /** Decodes one request and drops what the decoder made of it; returns how many objects that was. */
+  /**
+   * Decodes one request and drops what the decoder made of it; returns how many objects that was.
+   */
   @Benchmark
   public int decode() {
     channel.writeInbound(bytes.duplicate());

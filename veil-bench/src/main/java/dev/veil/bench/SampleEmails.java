@@ -2,11 +2,13 @@ package dev.veil.bench;
 
 /**
  * Deterministic, varied email addresses for benchmarks: mixed case, plain and {@code gmail.com}
- * addresses (whose dots and {@code +tags} normalization removes), 20 to 35 characters, so that
- * a benchmark does not measure one branch-predicted input over and over.
+ * addresses (whose dots and {@code +tags} normalization removes), 20 to 35 characters, so that a
+ * benchmark does not measure one branch-predicted input over and over.
  */
 final class SampleEmails {
-  private static final String[] DOMAINS = {"example.com", "Gmail.com", "mail.example.org", "gmail.com"};
+  private static final String[] DOMAINS = {
+    "example.com", "Gmail.com", "mail.example.org", "gmail.com"
+  };
 
   private SampleEmails() {}
 
@@ -34,11 +36,12 @@ final class SampleEmails {
   /** The {@code i}-th address of the sequence. */
   static String email(int i) {
     String domain = DOMAINS[i % DOMAINS.length];
-    String local = switch (i % 3) {
-      case 0 -> "User.Name" + i;
-      case 1 -> "first.last+news" + i;
-      default -> "person_" + Integer.toHexString(i * 7919);
-    };
+    String local =
+        switch (i % 3) {
+          case 0 -> "User.Name" + i;
+          case 1 -> "first.last+news" + i;
+          default -> "person_" + Integer.toHexString(i * 7919);
+        };
     return local + "@" + domain;
   }
 }

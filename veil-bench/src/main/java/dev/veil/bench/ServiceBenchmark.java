@@ -38,9 +38,9 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * A whole generate and a single map through the real services, as {@link ServiceGraph} builds them
  * for {@code veil serve}, on a fresh SQLite store in a temporary directory with the production
- * bucket count. This is the domain work of a request without HTTP and JSON: parse the email,
- * derive the first-level hash and advertising id, check opt-outs, and (generate) encrypt both
- * tokens. Each call takes the next of 16,384 addresses, so salts are read from all over the table.
+ * bucket count. This is the domain work of a request without HTTP and JSON: parse the email, derive
+ * the first-level hash and advertising id, check opt-outs, and (generate) encrypt both tokens. Each
+ * call takes the next of 16,384 addresses, so salts are read from all over the table.
  *
  * <p>{@link #mapHashing} is the limit of the map POST target: all the hashing that mapping one
  * identifier requires by docs/spec.md 2, and nothing else.
@@ -69,8 +69,11 @@ public class ServiceBenchmark {
   @Setup(Level.Trial)
   public void setUp() throws IOException {
     dataDir = Files.createTempDirectory("veil-bench-");
-    VeilConfig config = ConfigLoader.load(null, Map.of(),
-        Map.of("salt.buckets", Integer.toString(buckets), "data.dir", dataDir.toString()));
+    VeilConfig config =
+        ConfigLoader.load(
+            null,
+            Map.of(),
+            Map.of("salt.buckets", Integer.toString(buckets), "data.dir", dataDir.toString()));
     store = Stores.open(dataDir.resolve("veil.db").toString());
     services = ServiceGraph.build(config, Clock.systemUTC(), store).services();
     ClientService.CreatedClient client =

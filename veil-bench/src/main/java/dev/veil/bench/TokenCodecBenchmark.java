@@ -57,12 +57,14 @@ public class TokenCodecBenchmark {
     master = key(1, EncryptionKey.MASTER_SITE_ID, random);
     refreshKey = key(2, EncryptionKey.REFRESH_SITE_ID, random);
     site = key(3, SITE_ID, random);
-    keys = id -> switch (id) {
-      case 1 -> master;
-      case 2 -> refreshKey;
-      case 3 -> site;
-      default -> null;
-    };
+    keys =
+        id ->
+            switch (id) {
+              case 1 -> master;
+              case 2 -> refreshKey;
+              case 3 -> site;
+              default -> null;
+            };
     advertisingId = bytes(32, random);
     firstLevelHash = bytes(32, random);
     advertisingTokens = new String[TOKENS];
@@ -80,8 +82,17 @@ public class TokenCodecBenchmark {
 
   @Benchmark
   public String encodeAdvertising() {
-    AdvertisingTokenPayload p = new AdvertisingTokenPayload(IdentityType.EMAIL, now.plus(Duration.ofDays(3)), now,
-        OPERATOR, PUBLISHER, 0, now, now, advertisingId);
+    AdvertisingTokenPayload p =
+        new AdvertisingTokenPayload(
+            IdentityType.EMAIL,
+            now.plus(Duration.ofDays(3)),
+            now,
+            OPERATOR,
+            PUBLISHER,
+            0,
+            now,
+            now,
+            advertisingId);
     return advertising.encode(p, master, site);
   }
 
@@ -92,8 +103,16 @@ public class TokenCodecBenchmark {
 
   @Benchmark
   public String encodeRefresh() {
-    RefreshTokenPayload p = new RefreshTokenPayload(IdentityType.EMAIL, now.plus(Duration.ofDays(30)), now, OPERATOR,
-        PUBLISHER, 0, now, firstLevelHash);
+    RefreshTokenPayload p =
+        new RefreshTokenPayload(
+            IdentityType.EMAIL,
+            now.plus(Duration.ofDays(30)),
+            now,
+            OPERATOR,
+            PUBLISHER,
+            0,
+            now,
+            firstLevelHash);
     return refresh.encode(p, refreshKey);
   }
 
@@ -103,8 +122,13 @@ public class TokenCodecBenchmark {
   }
 
   private EncryptionKey key(int id, int siteId, SplittableRandom random) {
-    return new EncryptionKey(id, siteId, now.minus(Duration.ofDays(1)), now.minus(Duration.ofDays(1)),
-        now.plus(Duration.ofDays(30)), bytes(32, random));
+    return new EncryptionKey(
+        id,
+        siteId,
+        now.minus(Duration.ofDays(1)),
+        now.minus(Duration.ofDays(1)),
+        now.plus(Duration.ofDays(30)),
+        bytes(32, random));
   }
 
   private static byte[] bytes(int n, SplittableRandom random) {

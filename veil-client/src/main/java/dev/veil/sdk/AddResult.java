@@ -11,6 +11,7 @@ package dev.veil.sdk;
 public record AddResult(long added, long alreadyPresent, long invalid) {
   /** The sum of two results. */
   public AddResult plus(AddResult other) {
-    return new AddResult(added + other.added, alreadyPresent + other.alreadyPresent, invalid + other.invalid);
+    return new AddResult(
+        added + other.added, alreadyPresent + other.alreadyPresent, invalid + other.invalid);
   }
 }

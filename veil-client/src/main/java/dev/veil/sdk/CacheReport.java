@@ -13,8 +13,14 @@ import java.time.Duration;
  * @param invalid entries removed because the server found them invalid
  * @param elapsed wall time of the run
  */
-public record CacheReport(long rotatedBuckets, long markedStale, long mapped, long remapped, long optedOut,
-    long invalid, Duration elapsed) {
+public record CacheReport(
+    long rotatedBuckets,
+    long markedStale,
+    long mapped,
+    long remapped,
+    long optedOut,
+    long invalid,
+    Duration elapsed) {
 
   /** Entries the run sent to the server. */
   public long sent() {

@@ -15,8 +15,8 @@ import java.util.Objects;
  * @param stale whether the bucket rotated since and the entry waits to be mapped again (its
  *     advertising id is the previous one until then)
  */
-public record CachedMapping(Identifier identifier, String advertisingId, String bucketId, Instant mappedAt,
-    boolean stale) {
+public record CachedMapping(
+    Identifier identifier, String advertisingId, String bucketId, Instant mappedAt, boolean stale) {
   /** Checks the fields: none of the references may be null. */
   public CachedMapping {
     Objects.requireNonNull(identifier, "identifier");

@@ -7,9 +7,9 @@ import java.util.Base64;
 import java.util.Objects;
 
 /**
- * What {@link TokenDecryptor#decrypt} found. On {@link DecryptionStatus#SUCCESS} the token's
- * fields are available; otherwise {@link #status()} and {@link #reason()} say why it was rejected
- * and the field accessors throw.
+ * What {@link TokenDecryptor#decrypt} found. On {@link DecryptionStatus#SUCCESS} the token's fields
+ * are available; otherwise {@link #status()} and {@link #reason()} say why it was rejected and the
+ * field accessors throw.
  *
  * <pre>{@code
  * DecryptionResult r = decryptor.decrypt(bidRequest.advertisingToken());
@@ -27,7 +27,8 @@ public final class DecryptionResult {
   private final String reason;
   private final AdvertisingTokenPayload payload;
 
-  private DecryptionResult(DecryptionStatus status, String reason, AdvertisingTokenPayload payload) {
+  private DecryptionResult(
+      DecryptionStatus status, String reason, AdvertisingTokenPayload payload) {
     this.status = status;
     this.reason = reason;
     this.payload = payload;
@@ -101,7 +102,14 @@ public final class DecryptionResult {
     if (payload == null) {
       return "DecryptionResult{" + status + ": " + reason + "}";
     }
-    return "DecryptionResult{SUCCESS, siteId=" + siteId() + ", identityType=" + identityType() + ", established="
-        + established() + ", expires=" + expires() + ", advertisingId=<redacted>}";
+    return "DecryptionResult{SUCCESS, siteId="
+        + siteId()
+        + ", identityType="
+        + identityType()
+        + ", established="
+        + established()
+        + ", expires="
+        + expires()
+        + ", advertisingId=<redacted>}";
   }
 }

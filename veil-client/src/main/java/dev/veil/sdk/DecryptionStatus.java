@@ -16,8 +16,8 @@ public enum DecryptionStatus {
   /** An advertising token of another format version. */
   UNSUPPORTED_VERSION,
   /**
-   * The token names a key this decryptor does not have: issued under a key newer than the last
-   * key refresh (a refresh is started), or forged.
+   * The token names a key this decryptor does not have: issued under a key newer than the last key
+   * refresh (a refresh is started), or forged.
    */
   UNKNOWN_KEY,
   /** The decryptor holds no keys yet: call {@link TokenDecryptor#start()} first. */

@@ -8,8 +8,8 @@ import dev.veil.core.identity.PhoneNormalizer;
 import java.util.Objects;
 
 /**
- * A personal identifier as the caller has it: an email, a phone number (E.164, {@code +} and 10
- * to 15 digits), or the SHA-256 hash of a normalized one (standard base64, or 64 hex digits).
+ * A personal identifier as the caller has it: an email, a phone number (E.164, {@code +} and 10 to
+ * 15 digits), or the SHA-256 hash of a normalized one (standard base64, or 64 hex digits).
  *
  * <p>The value is kept exactly as given; the server echoes it back in mapping answers and the
  * {@link MappingCache} keys its entries by it. {@link #hashed()} normalizes and hashes locally,
@@ -100,7 +100,8 @@ public final class Identifier {
     } catch (InvalidIdentifierException e) {
       throw new IllegalArgumentException("invalid " + kind.parameterName(), e);
     }
-    return new Identifier(kind == IdentityInput.EMAIL ? IdentityInput.EMAIL_HASH : IdentityInput.PHONE_HASH,
+    return new Identifier(
+        kind == IdentityInput.EMAIL ? IdentityInput.EMAIL_HASH : IdentityInput.PHONE_HASH,
         hash.toBase64());
   }
 

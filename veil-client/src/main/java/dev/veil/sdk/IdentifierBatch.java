@@ -21,12 +21,16 @@ import java.util.Objects;
  * }
  * }</pre>
  *
- * <p>The cache treats a batch exactly as the same identifiers in a list: invalid ones are not
- * added and are recorded as rejected. Not thread-safe.
+ * <p>The cache treats a batch exactly as the same identifiers in a list: invalid ones are not added
+ * and are recorded as rejected. Not thread-safe.
  */
 public final class IdentifierBatch {
   private final Values values;
-  /** Identifiers whose value has no UTF-8 form (an unpaired surrogate): invalid, kept to be rejected. */
+
+  /**
+   * Identifiers whose value has no UTF-8 form (an unpaired surrogate): invalid, kept to be
+   * rejected.
+   */
   private final List<Identifier> malformed = new ArrayList<>();
 
   /** An empty batch. */
@@ -69,8 +73,8 @@ public final class IdentifierBatch {
   }
 
   /**
-   * Identifier {@code i} (its value decoded from the batch's bytes); identifiers whose value has
-   * no UTF-8 form (an unpaired surrogate, so invalid) come after all others.
+   * Identifier {@code i} (its value decoded from the batch's bytes); identifiers whose value has no
+   * UTF-8 form (an unpaired surrogate, so invalid) come after all others.
    *
    * @throws IndexOutOfBoundsException if {@code i} is not below {@link #size()}
    */

@@ -34,8 +34,8 @@ import java.util.function.Consumer;
  * <p>To keep mappings and re-map them as salts rotate, use {@link MappingCache}, which does that
  * bookkeeping durably.
  *
- * <p>Every request is a {@code POST /v1/identity/map} with a JSON body, so identifiers never
- * appear in URLs. A large list is split into batches of at most {@link VeilClient#MAX_BATCH_SIZE}
+ * <p>Every request is a {@code POST /v1/identity/map} with a JSON body, so identifiers never appear
+ * in URLs. A large list is split into batches of at most {@link VeilClient#MAX_BATCH_SIZE}
  * identifiers (and under 1 MB of body), one per identifier kind, sent one after the other.
  * Identifiers that do not normalize are reported {@link MapOutcome.Reason#INVALID_IDENTIFIER}
  * without being sent. Obtain it from {@link VeilClient#mapper()}; immutable and thread-safe.
@@ -108,8 +108,8 @@ public final class IdentityMapClient {
 
   /**
    * Buckets whose salt rotated after {@code since}, oldest rotation first. Poll it daily with the
-   * time of your previous poll and re-map the identifiers you hold in these buckets that you
-   * mapped before each bucket's {@link RotatedBucket#lastUpdated()}.
+   * time of your previous poll and re-map the identifiers you hold in these buckets that you mapped
+   * before each bucket's {@link RotatedBucket#lastUpdated()}.
    */
   public List<RotatedBucket> rotatedBuckets(Instant since) {
     List<RotatedBucket> buckets = new ArrayList<>();
@@ -136,7 +136,7 @@ public final class IdentityMapClient {
     return pollRotated(since, NO_ACTION, sink);
   }
 
-  private static final Runnable NO_ACTION = () -> { };
+  private static final Runnable NO_ACTION = () -> {};
 
   /**
    * Streams the buckets rotated after {@code since} to {@code sink} without holding them all (a
@@ -146,10 +146,13 @@ public final class IdentityMapClient {
    */
   long pollRotated(Instant since, Runnable onAttempt, Consumer<RotatedBucket> sink) {
     Objects.requireNonNull(since, "since");
-    return caller.call(BucketJson.path(since), null, in -> {
-      onAttempt.run();
-      return BucketJson.read(in, sink);
-    });
+    return caller.call(
+        BucketJson.path(since),
+        null,
+        in -> {
+          onAttempt.run();
+          return BucketJson.read(in, sink);
+        });
   }
 
   /** Sends one batch of values of one kind; one result per value. */

@@ -18,7 +18,8 @@ public sealed interface MapOutcome permits MapOutcome.Mapped, MapOutcome.Unmappe
    *     salt rotates
    * @param bucketId the salt bucket; fixed for the identity for ever
    */
-  record Mapped(Identifier identifier, String advertisingId, String bucketId) implements MapOutcome {
+  record Mapped(Identifier identifier, String advertisingId, String bucketId)
+      implements MapOutcome {
     public Mapped {
       Objects.requireNonNull(identifier, "identifier");
       Objects.requireNonNull(advertisingId, "advertisingId");

@@ -1,6 +1,5 @@
 package dev.veil.sdk;
 
-import dev.veil.core.identity.IdentityInput;
 import dev.veil.sdk.internal.Durations;
 import dev.veil.sdk.internal.cache.MappingStore;
 import dev.veil.sdk.internal.cache.RotationLoad;
@@ -60,17 +59,17 @@ import java.util.function.Consumer;
  * <p>The file is a log: every step appends one checksummed frame (added identifiers with the input
  * checkpoint they reach; one batch's answer; a poll's marks, then its new poll time), and every
  * prefix of the log is a consistent cache. {@link #add} returns once its frame is on disk; a run
- * forces its answers to disk every quarter second and returns once all are. A process killed at any point,
- * even in the middle of a write, leaves a file of complete frames (at least every step that had
- * returned) plus perhaps an incomplete last frame, which the next open cuts off. The next {@link
- * #mapPending()} or {@link #refresh()} then continues with the entries still waiting; a lost
- * checkpoint only makes an import read lines again that it then finds already held. Entries are unique by (kind,
- * identifier), checked against an index the cache keeps in memory and confirmed against the stored
- * value: nothing is lost and nothing is held twice. An identifier the server reports as opted out
- * (or invalid) is removed and recorded as a {@link Rejection}, in the same frame as the rest of its
- * batch, and the {@link Listener} is told. When most records have been replaced (by re-mappings
- * and removals), a refresh or the next open rewrites the file with the current ones only, via a
- * new file renamed over the old. The file format is described in {@code
+ * forces its answers to disk every quarter second and returns once all are. A process killed at any
+ * point, even in the middle of a write, leaves a file of complete frames (at least every step that
+ * had returned) plus perhaps an incomplete last frame, which the next open cuts off. The next
+ * {@link #mapPending()} or {@link #refresh()} then continues with the entries still waiting; a lost
+ * checkpoint only makes an import read lines again that it then finds already held. Entries are
+ * unique by (kind, identifier), checked against an index the cache keeps in memory and confirmed
+ * against the stored value: nothing is lost and nothing is held twice. An identifier the server
+ * reports as opted out (or invalid) is removed and recorded as a {@link Rejection}, in the same
+ * frame as the rest of its batch, and the {@link Listener} is told. When most records have been
+ * replaced (by re-mappings and removals), a refresh or the next open rewrites the file with the
+ * current ones only, via a new file renamed over the old. The file format is described in {@code
  * dev.veil.sdk.internal.cache.Records}; files written by the first client version (SQLite) are not
  * read: map into a new file.
  *
@@ -78,18 +77,18 @@ import java.util.function.Consumer;
  *
  * <p>Memory: 32 to 64 bytes per entry (an index and each entry's positions in the file, in tables
  * that grow by doubling, or are sized at once by {@link #reserve}; values stay in the file), 32 MB
- * for a million. Disk: about 100 bytes per
- * email with its mapping. Opening reads the whole file (well under a second per million entries).
- * Adding costs a hash and a lookup per identifier, storing an answer a copy; the file is forced
- * once per {@link #add}, per quarter second of a run, per poll.
+ * for a million. Disk: about 100 bytes per email with its mapping. Opening reads the whole file
+ * (well under a second per million entries). Adding costs a hash and a lookup per identifier,
+ * storing an answer a copy; the file is forced once per {@link #add}, per quarter second of a run,
+ * per poll.
  *
- * <p>Thread-safe. One mapping run ({@link #mapPending()} or {@link #refresh()}) at a time: a
- * second caller waits. {@link #add}, {@link #get} and the iterations may run alongside; they see
- * every step that has been written. One {@code MappingCache} per file: a second one, in this
- * process or another, fails to open while the first is open (a lock on {@code <file>.lock}).
- * Close it to release the file. A symbolic link as the file is followed: the cache, its lock and
- * a compaction's new file are where the link points (created there, mode 0600, if new), so every
- * name of the file takes the same lock and the link stays a link.
+ * <p>Thread-safe. One mapping run ({@link #mapPending()} or {@link #refresh()}) at a time: a second
+ * caller waits. {@link #add}, {@link #get} and the iterations may run alongside; they see every
+ * step that has been written. One {@code MappingCache} per file: a second one, in this process or
+ * another, fails to open while the first is open (a lock on {@code <file>.lock}). Close it to
+ * release the file. A symbolic link as the file is followed: the cache, its lock and a compaction's
+ * new file are where the link points (created there, mode 0600, if new), so every name of the file
+ * takes the same lock and the link stays a link.
  */
 public final class MappingCache implements AutoCloseable {
   /** The most requests a run may keep on the wire at once ({@link Builder#requestsInFlight}). */
@@ -97,11 +96,10 @@ public final class MappingCache implements AutoCloseable {
 
   /**
    * The most identifiers in a run's first request; each next request holds twice as many as the one
-   * before, up to the client's batch size. A process that has just started sends its first
-   * request, and keeps the server busy, while its own code is still being compiled: on a one-core
-   * client, a run of a million emails starting with a full batch of 5,000 left the server idle
-   * for longer (docs/benchmarks-client.md, "The launcher, the JVM's start, and a profile with Java
-   * frames").
+   * before, up to the client's batch size. A process that has just started sends its first request,
+   * and keeps the server busy, while its own code is still being compiled: on a one-core client, a
+   * run of a million emails starting with a full batch of 5,000 left the server idle for longer
+   * (docs/benchmarks-client.md, "The launcher, the JVM's start, and a profile with Java frames").
    */
   public static final int FIRST_BATCH_SIZE = 1_000;
 
@@ -114,8 +112,8 @@ public final class MappingCache implements AutoCloseable {
    * hour: a run goes on at the rate the key is allowed instead of stopping after a few seconds.
    * {@code veil map} uses the same.
    */
-  public static final RetryPolicy BULK_RETRIES = RetryPolicy.builder().rateLimitedAttempts(1_000)
-      .maxBackoff(Duration.ofSeconds(2)).build();
+  public static final RetryPolicy BULK_RETRIES =
+      RetryPolicy.builder().rateLimitedAttempts(1_000).maxBackoff(Duration.ofSeconds(2)).build();
 
   /**
    * The default retries once the server has answered a request of this cache: {@link
@@ -124,8 +122,12 @@ public final class MappingCache implements AutoCloseable {
    * its keys and salts) does not stop a run that may have hours to go. The price: a server that
    * accepts requests but never answers them is given up after 17 request timeouts instead of 4.
    */
-  public static final RetryPolicy BULK_RETRIES_AFTER_ANSWER = RetryPolicy.builder().maxAttempts(17)
-      .rateLimitedAttempts(1_000).maxBackoff(Duration.ofSeconds(2)).build();
+  public static final RetryPolicy BULK_RETRIES_AFTER_ANSWER =
+      RetryPolicy.builder()
+          .maxAttempts(17)
+          .rateLimitedAttempts(1_000)
+          .maxBackoff(Duration.ofSeconds(2))
+          .build();
 
   /** How far each poll reaches back before the previous one, against clock skew. */
   public static final Duration POLL_OVERLAP = Duration.ofMinutes(10);
@@ -142,8 +144,8 @@ public final class MappingCache implements AutoCloseable {
    * {@link #refresh()}, which gets the run's totals as its result. {@link #pollFailed} is called on
    * the polling scheduler's thread. Keep them quick: storing answers waits for them. An exception
    * thrown from {@link #progress} or {@link #removed} stops the run, which throws it once what was
-   * stored is on disk (a background poll hands it to {@link #pollFailed}); removals not told so
-   * are still in {@link #forEachRejection}.
+   * stored is on disk (a background poll hands it to {@link #pollFailed}); removals not told so are
+   * still in {@link #forEachRejection}.
    */
   public interface Listener extends ProgressListener {
     /** Called after each mapping request of a run, once its answer is on disk. */
@@ -154,8 +156,8 @@ public final class MappingCache implements AutoCloseable {
     default void removed(Identifier identifier, MapOutcome.Reason reason) {}
 
     /**
-     * A background poll ({@link #startPolling()}) failed; it is tried again at the next interval. An
-     * exception thrown from here goes to the polling thread's uncaught-exception handler, and
+     * A background poll ({@link #startPolling()}) failed; it is tried again at the next interval.
+     * An exception thrown from here goes to the polling thread's uncaught-exception handler, and
      * polling goes on.
      */
     default void pollFailed(RuntimeException failure) {}
@@ -170,16 +172,26 @@ public final class MappingCache implements AutoCloseable {
   private final Duration pollInterval;
   private final ScheduledExecutorService givenScheduler;
   private final ReentrantLock runLock = new ReentrantLock();
-  /** Entries added since the cache was opened: a run in {@link #mapPendingWhile} waits on it for more. */
+
+  /**
+   * Entries added since the cache was opened: a run in {@link #mapPendingWhile} waits on it for
+   * more.
+   */
   private final Signal added = new Signal(50, "identifiers to be added");
+
   private ScheduledExecutorService ownScheduler;
   private ScheduledFuture<?> polling;
   private boolean closed;
 
   private MappingCache(Builder b) {
-    RetryPolicy given = b.retryPolicy != null ? b.retryPolicy : b.client.givenRetryPolicy().orElse(null);
-    this.mapper = new IdentityMapClient(b.client, given != null ? b.client.caller(given, given)
-        : b.client.caller(BULK_RETRIES, BULK_RETRIES_AFTER_ANSWER));
+    RetryPolicy given =
+        b.retryPolicy != null ? b.retryPolicy : b.client.givenRetryPolicy().orElse(null);
+    this.mapper =
+        new IdentityMapClient(
+            b.client,
+            given != null
+                ? b.client.caller(given, given)
+                : b.client.caller(BULK_RETRIES, BULK_RETRIES_AFTER_ANSWER));
     this.batchSize = b.client.batchSize();
     this.requestsInFlight = b.requestsInFlight;
     this.listener = b.listener;
@@ -188,7 +200,8 @@ public final class MappingCache implements AutoCloseable {
     this.givenScheduler = b.scheduler;
     this.store = MappingStore.open(b.file);
     if (store.meta(POLL_SINCE).isEmpty()) {
-      // Nothing here can have been mapped before now: polling may start from here (minus the overlap).
+      // Nothing here can have been mapped before now: polling may start from here (minus the
+      // overlap).
       store.putMeta(POLL_SINCE, Long.toString(clock.instant().minus(POLL_OVERLAP).toEpochMilli()));
     }
   }
@@ -200,10 +213,9 @@ public final class MappingCache implements AutoCloseable {
   /**
    * Adds identifiers; each is held once, whatever it was added with before. Identity is the value
    * as given: {@code A@Example.com} and {@code a@example.com}, or an email and its hash, are two
-   * entries (with the same advertising id). Identifiers that do not
-   * normalize are not added and are recorded as rejected (a value longer than 1 MiB, which no
-   * identifier is, by its first 1 MiB). New entries are mapped by the next
-   * {@link #mapPending()} or {@link #refresh()}.
+   * entries (with the same advertising id). Identifiers that do not normalize are not added and are
+   * recorded as rejected (a value longer than 1 MiB, which no identifier is, by its first 1 MiB).
+   * New entries are mapped by the next {@link #mapPending()} or {@link #refresh()}.
    */
   public AddResult add(Iterable<Identifier> identifiers) {
     AddResult total = new AddResult(0, 0, 0);
@@ -230,19 +242,22 @@ public final class MappingCache implements AutoCloseable {
     return add(batchOf(identifiers), source, position);
   }
 
-  /** {@link #add(List, String, long)} of a batch; it may be cleared and reused once this returns. */
+  /**
+   * {@link #add(List, String, long)} of a batch; it may be cleared and reused once this returns.
+   */
   public AddResult add(IdentifierBatch identifiers, String source, long position) {
     Objects.requireNonNull(source, "source");
     return addChunk(identifiers, source, position, true);
   }
 
   /**
-   * {@link #add(List, String, long)} for bulk imports: returns once the identifiers and the position
-   * are written, without waiting for the disk. They are on disk after the next force of the file:
-   * by a later {@link #add}, a mapping run (which forces its answers every quarter second), {@link
-   * #sync()} or {@link #close()}. A crash may lose the last such adds, but never a position without the
-   * identifiers before it, so reading on from {@link #checkpoint} after a crash reads exactly what
-   * was lost. An import that reads while it maps so never waits for the disk.
+   * {@link #add(List, String, long)} for bulk imports: returns once the identifiers and the
+   * position are written, without waiting for the disk. They are on disk after the next force of
+   * the file: by a later {@link #add}, a mapping run (which forces its answers every quarter
+   * second), {@link #sync()} or {@link #close()}. A crash may lose the last such adds, but never a
+   * position without the identifiers before it, so reading on from {@link #checkpoint} after a
+   * crash reads exactly what was lost. An import that reads while it maps so never waits for the
+   * disk.
    */
   public AddResult addBuffered(List<Identifier> identifiers, String source, long position) {
     return addBuffered(batchOf(identifiers), source, position);
@@ -274,7 +289,10 @@ public final class MappingCache implements AutoCloseable {
 
   /** The position last recorded for {@code source} by {@link #add(List, String, long)}. */
   public OptionalLong checkpoint(String source) {
-    return store.meta(CHECKPOINT + source).map(v -> OptionalLong.of(Long.parseLong(v))).orElse(OptionalLong.empty());
+    return store
+        .meta(CHECKPOINT + source)
+        .map(v -> OptionalLong.of(Long.parseLong(v)))
+        .orElse(OptionalLong.empty());
   }
 
   private static IdentifierBatch batchOf(List<Identifier> identifiers) {
@@ -299,8 +317,14 @@ public final class MappingCache implements AutoCloseable {
         invalid.add(values.identifier(i));
       }
     }
-    AddResult result = store.add(keep == null ? values : values.keep(keep), invalid, clock.instant(),
-        source == null ? null : CHECKPOINT + source, Long.toString(position), sync);
+    AddResult result =
+        store.add(
+            keep == null ? values : values.keep(keep),
+            invalid,
+            clock.instant(),
+            source == null ? null : CHECKPOINT + source,
+            Long.toString(position),
+            sync);
     added.add(result.added()); // a run in mapPendingWhile may be waiting for these
     return result;
   }
@@ -325,9 +349,9 @@ public final class MappingCache implements AutoCloseable {
 
   /**
    * Maps what waits, like {@link #mapPending()}, and keeps going while {@code adding} is true, so
-   * that entries another thread adds meanwhile are mapped too: an import can read its input and
-   * map it at the same time. Returns once {@code adding} is false and nothing waits. Progress
-   * totals grow as entries are added.
+   * that entries another thread adds meanwhile are mapped too: an import can read its input and map
+   * it at the same time. Returns once {@code adding} is false and nothing waits. Progress totals
+   * grow as entries are added.
    *
    * @throws VeilClientException if a batch fails; the batches before it are kept
    */
@@ -345,8 +369,8 @@ public final class MappingCache implements AutoCloseable {
   /**
    * Wakes a run waiting in {@link #mapPendingWhile} for more entries and a walk following a run
    * ({@link #forEachWhileMapping}, {@link #writeCsvWhileMapping}), so that they check the
-   * conditions they were given at once. Call it when such a condition turns false; without it
-   * they notice within 50 ms.
+   * conditions they were given at once. Call it when such a condition turns false; without it they
+   * notice within 50 ms.
    */
   public void wake() {
     added.add(0);
@@ -357,8 +381,8 @@ public final class MappingCache implements AutoCloseable {
    * Polls the buckets rotated since the previous poll, marks stale the entries mapped before their
    * bucket's rotation, and maps every entry that waits (see the design note).
    *
-   * @throws VeilClientException if the poll or a batch fails; marks already committed stay, and
-   *     the next run continues
+   * @throws VeilClientException if the poll or a batch fails; marks already committed stay, and the
+   *     next run continues
    */
   public CacheReport refresh() {
     runLock.lock();
@@ -368,10 +392,12 @@ public final class MappingCache implements AutoCloseable {
       RotationLoad load = store.rotationLoad();
       long buckets = mapper.pollRotated(Instant.ofEpochMilli(since), load::restart, load::add);
       long nextSince = Math.max(since, start.minus(POLL_OVERLAP).toEpochMilli());
-      long marked = load.commit(POLL_SINCE, Long.toString(nextSince), LAST_POLL,
-          Long.toString(start.toEpochMilli()));
+      long marked =
+          load.commit(
+              POLL_SINCE, Long.toString(nextSince), LAST_POLL, Long.toString(start.toEpochMilli()));
       CacheReport report = newRun().run(buckets, marked, start, () -> false);
-      store.compactIfWorthIt(); // re-mappings replace records; rewrite the file when most are replaced
+      store.compactIfWorthIt(); // re-mappings replace records; rewrite the file when most are
+      // replaced
       return report;
     } finally {
       runLock.unlock();
@@ -417,7 +443,8 @@ public final class MappingCache implements AutoCloseable {
    * on with their old mapping first.
    */
   public void forEachWhileMapping(BooleanSupplier mapping, Consumer<CachedMapping> action) {
-    store.forEachWhileMapping(Objects.requireNonNull(mapping, "mapping"), Objects.requireNonNull(action, "action"));
+    store.forEachWhileMapping(
+        Objects.requireNonNull(mapping, "mapping"), Objects.requireNonNull(action, "action"));
   }
 
   /**
@@ -444,7 +471,8 @@ public final class MappingCache implements AutoCloseable {
    * @throws IOException if writing to {@code out} fails
    */
   public long writeCsvWhileMapping(BooleanSupplier mapping, OutputStream out) throws IOException {
-    return store.writeCsv(Objects.requireNonNull(mapping, "mapping"), Objects.requireNonNull(out, "out"));
+    return store.writeCsv(
+        Objects.requireNonNull(mapping, "mapping"), Objects.requireNonNull(out, "out"));
   }
 
   /** Every identifier not held (invalid, opted out), oldest first. */
@@ -494,18 +522,24 @@ public final class MappingCache implements AutoCloseable {
     }
     ScheduledExecutorService scheduler = givenScheduler;
     if (scheduler == null) {
-      ownScheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "veil-mapping-cache-poll");
-        t.setDaemon(true);
-        return t;
-      });
+      ownScheduler =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "veil-mapping-cache-poll");
+                t.setDaemon(true);
+                return t;
+              });
       scheduler = ownScheduler;
     }
     Instant now = clock.instant();
-    Duration wait = lastPoll().map(last -> Duration.between(now, last.plus(pollInterval))).orElse(Duration.ZERO);
+    Duration wait =
+        lastPoll()
+            .map(last -> Duration.between(now, last.plus(pollInterval)))
+            .orElse(Duration.ZERO);
     long initialDelay = Math.max(0, wait.toMillis());
-    polling = scheduler.scheduleWithFixedDelay(this::pollQuietly, initialDelay, pollInterval.toMillis(),
-        TimeUnit.MILLISECONDS);
+    polling =
+        scheduler.scheduleWithFixedDelay(
+            this::pollQuietly, initialDelay, pollInterval.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   private void pollQuietly() {
@@ -539,12 +573,12 @@ public final class MappingCache implements AutoCloseable {
 
   /**
    * Stops polling and closes the file. A background poll ({@link #startPolling()}) under way is
-   * stopped (its thread is interrupted, on a {@link Builder#scheduler} of the caller's too): it sends
-   * no more requests and retries none, a request on the wire ends at its answer or at the request
-   * timeout, whichever comes first, and its answer is stored; what the poll had not mapped waits for
-   * the next {@link #mapPending()} or {@link #refresh()}, and {@link Listener#pollFailed} is not
-   * told. A run that a caller started ({@link #mapPending()}, {@link #refresh()}) is waited for
-   * (interrupting its thread stops it the same way, with an exception).
+   * stopped (its thread is interrupted, on a {@link Builder#scheduler} of the caller's too): it
+   * sends no more requests and retries none, a request on the wire ends at its answer or at the
+   * request timeout, whichever comes first, and its answer is stored; what the poll had not mapped
+   * waits for the next {@link #mapPending()} or {@link #refresh()}, and {@link Listener#pollFailed}
+   * is not told. A run that a caller started ({@link #mapPending()}, {@link #refresh()}) is waited
+   * for (interrupting its thread stops it the same way, with an exception).
    */
   @Override
   public void close() {
@@ -565,7 +599,9 @@ public final class MappingCache implements AutoCloseable {
     }
   }
 
-  /** Configures a {@link MappingCache}; from {@link VeilClient#mappingCache(Path)}. Not thread-safe. */
+  /**
+   * Configures a {@link MappingCache}; from {@link VeilClient#mappingCache(Path)}. Not thread-safe.
+   */
   public static final class Builder {
     private final VeilClient client;
     private final Path file;
@@ -593,22 +629,27 @@ public final class MappingCache implements AutoCloseable {
       return this;
     }
 
-    /** How often {@link #startPolling()} polls, 1 ms to 365 days (default one day, the recommended cadence). */
+    /**
+     * How often {@link #startPolling()} polls, 1 ms to 365 days (default one day, the recommended
+     * cadence).
+     */
     public Builder pollInterval(Duration pollInterval) {
       this.pollInterval = Durations.period(pollInterval, "pollInterval");
       return this;
     }
 
     /**
-     * How many mapping requests a run keeps on the wire at once, 1 to {@value #MAX_REQUESTS_IN_FLIGHT}
-     * (default 1: batches are sent one after the other). With 2, the server maps one batch while
-     * this client reads and stores the previous answer, which matters when both share a machine or
-     * the network is slow; answers are then stored as they arrive, possibly out of order, with the
-     * same guarantees. Ask the server's operator before going higher.
+     * How many mapping requests a run keeps on the wire at once, 1 to {@value
+     * #MAX_REQUESTS_IN_FLIGHT} (default 1: batches are sent one after the other). With 2, the
+     * server maps one batch while this client reads and stores the previous answer, which matters
+     * when both share a machine or the network is slow; answers are then stored as they arrive,
+     * possibly out of order, with the same guarantees. Ask the server's operator before going
+     * higher.
      */
     public Builder requestsInFlight(int requestsInFlight) {
       if (requestsInFlight < 1 || requestsInFlight > MAX_REQUESTS_IN_FLIGHT) {
-        throw new IllegalArgumentException("requestsInFlight must be 1 to " + MAX_REQUESTS_IN_FLIGHT);
+        throw new IllegalArgumentException(
+            "requestsInFlight must be 1 to " + MAX_REQUESTS_IN_FLIGHT);
       }
       this.requestsInFlight = requestsInFlight;
       return this;

@@ -33,13 +33,13 @@ import java.util.function.BooleanSupplier;
  * <p>Requests grow from {@link MappingCache#FIRST_BATCH_SIZE} identifiers, doubling, to the batch
  * size. The run's thread takes batches from the store and hands each request to a sender thread;
  * senders send and read the answer, a saver thread stores answers in the order they arrive (one
- * frame each), and a sync thread forces them to disk every quarter second and at the end.
- * At most {@code inFlight} requests are on the wire at once (1: one after
- * the other, as {@link MappingCache#mapPending()} promises; the store still works while the next
- * request is out), and at most {@code inFlight + 2} answers are unstored, so memory stays bounded.
- * Answers may be stored out of order: each entry's state is its own, so no order is needed to
- * resume. A failure stops new requests; answers already received are still stored, then the
- * first failure is thrown. The cache serializes runs; a run object is used once.
+ * frame each), and a sync thread forces them to disk every quarter second and at the end. At most
+ * {@code inFlight} requests are on the wire at once (1: one after the other, as {@link
+ * MappingCache#mapPending()} promises; the store still works while the next request is out), and at
+ * most {@code inFlight + 2} answers are unstored, so memory stays bounded. Answers may be stored
+ * out of order: each entry's state is its own, so no order is needed to resume. A failure stops new
+ * requests; answers already received are still stored, then the first failure is thrown. The cache
+ * serializes runs; a run object is used once.
  */
 final class MappingRun {
   private final MappingStore store;
@@ -51,8 +51,14 @@ final class MappingRun {
   private final Signal added;
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
-  MappingRun(MappingStore store, IdentityMapClient mapper, int batchSize, int inFlight, Clock clock,
-      MappingCache.Listener listener, Signal added) {
+  MappingRun(
+      MappingStore store,
+      IdentityMapClient mapper,
+      int batchSize,
+      int inFlight,
+      Clock clock,
+      MappingCache.Listener listener,
+      Signal added) {
     this.store = store;
     this.mapper = mapper;
     this.batchSize = batchSize;
@@ -81,7 +87,8 @@ final class MappingRun {
       int after = -1;
       int limit = Math.min(MappingCache.FIRST_BATCH_SIZE, batchSize);
       PendingBatch batch;
-      while (failure.get() == null && !(batch = fill(store.pending(after, limit), after, adding, limit)).isEmpty()) {
+      while (failure.get() == null
+          && !(batch = fill(store.pending(after, limit), after, adding, limit)).isEmpty()) {
         after = batch.lastEntry();
         limit = (int) Math.min(batchSize, 2L * limit);
         for (Part part : parts(batch)) {
@@ -114,7 +121,13 @@ final class MappingRun {
       Uninterruptibly.join(saving);
     }
     rethrow(failure.get());
-    return new CacheReport(buckets, marked, tally.counts[0], tally.counts[1], tally.counts[2], tally.counts[3],
+    return new CacheReport(
+        buckets,
+        marked,
+        tally.counts[0],
+        tally.counts[1],
+        tally.counts[2],
+        tally.counts[3],
         Duration.between(start, clock.instant()));
   }
 
@@ -123,10 +136,14 @@ final class MappingRun {
     MapAnswer answer;
     Instant mappedAt;
     try {
-      mappedAt = clock.instant(); // before the request leaves: the server maps with a salt of this time or later
-      answer = part.kind() == null
-          ? MapAnswer.allUnmapped(part.entries().size(), MapOutcome.Reason.INVALID_IDENTIFIER.wireName())
-          : mapper.send(part.kind(), part.sent());
+      mappedAt =
+          clock.instant(); // before the request leaves: the server maps with a salt of this time or
+      // later
+      answer =
+          part.kind() == null
+              ? MapAnswer.allUnmapped(
+                  part.entries().size(), MapOutcome.Reason.INVALID_IDENTIFIER.wireName())
+              : mapper.send(part.kind(), part.sent());
     } catch (Throwable t) {
       failure.compareAndSet(null, t);
       unstored.release();
@@ -150,6 +167,7 @@ final class MappingRun {
    */
   private final class Saver implements Runnable {
     private static final Answered STOP = new Answered(null, null, null);
+
     /** Longest time an answer stays stored but not forced. */
     private static final long SYNC_EVERY_NANOS = 250_000_000L;
 
@@ -186,7 +204,8 @@ final class MappingRun {
       long lastSync = System.nanoTime();
       while (!stopping) {
         group.clear();
-        Answered next = pending.isEmpty() ? takeUninterruptibly() : pollUntil(lastSync + SYNC_EVERY_NANOS);
+        Answered next =
+            pending.isEmpty() ? takeUninterruptibly() : pollUntil(lastSync + SYNC_EVERY_NANOS);
         if (next != null) {
           group.add(next);
           queue.drainTo(group);
@@ -195,11 +214,14 @@ final class MappingRun {
         try {
           for (Answered a : group) {
             if (!storeFailed) {
-              pending.add(store.append(a.part().entries(), a.answer(), a.mappedAt(), clock.instant()),
-                  a.part().entries().size(), store.todoCount());
+              pending.add(
+                  store.append(a.part().entries(), a.answer(), a.mappedAt(), clock.instant()),
+                  a.part().entries().size(),
+                  store.todoCount());
             }
           }
-          if (!pending.isEmpty() && (stopping || System.nanoTime() - lastSync >= SYNC_EVERY_NANOS)) {
+          if (!pending.isEmpty()
+              && (stopping || System.nanoTime() - lastSync >= SYNC_EVERY_NANOS)) {
             syncer.queue.add(pending);
             pending = new Synced();
             lastSync = System.nanoTime();
@@ -255,6 +277,7 @@ final class MappingRun {
   /** Answers stored since the last force, with what the report needs once they are on disk. */
   private static final class Synced {
     static final Synced STOP = new Synced();
+
     /** One stored answer: what storing it did, its entries, and how many waited right after. */
     private record Stored(MappingStore.Applied applied, int size, long waitingAfter) {}
 
@@ -272,7 +295,6 @@ final class MappingRun {
       return stored.get(stored.size() - 1).applied().end();
     }
   }
-
 
   /**
    * Forces stored answers to disk, one group after the other, and counts them once they are there.
@@ -329,9 +351,9 @@ final class MappingRun {
   }
 
   /**
-   * Counts of one run, reported to the listener on the thread that forces answers to disk. The total is what was stored
-   * plus what waited right after: exact (an entry is either stored or still waiting), and it grows
-   * as entries are added during the run.
+   * Counts of one run, reported to the listener on the thread that forces answers to disk. The
+   * total is what was stored plus what waited right after: exact (an entry is either stored or
+   * still waiting), and it grows as entries are added during the run.
    */
   private final class RunTally {
     final long[] counts = new long[4];
@@ -354,18 +376,25 @@ final class MappingRun {
    */
   private record Part(PendingBatch entries, IdentityInput kind, ValueList sent) {}
 
-  /** Groups a batch by the kind sent, in order, and splits groups where a body would grow too large. */
+  /**
+   * Groups a batch by the kind sent, in order, and splits groups where a body would grow too large.
+   */
   private List<Part> parts(PendingBatch batch) {
-    if (!mapper.hashesIdentifiers() && batch.oneKind()
+    if (!mapper.hashesIdentifiers()
+        && batch.oneKind()
         && MapJson.ENVELOPE_BYTES + batch.values().jsonBytesBound() <= mapper.batchBytes()) {
-      return List.of(new Part(batch, batch.kind(0), batch.values())); // the usual case: one request as it is
+      return List.of(
+          new Part(batch, batch.kind(0), batch.values())); // the usual case: one request as it is
     }
     IdentityInput[] kinds = new IdentityInput[batch.size()];
     byte[][] values = new byte[batch.size()][];
     Map<IdentityInput, List<Integer>> byKind = new LinkedHashMap<>();
     List<Integer> unsendable = new ArrayList<>();
     for (int i = 0; i < batch.size(); i++) {
-      Identifier sent = mapper.hashesIdentifiers() ? mapper.toSendValid(batch.identifier(i)) : batch.identifier(i);
+      Identifier sent =
+          mapper.hashesIdentifiers()
+              ? mapper.toSendValid(batch.identifier(i))
+              : batch.identifier(i);
       if (sent == null) {
         unsendable.add(i);
       } else {
@@ -379,13 +408,14 @@ final class MappingRun {
       // Only when hashing here and normalization changed since they were added: reported invalid.
       parts.add(new Part(select(batch, unsendable), null, null));
     }
-    byKind.forEach((kind, indexes) -> {
-      for (List<Integer> run : mapper.batches(indexes, values)) {
-        ValueList sent = new ValueList(run.size(), run.size() * 48);
-        run.forEach(i -> sent.add(values[i], 0, values[i].length));
-        parts.add(new Part(select(batch, run), kind, sent));
-      }
-    });
+    byKind.forEach(
+        (kind, indexes) -> {
+          for (List<Integer> run : mapper.batches(indexes, values)) {
+            ValueList sent = new ValueList(run.size(), run.size() * 48);
+            run.forEach(i -> sent.add(values[i], 0, values[i].length));
+            parts.add(new Part(select(batch, run), kind, sent));
+          }
+        });
     return parts;
   }
 

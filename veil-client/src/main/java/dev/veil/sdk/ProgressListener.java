@@ -8,7 +8,7 @@ package dev.veil.sdk;
 @FunctionalInterface
 public interface ProgressListener {
   /** A listener that ignores everything. */
-  ProgressListener NONE = (done, total) -> { };
+  ProgressListener NONE = (done, total) -> {};
 
   /**
    * @param done identifiers finished so far in this run (mapped or not)

@@ -19,8 +19,8 @@ import java.util.Objects;
  * outcome.issuedTokens().ifPresent(tokens -> session.store(tokens));
  * }</pre>
  *
- * <p>Both calls send {@code POST} with a JSON body, so identifiers and tokens stay out of URLs
- * and access logs. Obtain it from {@link VeilClient#publisher()}; immutable and thread-safe.
+ * <p>Both calls send {@code POST} with a JSON body, so identifiers and tokens stay out of URLs and
+ * access logs. Obtain it from {@link VeilClient#publisher()}; immutable and thread-safe.
  */
 public final class PublisherClient {
   private final VeilClient client;
@@ -30,8 +30,8 @@ public final class PublisherClient {
   }
 
   /**
-   * A token pair for a logged-in user. With {@link VeilClient.Builder#hashIdentifiers(boolean)}
-   * the identifier is hashed here first.
+   * A token pair for a logged-in user. With {@link VeilClient.Builder#hashIdentifiers(boolean)} the
+   * identifier is hashed here first.
    *
    * @return {@link TokenOutcome.Issued} or {@link TokenOutcome.OptedOut}
    * @throws IllegalArgumentException if the identifier does not normalize (checked before sending)
@@ -44,13 +44,18 @@ public final class PublisherClient {
       throw new IllegalArgumentException("invalid " + identifier.kind().parameterName());
     }
     Identifier sent = client.hashIdentifiers() ? identifier.hashed() : identifier;
-    byte[] body = Envelopes.write(g -> {
-      g.writeStartObject();
-      g.writeStringField(sent.kind().parameterName(), sent.value());
-      g.writeEndObject();
-    });
-    return tokenOutcome(client.caller().call("/v1/token/generate", body, in -> Envelopes.read(in,
-        PublisherClient::readTokens)));
+    byte[] body =
+        Envelopes.write(
+            g -> {
+              g.writeStartObject();
+              g.writeStringField(sent.kind().parameterName(), sent.value());
+              g.writeEndObject();
+            });
+    return tokenOutcome(
+        client
+            .caller()
+            .call(
+                "/v1/token/generate", body, in -> Envelopes.read(in, PublisherClient::readTokens)));
   }
 
   /**
@@ -63,14 +68,21 @@ public final class PublisherClient {
    */
   public TokenOutcome refresh(String refreshToken) {
     Objects.requireNonNull(refreshToken, "refreshToken");
-    byte[] body = Envelopes.write(g -> {
-      g.writeStartObject();
-      g.writeStringField("refresh_token", refreshToken);
-      g.writeEndObject();
-    });
+    byte[] body =
+        Envelopes.write(
+            g -> {
+              g.writeStartObject();
+              g.writeStringField("refresh_token", refreshToken);
+              g.writeEndObject();
+            });
     try {
-      return tokenOutcome(client.caller().call("/v1/token/refresh", body, in -> Envelopes.read(in,
-          PublisherClient::readTokens)));
+      return tokenOutcome(
+          client
+              .caller()
+              .call(
+                  "/v1/token/refresh",
+                  body,
+                  in -> Envelopes.read(in, PublisherClient::readTokens)));
     } catch (VeilApiException e) {
       if (e.httpStatus() == 400) {
         switch (e.status()) {
@@ -116,10 +128,18 @@ public final class PublisherClient {
         default -> p.skipChildren();
       }
     }
-    if (advertising == null || refresh == null || identityExpires < 0 || refreshFrom < 0 || refreshExpires < 0) {
+    if (advertising == null
+        || refresh == null
+        || identityExpires < 0
+        || refreshFrom < 0
+        || refreshExpires < 0) {
       throw new com.fasterxml.jackson.core.JsonParseException(p, "token answer lacks a field");
     }
-    return new IdentityTokens(advertising, refresh, Instant.ofEpochMilli(identityExpires),
-        Instant.ofEpochMilli(refreshFrom), Instant.ofEpochMilli(refreshExpires));
+    return new IdentityTokens(
+        advertising,
+        refresh,
+        Instant.ofEpochMilli(identityExpires),
+        Instant.ofEpochMilli(refreshFrom),
+        Instant.ofEpochMilli(refreshExpires));
   }
 }

@@ -10,11 +10,11 @@ import java.time.Duration;
  *
  * <pre>  min(maxBackoff, initialBackoff * multiplier^(n-1)) * (1 - jitter * r)</pre>
  *
- * <p>with {@code r} uniformly random in [0, 1), so that many clients do not retry in step; a
- * {@code Retry-After} header in seconds raises the wait to at least that (still capped by {@code
+ * <p>with {@code r} uniformly random in [0, 1), so that many clients do not retry in step; a {@code
+ * Retry-After} header in seconds raises the wait to at least that (still capped by {@code
  * maxBackoff}). An answer 429 says the server is up and asks the client to slow down, not that it
- * failed: {@link Builder#rateLimitedAttempts} lets a bulk job keep retrying it far longer than
- * a failure (by default it counts like any other). Immutable and thread-safe.
+ * failed: {@link Builder#rateLimitedAttempts} lets a bulk job keep retrying it far longer than a
+ * failure (by default it counts like any other). Immutable and thread-safe.
  *
  * <pre>{@code
  * RetryPolicy policy = RetryPolicy.builder().maxAttempts(6).initialBackoff(Duration.ofMillis(100)).build();
@@ -84,8 +84,8 @@ public final class RetryPolicy {
   }
 
   /**
-   * The wait before retry number {@code retry} (1-based), given a random number {@code r} in [0,
-   * 1) and the server's {@code Retry-After}, if any.
+   * The wait before retry number {@code retry} (1-based), given a random number {@code r} in [0, 1)
+   * and the server's {@code Retry-After}, if any.
    */
   public Duration backoff(int retry, double r, Duration retryAfter) {
     double base = initialBackoff.toNanos() * Math.pow(multiplier, retry - 1);
@@ -99,16 +99,28 @@ public final class RetryPolicy {
 
   @Override
   public String toString() {
-    return "RetryPolicy{maxAttempts=" + maxAttempts + ", rateLimitedAttempts=" + rateLimitedAttempts
-        + ", initialBackoff=" + initialBackoff + ", maxBackoff="
-        + maxBackoff + ", multiplier=" + multiplier + ", jitter=" + jitter + "}";
+    return "RetryPolicy{maxAttempts="
+        + maxAttempts
+        + ", rateLimitedAttempts="
+        + rateLimitedAttempts
+        + ", initialBackoff="
+        + initialBackoff
+        + ", maxBackoff="
+        + maxBackoff
+        + ", multiplier="
+        + multiplier
+        + ", jitter="
+        + jitter
+        + "}";
   }
 
   /** Builds a {@link RetryPolicy}; each setter validates its value. */
   public static final class Builder {
     private int maxAttempts = 4;
+
     /** 0: as {@link #maxAttempts}. */
     private int rateLimitedAttempts;
+
     private Duration initialBackoff = Duration.ofMillis(200);
     private Duration maxBackoff = Duration.ofSeconds(10);
     private double multiplier = 2.0;
@@ -126,8 +138,8 @@ public final class RetryPolicy {
     }
 
     /**
-     * Most sends of one request (1 to 100,000) while the server answers 429 (rate limited), which
-     * a bulk job can wait out: the waits stay those of {@link #maxBackoff} and {@code Retry-After}.
+     * Most sends of one request (1 to 100,000) while the server answers 429 (rate limited), which a
+     * bulk job can wait out: the waits stay those of {@link #maxBackoff} and {@code Retry-After}.
      * Not set: {@link #maxAttempts}.
      */
     public Builder rateLimitedAttempts(int rateLimitedAttempts) {

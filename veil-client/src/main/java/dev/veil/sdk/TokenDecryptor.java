@@ -24,9 +24,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Decrypts advertising tokens for bidders, offline: keys come from {@code GET /v1/key/latest}
- * (role {@code ID_READER}) and are refreshed in the background, hourly by default; decrypting a
- * token makes no network call.
+ * Decrypts advertising tokens for bidders, offline: keys come from {@code GET /v1/key/latest} (role
+ * {@code ID_READER}) and are refreshed in the background, hourly by default; decrypting a token
+ * makes no network call.
  *
  * <pre>{@code
  * TokenDecryptor decryptor = veil.tokenDecryptor().build();
@@ -35,9 +35,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * }</pre>
  *
  * <p>A token is accepted only if both encryption layers authenticate under keys the server
- * published, its identity prefix is consistent, its keys have not expired and the token itself
- * has not expired by the decryptor's clock. When a token names an unknown key (issued under a key
- * newer than the last refresh), a refresh is started at once, at most once a minute.
+ * published, its identity prefix is consistent, its keys have not expired and the token itself has
+ * not expired by the decryptor's clock. When a token names an unknown key (issued under a key newer
+ * than the last refresh), a refresh is started at once, at most once a minute.
  *
  * <p>Thread-safe and cheap to call from many threads: keys are an immutable snapshot swapped
  * atomically. A failed refresh keeps the previous keys (see {@link #lastRefreshFailure()}). Close
@@ -45,9 +45,12 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class TokenDecryptor implements AutoCloseable {
   /** Tokens are only decoded, never encoded, so the codec never draws an IV. */
-  private static final AdvertisingTokenCodec CODEC = new AdvertisingTokenCodec(iv -> {
-    throw new IllegalStateException("decoding draws no IV");
-  });
+  private static final AdvertisingTokenCodec CODEC =
+      new AdvertisingTokenCodec(
+          iv -> {
+            throw new IllegalStateException("decoding draws no IV");
+          });
+
   private static final Duration EAGER_REFRESH_SPACING = Duration.ofMinutes(1);
 
   private final ApiCaller caller;
@@ -91,14 +94,17 @@ public final class TokenDecryptor implements AutoCloseable {
     refreshKeys();
     scheduler = givenScheduler;
     if (scheduler == null) {
-      scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "veil-key-refresh");
-        t.setDaemon(true);
-        return t;
-      });
+      scheduler =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "veil-key-refresh");
+                t.setDaemon(true);
+                return t;
+              });
     }
     long period = refreshInterval.toMillis();
-    refreshing = scheduler.scheduleAtFixedRate(this::refreshQuietly, period, period, TimeUnit.MILLISECONDS);
+    refreshing =
+        scheduler.scheduleAtFixedRate(this::refreshQuietly, period, period, TimeUnit.MILLISECONDS);
   }
 
   /**
@@ -137,19 +143,23 @@ public final class TokenDecryptor implements AutoCloseable {
     Keys held = keys.get();
     if (held.fetchedAt() == null) {
       RuntimeException failed = lastFailure;
-      return DecryptionResult.rejected(DecryptionStatus.NOT_READY, failed == null ? "no keys loaded yet: call start()"
-          : "no keys loaded yet: loading them failed: " + failed.getMessage());
+      return DecryptionResult.rejected(
+          DecryptionStatus.NOT_READY,
+          failed == null
+              ? "no keys loaded yet: call start()"
+              : "no keys loaded yet: loading them failed: " + failed.getMessage());
     }
     Instant now = clock.instant();
     boolean[] hitExpiredKey = {false};
-    KeyLookup unexpired = id -> {
-      EncryptionKey key = held.byId().get(id);
-      if (key != null && key.isExpired(now)) {
-        hitExpiredKey[0] = true;
-        return null;
-      }
-      return key;
-    };
+    KeyLookup unexpired =
+        id -> {
+          EncryptionKey key = held.byId().get(id);
+          if (key != null && key.isExpired(now)) {
+            hitExpiredKey[0] = true;
+            return null;
+          }
+          return key;
+        };
     AdvertisingTokenPayload payload;
     try {
       payload = CODEC.decode(token, unexpired);
@@ -157,7 +167,8 @@ public final class TokenDecryptor implements AutoCloseable {
       return rejection(e.reason(), hitExpiredKey[0]);
     }
     if (!now.isBefore(payload.expires())) {
-      return DecryptionResult.rejected(DecryptionStatus.EXPIRED, "token expired at " + payload.expires());
+      return DecryptionResult.rejected(
+          DecryptionStatus.EXPIRED, "token expired at " + payload.expires());
     }
     return DecryptionResult.success(payload);
   }
@@ -165,20 +176,27 @@ public final class TokenDecryptor implements AutoCloseable {
   private DecryptionResult rejection(InvalidTokenException.Reason reason, boolean hitExpiredKey) {
     switch (reason) {
       case MALFORMED:
-        return DecryptionResult.rejected(DecryptionStatus.MALFORMED,
+        return DecryptionResult.rejected(
+            DecryptionStatus.MALFORMED,
             "not an advertising token (length, alphabet or identity prefix)");
       case UNSUPPORTED_VERSION:
-        return DecryptionResult.rejected(DecryptionStatus.UNSUPPORTED_VERSION, "unsupported token version");
+        return DecryptionResult.rejected(
+            DecryptionStatus.UNSUPPORTED_VERSION, "unsupported token version");
       case UNKNOWN_KEY:
         if (hitExpiredKey) {
-          return DecryptionResult.rejected(DecryptionStatus.EXPIRED, "the key that encrypted the token has expired");
+          return DecryptionResult.rejected(
+              DecryptionStatus.EXPIRED, "the key that encrypted the token has expired");
         }
         refreshSoon();
-        return DecryptionResult.rejected(DecryptionStatus.UNKNOWN_KEY,
-            "the token names a key this decryptor does not hold (keys fetched at " + keys.get().fetchedAt() + ")");
+        return DecryptionResult.rejected(
+            DecryptionStatus.UNKNOWN_KEY,
+            "the token names a key this decryptor does not hold (keys fetched at "
+                + keys.get().fetchedAt()
+                + ")");
       case TAMPERED:
       default:
-        return DecryptionResult.rejected(DecryptionStatus.TAMPERED,
+        return DecryptionResult.rejected(
+            DecryptionStatus.TAMPERED,
             "authentication failed: the token was altered or not issued by this Veil");
     }
   }
@@ -191,11 +209,16 @@ public final class TokenDecryptor implements AutoCloseable {
     }
     Instant now = clock.instant();
     Instant previous = lastAttempt.get();
-    if (s != null && previous.plus(EAGER_REFRESH_SPACING).isBefore(now) && lastAttempt.compareAndSet(previous, now)) {
+    if (s != null
+        && previous.plus(EAGER_REFRESH_SPACING).isBefore(now)
+        && lastAttempt.compareAndSet(previous, now)) {
       try {
         s.execute(this::refreshQuietly);
-      } catch (RejectedExecutionException e) { // a scheduler of the caller's, shut down before close()
-        lastFailure = new IllegalStateException("the key refresh could not be started: its scheduler refused it", e);
+      } catch (
+          RejectedExecutionException e) { // a scheduler of the caller's, shut down before close()
+        lastFailure =
+            new IllegalStateException(
+                "the key refresh could not be started: its scheduler refused it", e);
       }
     }
   }
@@ -230,7 +253,9 @@ public final class TokenDecryptor implements AutoCloseable {
     }
   }
 
-  /** Configures a {@link TokenDecryptor}; from {@link VeilClient#tokenDecryptor()}. Not thread-safe. */
+  /**
+   * Configures a {@link TokenDecryptor}; from {@link VeilClient#tokenDecryptor()}. Not thread-safe.
+   */
   public static final class Builder {
     private final VeilClient client;
     private Clock clock = Clock.systemUTC();

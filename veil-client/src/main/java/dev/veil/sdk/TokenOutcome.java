@@ -3,8 +3,8 @@ package dev.veil.sdk;
 import java.util.Optional;
 
 /**
- * What generate or refresh came to. Generate gives {@link Issued} or {@link OptedOut}; refresh
- * can also give {@link InvalidToken} or {@link ExpiredToken}.
+ * What generate or refresh came to. Generate gives {@link Issued} or {@link OptedOut}; refresh can
+ * also give {@link InvalidToken} or {@link ExpiredToken}.
  *
  * <pre>{@code
  * TokenOutcome outcome = publisher.refresh(session.refreshToken());
@@ -16,7 +16,10 @@ import java.util.Optional;
  * }</pre>
  */
 public sealed interface TokenOutcome
-    permits TokenOutcome.Issued, TokenOutcome.OptedOut, TokenOutcome.InvalidToken, TokenOutcome.ExpiredToken {
+    permits TokenOutcome.Issued,
+        TokenOutcome.OptedOut,
+        TokenOutcome.InvalidToken,
+        TokenOutcome.ExpiredToken {
 
   /** The new tokens, if any were issued. */
   default Optional<IdentityTokens> issuedTokens() {
@@ -30,9 +33,8 @@ public sealed interface TokenOutcome
   record OptedOut() implements TokenOutcome {}
 
   /**
-   * The refresh token cannot be decrypted or parsed, or was not issued by this Veil. Without an
-   * API key the server does not say whether a bad token was invalid or expired; this is reported
-   * then.
+   * The refresh token cannot be decrypted or parsed, or was not issued by this Veil. Without an API
+   * key the server does not say whether a bad token was invalid or expired; this is reported then.
    */
   record InvalidToken() implements TokenOutcome {}
 

@@ -1,9 +1,9 @@
 package dev.veil.sdk;
 
 /**
- * The server answered with an error: an HTTP status other than 2xx and Veil's error envelope
- * {@code {"status":"<word>","message":"<text>"}}. {@link #httpStatus()} and {@link #status()} say
- * what went wrong; see the error table in docs/api.md. 429 and 503 reach the caller only when every
+ * The server answered with an error: an HTTP status other than 2xx and Veil's error envelope {@code
+ * {"status":"<word>","message":"<text>"}}. {@link #httpStatus()} and {@link #status()} say what
+ * went wrong; see the error table in docs/api.md. 429 and 503 reach the caller only when every
  * retry was refused too.
  */
 public final class VeilApiException extends VeilClientException {

@@ -40,23 +40,33 @@ import java.util.function.DoubleSupplier;
  * settings name a proxy for the server.
  *
  * <p>Immutable and thread-safe: build one per server and key, share it, and take as many role
- * clients from it as you like (they are cheap views). It holds no resources that need closing:
- * idle connections are few and are closed by the server after its idle timeout.
+ * clients from it as you like (they are cheap views). It holds no resources that need closing: idle
+ * connections are few and are closed by the server after its idle timeout.
  */
 public final class VeilClient {
   /** The most identifiers a single {@code POST /v1/identity/map} may carry (the server's limit). */
   public static final int MAX_BATCH_SIZE = 5_000;
+
   /** Request bodies are kept under the server's default 1 MiB limit, with room to spare. */
   public static final int MAX_BATCH_BYTES = 1_000_000;
-  /** How long a connection may take to open unless {@link Builder#connectTimeout} says otherwise. */
+
+  /**
+   * How long a connection may take to open unless {@link Builder#connectTimeout} says otherwise.
+   */
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
-  /** How long a request may wait for its answer unless {@link Builder#requestTimeout} says otherwise. */
+
+  /**
+   * How long a request may wait for its answer unless {@link Builder#requestTimeout} says
+   * otherwise.
+   */
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
   private final ApiCaller caller;
   private final Transport transport;
+
   /** The policy given to the builder, or null when it was left at its default. */
   private final RetryPolicy givenRetryPolicy;
+
   private final Sleeper sleeper;
   private final DoubleSupplier random;
   private final String apiKey;
@@ -67,8 +77,10 @@ public final class VeilClient {
 
   private VeilClient(Builder b) {
     this.baseUrl = b.baseUrl;
-    this.transport = b.transport != null ? b.transport
-        : Transport.forUrl(b.baseUrl, b.httpClient, b.connectTimeout, b.requestTimeout);
+    this.transport =
+        b.transport != null
+            ? b.transport
+            : Transport.forUrl(b.baseUrl, b.httpClient, b.connectTimeout, b.requestTimeout);
     this.caller = new ApiCaller(transport, b.retryPolicy, b.sleeper, b.random, b.apiKey);
     this.givenRetryPolicy = b.retryPolicySet ? b.retryPolicy : null;
     this.sleeper = b.sleeper;
@@ -191,8 +203,8 @@ public final class VeilClient {
 
     /**
      * When to retry (default {@link RetryPolicy#defaults()}). A {@link MappingCache} built from a
-     * client given a policy here uses it too; without one, the cache's runs wait out rate limits and
-     * restarts ({@link MappingCache.Builder#retryPolicy}).
+     * client given a policy here uses it too; without one, the cache's runs wait out rate limits
+     * and restarts ({@link MappingCache.Builder#retryPolicy}).
      */
     public Builder retryPolicy(RetryPolicy retryPolicy) {
       this.retryPolicy = Objects.requireNonNull(retryPolicy, "retryPolicy");
@@ -202,8 +214,8 @@ public final class VeilClient {
 
     /**
      * Send only hashes: emails and phones are normalized and SHA-256 hashed here before any request
-     * carries them (default false: values are sent as given). Results still name the identifiers
-     * as the caller gave them.
+     * carries them (default false: values are sent as given). Results still name the identifiers as
+     * the caller gave them.
      */
     public Builder hashIdentifiers(boolean hashIdentifiers) {
       this.hashIdentifiers = hashIdentifiers;
@@ -252,7 +264,9 @@ public final class VeilClient {
       return this;
     }
 
-    /** @throws IllegalStateException if no base URL was set */
+    /**
+     * @throws IllegalStateException if no base URL was set
+     */
     public VeilClient build() {
       if (baseUrl == null) {
         throw new IllegalStateException("baseUrl is required");

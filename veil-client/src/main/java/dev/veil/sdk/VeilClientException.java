@@ -9,8 +9,8 @@ package dev.veil.sdk;
  *       Veil's {@code status} word, e.g. 401 {@code unauthorized}, 400 {@code clienterror}). Fix
  *       the request or the key; repeating it unchanged does not help, except after 429 or 503,
  *       which the client already retried.
- *   <li>{@link VeilTransportException}: no usable answer arrived (connection refused, reset,
- *       timed out, body cut off), after the configured retries.
+ *   <li>{@link VeilTransportException}: no usable answer arrived (connection refused, reset, timed
+ *       out, body cut off), after the configured retries.
  * </ul>
  *
  * <p>Expected outcomes are not exceptions: an opted-out user, an invalid or expired refresh token,

@@ -22,8 +22,8 @@
  * <h2>Identifiers and privacy</h2>
  *
  * <p>An {@link dev.veil.sdk.Identifier} is an email, a phone number or the hash of either. Emails
- * and phones are normalized and hashed with the same code (and the same golden test vectors) as
- * the server: {@link dev.veil.sdk.Identifier#hashed()}, or {@link
+ * and phones are normalized and hashed with the same code (and the same golden test vectors) as the
+ * server: {@link dev.veil.sdk.Identifier#hashed()}, or {@link
  * dev.veil.sdk.VeilClient.Builder#hashIdentifiers(boolean)} for every request, keeps raw PII on the
  * caller's side. Requests carry identifiers and tokens in JSON bodies, never in URLs. No type's
  * {@code toString()} shows an identifier, token or key.
@@ -40,8 +40,8 @@
  *
  * <h2>Threads</h2>
  *
- * <p>Every client is immutable or internally synchronized, and safe to share. The background
- * work (key refresh, bucket polling) runs on a scheduler that can be injected, as can the clock.
+ * <p>Every client is immutable or internally synchronized, and safe to share. The background work
+ * (key refresh, bucket polling) runs on a scheduler that can be injected, as can the clock.
  *
  * <p>Everything under {@code dev.veil.sdk.internal} is implementation and may change without
  * notice.

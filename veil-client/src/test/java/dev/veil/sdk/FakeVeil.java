@@ -40,16 +40,25 @@ final class FakeVeil implements Transport {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   final List<Request> requests = new CopyOnWriteArrayList<>();
-  /** Answers to give before any real handling: an IOException to throw or an int status to answer. */
+
+  /**
+   * Answers to give before any real handling: an IOException to throw or an int status to answer.
+   */
   final Deque<Object> script = new ArrayDeque<>();
+
   final TestClock clock;
   final int bucketCount;
   private final int[] generation;
   private final long[] lastUpdatedMs;
   private final Set<String> optedOutHashes = new HashSet<>();
   volatile List<EncryptionKey> keys = List.of();
-  /** When set, a map request fails with an IOException once this many map requests have been answered. */
+
+  /**
+   * When set, a map request fails with an IOException once this many map requests have been
+   * answered.
+   */
   volatile int failMapAfter = -1;
+
   private int mapRequests;
 
   FakeVeil(TestClock clock, int bucketCount) {
@@ -62,15 +71,20 @@ final class FakeVeil implements Transport {
   }
 
   VeilClient.Builder client() {
-    return VeilClient.builder().baseUrl("http://fake.test").apiKey("test-key").transport(this)
-        .sleeper(d -> { }).random(() -> 0);
+    return VeilClient.builder()
+        .baseUrl("http://fake.test")
+        .apiKey("test-key")
+        .transport(this)
+        .sleeper(d -> {})
+        .random(() -> 0);
   }
 
   // --- the identity space ---
 
   int bucketOf(Identifier id) {
     byte[] h = IdentityHash.parse(id.kind(), id.value()).toBytes();
-    return Math.floorMod((h[0] << 24) | ((h[1] & 0xFF) << 16) | ((h[2] & 0xFF) << 8) | (h[3] & 0xFF), bucketCount);
+    return Math.floorMod(
+        (h[0] << 24) | ((h[1] & 0xFF) << 16) | ((h[2] & 0xFF) << 8) | (h[3] & 0xFF), bucketCount);
   }
 
   static String bucketId(int index) {
@@ -85,7 +99,8 @@ final class FakeVeil implements Transport {
   /** Rotates buckets now; they take effect at the next whole second, like the server. */
   synchronized void rotate(int... buckets) {
     Instant now = clock.instant();
-    Instant effective = now.getNano() == 0 ? now : now.truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+    Instant effective =
+        now.getNano() == 0 ? now : now.truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
     for (int b : buckets) {
       generation[b]++;
       lastUpdatedMs[b] = effective.toEpochMilli();
@@ -110,7 +125,9 @@ final class FakeVeil implements Transport {
       throw e;
     }
     if (scripted instanceof Integer status) {
-      return answer(status, "{\"status\":\"unknown\",\"message\":\"scripted " + status + "\"}",
+      return answer(
+          status,
+          "{\"status\":\"unknown\",\"message\":\"scripted " + status + "\"}",
           status == 429 ? Optional.of("1") : Optional.empty());
     }
     String path = request.pathAndQuery();
@@ -131,9 +148,12 @@ final class FakeVeil implements Transport {
       return generate(JSON.readTree(request.jsonBody()));
     }
     if (path.equals("/v1/token/refresh")) {
-      return refresh(JSON.readTree(request.jsonBody()).get("refresh_token").asText(), request.apiKey() != null);
+      return refresh(
+          JSON.readTree(request.jsonBody()).get("refresh_token").asText(),
+          request.apiKey() != null);
     }
-    return answer(404, "{\"status\":\"unknown_path\",\"message\":\"Unknown path\"}", Optional.empty());
+    return answer(
+        404, "{\"status\":\"unknown_path\",\"message\":\"Unknown path\"}", Optional.empty());
   }
 
   private JsonNode map(JsonNode body) {
@@ -155,7 +175,10 @@ final class FakeVeil implements Transport {
         unmapped.addObject().put("identifier", id.value()).put("reason", "optout");
         continue;
       }
-      mapped.addObject().put("identifier", id.value()).put("advertising_id", advertisingIdOf(id))
+      mapped
+          .addObject()
+          .put("identifier", id.value())
+          .put("advertising_id", advertisingIdOf(id))
           .put("bucket_id", bucketId(bucketOf(id)));
     }
     if (!unmapped.isEmpty()) {
@@ -168,7 +191,8 @@ final class FakeVeil implements Transport {
     String field = body.fieldNames().next();
     Identifier id = Identifier.of(IdentityInput.fromParameterName(field), body.get(field).asText());
     if (!id.isValid()) {
-      return answer(400, "{\"status\":\"clienterror\",\"message\":\"Invalid Identifier\"}", Optional.empty());
+      return answer(
+          400, "{\"status\":\"clienterror\",\"message\":\"Invalid Identifier\"}", Optional.empty());
     }
     if (optedOutHashes.contains(IdentityHash.parse(id.kind(), id.value()).toBase64())) {
       return answer(200, "{\"status\":\"optout\"}", Optional.empty());
@@ -182,13 +206,24 @@ final class FakeVeil implements Transport {
         return answer(200, "{\"status\":\"optout\"}", Optional.empty());
       case "expired":
         return withKey
-            ? answer(400, "{\"status\":\"expired_token\",\"message\":\"Expired Token presented\"}", Optional.empty())
-            : answer(400, "{\"status\":\"error\",\"message\":\"Error refreshing token\"}", Optional.empty());
+            ? answer(
+                400,
+                "{\"status\":\"expired_token\",\"message\":\"Expired Token presented\"}",
+                Optional.empty())
+            : answer(
+                400,
+                "{\"status\":\"error\",\"message\":\"Error refreshing token\"}",
+                Optional.empty());
       case "garbage":
         return withKey
-            ? answer(400, "{\"status\":\"invalid_token\",\"message\":\"Invalid Token presented garbage\"}",
+            ? answer(
+                400,
+                "{\"status\":\"invalid_token\",\"message\":\"Invalid Token presented garbage\"}",
                 Optional.empty())
-            : answer(400, "{\"status\":\"error\",\"message\":\"Error refreshing token\"}", Optional.empty());
+            : answer(
+                400,
+                "{\"status\":\"error\",\"message\":\"Error refreshing token\"}",
+                Optional.empty());
       default:
         return ok(tokens("next-" + token));
     }
@@ -196,25 +231,42 @@ final class FakeVeil implements Transport {
 
   private JsonNode tokens(String refreshToken) {
     long now = clock.instant().toEpochMilli();
-    return JSON.createObjectNode().put("advertising_token", "adv-" + refreshToken).put("refresh_token", refreshToken)
-        .put("identity_expires", now + 72 * 3_600_000L).put("refresh_from", now + 3_600_000L)
-        .put("refresh_expires", now + 30 * 86_400_000L).put("extra", "ignored");
+    return JSON.createObjectNode()
+        .put("advertising_token", "adv-" + refreshToken)
+        .put("refresh_token", refreshToken)
+        .put("identity_expires", now + 72 * 3_600_000L)
+        .put("refresh_from", now + 3_600_000L)
+        .put("refresh_expires", now + 30 * 86_400_000L)
+        .put("extra", "ignored");
   }
 
   private JsonNode buckets(long sinceSeconds) {
     ArrayNode out = JSON.createArrayNode();
-    IntStream.range(0, bucketCount).filter(b -> lastUpdatedMs[b] > sinceSeconds * 1000)
-        .boxed().sorted(Comparator.comparingLong(b -> lastUpdatedMs[b]))
-        .forEach(b -> out.addObject().put("bucket_id", bucketId(b)).put("last_updated",
-            LocalDateTime.ofInstant(Instant.ofEpochMilli(lastUpdatedMs[b]), ZoneOffset.UTC).toString()));
+    IntStream.range(0, bucketCount)
+        .filter(b -> lastUpdatedMs[b] > sinceSeconds * 1000)
+        .boxed()
+        .sorted(Comparator.comparingLong(b -> lastUpdatedMs[b]))
+        .forEach(
+            b ->
+                out.addObject()
+                    .put("bucket_id", bucketId(b))
+                    .put(
+                        "last_updated",
+                        LocalDateTime.ofInstant(
+                                Instant.ofEpochMilli(lastUpdatedMs[b]), ZoneOffset.UTC)
+                            .toString()));
     return out;
   }
 
   private JsonNode keys() {
     ArrayNode out = JSON.createArrayNode();
     for (EncryptionKey k : keys) {
-      out.addObject().put("id", k.id()).put("site_id", k.siteId()).put("created", k.created().getEpochSecond())
-          .put("activates", k.activates().getEpochSecond()).put("expires", k.expires().getEpochSecond())
+      out.addObject()
+          .put("id", k.id())
+          .put("site_id", k.siteId())
+          .put("created", k.created().getEpochSecond())
+          .put("activates", k.activates().getEpochSecond())
+          .put("expires", k.expires().getEpochSecond())
           .put("secret", Base64.getEncoder().encodeToString(k.secret()));
     }
     return out;
@@ -255,8 +307,9 @@ final class FakeVeil implements Transport {
 
   static String sha256Base64(String text) {
     try {
-      return Base64.getEncoder().encodeToString(
-          MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+      return Base64.getEncoder()
+          .encodeToString(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

@@ -15,7 +15,9 @@ class IdentityMapClientTest {
   private final FakeVeil server = new FakeVeil(clock, 8);
 
   private static List<Identifier> emails(int n) {
-    return IntStream.range(0, n).mapToObj(i -> Identifier.email("user" + i + "@example.com")).toList();
+    return IntStream.range(0, n)
+        .mapToObj(i -> Identifier.email("user" + i + "@example.com"))
+        .toList();
   }
 
   @Test
@@ -23,8 +25,12 @@ class IdentityMapClientTest {
     List<Identifier> ids = emails(12_001);
     List<long[]> progress = new ArrayList<>();
 
-    List<MapOutcome> outcomes = server.client().build().mapper().map(ids, (done, total) -> progress.add(
-        new long[] {done, total}));
+    List<MapOutcome> outcomes =
+        server
+            .client()
+            .build()
+            .mapper()
+            .map(ids, (done, total) -> progress.add(new long[] {done, total}));
 
     assertThat(server.mapBatches()).extracting(List::size).containsExactly(5000, 5000, 2001);
     assertThat(outcomes).hasSize(12_001);
@@ -47,8 +53,10 @@ class IdentityMapClientTest {
 
   @Test
   void map_keepsEachRequestBodyUnderTheByteLimit() throws Exception {
-    List<Identifier> ids = IntStream.range(0, 100)
-        .mapToObj(i -> Identifier.email("x".repeat(200) + i + "@example.com")).toList();
+    List<Identifier> ids =
+        IntStream.range(0, 100)
+            .mapToObj(i -> Identifier.email("x".repeat(200) + i + "@example.com"))
+            .toList();
 
     server.client().batchBytes(5_000).build().mapper().map(ids);
 
@@ -65,15 +73,23 @@ class IdentityMapClientTest {
     Identifier email = Identifier.email("a@example.com");
     Identifier phone = Identifier.phone("+12025550123");
     Identifier bad = Identifier.email("not an email");
-    Identifier hash = Identifier.emailHash(IdentityHash.parse(IdentityInput.EMAIL, "b@example.com").toBase64());
+    Identifier hash =
+        Identifier.emailHash(IdentityHash.parse(IdentityInput.EMAIL, "b@example.com").toBase64());
 
-    List<MapOutcome> outcomes = server.client().build().mapper().map(List.of(email, bad, phone, hash, email));
+    List<MapOutcome> outcomes =
+        server.client().build().mapper().map(List.of(email, bad, phone, hash, email));
 
-    assertThat(outcomes).extracting(MapOutcome::identifier).containsExactly(email, bad, phone, hash, email);
-    assertThat(outcomes.get(1)).isEqualTo(new MapOutcome.Unmapped(bad, MapOutcome.Reason.INVALID_IDENTIFIER));
+    assertThat(outcomes)
+        .extracting(MapOutcome::identifier)
+        .containsExactly(email, bad, phone, hash, email);
+    assertThat(outcomes.get(1))
+        .isEqualTo(new MapOutcome.Unmapped(bad, MapOutcome.Reason.INVALID_IDENTIFIER));
     assertThat(outcomes.get(0)).isEqualTo(outcomes.get(4));
-    assertThat(server.mapBatches()).containsExactlyInAnyOrder(List.of("a@example.com", "a@example.com"),
-        List.of("+12025550123"), List.of(hash.value()));
+    assertThat(server.mapBatches())
+        .containsExactlyInAnyOrder(
+            List.of("a@example.com", "a@example.com"),
+            List.of("+12025550123"),
+            List.of(hash.value()));
     assertThat(server.mapBatches().toString()).doesNotContain("not an email");
   }
 
@@ -82,14 +98,22 @@ class IdentityMapClientTest {
     Identifier email = Identifier.email("  Jane.Doe@Example.COM ");
     Identifier phone = Identifier.phone("+12025550123");
 
-    List<MapOutcome> outcomes = server.client().hashIdentifiers(true).build().mapper().map(List.of(email, phone));
+    List<MapOutcome> outcomes =
+        server.client().hashIdentifiers(true).build().mapper().map(List.of(email, phone));
 
-    String body = new String(server.requests.get(0).jsonBody()) + new String(server.requests.get(1).jsonBody());
-    assertThat(body).doesNotContain("Jane").doesNotContain("jane").doesNotContain("+1202")
-        .contains("email_hash").contains("phone_hash")
+    String body =
+        new String(server.requests.get(0).jsonBody())
+            + new String(server.requests.get(1).jsonBody());
+    assertThat(body)
+        .doesNotContain("Jane")
+        .doesNotContain("jane")
+        .doesNotContain("+1202")
+        .contains("email_hash")
+        .contains("phone_hash")
         .contains(IdentityHash.parse(IdentityInput.EMAIL, "jane.doe@example.com").toBase64());
     assertThat(outcomes).extracting(MapOutcome::identifier).containsExactly(email, phone);
-    assertThat(((MapOutcome.Mapped) outcomes.get(0)).advertisingId()).isEqualTo(server.advertisingIdOf(email));
+    assertThat(((MapOutcome.Mapped) outcomes.get(0)).advertisingId())
+        .isEqualTo(server.advertisingIdOf(email));
   }
 
   @Test
@@ -111,10 +135,13 @@ class IdentityMapClientTest {
 
     List<RotatedBucket> rotated = mapper.rotatedBuckets(before.plusSeconds(1));
 
-    assertThat(rotated).containsExactly(new RotatedBucket("bucket-2", Instant.parse("2026-03-01T12:00:02Z")),
-        new RotatedBucket("bucket-5", Instant.parse("2026-03-01T12:00:02Z")));
+    assertThat(rotated)
+        .containsExactly(
+            new RotatedBucket("bucket-2", Instant.parse("2026-03-01T12:00:02Z")),
+            new RotatedBucket("bucket-5", Instant.parse("2026-03-01T12:00:02Z")));
     assertThat(server.requests.get(0).pathAndQuery())
-        .isEqualTo("/v1/identity/buckets?since_timestamp=" + before.plusSeconds(1).getEpochSecond());
+        .isEqualTo(
+            "/v1/identity/buckets?since_timestamp=" + before.plusSeconds(1).getEpochSecond());
   }
 
   @Test

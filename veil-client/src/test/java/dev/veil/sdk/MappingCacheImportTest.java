@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The mapping cache as a bulk import uses it: several requests in flight, adds that do not wait
- * for the disk, and the table written out (as objects or CSV) while the run maps it.
+ * The mapping cache as a bulk import uses it: several requests in flight, adds that do not wait for
+ * the disk, and the table written out (as objects or CSV) while the run maps it.
  */
 class MappingCacheImportTest {
   private static final Instant START = Instant.parse("2026-03-01T12:00:00.250Z");
@@ -37,13 +37,20 @@ class MappingCacheImportTest {
   }
 
   private MappingCache open(VeilClient client, int inFlight) {
-    MappingCache cache = client.mappingCache(dir.resolve("cache.db")).clock(clock).requestsInFlight(inFlight).build();
+    MappingCache cache =
+        client
+            .mappingCache(dir.resolve("cache.db"))
+            .clock(clock)
+            .requestsInFlight(inFlight)
+            .build();
     opened.add(cache);
     return cache;
   }
 
   private static List<Identifier> emails(int from, int to) {
-    return IntStream.range(from, to).mapToObj(i -> Identifier.email("user" + i + "@example.com")).toList();
+    return IntStream.range(from, to)
+        .mapToObj(i -> Identifier.email("user" + i + "@example.com"))
+        .toList();
   }
 
   private static List<String> values(List<Identifier> ids) {
@@ -81,7 +88,9 @@ class MappingCacheImportTest {
     byBatch.mapPending();
     Map<String, String> mapped = new HashMap<>();
     byBatch.forEach(m -> mapped.put(m.identifier().value(), m.advertisingId()));
-    assertThat(mapped).hasSize(54).containsKeys("  Spaced@Example.com ", "üñí@example.com", "+12025550123");
+    assertThat(mapped)
+        .hasSize(54)
+        .containsKeys("  Spaced@Example.com ", "üñí@example.com", "+12025550123");
     batch.clear();
     assertThat(batch.isEmpty()).isTrue();
     assertThat(byBatch.add(batch, "input", 58)).isEqualTo(new AddResult(0, 0, 0));
@@ -108,7 +117,8 @@ class MappingCacheImportTest {
     byte[] bad = {'a', (byte) 0xC3, '@', 'x'};
 
     assertThatThrownBy(() -> batch.addUtf8(IdentityInput.EMAIL, bad, 0, bad.length))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("UTF-8");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("UTF-8");
     assertThat(batch.size()).isZero();
   }
 
@@ -125,11 +135,13 @@ class MappingCacheImportTest {
     server.mapBatches().forEach(sent::addAll);
     assertThat(server.mapBatches()).hasSize(12);
     assertThat(sent).containsExactlyInAnyOrderElementsOf(values(emails(0, 12_000)));
-    cache.forEach(m -> assertThat(m.advertisingId()).isEqualTo(server.advertisingIdOf(m.identifier())));
+    cache.forEach(
+        m -> assertThat(m.advertisingId()).isEqualTo(server.advertisingIdOf(m.identifier())));
   }
 
   @Test
-  void aFailureWithTwoInFlight_keepsEveryAnswerReceived_andTheNextRunMapsTheRest() throws Exception {
+  void aFailureWithTwoInFlight_keepsEveryAnswerReceived_andTheNextRunMapsTheRest()
+      throws Exception {
     VeilClient fragile = server.client().batchSize(500).retryPolicy(RetryPolicy.none()).build();
     MappingCache cache = open(fragile, 2);
     cache.add(emails(0, 6000));
@@ -151,18 +163,21 @@ class MappingCacheImportTest {
   }
 
   @Test
-  void forEachWhileMapping_followsTheRun_everyEntryInOrder_withItsMappingFromThisRun() throws Exception {
+  void forEachWhileMapping_followsTheRun_everyEntryInOrder_withItsMappingFromThisRun()
+      throws Exception {
     MappingCache cache = open(server.client().batchSize(700).build(), 2);
     cache.add(emails(0, 300));
     cache.mapPending(); // entries mapped before the run are passed on at their place too
     AtomicBoolean adding = new AtomicBoolean(true);
     AtomicBoolean mapping = new AtomicBoolean(true);
-    Thread producer = new Thread(() -> {
-      for (int i = 0; i < 10; i++) {
-        cache.addBuffered(emails(i * 450, (i + 1) * 450), "input", (i + 1) * 450L);
-      }
-      adding.set(false);
-    });
+    Thread producer =
+        new Thread(
+            () -> {
+              for (int i = 0; i < 10; i++) {
+                cache.addBuffered(emails(i * 450, (i + 1) * 450), "input", (i + 1) * 450L);
+              }
+              adding.set(false);
+            });
     List<CachedMapping> exported = Collections.synchronizedList(new ArrayList<>());
     Thread exporter = new Thread(() -> cache.forEachWhileMapping(mapping::get, exported::add));
     exporter.start();
@@ -174,11 +189,15 @@ class MappingCacheImportTest {
     exporter.join();
 
     assertThat(report.mapped()).isEqualTo(4500 - 300);
-    assertThat(exported).extracting(CachedMapping::identifier).containsExactlyElementsOf(emails(0, 4500));
-    assertThat(exported).allSatisfy(m -> {
-      assertThat(m.advertisingId()).isEqualTo(server.advertisingIdOf(m.identifier()));
-      assertThat(m.stale()).isFalse();
-    });
+    assertThat(exported)
+        .extracting(CachedMapping::identifier)
+        .containsExactlyElementsOf(emails(0, 4500));
+    assertThat(exported)
+        .allSatisfy(
+            m -> {
+              assertThat(m.advertisingId()).isEqualTo(server.advertisingIdOf(m.identifier()));
+              assertThat(m.stale()).isFalse();
+            });
     assertThat(cache.checkpoint("input")).hasValue(4500);
   }
 
@@ -195,9 +214,19 @@ class MappingCacheImportTest {
     assertThat(rows).isEqualTo(2);
     String x = server.advertisingIdOf(Identifier.email("x@example.com"));
     String c = server.advertisingIdOf(comma);
-    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("identifier,advertising_id,bucket_id\n"
-        + "x@example.com," + x + "," + FakeVeil.bucketId(server.bucketOf(Identifier.email("x@example.com"))) + "\n"
-        + "\"\"\"a,b\"\"@example.com\"," + c + "," + FakeVeil.bucketId(server.bucketOf(comma)) + "\n");
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .isEqualTo(
+            "identifier,advertising_id,bucket_id\n"
+                + "x@example.com,"
+                + x
+                + ","
+                + FakeVeil.bucketId(server.bucketOf(Identifier.email("x@example.com")))
+                + "\n"
+                + "\"\"\"a,b\"\"@example.com\","
+                + c
+                + ","
+                + FakeVeil.bucketId(server.bucketOf(comma))
+                + "\n");
   }
 
   @Test
@@ -207,13 +236,15 @@ class MappingCacheImportTest {
     AtomicBoolean mapping = new AtomicBoolean(true);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     long[] rows = {-1};
-    Thread writer = new Thread(() -> {
-      try {
-        rows[0] = cache.writeCsvWhileMapping(mapping::get, out);
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
-      }
-    });
+    Thread writer =
+        new Thread(
+            () -> {
+              try {
+                rows[0] = cache.writeCsvWhileMapping(mapping::get, out);
+              } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+              }
+            });
     writer.start();
 
     cache.mapPending();
@@ -225,8 +256,13 @@ class MappingCacheImportTest {
     assertThat(lines).hasSize(5001);
     for (int i = 0; i < 5000; i++) {
       Identifier id = Identifier.email("user" + i + "@example.com");
-      assertThat(lines[i + 1]).isEqualTo(id.value() + "," + server.advertisingIdOf(id) + ","
-          + FakeVeil.bucketId(server.bucketOf(id)));
+      assertThat(lines[i + 1])
+          .isEqualTo(
+              id.value()
+                  + ","
+                  + server.advertisingIdOf(id)
+                  + ","
+                  + FakeVeil.bucketId(server.bucketOf(id)));
     }
   }
 
@@ -249,7 +285,8 @@ class MappingCacheImportTest {
   void requestsInFlight_isBounded() {
     MappingCache.Builder builder = server.client().build().mappingCache(dir.resolve("x.db"));
 
-    assertThatThrownBy(() -> builder.requestsInFlight(0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> builder.requestsInFlight(0))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> builder.requestsInFlight(MappingCache.MAX_REQUESTS_IN_FLIGHT + 1))
         .isInstanceOf(IllegalArgumentException.class);
   }

@@ -33,17 +33,18 @@ class MappingCacheTest {
   private final TestClock clock = new TestClock(START);
   private final FakeVeil server = new FakeVeil(clock, 16);
   private final List<String> events = new ArrayList<>();
-  private final MappingCache.Listener listener = new MappingCache.Listener() {
-    @Override
-    public void progress(long done, long total) {
-      events.add("progress " + done + "/" + total);
-    }
+  private final MappingCache.Listener listener =
+      new MappingCache.Listener() {
+        @Override
+        public void progress(long done, long total) {
+          events.add("progress " + done + "/" + total);
+        }
 
-    @Override
-    public void removed(Identifier identifier, MapOutcome.Reason reason) {
-      events.add("removed " + identifier.value() + " " + reason);
-    }
-  };
+        @Override
+        public void removed(Identifier identifier, MapOutcome.Reason reason) {
+          events.add("removed " + identifier.value() + " " + reason);
+        }
+      };
   private final List<MappingCache> opened = new ArrayList<>();
 
   @AfterEach
@@ -52,7 +53,8 @@ class MappingCacheTest {
   }
 
   private MappingCache open(VeilClient client) {
-    MappingCache cache = client.mappingCache(dir.resolve("cache.db")).clock(clock).listener(listener).build();
+    MappingCache cache =
+        client.mappingCache(dir.resolve("cache.db")).clock(clock).listener(listener).build();
     opened.add(cache);
     return cache;
   }
@@ -62,7 +64,9 @@ class MappingCacheTest {
   }
 
   private static List<Identifier> emails(int from, int to) {
-    return IntStream.range(from, to).mapToObj(i -> Identifier.email("user" + i + "@example.com")).toList();
+    return IntStream.range(from, to)
+        .mapToObj(i -> Identifier.email("user" + i + "@example.com"))
+        .toList();
   }
 
   private static Map<Identifier, CachedMapping> contents(MappingCache cache) {
@@ -74,7 +78,8 @@ class MappingCacheTest {
   @Test
   void anIdentifierLongerThanAnyValidOne_isRejected_recordedByItsFirstMebibyte_notThrown() {
     int max = dev.veil.sdk.internal.cache.MappingStore.MAX_VALUE_BYTES;
-    String huge = "a".repeat(max - 1) + "\u00e9@example.com"; // the cut falls inside the two bytes of é
+    String huge =
+        "a".repeat(max - 1) + "\u00e9@example.com"; // the cut falls inside the two bytes of é
     MappingCache cache = open();
 
     assertThat(cache.add(List.of(Identifier.email("h0@example.com"), Identifier.email(huge))))
@@ -85,10 +90,13 @@ class MappingCacheTest {
     reopened.forEachRejection(rejections::add);
 
     assertThat(reopened.size()).isEqualTo(1);
-    assertThat(rejections).singleElement().satisfies(r -> {
-      assertThat(r.identifier()).isEqualTo(Identifier.email("a".repeat(max - 1)));
-      assertThat(r.reason()).isEqualTo(MapOutcome.Reason.INVALID_IDENTIFIER);
-    });
+    assertThat(rejections)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.identifier()).isEqualTo(Identifier.email("a".repeat(max - 1)));
+              assertThat(r.reason()).isEqualTo(MapOutcome.Reason.INVALID_IDENTIFIER);
+            });
   }
 
   @Test
@@ -98,7 +106,9 @@ class MappingCacheTest {
     cache.close();
     assertThat(open().recoveredTailBytes()).isZero();
     opened.forEach(MappingCache::close);
-    java.nio.file.Files.write(dir.resolve("cache.db"), new byte[] {1, 2, 3, 4, 5, 6, 7},
+    java.nio.file.Files.write(
+        dir.resolve("cache.db"),
+        new byte[] {1, 2, 3, 4, 5, 6, 7},
         java.nio.file.StandardOpenOption.APPEND); // a frame's first bytes, as a crash leaves them
 
     MappingCache reopened = open();
@@ -112,13 +122,20 @@ class MappingCacheTest {
     MappingCache cache = open();
     cache.close();
 
-    assertThatThrownBy(cache::startPolling).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
-    assertThatThrownBy(cache::size).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
-    assertThatThrownBy(cache::pendingCount).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    assertThatThrownBy(cache::startPolling)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+    assertThatThrownBy(cache::size)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
+    assertThatThrownBy(cache::pendingCount)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
   }
 
   @Test
-  void add_thenMapPending_mapsEachIdentifierOnce_inBatchesGrowingFrom1000ToAtMost5000() throws Exception {
+  void add_thenMapPending_mapsEachIdentifierOnce_inBatchesGrowingFrom1000ToAtMost5000()
+      throws Exception {
     MappingCache cache = open();
     List<Identifier> input = new ArrayList<>(emails(0, 12_000));
     input.addAll(emails(0, 100));
@@ -145,10 +162,16 @@ class MappingCacheTest {
     assertThat(order).isEqualTo(emails(0, 12_000));
     List<Rejection> rejected = new ArrayList<>();
     cache.forEachRejection(rejected::add);
-    assertThat(rejected).containsExactly(
-        new Rejection(Identifier.email("not an email"), MapOutcome.Reason.INVALID_IDENTIFIER, START));
-    assertThat(events).containsExactly(
-        "progress 1000/12000", "progress 3000/12000", "progress 7000/12000", "progress 12000/12000");
+    assertThat(rejected)
+        .containsExactly(
+            new Rejection(
+                Identifier.email("not an email"), MapOutcome.Reason.INVALID_IDENTIFIER, START));
+    assertThat(events)
+        .containsExactly(
+            "progress 1000/12000",
+            "progress 3000/12000",
+            "progress 7000/12000",
+            "progress 12000/12000");
   }
 
   @Test
@@ -164,21 +187,32 @@ class MappingCacheTest {
     CacheReport report = cache.refresh();
 
     Map<Identifier, CachedMapping> after = contents(cache);
-    long inRotated = before.keySet().stream().filter(id -> server.bucketOf(id) == 1 || server.bucketOf(id) == 3).count();
+    long inRotated =
+        before.keySet().stream()
+            .filter(id -> server.bucketOf(id) == 1 || server.bucketOf(id) == 3)
+            .count();
     assertThat(inRotated).isGreaterThan(100);
-    assertThat(report.rotatedBuckets()).isEqualTo(16); // the first poll also lists the initial salts
+    assertThat(report.rotatedBuckets())
+        .isEqualTo(16); // the first poll also lists the initial salts
     assertThat(report.markedStale()).isEqualTo(inRotated);
     assertThat(report.remapped()).isEqualTo(inRotated);
     assertThat(report.mapped()).isZero();
     for (Identifier id : before.keySet()) {
       boolean rotated = server.bucketOf(id) == 1 || server.bucketOf(id) == 3;
       assertThat(after.get(id).advertisingId()).isEqualTo(server.advertisingIdOf(id));
-      assertThat(after.get(id).advertisingId().equals(before.get(id).advertisingId())).isEqualTo(!rotated);
+      assertThat(after.get(id).advertisingId().equals(before.get(id).advertisingId()))
+          .isEqualTo(!rotated);
       assertThat(after.get(id).mappedAt()).isEqualTo(rotated ? clock.instant() : START);
     }
     assertThat(cache.lastPoll()).contains(clock.instant());
-    assertThat(server.requests.get(server.requests.size() - (int) Math.ceil(inRotated / 5000.0) - 1).pathAndQuery())
-        .isEqualTo("/v1/identity/buckets?since_timestamp=" + START.minus(MappingCache.POLL_OVERLAP).getEpochSecond());
+    assertThat(
+            server
+                .requests
+                .get(server.requests.size() - (int) Math.ceil(inRotated / 5000.0) - 1)
+                .pathAndQuery())
+        .isEqualTo(
+            "/v1/identity/buckets?since_timestamp="
+                + START.minus(MappingCache.POLL_OVERLAP).getEpochSecond());
 
     clock.advance(Duration.ofMinutes(1));
     CacheReport again = cache.refresh();
@@ -223,7 +257,8 @@ class MappingCacheTest {
     assertThat(cache.get(early)).isEmpty();
     assertThat(cache.get(later)).isEmpty();
     assertThat(cache.size()).isZero();
-    assertThat(events).contains("removed early@example.com OPTED_OUT", "removed later@example.com OPTED_OUT");
+    assertThat(events)
+        .contains("removed early@example.com OPTED_OUT", "removed later@example.com OPTED_OUT");
     List<Rejection> rejected = new ArrayList<>();
     cache.forEachRejection(rejected::add);
     assertThat(rejected).extracting(Rejection::identifier).containsExactly(early, later);
@@ -241,7 +276,9 @@ class MappingCacheTest {
     CacheReport report = cache.mapPending();
 
     assertThat(report.mapped()).isEqualTo(10);
-    assertThat(waits).hasSize(30).allSatisfy(w -> assertThat(w).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(2)));
+    assertThat(waits)
+        .hasSize(30)
+        .allSatisfy(w -> assertThat(w).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(2)));
   }
 
   @Test
@@ -251,7 +288,8 @@ class MappingCacheTest {
       server.script.add(new java.net.ConnectException("refused (fake)"));
     }
     cache.add(emails(0, 10));
-    assertThatThrownBy(cache::mapPending).isInstanceOf(VeilTransportException.class); // never answered: said at once
+    assertThatThrownBy(cache::mapPending)
+        .isInstanceOf(VeilTransportException.class); // never answered: said at once
     server.script.clear();
     cache.mapPending();
     cache.add(emails(10, 20));
@@ -268,13 +306,21 @@ class MappingCacheTest {
     MappingCache strict = open(server.client().retryPolicy(RetryPolicy.none()).build());
     strict.add(emails(0, 10));
     server.script.add(429);
-    assertThatThrownBy(strict::mapPending).isInstanceOfSatisfying(VeilApiException.class,
-        e -> assertThat(e.httpStatus()).isEqualTo(429));
+    assertThatThrownBy(strict::mapPending)
+        .isInstanceOfSatisfying(
+            VeilApiException.class, e -> assertThat(e.httpStatus()).isEqualTo(429));
     strict.close();
     opened.clear();
 
-    MappingCache patient = server.client().retryPolicy(RetryPolicy.none()).build().mappingCache(dir.resolve("cache.db"))
-        .clock(clock).retryPolicy(RetryPolicy.builder().maxAttempts(3).build()).build();
+    MappingCache patient =
+        server
+            .client()
+            .retryPolicy(RetryPolicy.none())
+            .build()
+            .mappingCache(dir.resolve("cache.db"))
+            .clock(clock)
+            .retryPolicy(RetryPolicy.builder().maxAttempts(3).build())
+            .build();
     opened.add(patient);
     server.script.add(503);
     server.script.add(503);
@@ -321,7 +367,8 @@ class MappingCacheTest {
 
     assertThat(stale).isGreaterThan(500);
     assertThat(resumed.remapped()).isEqualTo(stale);
-    contents(cache).forEach((id, m) -> assertThat(m.advertisingId()).isEqualTo(server.advertisingIdOf(id)));
+    contents(cache)
+        .forEach((id, m) -> assertThat(m.advertisingId()).isEqualTo(server.advertisingIdOf(id)));
     assertThat(cache.refresh().markedStale()).isZero();
   }
 
@@ -329,12 +376,14 @@ class MappingCacheTest {
   void mapPendingWhile_mapsWhatAnotherThreadAddsMeanwhile_inFullBatches() throws Exception {
     MappingCache cache = open(server.client().batchSize(1000).build());
     AtomicBoolean adding = new AtomicBoolean(true);
-    Thread producer = new Thread(() -> {
-      for (int i = 0; i < 10; i++) {
-        cache.add(emails(i * 450, (i + 1) * 450));
-      }
-      adding.set(false);
-    });
+    Thread producer =
+        new Thread(
+            () -> {
+              for (int i = 0; i < 10; i++) {
+                cache.add(emails(i * 450, (i + 1) * 450));
+              }
+              adding.set(false);
+            });
     producer.start();
 
     CacheReport report = cache.mapPendingWhile(adding::get);
@@ -342,7 +391,9 @@ class MappingCacheTest {
 
     assertThat(report.mapped()).isEqualTo(4500);
     assertThat(cache.pendingCount()).isZero();
-    assertThat(server.mapBatches()).extracting(List::size).containsExactly(1000, 1000, 1000, 1000, 500);
+    assertThat(server.mapBatches())
+        .extracting(List::size)
+        .containsExactly(1000, 1000, 1000, 1000, 500);
     assertThat(events.get(events.size() - 1)).isEqualTo("progress 4500/4500");
   }
 
@@ -355,7 +406,8 @@ class MappingCacheTest {
     cache.mapPending();
 
     assertThat(server.mapBatches().get(0)).containsExactly(email.hashed().value());
-    assertThat(cache.get(email).orElseThrow().advertisingId()).isEqualTo(server.advertisingIdOf(email));
+    assertThat(cache.get(email).orElseThrow().advertisingId())
+        .isEqualTo(server.advertisingIdOf(email));
   }
 
   @Test
@@ -379,15 +431,23 @@ class MappingCacheTest {
   void theFile_isReadableByItsOwnerOnly() throws Exception {
     open();
 
-    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("cache.db"))))
+    assertThat(
+            PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("cache.db"))))
         .isEqualTo("rw-------");
   }
 
   @Test
   void startPolling_pollsAtOnceTheFirstTime_andKeepsTheCadenceAcrossRestarts() {
     CapturingScheduler scheduler = new CapturingScheduler();
-    MappingCache cache = server.client().build().mappingCache(dir.resolve("cache.db")).clock(clock)
-        .scheduler(scheduler).pollInterval(Duration.ofDays(1)).build();
+    MappingCache cache =
+        server
+            .client()
+            .build()
+            .mappingCache(dir.resolve("cache.db"))
+            .clock(clock)
+            .scheduler(scheduler)
+            .pollInterval(Duration.ofDays(1))
+            .build();
     opened.add(cache);
     cache.startPolling();
     assertThat(scheduler.initialDelayMillis).isZero();
@@ -398,8 +458,14 @@ class MappingCacheTest {
     opened.clear();
     clock.advance(Duration.ofHours(6));
 
-    MappingCache restarted = server.client().build().mappingCache(dir.resolve("cache.db")).clock(clock)
-        .scheduler(scheduler).build();
+    MappingCache restarted =
+        server
+            .client()
+            .build()
+            .mappingCache(dir.resolve("cache.db"))
+            .clock(clock)
+            .scheduler(scheduler)
+            .build();
     opened.add(restarted);
     restarted.startPolling();
 
@@ -408,7 +474,8 @@ class MappingCacheTest {
   }
 
   @Test
-  void close_stopsABackgroundPollUnderWay_atOnce_withoutReportingAFailure_andTheNextRunFinishesIt() throws Exception {
+  void close_stopsABackgroundPollUnderWay_atOnce_withoutReportingAFailure_andTheNextRunFinishesIt()
+      throws Exception {
     for (boolean ownScheduler : new boolean[] {true, false}) {
       Path file = dir.resolve("poll-" + ownScheduler + ".cache");
       VeilClient quick = server.client().batchSize(1000).build();
@@ -417,22 +484,31 @@ class MappingCacheTest {
       }
       CountDownLatch secondBatchSent = new CountDownLatch(1);
       AtomicInteger maps = new AtomicInteger();
-      Transport hanging = request -> {
-        if (request.pathAndQuery().equals("/v1/identity/map") && maps.incrementAndGet() == 2) {
-          secondBatchSent.countDown();
-          new CountDownLatch(1).await(); // a server that does not answer, until interrupted
-        }
-        return server.send(request);
-      };
+      Transport hanging =
+          request -> {
+            if (request.pathAndQuery().equals("/v1/identity/map") && maps.incrementAndGet() == 2) {
+              secondBatchSent.countDown();
+              new CountDownLatch(1).await(); // a server that does not answer, until interrupted
+            }
+            return server.send(request);
+          };
       List<RuntimeException> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
       ScheduledThreadPoolExecutor given = new ScheduledThreadPoolExecutor(1);
-      MappingCache.Builder builder = server.client().batchSize(1000).transport(hanging).build().mappingCache(file)
-          .clock(clock).listener(new MappingCache.Listener() {
-            @Override
-            public void pollFailed(RuntimeException failure) {
-              failures.add(failure);
-            }
-          });
+      MappingCache.Builder builder =
+          server
+              .client()
+              .batchSize(1000)
+              .transport(hanging)
+              .build()
+              .mappingCache(file)
+              .clock(clock)
+              .listener(
+                  new MappingCache.Listener() {
+                    @Override
+                    public void pollFailed(RuntimeException failure) {
+                      failures.add(failure);
+                    }
+                  });
       MappingCache cache = (ownScheduler ? builder : builder.scheduler(given)).build();
       cache.startPolling();
       assertThat(secondBatchSent.await(10, TimeUnit.SECONDS)).isTrue();
@@ -451,34 +527,53 @@ class MappingCacheTest {
   }
 
   @Test
-  void aPollFailedListenerThatThrows_doesNotEndThePolling_andItsExceptionGoesToTheUncaughtHandler() throws Exception {
+  void aPollFailedListenerThatThrows_doesNotEndThePolling_andItsExceptionGoesToTheUncaughtHandler()
+      throws Exception {
     List<Throwable> uncaught = new java.util.concurrent.CopyOnWriteArrayList<>();
-    ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(r, "test-poll");
-      t.setUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
-      return t;
-    });
+    ScheduledThreadPoolExecutor scheduler =
+        new ScheduledThreadPoolExecutor(
+            1,
+            r -> {
+              Thread t = new Thread(r, "test-poll");
+              t.setUncaughtExceptionHandler((thread, e) -> uncaught.add(e));
+              return t;
+            });
     for (int i = 0; i < 100; i++) {
       server.script.add(503);
     }
     CountDownLatch threeFailures = new CountDownLatch(3);
-    MappingCache cache = server.client().retryPolicy(RetryPolicy.none()).build().mappingCache(dir.resolve("cache.db"))
-        .clock(clock).scheduler(scheduler).pollInterval(Duration.ofMillis(1)).listener(new MappingCache.Listener() {
-          @Override
-          public void pollFailed(RuntimeException failure) {
-            threeFailures.countDown();
-            throw new IllegalStateException("the listener's own failure");
-          }
-        }).build();
+    MappingCache cache =
+        server
+            .client()
+            .retryPolicy(RetryPolicy.none())
+            .build()
+            .mappingCache(dir.resolve("cache.db"))
+            .clock(clock)
+            .scheduler(scheduler)
+            .pollInterval(Duration.ofMillis(1))
+            .listener(
+                new MappingCache.Listener() {
+                  @Override
+                  public void pollFailed(RuntimeException failure) {
+                    threeFailures.countDown();
+                    throw new IllegalStateException("the listener's own failure");
+                  }
+                })
+            .build();
     opened.add(cache);
     try {
       cache.startPolling();
 
-      assertThat(threeFailures.await(10, TimeUnit.SECONDS)).as("polls after a throwing pollFailed").isTrue();
-      assertThat(uncaught).isNotEmpty().allSatisfy(e -> {
-        assertThat(e).hasMessage("the listener's own failure");
-        assertThat(e.getSuppressed()).singleElement().isInstanceOf(VeilApiException.class);
-      });
+      assertThat(threeFailures.await(10, TimeUnit.SECONDS))
+          .as("polls after a throwing pollFailed")
+          .isTrue();
+      assertThat(uncaught)
+          .isNotEmpty()
+          .allSatisfy(
+              e -> {
+                assertThat(e).hasMessage("the listener's own failure");
+                assertThat(e.getSuppressed()).singleElement().isInstanceOf(VeilApiException.class);
+              });
     } finally {
       scheduler.shutdownNow();
     }
@@ -495,11 +590,12 @@ class MappingCacheTest {
     }
 
     @Override
-    public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
+    public ScheduledFuture<?> scheduleWithFixedDelay(
+        Runnable command, long initialDelay, long delay, TimeUnit unit) {
       task = command;
       initialDelayMillis = unit.toMillis(initialDelay);
       periodMillis = unit.toMillis(delay);
-      return super.schedule(() -> { }, 1, TimeUnit.DAYS);
+      return super.schedule(() -> {}, 1, TimeUnit.DAYS);
     }
   }
 }

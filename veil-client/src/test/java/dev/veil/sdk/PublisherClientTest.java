@@ -13,7 +13,8 @@ class PublisherClientTest {
 
   @Test
   void generate_returnsTheTokenPairWithItsTimes() {
-    TokenOutcome outcome = server.client().build().publisher().generate(Identifier.email("user@example.com"));
+    TokenOutcome outcome =
+        server.client().build().publisher().generate(Identifier.email("user@example.com"));
 
     IdentityTokens tokens = outcome.issuedTokens().orElseThrow();
     assertThat(tokens.advertisingToken()).isEqualTo("adv-refresh-of-email");
@@ -22,14 +23,21 @@ class PublisherClientTest {
     assertThat(tokens.refreshFrom()).isEqualTo(NOW.plus(Duration.ofHours(1)));
     assertThat(tokens.refreshExpires()).isEqualTo(NOW.plus(Duration.ofDays(30)));
     assertThat(tokens.toString()).doesNotContain("adv-");
-    assertThat(new String(server.requests.get(0).jsonBody())).isEqualTo("{\"email\":\"user@example.com\"}");
+    assertThat(new String(server.requests.get(0).jsonBody()))
+        .isEqualTo("{\"email\":\"user@example.com\"}");
   }
 
   @Test
   void generate_withHashIdentifiers_sendsTheHashOnly() {
-    server.client().hashIdentifiers(true).build().publisher().generate(Identifier.phone("+12025550123"));
+    server
+        .client()
+        .hashIdentifiers(true)
+        .build()
+        .publisher()
+        .generate(Identifier.phone("+12025550123"));
 
-    assertThat(new String(server.requests.get(0).jsonBody())).startsWith("{\"phone_hash\":\"")
+    assertThat(new String(server.requests.get(0).jsonBody()))
+        .startsWith("{\"phone_hash\":\"")
         .doesNotContain("2025550123");
   }
 
@@ -38,14 +46,16 @@ class PublisherClientTest {
     Identifier gone = Identifier.email("gone@example.com");
     server.optOut(gone);
 
-    assertThat(server.client().build().publisher().generate(gone)).isEqualTo(new TokenOutcome.OptedOut());
+    assertThat(server.client().build().publisher().generate(gone))
+        .isEqualTo(new TokenOutcome.OptedOut());
   }
 
   @Test
   void generate_invalidIdentifier_isRefusedBeforeSending() {
     PublisherClient publisher = server.client().build().publisher();
 
-    assertThatThrownBy(() -> publisher.generate(Identifier.email("nope"))).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> publisher.generate(Identifier.email("nope")))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("invalid email");
     assertThat(server.requests).isEmpty();
   }
@@ -55,7 +65,9 @@ class PublisherClientTest {
     PublisherClient withKey = server.client().build().publisher();
     PublisherClient withoutKey = server.client().apiKey(null).build().publisher();
 
-    assertThat(withKey.refresh("r1").issuedTokens()).get().extracting(IdentityTokens::refreshToken)
+    assertThat(withKey.refresh("r1").issuedTokens())
+        .get()
+        .extracting(IdentityTokens::refreshToken)
         .isEqualTo("next-r1");
     assertThat(withKey.refresh("optout")).isEqualTo(new TokenOutcome.OptedOut());
     assertThat(withKey.refresh("expired")).isEqualTo(new TokenOutcome.ExpiredToken());
@@ -68,6 +80,7 @@ class PublisherClientTest {
   void refresh_otherRefusals_areExceptions() {
     server.script.add(401);
 
-    assertThatThrownBy(() -> server.client().build().publisher().refresh("r1")).isInstanceOf(VeilApiException.class);
+    assertThatThrownBy(() -> server.client().build().publisher().refresh("r1"))
+        .isInstanceOf(VeilApiException.class);
   }
 }

@@ -23,7 +23,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The bidder's decryptor with a fake key endpoint, a test clock and a scheduler that runs nothing by itself. */
+/**
+ * The bidder's decryptor with a fake key endpoint, a test clock and a scheduler that runs nothing
+ * by itself.
+ */
 class TokenDecryptorTest {
   private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -32,7 +35,8 @@ class TokenDecryptorTest {
   private final FakeVeil server = new FakeVeil(clock, 1);
   private final ManualScheduler scheduler = new ManualScheduler();
   private final AdvertisingTokenCodec codec = new AdvertisingTokenCodec(RANDOM::nextBytes);
-  private final EncryptionKey master1 = key(1, EncryptionKey.MASTER_SITE_ID, NOW.plus(Duration.ofDays(5)));
+  private final EncryptionKey master1 =
+      key(1, EncryptionKey.MASTER_SITE_ID, NOW.plus(Duration.ofDays(5)));
   private final EncryptionKey site1 = key(2, 7, NOW.plus(Duration.ofDays(5)));
   private TokenDecryptor decryptor;
 
@@ -47,15 +51,24 @@ class TokenDecryptorTest {
   private static EncryptionKey key(int id, int siteId, Instant expires) {
     byte[] secret = new byte[32];
     RANDOM.nextBytes(secret);
-    return new EncryptionKey(id, siteId, NOW.minusSeconds(60), NOW.minusSeconds(60), expires, secret);
+    return new EncryptionKey(
+        id, siteId, NOW.minusSeconds(60), NOW.minusSeconds(60), expires, secret);
   }
 
   private String token(EncryptionKey master, EncryptionKey site, Instant expires) {
     byte[] advertisingId = new byte[32];
     advertisingId[0] = 42;
-    AdvertisingTokenPayload p = new AdvertisingTokenPayload(IdentityType.EMAIL, expires, NOW,
-        new OperatorInfo(1, (byte) 1, 1, 1), new PublisherInfo(site.siteId(), 0, 0), 0, NOW.minus(Duration.ofDays(3)),
-        NOW, advertisingId);
+    AdvertisingTokenPayload p =
+        new AdvertisingTokenPayload(
+            IdentityType.EMAIL,
+            expires,
+            NOW,
+            new OperatorInfo(1, (byte) 1, 1, 1),
+            new PublisherInfo(site.siteId(), 0, 0),
+            0,
+            NOW.minus(Duration.ofDays(3)),
+            NOW,
+            advertisingId);
     return codec.encode(p, master, site);
   }
 
@@ -135,7 +148,9 @@ class TokenDecryptorTest {
     assertThat(decryptor.decrypt(unknown).status()).isEqualTo(DecryptionStatus.UNKNOWN_KEY);
     assertThat(decryptor.decrypt(known).isSuccess()).isTrue();
     assertThat(decryptor.lastRefreshFailure()).isEmpty();
-    assertThatThrownBy(decryptor::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    assertThatThrownBy(decryptor::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed");
   }
 
   @Test
@@ -147,9 +162,13 @@ class TokenDecryptorTest {
 
     assertThat(d.decrypt(token(master2, site1, NOW.plus(Duration.ofHours(72)))).status())
         .isEqualTo(DecryptionStatus.UNKNOWN_KEY);
-    assertThat(d.lastRefreshFailure()).get().extracting(Throwable::getMessage).asString()
+    assertThat(d.lastRefreshFailure())
+        .get()
+        .extracting(Throwable::getMessage)
+        .asString()
         .contains("could not be started");
-    assertThat(d.decrypt(token(master1, site1, NOW.plus(Duration.ofHours(72)))).isSuccess()).isTrue();
+    assertThat(d.decrypt(token(master1, site1, NOW.plus(Duration.ofHours(72)))).isSuccess())
+        .isTrue();
   }
 
   @Test
@@ -162,7 +181,9 @@ class TokenDecryptorTest {
 
     assertThat(r.status()).isEqualTo(DecryptionStatus.EXPIRED);
     assertThat(r.reason()).isEqualTo("token expired at " + NOW.plus(Duration.ofHours(72)));
-    assertThatThrownBy(r::siteId).isInstanceOf(IllegalStateException.class).hasMessageContaining("EXPIRED");
+    assertThatThrownBy(r::siteId)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("EXPIRED");
   }
 
   @Test
@@ -212,7 +233,8 @@ class TokenDecryptorTest {
     DecryptionResult r = decryptor.decrypt(token(master1, site1, NOW.plusSeconds(60)));
 
     assertThat(r.status()).isEqualTo(DecryptionStatus.NOT_READY);
-    assertThat(r.reason()).isEqualTo("no keys loaded yet: loading them failed: HTTP 401 unknown: scripted 401");
+    assertThat(r.reason())
+        .isEqualTo("no keys loaded yet: loading them failed: HTTP 401 unknown: scripted 401");
   }
 
   @Test
@@ -254,7 +276,8 @@ class TokenDecryptorTest {
     }
 
     @Override
-    public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
+    public ScheduledFuture<?> scheduleAtFixedRate(
+        Runnable command, long initialDelay, long period, TimeUnit unit) {
       periodic = command;
       periodMillis = unit.toMillis(period);
       return new NoFuture<>();
@@ -305,5 +328,4 @@ class TokenDecryptorTest {
       return null;
     }
   }
-
 }

@@ -13,17 +13,26 @@ import picocli.CommandLine.Mixin;
 /**
  * {@code veil admin ...}: administers a running server over its admin gRPC API. The connection
  * options ({@code --host}, {@code --port}, {@code --key}, {@code --json}) may be given here or
- * after any subcommand. Exit codes: 0 ok, 1 the server refused (its status is printed), 2 usage,
- * 3 cannot connect (nothing answered, or HTTP without gRPC, such as the public HTTP port).
+ * after any subcommand. Exit codes: 0 ok, 1 the server refused (its status is printed), 2 usage, 3
+ * cannot connect (nothing answered, or HTTP without gRPC, such as the public HTTP port).
  */
-@Command(name = "admin",
+@Command(
+    name = "admin",
     description = "Administer a running Veil server over its admin gRPC API.",
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:ok", "1:the server refused the request", "2:usage error",
-        "3:cannot connect (or the port answered HTTP, not gRPC)"},
-    subcommands = {ClientCommand.class, KeysCommand.class, SaltsCommand.class, OptOutCommand.class,
-        DeductionCommand.class})
+    exitCodeList = {
+      "0:ok",
+      "1:the server refused the request",
+      "2:usage error",
+      "3:cannot connect (or the port answered HTTP, not gRPC)"
+    },
+    subcommands = {
+      ClientCommand.class,
+      KeysCommand.class,
+      SaltsCommand.class,
+      OptOutCommand.class,
+      DeductionCommand.class
+    })
 public final class AdminCommand extends CommandGroup {
-  @Mixin
-  AdminOptions connection;
+  @Mixin AdminOptions connection;
 }

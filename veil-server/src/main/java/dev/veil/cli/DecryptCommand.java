@@ -29,22 +29,33 @@ import picocli.CommandLine.Spec;
  * the keys once ({@code ID_READER} key), decrypts locally, prints the fields or why the token is
  * rejected.
  */
-@Command(name = "decrypt", mixinStandardHelpOptions = true, version = Main.VERSION,
-    description = {"Decrypt an advertising token as a bidder would (needs an API key with the ID_READER role).",
-        "Prints the advertising id, site id, established, created and expiry times, or why it is rejected."},
+@Command(
+    name = "decrypt",
+    mixinStandardHelpOptions = true,
+    version = Main.VERSION,
+    description = {
+      "Decrypt an advertising token as a bidder would (needs an API key with the ID_READER role).",
+      "Prints the advertising id, site id, established, created and expiry times, or why it is"
+          + " rejected."
+    },
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:decrypted", "1:the server refused the key request", "2:usage error",
-        "3:cannot reach the server", "4:the token was rejected (expired, tampered, unknown key, ...)"})
+    exitCodeList = {
+      "0:decrypted",
+      "1:the server refused the key request",
+      "2:usage error",
+      "3:cannot reach the server",
+      "4:the token was rejected (expired, tampered, unknown key, ...)"
+    })
 public final class DecryptCommand implements Callable<Integer> {
   static final int REJECTED = 4;
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  ServerOptions server;
+  @Mixin ServerOptions server;
 
-  @Parameters(paramLabel = "TOKEN", description = "The advertising token, or - to read it from stdin.")
+  @Parameters(
+      paramLabel = "TOKEN",
+      description = "The advertising token, or - to read it from stdin.")
   String token;
 
   @Option(names = "--json", description = "Print the result as JSON.")
@@ -68,7 +79,8 @@ public final class DecryptCommand implements Callable<Integer> {
     DecryptionResult result;
     Clock clock = Clock.systemUTC();
     try {
-      VeilClient client = VeilClient.builder().baseUrl(server.url()).apiKey(server.apiKey()).build();
+      VeilClient client =
+          VeilClient.builder().baseUrl(server.url()).apiKey(server.apiKey()).build();
       try (TokenDecryptor decryptor = client.tokenDecryptor().clock(clock).build()) {
         decryptor.refreshKeys();
         result = decryptor.decrypt(text.strip());
@@ -109,14 +121,17 @@ public final class DecryptCommand implements Callable<Integer> {
   private void print(PrintWriter out, Map<String, Object> fields) {
     if (json) {
       StringBuilder b = new StringBuilder("{");
-      fields.forEach((k, v) -> {
-        b.append(b.length() > 1 ? "," : "").append('"').append(k).append("\":");
-        if (v instanceof Integer) {
-          b.append(v);
-        } else {
-          b.append('"').append(v.toString().replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
-        }
-      });
+      fields.forEach(
+          (k, v) -> {
+            b.append(b.length() > 1 ? "," : "").append('"').append(k).append("\":");
+            if (v instanceof Integer) {
+              b.append(v);
+            } else {
+              b.append('"')
+                  .append(v.toString().replace("\\", "\\\\").replace("\"", "\\\""))
+                  .append('"');
+            }
+          });
       out.println(b.append('}'));
     } else {
       fields.forEach((k, v) -> out.printf("%-15s %s%n", k.replace('_', ' '), v));
@@ -124,7 +139,8 @@ public final class DecryptCommand implements Callable<Integer> {
   }
 
   private static String readStdin() throws IOException {
-    BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
     String line = in.readLine();
     return line == null ? "" : line;
   }

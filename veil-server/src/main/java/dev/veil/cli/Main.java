@@ -21,7 +21,6 @@ public final class Main implements Runnable {
   /** What {@code --version} prints, for every command. */
   static final String VERSION = "veil 0.1.0";
 
-
   public static void main(String[] args) {
     System.exit(run(args));
   }
@@ -32,7 +31,8 @@ public final class Main implements Runnable {
       MapArguments.Parsed plain = MapArguments.parse(Arrays.asList(args).subList(1, args.length));
       if (plain != null) {
         // The terminal's encoding, as System.err itself writes it.
-        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true);
+        PrintWriter err =
+            new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true);
         return new MapRun(err, new MapUsage(), plain.server(), plain.settings()).run();
       }
     }
@@ -64,7 +64,10 @@ public final class Main implements Runnable {
     return root.getSubcommands().get(name);
   }
 
-  /** Prints {@code veil map}'s usage after a usage error (a class, not a lambda: see {@link #clientCommand}). */
+  /**
+   * Prints {@code veil map}'s usage after a usage error (a class, not a lambda: see {@link
+   * #clientCommand}).
+   */
   private static final class MapUsage implements Consumer<PrintWriter> {
     @Override
     public void accept(PrintWriter err) {

@@ -15,61 +15,99 @@ import picocli.CommandLine.Spec;
  * being its own store (with a small record of its progress beside it) so that a run can resume and
  * {@code --refresh} can re-map what salt rotations changed. The work is in {@link MapRun}.
  */
-@Command(name = "map", mixinStandardHelpOptions = true, version = Main.VERSION,
-    description = {"Map emails, phones or their hashes to advertising ids through a running Veil server.",
-        "Input: a CSV or one identifier per line. Output: identifier,advertising_id,bucket_id.",
-        "Resumable: run the same command again after an interruption.",
-        "--refresh re-maps the rows whose salt buckets rotated since they were mapped, and rewrites the output."},
+@Command(
+    name = "map",
+    mixinStandardHelpOptions = true,
+    version = Main.VERSION,
+    description = {
+      "Map emails, phones or their hashes to advertising ids through a running Veil server.",
+      "Input: a CSV or one identifier per line. Output: identifier,advertising_id,bucket_id.",
+      "Resumable: run the same command again after an interruption.",
+      "--refresh re-maps the rows whose salt buckets rotated since they were mapped, and rewrites"
+          + " the output."
+    },
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:ok", "1:the server refused a request, or a file could not be read or written",
-        "2:usage error", "3:cannot reach the server",
-        "130:stopped by Ctrl-C (143: by SIGTERM); run the same command again to resume"})
+    exitCodeList = {
+      "0:ok",
+      "1:the server refused a request, or a file could not be read or written",
+      "2:usage error",
+      "3:cannot reach the server",
+      "130:stopped by Ctrl-C (143: by SIGTERM); run the same command again to resume"
+    })
 public final class MapCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
-  @Mixin
-  ServerOptions server;
+  @Mixin ServerOptions server;
 
-  @Option(names = "--in", paramLabel = "FILE", description = "Identifiers to map: a CSV or one per line.")
+  @Option(
+      names = "--in",
+      paramLabel = "FILE",
+      description = "Identifiers to map: a CSV or one per line.")
   Path in;
 
-  @Option(names = "--out", paramLabel = "FILE",
-      description = "CSV to write, a row per identifier in input order (rejected identifiers go to FILE.rejected.csv).")
+  @Option(
+      names = "--out",
+      paramLabel = "FILE",
+      description =
+          "CSV to write, a row per identifier in input order (rejected identifiers go to"
+              + " FILE.rejected.csv).")
   Path out;
 
-  @Option(names = "--cache", paramLabel = "FILE",
-      description = "Where the output's progress is recorded (default: the output file's name + .veil-state).")
+  @Option(
+      names = "--cache",
+      paramLabel = "FILE",
+      description =
+          "Where the output's progress is recorded (default: the output file's name +"
+              + " .veil-state).")
   Path cache;
 
-  @Option(names = "--refresh", description = "Poll rotated buckets and re-map the rows they affect.")
+  @Option(
+      names = "--refresh",
+      description = "Poll rotated buckets and re-map the rows they affect.")
   boolean refresh;
 
-  @Option(names = "--type", paramLabel = "KIND",
-      description = "Kind of every identifier: email, email_hash, phone or phone_hash (default: from the header or each value).")
+  @Option(
+      names = "--type",
+      paramLabel = "KIND",
+      description =
+          "Kind of every identifier: email, email_hash, phone or phone_hash (default: from the"
+              + " header or each value).")
   String type;
 
-  @Option(names = "--column", paramLabel = "NAME|N", description = "CSV column by header name or number (from 1).")
+  @Option(
+      names = "--column",
+      paramLabel = "NAME|N",
+      description = "CSV column by header name or number (from 1).")
   String column;
 
-  @Option(names = "--hash-locally", description = "Send SHA-256 hashes only: emails and phones never leave this machine.")
+  @Option(
+      names = "--hash-locally",
+      description = "Send SHA-256 hashes only: emails and phones never leave this machine.")
   boolean hashLocally;
 
-  @Option(names = "--batch-size", paramLabel = "N", description = "Identifiers per request, 1 to 5000 (default 5000).")
+  @Option(
+      names = "--batch-size",
+      paramLabel = "N",
+      description = "Identifiers per request, 1 to 5000 (default 5000).")
   int batchSize = 5000;
 
-  @Option(names = "--progress", paramLabel = "MODE",
-      description = "auto (a bar when stderr is a terminal, else lines), bar, lines or none (default auto).")
+  @Option(
+      names = "--progress",
+      paramLabel = "MODE",
+      description =
+          "auto (a bar when stderr is a terminal, else lines), bar, lines or none (default auto).")
   String progress = "auto";
 
   @Override
   public Integer call() {
-    return new MapRun(spec.commandLine().getErr(), spec.commandLine()::usage, server, settings()).run();
+    return new MapRun(spec.commandLine().getErr(), spec.commandLine()::usage, server, settings())
+        .run();
   }
 
   /** The options as parsed. */
   MapRun.Settings settings() {
-    return new MapRun.Settings(in, out, cache, refresh, type, column, hashLocally, batchSize, progress);
+    return new MapRun.Settings(
+        in, out, cache, refresh, type, column, hashLocally, batchSize, progress);
   }
 
   ServerOptions server() {

@@ -26,19 +26,23 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code veil serve}: runs a node until SIGTERM or SIGINT. First routes the {@code java.util.logging}
- * records of gRPC and Netty into the structured log ({@link LibraryLogs}).
+ * {@code veil serve}: runs a node until SIGTERM or SIGINT. First routes the {@code
+ * java.util.logging} records of gRPC and Netty into the structured log ({@link LibraryLogs}).
  */
-@Command(name = "serve", mixinStandardHelpOptions = true, version = Main.VERSION,
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    version = Main.VERSION,
     description = "Run the Veil service (public HTTP API and admin gRPC API).")
 public final class ServeCommand implements Callable<Integer> {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Option(names = "--config", description = "Configuration file (.yaml, .yml or .properties).")
   Path configFile;
 
-  @Option(names = "--set", description = "Override a setting, e.g. --set http.port=8081 (repeatable).")
+  @Option(
+      names = "--set",
+      description = "Override a setting, e.g. --set http.port=8081 (repeatable).")
   Map<String, String> settings = new LinkedHashMap<>();
 
   @Option(names = "--host", description = "HTTP listen address (http.host).")
@@ -53,13 +57,17 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--db", description = "Store: a SQLite file path or a postgresql:// URL (db).")
   String db;
 
-  @Option(names = "--data-dir", description = "Directory for the embedded store and admin.key (data.dir).")
+  @Option(
+      names = "--data-dir",
+      description = "Directory for the embedded store and admin.key (data.dir).")
   String dataDir;
 
   @Option(names = "--profile", description = "API profile: veil or uid2 (api.profile).")
   String profile;
 
-  @Option(names = "--demo", description = "Also serve the demo publisher site on demo.port, default 8081 (demo.enabled).")
+  @Option(
+      names = "--demo",
+      description = "Also serve the demo publisher site on demo.port, default 8081 (demo.enabled).")
   boolean demo;
 
   @Override
@@ -84,14 +92,21 @@ public final class ServeCommand implements Callable<Integer> {
     String[] keySaveError = {null};
     try {
       // The key file is written before the node reports ready and before anything is printed.
-      server = VeilServer.start(config, Clock.systemUTC(), key -> {
-        try {
-          keyFile[0] = freeKeyFile(config.dataDir());
-          writeSecret(keyFile[0], key);
-        } catch (IOException e) {
-          keySaveError[0] = e instanceof FileSystemException f ? FileProblems.describe(f) : e.getMessage();
-        }
-      });
+      server =
+          VeilServer.start(
+              config,
+              Clock.systemUTC(),
+              key -> {
+                try {
+                  keyFile[0] = freeKeyFile(config.dataDir());
+                  writeSecret(keyFile[0], key);
+                } catch (IOException e) {
+                  keySaveError[0] =
+                      e instanceof FileSystemException f
+                          ? FileProblems.describe(f)
+                          : e.getMessage();
+                }
+              });
     } catch (RuntimeException e) {
       gate.startFailed();
       err.println("veil: cannot start: " + e.getMessage());
@@ -132,8 +147,8 @@ public final class ServeCommand implements Callable<Integer> {
     }
 
     /**
-     * The node has started and {@code closeNode} closes it; returns false (having closed it) when
-     * a stop came during the start.
+     * The node has started and {@code closeNode} closes it; returns false (having closed it) when a
+     * stop came during the start.
      */
     boolean started(Runnable closeNode) {
       synchronized (this) {
@@ -169,7 +184,9 @@ public final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  /** The settings given on the command line: {@code --set}s and the shortcuts, each at most once. */
+  /**
+   * The settings given on the command line: {@code --set}s and the shortcuts, each at most once.
+   */
   private Map<String, String> flags() {
     Map<String, String> flags = new LinkedHashMap<>(settings);
     putIf(flags, "http.host", "--host", host);
@@ -184,13 +201,17 @@ public final class ServeCommand implements Callable<Integer> {
     return flags;
   }
 
-  /** Adds a shortcut's setting; one also given with {@code --set} is refused rather than one of the two ignored. */
+  /**
+   * Adds a shortcut's setting; one also given with {@code --set} is refused rather than one of the
+   * two ignored.
+   */
   private static void putIf(Map<String, String> flags, String key, String shortcut, Object value) {
     if (value == null) {
       return;
     }
     if (flags.containsKey(key)) {
-      throw new ConfigException(key + " is given twice: by " + shortcut + " and by --set " + key + "; give it once");
+      throw new ConfigException(
+          key + " is given twice: by " + shortcut + " and by --set " + key + "; give it once");
     }
     flags.put(key, value.toString());
   }
@@ -201,37 +222,65 @@ public final class ServeCommand implements Callable<Integer> {
     List<String> lines = new ArrayList<>();
     lines.add("");
     lines.add("Veil is running.");
-    server.bootstrapAdminKey().ifPresent(key -> {
-      lines.add("");
-      lines.add("First start: an admin key was created. It is shown only now:");
-      lines.add("  " + key);
-      if (keySaveError == null) {
-        lines.add("  (also saved to " + keyFile + ", readable only by you)");
-        if (!keyFile.getFileName().toString().equals("admin.key")) {
-          lines.add("  (" + keyFile.resolveSibling("admin.key") + " already held a key, of another store or an earlier one:");
-          lines.add("   it was kept as it is; `veil admin` reads that file unless given this one, as below)");
-        }
-      } else {
-        lines.add("  (could not save it to " + keyFile + ": " + keySaveError + "; copy it now)");
-      }
-    });
+    server
+        .bootstrapAdminKey()
+        .ifPresent(
+            key -> {
+              lines.add("");
+              lines.add("First start: an admin key was created. It is shown only now:");
+              lines.add("  " + key);
+              if (keySaveError == null) {
+                lines.add("  (also saved to " + keyFile + ", readable only by you)");
+                if (!keyFile.getFileName().toString().equals("admin.key")) {
+                  lines.add(
+                      "  ("
+                          + keyFile.resolveSibling("admin.key")
+                          + " already held a key, of another store or an earlier one:");
+                  lines.add(
+                      "   it was kept as it is; `veil admin` reads that file unless given this one,"
+                          + " as below)");
+                }
+              } else {
+                lines.add(
+                    "  (could not save it to " + keyFile + ": " + keySaveError + "; copy it now)");
+              }
+            });
     lines.add("");
     lines.add("Next steps:");
     // `veil admin` reads data/admin.key by default; another data directory needs the key passed on.
     boolean defaultKeyFile = keyFile.normalize().equals(Path.of("data", "admin.key"));
-    lines.add("  1. Create an API key for your site (uses " + (defaultKeyFile ? "data/admin.key" : keyFile) + "):");
-    lines.add("       KEY=$(" + (defaultKeyFile ? "" : "VEIL_ADMIN_KEY=\"$(cat " + keyFile + ")\" ")
-        + "./veil admin client create --name my-site --roles GENERATOR,MAPPER --port " + server.grpcPort()
-        + " --key-only)");
+    lines.add(
+        "  1. Create an API key for your site (uses "
+            + (defaultKeyFile ? "data/admin.key" : keyFile)
+            + "):");
+    lines.add(
+        "       KEY=$("
+            + (defaultKeyFile ? "" : "VEIL_ADMIN_KEY=\"$(cat " + keyFile + ")\" ")
+            + "./veil admin client create --name my-site --roles GENERATOR,MAPPER --port "
+            + server.grpcPort()
+            + " --key-only)");
     lines.add("  2. Generate a token with it:");
-    lines.add("       curl -H \"Authorization: Bearer $KEY\" '" + base + "/v1/token/generate?email=user@example.com'");
-    lines.add("  3. Or paste the README's session (\"A whole session, to paste\"); every endpoint is in"
-        + " docs/api.md, the browser SDK in docs/browser-sdk.md, several nodes in docs/multi-node.md.");
+    lines.add(
+        "       curl -H \"Authorization: Bearer $KEY\" '"
+            + base
+            + "/v1/token/generate?email=user@example.com'");
+    lines.add(
+        "  3. Or paste the README's session (\"A whole session, to paste\"); every endpoint is in"
+            + " docs/api.md, the browser SDK in docs/browser-sdk.md, several nodes in"
+            + " docs/multi-node.md.");
     lines.add("Stop with Ctrl-C (or SIGTERM): in-flight requests finish first.");
     lines.add("");
     lines.add("  public API  " + base + "/v1/...   (health: " + base + "/ops/healthz)");
-    server.demoPort().ifPresent(port ->
-        lines.add("  demo site   http://" + config.http().host() + ":" + port + "/   (a publisher page using the browser SDK)"));
+    server
+        .demoPort()
+        .ifPresent(
+            port ->
+                lines.add(
+                    "  demo site   http://"
+                        + config.http().host()
+                        + ":"
+                        + port
+                        + "/   (a publisher page using the browser SDK)"));
     lines.add("  admin gRPC  " + config.grpc().host() + ":" + server.grpcPort());
     lines.forEach(out::println);
     out.flush();

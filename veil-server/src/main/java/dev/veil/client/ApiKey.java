@@ -20,11 +20,14 @@ public final class ApiKey {
   private static final int ID_CHARS = 12;
   private static final int SECRET_CHARS = 43;
   private static final int ID_END = PREFIX.length() + ID_CHARS;
+
   /** {@code vk1.} + id + {@code .} + secret: 60 characters. */
   static final int LENGTH = ID_END + 1 + SECRET_CHARS;
+
   private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
 
   private final String keyId;
+
   /** The secret's 43 characters as US-ASCII bytes: what is hashed. */
   private final byte[] secret;
 
@@ -72,9 +75,14 @@ public final class ApiKey {
   }
 
   /** {@code [A-Za-z0-9_-]}, without branches that depend on which class the character is in. */
-  @SuppressWarnings("ShortCircuitBoolean") // non-short-circuit on purpose: no branch on the key's bytes
+  @SuppressWarnings(
+      "ShortCircuitBoolean") // non-short-circuit on purpose: no branch on the key's bytes
   private static boolean isBase64Url(char c) {
-    return (c >= 'A' & c <= 'Z') | (c >= 'a' & c <= 'z') | (c >= '0' & c <= '9') | c == '-' | c == '_';
+    return (c >= 'A' & c <= 'Z')
+        | (c >= 'a' & c <= 'z')
+        | (c >= '0' & c <= '9')
+        | c == '-'
+        | c == '_';
   }
 
   public String keyId() {

@@ -9,13 +9,14 @@ import java.util.function.Supplier;
  * case-insensitively) against the current {@link ClientRegistry}.
  *
  * <p>Cost is the same whatever the number of clients (one map lookup by the key's public id) and
- * the same for "right key id, wrong secret", "unknown id" and a random string: every path hashes the
- * presented secret once and compares digests with {@link MessageDigest#isEqual}. Thread-safe; no
- * I/O.
+ * the same for "right key id, wrong secret", "unknown id" and a random string: every path hashes
+ * the presented secret once and compares digests with {@link MessageDigest#isEqual}. Thread-safe;
+ * no I/O.
  */
 public final class ApiKeyAuthenticator {
   private static final String BEARER = "bearer ";
-  private static final ApiKey DUMMY_KEY = ApiKey.parse("vk1.AAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+  private static final ApiKey DUMMY_KEY =
+      ApiKey.parse("vk1.AAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
   private static final ApiKeyDigest DUMMY_DIGEST = new ApiKeyDigest("", new byte[16], new byte[32]);
 
   private final Supplier<ClientRegistry> registry;
@@ -37,9 +38,12 @@ public final class ApiKeyAuthenticator {
     return Optional.of(client);
   }
 
-  /** The key after {@code Bearer }, surrounding whitespace ignored (as {@link String#trim()} does). */
+  /**
+   * The key after {@code Bearer }, surrounding whitespace ignored (as {@link String#trim()} does).
+   */
   private static ApiKey parseHeader(String header) {
-    if (header == null || header.length() <= BEARER.length()
+    if (header == null
+        || header.length() <= BEARER.length()
         || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
       return null;
     }

@@ -20,8 +20,8 @@ import java.util.function.Supplier;
  * API clients: creation (the key is returned once and only its digest is stored), enabling and
  * disabling, key rotation, and the {@link ClientRegistry} snapshot that authentication reads.
  * Writes and {@link #catchUp()} are serialized by one lock, and writes are durable before they are
- * published. A request's write waits for the lock no longer than its {@link Deadline} (the
- * catch-up may hold it while the store does not answer).
+ * published. A request's write waits for the lock no longer than its {@link Deadline} (the catch-up
+ * may hold it while the store does not answer).
  */
 public final class ClientService {
   /** In Unicode code points, as deduction titles are counted. */
@@ -31,7 +31,8 @@ public final class ClientService {
   private final KeyService keys;
   private final Clock clock;
   private final SecureRandom random;
-  private final AtomicReference<ClientRegistry> registry = new AtomicReference<>(ClientRegistry.empty());
+  private final AtomicReference<ClientRegistry> registry =
+      new AtomicReference<>(ClientRegistry.empty());
   private final ReentrantLock lock = new ReentrantLock();
   private ChangeCursor cursor = ChangeCursor.START;
 
@@ -69,13 +70,15 @@ public final class ClientService {
     if (roles.isEmpty()) {
       throw VeilException.clientError("at least one role is required");
     }
-    return locked(() -> {
-      ApiKey key = ApiKey.generate(random);
-      Versioned<ApiClient> stored = store.insert(trimmed, siteId, roles, true, clock.instant(), key.digest(random));
-      keys.ensureKeysets(List.of(stored.value().siteId()));
-      publish(stored.value());
-      return new CreatedClient(stored.value(), key);
-    });
+    return locked(
+        () -> {
+          ApiKey key = ApiKey.generate(random);
+          Versioned<ApiClient> stored =
+              store.insert(trimmed, siteId, roles, true, clock.instant(), key.digest(random));
+          keys.ensureKeysets(List.of(stored.value().siteId()));
+          publish(stored.value());
+          return new CreatedClient(stored.value(), key);
+        });
   }
 
   /**
@@ -85,32 +88,57 @@ public final class ClientService {
    *     ADMIN} client (nobody could administer the service any more); create another first
    */
   public ApiClient setEnabled(long clientId, boolean enabled) {
-    return locked(() -> {
-      ApiClient current = existing(clientId);
-      if (!enabled && current.enabled() && current.roles().contains(Role.ADMIN) && enabledAdmins() == 1) {
-        throw VeilException.clientError(
-            "client " + clientId + " is the last enabled ADMIN client; create another ADMIN client before disabling it");
-      }
-      ApiClient next = new ApiClient(current.id(), current.name(), current.siteId(), current.roles(), enabled,
-          current.created(), current.key());
-      return save(next);
-    });
+    return locked(
+        () -> {
+          ApiClient current = existing(clientId);
+          if (!enabled
+              && current.enabled()
+              && current.roles().contains(Role.ADMIN)
+              && enabledAdmins() == 1) {
+            throw VeilException.clientError(
+                "client "
+                    + clientId
+                    + " is the last enabled ADMIN client; create another ADMIN client before"
+                    + " disabling it");
+          }
+          ApiClient next =
+              new ApiClient(
+                  current.id(),
+                  current.name(),
+                  current.siteId(),
+                  current.roles(),
+                  enabled,
+                  current.created(),
+                  current.key());
+          return save(next);
+        });
   }
 
   /** Replaces a client's key; the old key stops working at once on this node. */
   public CreatedClient rotateKey(long clientId) {
-    return locked(() -> {
-      ApiClient current = existing(clientId);
-      ApiKey key = ApiKey.generate(random);
-      ApiClient next = new ApiClient(current.id(), current.name(), current.siteId(), current.roles(),
-          current.enabled(), current.created(), key.digest(random));
-      return new CreatedClient(save(next), key);
-    });
+    return locked(
+        () -> {
+          ApiClient current = existing(clientId);
+          ApiKey key = ApiKey.generate(random);
+          ApiClient next =
+              new ApiClient(
+                  current.id(),
+                  current.name(),
+                  current.siteId(),
+                  current.roles(),
+                  current.enabled(),
+                  current.created(),
+                  key.digest(random));
+          return new CreatedClient(save(next), key);
+        });
   }
 
   /** Number of enabled clients with the {@code ADMIN} role known to this node. */
   public int enabledAdmins() {
-    return (int) registry.get().all().stream().filter(c -> c.enabled() && c.roles().contains(Role.ADMIN)).count();
+    return (int)
+        registry.get().all().stream()
+            .filter(c -> c.enabled() && c.roles().contains(Role.ADMIN))
+            .count();
   }
 
   public List<ApiClient> list() {
@@ -152,9 +180,12 @@ public final class ClientService {
   }
 
   private ApiClient save(ApiClient next) {
-    ApiClient stored = store.update(next)
-        .orElseThrow(() -> new VeilException(ErrorCode.NOT_FOUND, "no client with id " + next.id()))
-        .value();
+    ApiClient stored =
+        store
+            .update(next)
+            .orElseThrow(
+                () -> new VeilException(ErrorCode.NOT_FOUND, "no client with id " + next.id()))
+            .value();
     publish(stored);
     return stored;
   }

@@ -15,12 +15,16 @@ public enum ApiProfile {
     return this == UID2 ? "client_error" : "clienterror";
   }
 
-  /** Whether generate still issues tokens for an opted-out identity (the refresh ends the chain). */
+  /**
+   * Whether generate still issues tokens for an opted-out identity (the refresh ends the chain).
+   */
   public boolean issuesTokensWhenOptedOut() {
     return this == UID2;
   }
 
-  /** Whether {@code GET /v1/identity/map} maps an opted-out identity instead of answering optout. */
+  /**
+   * Whether {@code GET /v1/identity/map} maps an opted-out identity instead of answering optout.
+   */
   public boolean mapsOptedOutIdentities() {
     return this == UID2;
   }

@@ -23,17 +23,24 @@ public final class BlankText {
   }
 
   private static boolean isInvisible(int cp) {
-    return Character.isWhitespace(cp) || Character.isSpaceChar(cp) || Character.getType(cp) == Character.FORMAT
+    return Character.isWhitespace(cp)
+        || Character.isSpaceChar(cp)
+        || Character.getType(cp) == Character.FORMAT
         || isOtherDefaultIgnorable(cp);
   }
 
   /** Default_Ignorable_Code_Point (Unicode 15) outside category Cf. */
   private static boolean isOtherDefaultIgnorable(int cp) {
     return cp == 0x034F // combining grapheme joiner
-        || cp == 0x115F || cp == 0x1160 || cp == 0x3164 || cp == 0xFFA0 // Hangul fillers
-        || cp == 0x17B4 || cp == 0x17B5 // Khmer inherent vowels
+        || cp == 0x115F
+        || cp == 0x1160
+        || cp == 0x3164
+        || cp == 0xFFA0 // Hangul fillers
+        || cp == 0x17B4
+        || cp == 0x17B5 // Khmer inherent vowels
         || (cp >= 0x180B && cp <= 0x180F) // Mongolian variation selectors
-        || cp == 0x2065 || (cp >= 0xFFF0 && cp <= 0xFFF8) // reserved, ignorable
+        || cp == 0x2065
+        || (cp >= 0xFFF0 && cp <= 0xFFF8) // reserved, ignorable
         || (cp >= 0xFE00 && cp <= 0xFE0F) // variation selectors
         || (cp >= 0xE0000 && cp <= 0xE0FFF); // tags, variation selectors supplement, reserved
   }

@@ -1,10 +1,16 @@
 package dev.veil.common;
 
-/** What a failure says at its root, for one-line messages: libraries wrap the cause that names the problem. */
+/**
+ * What a failure says at its root, for one-line messages: libraries wrap the cause that names the
+ * problem.
+ */
 public final class Causes {
   private Causes() {}
 
-  /** The innermost cause of {@code failure} (itself if it has none; a cause that is its own ends the chain). */
+  /**
+   * The innermost cause of {@code failure} (itself if it has none; a cause that is its own ends the
+   * chain).
+   */
   public static Throwable root(Throwable failure) {
     Throwable t = failure;
     while (t.getCause() != null && t.getCause() != t) {

@@ -14,7 +14,8 @@ public record ChangeCursor(long position) {
 
   public ChangeCursor {
     if (position < 0) {
-      throw new IllegalArgumentException("change cursor position must not be negative: " + position);
+      throw new IllegalArgumentException(
+          "change cursor position must not be negative: " + position);
     }
   }
 }

@@ -15,8 +15,8 @@ import java.util.function.Consumer;
  */
 public interface ChangeFeed<T> {
   /**
-   * Streams the changes since {@code since} to {@code sink} and returns the cursor for the next read
-   * ({@code since} itself, or another value, when nothing changed).
+   * Streams the changes since {@code since} to {@code sink} and returns the cursor for the next
+   * read ({@code since} itself, or another value, when nothing changed).
    *
    * @throws StoreUnavailableException if the store cannot be read; the cursor to use stays {@code
    *     since} (rows already delivered are delivered again by the retry)

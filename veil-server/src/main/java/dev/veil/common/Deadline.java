@@ -46,7 +46,10 @@ public final class Deadline {
     return startingAt(ticker.getAsLong(), budget, ticker);
   }
 
-  /** {@code budget} from {@code startNanos}, an earlier reading of {@code ticker} (when a request arrived). */
+  /**
+   * {@code budget} from {@code startNanos}, an earlier reading of {@code ticker} (when a request
+   * arrived).
+   */
   public static Deadline startingAt(long startNanos, Duration budget, LongSupplier ticker) {
     return new Deadline(startNanos + budget.toNanos(), budget, ticker);
   }
@@ -110,8 +113,12 @@ public final class Deadline {
     }
     try {
       if (!lock.tryLock(Math.max(0, deadline.remainingNanos()), TimeUnit.NANOSECONDS)) {
-        throw new StoreUnavailableException(what + " was still busy at the request's deadline (db.timeout "
-            + deadline.budget().toMillis() + " ms)", null);
+        throw new StoreUnavailableException(
+            what
+                + " was still busy at the request's deadline (db.timeout "
+                + deadline.budget().toMillis()
+                + " ms)",
+            null);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -9,7 +9,9 @@ public enum ErrorCode {
   CLIENT_ERROR,
   /** Missing, unknown or disabled API key, or a key without the role: HTTP 401. */
   UNAUTHORIZED,
-  /** Refresh token cannot be decrypted or parsed, authenticated caller: 400 {@code invalid_token}. */
+  /**
+   * Refresh token cannot be decrypted or parsed, authenticated caller: 400 {@code invalid_token}.
+   */
   INVALID_TOKEN,
   /** Refresh token past its expiry, authenticated caller: 400 {@code expired_token}. */
   EXPIRED_TOKEN,

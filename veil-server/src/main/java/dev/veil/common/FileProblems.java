@@ -11,15 +11,23 @@ public final class FileProblems {
   private FileProblems() {}
 
   /**
-   * What went wrong and with which file: the JDK's message for these is often the file's name
-   * alone ({@code AccessDeniedException}, {@code NoSuchFileException}).
+   * What went wrong and with which file: the JDK's message for these is often the file's name alone
+   * ({@code AccessDeniedException}, {@code NoSuchFileException}).
    */
   public static String describe(FileSystemException e) {
-    String what = e instanceof NoSuchFileException ? "no such file"
-        : e instanceof AccessDeniedException ? "permission denied"
-        : e instanceof NotDirectoryException ? "not a directory"
-        : e instanceof FileAlreadyExistsException ? "already exists"
-        : e.getReason() != null ? e.getReason() : "cannot use the file";
-    return what + ": " + e.getFile() + (e.getOtherFile() != null ? " (and " + e.getOtherFile() + ")" : "");
+    String what =
+        e instanceof NoSuchFileException
+            ? "no such file"
+            : e instanceof AccessDeniedException
+                ? "permission denied"
+                : e instanceof NotDirectoryException
+                    ? "not a directory"
+                    : e instanceof FileAlreadyExistsException
+                        ? "already exists"
+                        : e.getReason() != null ? e.getReason() : "cannot use the file";
+    return what
+        + ": "
+        + e.getFile()
+        + (e.getOtherFile() != null ? " (and " + e.getOtherFile() + ")" : "");
   }
 }

@@ -9,8 +9,8 @@ import java.util.function.Supplier;
  */
 public interface JobLock {
   /**
-   * Runs {@code job} if no other holder runs a job of the same name, and returns its result; returns
-   * empty without running it otherwise.
+   * Runs {@code job} if no other holder runs a job of the same name, and returns its result;
+   * returns empty without running it otherwise.
    */
   <T> Optional<T> runExclusive(String jobName, Supplier<T> job);
 }

@@ -5,8 +5,8 @@ import java.util.Optional;
 /**
  * Named system values written once at bootstrap (the first-level salt, the salt seed, the bucket id
  * secret, the store creation time). Job state lives with its feature (salt rotation runs are
- * recorded by the salt store).
- * Values are opaque bytes. Implementations are thread-safe; every write is durable on return.
+ * recorded by the salt store). Values are opaque bytes. Implementations are thread-safe; every
+ * write is durable on return.
  */
 public interface MetaStore {
   Optional<byte[]> get(String name);

@@ -8,14 +8,17 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 
 /**
- * Files and directories only their owner may read: the data directory, the embedded store (keys
- * and salts) and admin key files. On a file system without POSIX permissions they are created
- * with its defaults.
+ * Files and directories only their owner may read: the data directory, the embedded store (keys and
+ * salts) and admin key files. On a file system without POSIX permissions they are created with its
+ * defaults.
  */
 public final class PrivateFiles {
   /** rw------- */
-  public static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
-  private static final Set<PosixFilePermission> OWNER_ONLY_DIRECTORY = PosixFilePermissions.fromString("rwx------");
+  public static final Set<PosixFilePermission> OWNER_ONLY =
+      PosixFilePermissions.fromString("rw-------");
+
+  private static final Set<PosixFilePermission> OWNER_ONLY_DIRECTORY =
+      PosixFilePermissions.fromString("rwx------");
 
   private PrivateFiles() {}
 

@@ -37,7 +37,10 @@ import java.util.Properties;
  * fail with the key's name.
  */
 public final class ConfigLoader {
-  /** The least {@code limits.stream-buffer-bytes}: room for two chunks of a streamed answer (32 KiB each). */
+  /**
+   * The least {@code limits.stream-buffer-bytes}: room for two chunks of a streamed answer (32 KiB
+   * each).
+   */
   static final int STREAM_BUFFER_MIN = 64 * 1024;
 
   /** Every setting with its default, in documentation order. */
@@ -109,14 +112,17 @@ public final class ConfigLoader {
   /**
    * The settings as a map, safe to log: a password in the database URL is replaced (in the user
    * info up to its last '@', as the store reads it, so a password holding an '@' or '/' is hidden
-   * whole), and the test
-   * identity's address is hidden (logs never carry an email address, not even a reserved one).
+   * whole), and the test identity's address is hidden (logs never carry an email address, not even
+   * a reserved one).
    */
   public static Map<String, String> redacted(Map<String, String> values) {
     Map<String, String> out = new LinkedHashMap<>(values);
     out.computeIfPresent("test.email", (k, v) -> "<redacted>");
-    out.computeIfPresent("db", (k, v) -> v.replaceAll("(?i)(password=)[^&]*", "$1***")
-        .replaceAll("//([^:/@?]*):[^?]*@", "//$1:***@"));
+    out.computeIfPresent(
+        "db",
+        (k, v) ->
+            v.replaceAll("(?i)(password=)[^&]*", "$1***")
+                .replaceAll("//([^:/@?]*):[^?]*@", "//$1:***@"));
     return out;
   }
 
@@ -130,32 +136,39 @@ public final class ConfigLoader {
   }
 
   private static Map<String, String> readFile(Path file) {
-    if (Files.isDirectory(file)) { // opens, then fails on the first read, which the YAML parser reports as bad YAML
+    if (Files.isDirectory(
+        file)) { // opens, then fails on the first read, which the YAML parser reports as bad YAML
       throw new ConfigException("cannot read configuration file: is a directory: " + file);
     }
     try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       Map<String, String> out = new LinkedHashMap<>();
       if (file.toString().endsWith(".properties")) {
-        Properties p = new Properties() {
-          @Override
-          public synchronized Object put(Object key, Object value) {
-            Object before = super.put(key, value);
-            if (before != null) {
-              throw new ConfigException("setting '" + key + "' is given twice in " + file + "; give it once");
-            }
-            return null;
-          }
-        };
+        Properties p =
+            new Properties() {
+              @Override
+              public synchronized Object put(Object key, Object value) {
+                Object before = super.put(key, value);
+                if (before != null) {
+                  throw new ConfigException(
+                      "setting '" + key + "' is given twice in " + file + "; give it once");
+                }
+                return null;
+              }
+            };
         p.load(reader);
         p.forEach((k, v) -> out.put(k.toString(), v.toString()));
       } else {
-        // YAML forbids a key twice in one mapping; without the check the later one silently replaces
+        // YAML forbids a key twice in one mapping; without the check the later one silently
+        // replaces
         // the earlier (a second "http:" section drops every setting of the first).
-        JsonNode root = new ObjectMapper(new YAMLFactory())
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).readTree(reader);
+        JsonNode root =
+            new ObjectMapper(new YAMLFactory())
+                .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+                .readTree(reader);
         if (root != null && !root.isMissingNode() && !root.isNull()) {
           if (!root.isObject()) {
-            throw new ConfigException("configuration file " + file + " must hold a mapping of settings");
+            throw new ConfigException(
+                "configuration file " + file + " must hold a mapping of settings");
           }
           flatten("", root, out, file);
         }
@@ -163,9 +176,15 @@ public final class ConfigLoader {
       return out;
     } catch (JsonProcessingException e) {
       JsonLocation at = e.getLocation();
-      throw new ConfigException("configuration file " + file + " is not valid YAML"
-          + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")") + ": "
-          + e.getOriginalMessage().strip());
+      throw new ConfigException(
+          "configuration file "
+              + file
+              + " is not valid YAML"
+              + (at == null
+                  ? ""
+                  : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")")
+              + ": "
+              + e.getOriginalMessage().strip());
     } catch (FileSystemException e) {
       throw new ConfigException("cannot read configuration file: " + FileProblems.describe(e));
     } catch (IOException e) {
@@ -192,11 +211,15 @@ public final class ConfigLoader {
       value = node.isNull() ? "" : node.asText();
     }
     if (out.put(prefix, value) != null) {
-      throw new ConfigException("setting '" + prefix + "' is given twice in " + file + "; give it once");
+      throw new ConfigException(
+          "setting '" + prefix + "' is given twice in " + file + "; give it once");
     }
   }
 
-  /** Whether {@code db} names the embedded store without a file ({@code ""}, {@code sqlite:}, …): then it lives in data.dir. */
+  /**
+   * Whether {@code db} names the embedded store without a file ({@code ""}, {@code sqlite:}, …):
+   * then it lives in data.dir.
+   */
   private static boolean embeddedWithoutPath(String db) {
     return db.replaceFirst("^(jdbc:sqlite:|sqlite:(//)?)", "").isEmpty();
   }
@@ -210,7 +233,9 @@ public final class ConfigLoader {
     try {
       tokens = new TokenLifetimes(adLifetime, refreshFrom, refreshLifetime);
     } catch (IllegalArgumentException e) {
-      throw new ConfigException("token.refresh-from, token.advertising-lifetime, token.refresh-lifetime: " + e.getMessage());
+      throw new ConfigException(
+          "token.refresh-from, token.advertising-lifetime, token.refresh-lifetime: "
+              + e.getMessage());
     }
     Duration syncInterval = s.positiveDuration("sync.interval");
     Duration maxStaleness = s.positiveDuration("sync.max-staleness");
@@ -218,7 +243,9 @@ public final class ConfigLoader {
     checkPropagation(syncInterval, maxStaleness, activationDelay);
     KeyPolicy keys;
     try {
-      keys = new KeyPolicy(s.duration("keys.rotation-period"), activationDelay, adLifetime, refreshLifetime);
+      keys =
+          new KeyPolicy(
+              s.duration("keys.rotation-period"), activationDelay, adLifetime, refreshLifetime);
     } catch (IllegalArgumentException e) {
       throw new ConfigException("keys.rotation-period: " + e.getMessage());
     }
@@ -227,15 +254,25 @@ public final class ConfigLoader {
     // for checking a pooled connection.
     Duration dbTimeout = s.atMost(s.atLeastOneSecond("db.timeout"), "db.timeout", "10m");
     Duration drainDelay = s.atMost(s.duration("http.drain-delay"), "http.drain-delay", "5m");
-    Duration shutdownTimeout = s.atMost(s.positiveDuration("http.shutdown-timeout"), "http.shutdown-timeout", "5m");
+    Duration shutdownTimeout =
+        s.atMost(s.positiveDuration("http.shutdown-timeout"), "http.shutdown-timeout", "5m");
     Duration streamStallTimeout =
-        s.atMost(s.positiveDuration("http.stream-stall-timeout"), "http.stream-stall-timeout", "10m");
+        s.atMost(
+            s.positiveDuration("http.stream-stall-timeout"), "http.stream-stall-timeout", "10m");
     Path dataDir = Path.of(s.text("data.dir", false));
     String db = s.text("db", true);
     return new VeilConfig(
-        new VeilConfig.Http(s.text("http.host", false), s.port("http.port"), s.duration("http.header-timeout"),
-            s.duration("http.idle-timeout"), drainDelay, shutdownTimeout, streamStallTimeout),
-        new VeilConfig.Grpc(s.text("grpc.host", false), s.port("grpc.port"),
+        new VeilConfig.Http(
+            s.text("http.host", false),
+            s.port("http.port"),
+            s.duration("http.header-timeout"),
+            s.duration("http.idle-timeout"),
+            drainDelay,
+            shutdownTimeout,
+            streamStallTimeout),
+        new VeilConfig.Grpc(
+            s.text("grpc.host", false),
+            s.port("grpc.port"),
             s.intIn("grpc.max-message-bytes", 1024, Integer.MAX_VALUE)),
         dataDir,
         embeddedWithoutPath(db) ? dataDir.resolve("veil.db").toString() : db,
@@ -249,12 +286,16 @@ public final class ConfigLoader {
         tokens,
         keys,
         s.email("test.email"),
-        new VeilConfig.Limits(s.intIn("limits.max-body-bytes", 1024, 256 << 20),
-            s.intIn("limits.max-header-bytes", 1024, 1 << 20), s.intIn("limits.max-batch-size", 1, 1_000_000),
+        new VeilConfig.Limits(
+            s.intIn("limits.max-body-bytes", 1024, 256 << 20),
+            s.intIn("limits.max-header-bytes", 1024, 1 << 20),
+            s.intIn("limits.max-batch-size", 1, 1_000_000),
             s.intIn("limits.rate-limit-per-second", 0, Integer.MAX_VALUE),
             s.intIn("limits.stream-buffer-bytes", STREAM_BUFFER_MIN, 1 << 30)),
-        Arrays.stream(s.text("cors.allowed-origins", true).split(",")).map(String::strip)
-            .filter(o -> !o.isEmpty()).toList(),
+        Arrays.stream(s.text("cors.allowed-origins", true).split(","))
+            .map(String::strip)
+            .filter(o -> !o.isEmpty())
+            .toList(),
         s.bool("log.access"),
         new VeilConfig.Demo(s.bool("demo.enabled"), s.port("demo.port")),
         connections(s),
@@ -263,11 +304,13 @@ public final class ConfigLoader {
 
   /** The bounds on connections: {@code limits.max-connections} and the connection timeouts. */
   private static VeilConfig.Connections connections(Settings s) {
-    return new VeilConfig.Connections(s.maxConnections("limits.max-connections"),
+    return new VeilConfig.Connections(
+        s.maxConnections("limits.max-connections"),
         s.atMost(s.positiveDuration("http.body-timeout"), "http.body-timeout", "1h"),
         s.atMost(s.atLeastOneSecond("grpc.idle-timeout"), "grpc.idle-timeout", "1d"),
         s.atMost(s.atLeastOneSecond("grpc.max-connection-age"), "grpc.max-connection-age", "30d"),
-        s.atMost(s.duration("grpc.max-connection-age-grace"), "grpc.max-connection-age-grace", "1h"));
+        s.atMost(
+            s.duration("grpc.max-connection-age-grace"), "grpc.max-connection-age-grace", "1h"));
   }
 
   /**
@@ -276,23 +319,38 @@ public final class ConfigLoader {
    * stays ready while its data is younger than {@code sync.max-staleness}. So the staleness bound
    * must allow for normal propagation, and the activation delay must exceed both.
    */
-  private static void checkPropagation(Duration syncInterval, Duration maxStaleness, Duration activationDelay) {
+  private static void checkPropagation(
+      Duration syncInterval, Duration maxStaleness, Duration activationDelay) {
     Duration bound = VeilConfig.propagationBound(syncInterval);
-    String boundText = "the propagation bound 2 × sync.interval + " + DurationFormat.format(VeilConfig.PROPAGATION_MARGIN)
-        + " = " + DurationFormat.format(bound);
+    String boundText =
+        "the propagation bound 2 × sync.interval + "
+            + DurationFormat.format(VeilConfig.PROPAGATION_MARGIN)
+            + " = "
+            + DurationFormat.format(bound);
     if (maxStaleness.compareTo(bound) < 0) {
-      throw new ConfigException("sync.max-staleness (" + DurationFormat.format(maxStaleness) + ") must be at least "
-          + boundText + ", or healthy nodes between two polls would report themselves stale");
+      throw new ConfigException(
+          "sync.max-staleness ("
+              + DurationFormat.format(maxStaleness)
+              + ") must be at least "
+              + boundText
+              + ", or healthy nodes between two polls would report themselves stale");
     }
     if (activationDelay.compareTo(bound) < 0) {
-      throw new ConfigException("keys.activation-delay (" + DurationFormat.format(activationDelay)
-          + ") must be at least " + boundText + ", so that every node has a new key before it is used");
+      throw new ConfigException(
+          "keys.activation-delay ("
+              + DurationFormat.format(activationDelay)
+              + ") must be at least "
+              + boundText
+              + ", so that every node has a new key before it is used");
     }
     if (activationDelay.compareTo(maxStaleness) <= 0) {
-      throw new ConfigException("keys.activation-delay (" + DurationFormat.format(activationDelay)
-          + ") must be longer than sync.max-staleness (" + DurationFormat.format(maxStaleness)
-          + "): a node that has not synced for up to sync.max-staleness still reports ready, and must"
-          + " already know every key that is active");
+      throw new ConfigException(
+          "keys.activation-delay ("
+              + DurationFormat.format(activationDelay)
+              + ") must be longer than sync.max-staleness ("
+              + DurationFormat.format(maxStaleness)
+              + "): a node that has not synced for up to sync.max-staleness still reports ready,"
+              + " and must already know every key that is active");
     }
   }
 
@@ -327,7 +385,8 @@ public final class ConfigLoader {
       try {
         return intIn(key, 1, 10_000_000);
       } catch (ConfigException e) {
-        throw new ConfigException(key + " must be auto or an integer between 1 and 10000000, got '" + v + "'");
+        throw new ConfigException(
+            key + " must be auto or an integer between 1 and 10000000, got '" + v + "'");
       }
     }
 
@@ -355,8 +414,11 @@ public final class ConfigLoader {
       String v = text(key, false);
       try {
         int slash = v.indexOf('/');
-        double f = slash < 0 ? Double.parseDouble(v)
-            : Double.parseDouble(v.substring(0, slash).strip()) / Double.parseDouble(v.substring(slash + 1).strip());
+        double f =
+            slash < 0
+                ? Double.parseDouble(v)
+                : Double.parseDouble(v.substring(0, slash).strip())
+                    / Double.parseDouble(v.substring(slash + 1).strip());
         if (!(f > 0 && f <= 1)) {
           throw new ConfigException(key + " must be in (0, 1], got '" + v + "'");
         }
@@ -366,7 +428,10 @@ public final class ConfigLoader {
       }
     }
 
-    /** An email address the identity code accepts; the value is not repeated (it is redacted in the config line). */
+    /**
+     * An email address the identity code accepts; the value is not repeated (it is redacted in the
+     * config line).
+     */
     String email(String key) {
       String v = text(key, false);
       try {
@@ -385,10 +450,14 @@ public final class ConfigLoader {
       return d;
     }
 
-    /** {@code d}, the value of {@code key}, if it is at most {@code max} (a duration in the settings' syntax). */
+    /**
+     * {@code d}, the value of {@code key}, if it is at most {@code max} (a duration in the
+     * settings' syntax).
+     */
     Duration atMost(Duration d, String key, String max) {
       if (d.compareTo(DurationFormat.parse(max)) > 0) {
-        throw new ConfigException(key + " must be at most " + max + ", got '" + text(key, false) + "'");
+        throw new ConfigException(
+            key + " must be at most " + max + ", got '" + text(key, false) + "'");
       }
       return d;
     }
@@ -410,7 +479,8 @@ public final class ConfigLoader {
         }
         return d;
       } catch (IllegalArgumentException e) {
-        throw new ConfigException(key + " must be a duration like 500ms, 10s, 5m, 72h, 30d or PT1H, got '" + v + "'");
+        throw new ConfigException(
+            key + " must be a duration like 500ms, 10s, 5m, 72h, 30d or PT1H, got '" + v + "'");
       }
     }
   }

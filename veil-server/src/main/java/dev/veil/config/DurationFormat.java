@@ -4,11 +4,17 @@ import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 
-/** Parses durations written as {@code 500ms}, {@code 10s}, {@code 5m}, {@code 72h}, {@code 30d} or ISO-8601. */
+/**
+ * Parses durations written as {@code 500ms}, {@code 10s}, {@code 5m}, {@code 72h}, {@code 30d} or
+ * ISO-8601.
+ */
 public final class DurationFormat {
   private DurationFormat() {}
 
-  /** The longest duration any setting may hold: far beyond any sensible one, and safe to add to an instant or count in nanoseconds. */
+  /**
+   * The longest duration any setting may hold: far beyond any sensible one, and safe to add to an
+   * instant or count in nanoseconds.
+   */
   public static final Duration MAX = Duration.ofDays(36_500);
 
   /**
@@ -22,7 +28,8 @@ public final class DurationFormat {
     try {
       d = parseUnbounded(text);
     } catch (DateTimeParseException | ArithmeticException | NumberFormatException e) {
-      throw new IllegalArgumentException("not a duration (e.g. 500ms, 10s, 5m, 72h, 30d or ISO-8601 PT10S)");
+      throw new IllegalArgumentException(
+          "not a duration (e.g. 500ms, 10s, 5m, 72h, 30d or ISO-8601 PT10S)");
     }
     if (d.abs().compareTo(MAX) > 0) {
       throw new IllegalArgumentException("longer than " + MAX.toDays() + "d");
@@ -40,7 +47,8 @@ public final class DurationFormat {
       split++;
     }
     if (split == 0 || split == t.length()) {
-      throw new IllegalArgumentException("not a duration (e.g. 500ms, 10s, 5m, 72h, 30d or ISO-8601 PT10S)");
+      throw new IllegalArgumentException(
+          "not a duration (e.g. 500ms, 10s, 5m, 72h, 30d or ISO-8601 PT10S)");
     }
     long n = Long.parseLong(t.substring(0, split));
     return switch (t.substring(split)) {
@@ -53,7 +61,10 @@ public final class DurationFormat {
     };
   }
 
-  /** The shortest text {@link #parse} reads back as {@code d}, in the largest whole unit: 7s, 10m, 1500ms. */
+  /**
+   * The shortest text {@link #parse} reads back as {@code d}, in the largest whole unit: 7s, 10m,
+   * 1500ms.
+   */
   public static String format(Duration d) {
     long ms = d.toMillis();
     long[] units = {86_400_000L, 3_600_000L, 60_000L, 1_000L};

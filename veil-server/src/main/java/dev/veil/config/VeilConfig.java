@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Typed, validated configuration of {@code veil serve}, built once at start by {@link
- * ConfigLoader} from defaults, a file, environment variables and flags. Immutable.
+ * Typed, validated configuration of {@code veil serve}, built once at start by {@link ConfigLoader}
+ * from defaults, a file, environment variables and flags. Immutable.
  */
 public record VeilConfig(
     Http http,
@@ -36,12 +36,15 @@ public record VeilConfig(
     Map<String, String> settings) {
 
   /**
-   * What a node adds to {@code 2 × sync.interval} in the propagation bound: a poll's own duration, a
-   * slow database, a GC pause.
+   * What a node adds to {@code 2 × sync.interval} in the propagation bound: a poll's own duration,
+   * a slow database, a GC pause.
    */
   public static final Duration PROPAGATION_MARGIN = Duration.ofSeconds(5);
 
-  /** Every setting's effective value as text, with secrets (a database password) redacted: safe to log. */
+  /**
+   * Every setting's effective value as text, with secrets (a database password) redacted: safe to
+   * log.
+   */
   public VeilConfig {
     settings = Map.copyOf(settings);
   }
@@ -63,11 +66,17 @@ public record VeilConfig(
   /**
    * The public HTTP listener. On SIGTERM it serves on for {@code drainDelay}, then stops accepting
    * and gives requests in flight up to {@code shutdownTimeout} before closing their connections. A
-   * streamed answer whose client takes longer than {@code streamStallTimeout} to accept one chunk is
-   * closed.
+   * streamed answer whose client takes longer than {@code streamStallTimeout} to accept one chunk
+   * is closed.
    */
-  public record Http(String host, int port, Duration headerTimeout, Duration idleTimeout, Duration drainDelay,
-      Duration shutdownTimeout, Duration streamStallTimeout) {}
+  public record Http(
+      String host,
+      int port,
+      Duration headerTimeout,
+      Duration idleTimeout,
+      Duration drainDelay,
+      Duration shutdownTimeout,
+      Duration streamStallTimeout) {}
 
   /** The admin gRPC listener. */
   public record Grpc(String host, int port, int maxMessageBytes) {}
@@ -76,20 +85,29 @@ public record VeilConfig(
   public record Demo(boolean enabled, int port) {}
 
   /**
-   * Bounds on connections (docs/spec.md 11). {@code maxConnections}: open at once over the HTTP and admin
-   * gRPC listeners together, 0 for what the file-descriptor limit allows at start. {@code
-   * httpBodyTimeout}: from a request's head to the end of its body. {@code grpcIdleTimeout}: an admin
-   * connection without a call in flight (or without a complete HTTP/2 preface) is closed. {@code
-   * grpcMaxAge}: any admin connection is told to go away, its calls in flight then get {@code
-   * grpcMaxAgeGrace}.
+   * Bounds on connections (docs/spec.md 11). {@code maxConnections}: open at once over the HTTP and
+   * admin gRPC listeners together, 0 for what the file-descriptor limit allows at start. {@code
+   * httpBodyTimeout}: from a request's head to the end of its body. {@code grpcIdleTimeout}: an
+   * admin connection without a call in flight (or without a complete HTTP/2 preface) is closed.
+   * {@code grpcMaxAge}: any admin connection is told to go away, its calls in flight then get
+   * {@code grpcMaxAgeGrace}.
    */
-  public record Connections(int maxConnections, Duration httpBodyTimeout, Duration grpcIdleTimeout,
-      Duration grpcMaxAge, Duration grpcMaxAgeGrace) {}
+  public record Connections(
+      int maxConnections,
+      Duration httpBodyTimeout,
+      Duration grpcIdleTimeout,
+      Duration grpcMaxAge,
+      Duration grpcMaxAgeGrace) {}
 
   /**
    * Request limits: body bytes, header bytes, identifiers per map batch, requests/s per client (0 =
-   * off), and the bytes of streamed answers the node holds in memory at once, all connections together.
+   * off), and the bytes of streamed answers the node holds in memory at once, all connections
+   * together.
    */
-  public record Limits(int maxBodyBytes, int maxHeaderBytes, int maxBatchSize, int rateLimitPerSecond,
+  public record Limits(
+      int maxBodyBytes,
+      int maxHeaderBytes,
+      int maxBatchSize,
+      int rateLimitPerSecond,
       int streamBufferBytes) {}
 }

@@ -1,2 +1,5 @@
-/** Typed configuration: {@link dev.veil.config.VeilConfig} and its {@link dev.veil.config.ConfigLoader}. */
+/**
+ * Typed configuration: {@link dev.veil.config.VeilConfig} and its {@link
+ * dev.veil.config.ConfigLoader}.
+ */
 package dev.veil.config;

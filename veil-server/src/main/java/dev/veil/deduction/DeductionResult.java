@@ -5,10 +5,11 @@ import java.util.Objects;
 
 /**
  * What a {@link DeductionService} call decided: a code, the message to show, the records (the one
- * created, opened or closed, or one page of a list) and the token of the next page ({@code ""}
- * when there is none).
+ * created, opened or closed, or one page of a list) and the token of the next page ({@code ""} when
+ * there is none).
  */
-public record DeductionResult(DeductionCode code, String message, List<Deduction> records, String nextPageToken) {
+public record DeductionResult(
+    DeductionCode code, String message, List<Deduction> records, String nextPageToken) {
   public DeductionResult {
     Objects.requireNonNull(code, "code");
     Objects.requireNonNull(message, "message");
@@ -25,7 +26,8 @@ public record DeductionResult(DeductionCode code, String message, List<Deduction
   }
 
   static DeductionResult page(List<Deduction> records, String nextPageToken) {
-    return new DeductionResult(DeductionCode.SUCCESS, DeductionCode.SUCCESS.message(), records, nextPageToken);
+    return new DeductionResult(
+        DeductionCode.SUCCESS, DeductionCode.SUCCESS.message(), records, nextPageToken);
   }
 
   static DeductionResult failure(DeductionCode code) {
@@ -33,7 +35,10 @@ public record DeductionResult(DeductionCode code, String message, List<Deduction
   }
 
   static DeductionResult invalid(String what) {
-    return new DeductionResult(DeductionCode.INVALID_ARGUMENT,
-        DeductionCode.INVALID_ARGUMENT.message() + ": " + what, List.of(), "");
+    return new DeductionResult(
+        DeductionCode.INVALID_ARGUMENT,
+        DeductionCode.INVALID_ARGUMENT.message() + ": " + what,
+        List.of(),
+        "");
   }
 }

@@ -16,9 +16,9 @@ import org.slf4j.LoggerFactory;
  * returns a {@link DeductionResult}; it never throws for a business outcome, and a store outage
  * becomes {@link DeductionCode#STORAGE_UNAVAILABLE} (logged, without input values).
  *
- * <p>Writes are durable when a method returns (the store commits first). Nothing is cached: reads go
- * to the store, so every node of a cluster answers with the committed state. Thread-safe; methods
- * block on the store, so call them off network threads.
+ * <p>Writes are durable when a method returns (the store commits first). Nothing is cached: reads
+ * go to the store, so every node of a cluster answers with the committed state. Thread-safe;
+ * methods block on the store, so call them off network threads.
  */
 public final class DeductionService {
   private static final Logger LOG = LoggerFactory.getLogger(DeductionService.class);
@@ -47,18 +47,20 @@ public final class DeductionService {
     if (afterId.isEmpty()) {
       return DeductionResult.invalid("page_token is not a token from a previous page");
     }
-    return guarded("list", () -> {
-      if (pageSize == 0) {
-        return DeductionResult.page(store.list(status, afterId.get(), 0), "");
-      }
-      // One more than asked tells whether another page follows, without a second query.
-      List<Deduction> rows = store.list(status, afterId.get(), pageSize + 1);
-      if (rows.size() <= pageSize) {
-        return DeductionResult.page(rows, "");
-      }
-      List<Deduction> page = rows.subList(0, (int) pageSize);
-      return DeductionResult.page(page, PageToken.after(page.get(page.size() - 1).id()));
-    });
+    return guarded(
+        "list",
+        () -> {
+          if (pageSize == 0) {
+            return DeductionResult.page(store.list(status, afterId.get(), 0), "");
+          }
+          // One more than asked tells whether another page follows, without a second query.
+          List<Deduction> rows = store.list(status, afterId.get(), pageSize + 1);
+          if (rows.size() <= pageSize) {
+            return DeductionResult.page(rows, "");
+          }
+          List<Deduction> page = rows.subList(0, (int) pageSize);
+          return DeductionResult.page(page, PageToken.after(page.get(page.size() - 1).id()));
+        });
   }
 
   /**
@@ -73,21 +75,27 @@ public final class DeductionService {
     if (problem != null) {
       return DeductionResult.invalid(problem);
     }
-    NewDeduction draft = new NewDeduction(cleanTitle, cleanDesc, payMethodId,
-        requestId == null || requestId.isEmpty() ? Optional.empty() : Optional.of(requestId));
-    return guarded("create", () -> {
-      DeductionStore.Inserted inserted;
-      try {
-        inserted = store.insert(draft, clock.instant());
-      } catch (DeductionCreateException e) {
-        LOG.warn("event=deduction_create_failed reason=\"{}\"", e.getMessage());
-        return DeductionResult.failure(DeductionCode.CREATE_FAILED);
-      }
-      if (!inserted.created() && !draft.sameFieldsAs(inserted.deduction())) {
-        return DeductionResult.invalid("request_id was already used for a different deduction");
-      }
-      return DeductionResult.of(inserted.deduction());
-    });
+    NewDeduction draft =
+        new NewDeduction(
+            cleanTitle,
+            cleanDesc,
+            payMethodId,
+            requestId == null || requestId.isEmpty() ? Optional.empty() : Optional.of(requestId));
+    return guarded(
+        "create",
+        () -> {
+          DeductionStore.Inserted inserted;
+          try {
+            inserted = store.insert(draft, clock.instant());
+          } catch (DeductionCreateException e) {
+            LOG.warn("event=deduction_create_failed reason=\"{}\"", e.getMessage());
+            return DeductionResult.failure(DeductionCode.CREATE_FAILED);
+          }
+          if (!inserted.created() && !draft.sameFieldsAs(inserted.deduction())) {
+            return DeductionResult.invalid("request_id was already used for a different deduction");
+          }
+          return DeductionResult.of(inserted.deduction());
+        });
   }
 
   /** Sets record {@code id} to NORMAL (idempotent) and returns it. */
@@ -104,9 +112,13 @@ public final class DeductionService {
     if (id <= 0 || id > Deduction.MAX_ID) {
       return DeductionResult.failure(DeductionCode.RECORD_NOT_FOUND);
     }
-    return guarded(status == DeductionStatus.NORMAL ? "open" : "close", () -> store.setStatus(id, status, clock.instant())
-        .map(DeductionResult::of)
-        .orElseGet(() -> DeductionResult.failure(DeductionCode.RECORD_NOT_FOUND)));
+    return guarded(
+        status == DeductionStatus.NORMAL ? "open" : "close",
+        () ->
+            store
+                .setStatus(id, status, clock.instant())
+                .map(DeductionResult::of)
+                .orElseGet(() -> DeductionResult.failure(DeductionCode.RECORD_NOT_FOUND)));
   }
 
   /** What is wrong with a create request, in the caller's field names; null if nothing. */
@@ -123,7 +135,8 @@ public final class DeductionService {
     if (desc.codePointCount(0, desc.length()) > Deduction.MAX_DESC_LENGTH) {
       return "desc must be at most " + Deduction.MAX_DESC_LENGTH + " characters";
     }
-    if (desc.chars().anyMatch(c -> Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r')) {
+    if (desc.chars()
+        .anyMatch(c -> Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r')) {
       return "desc must not contain control characters other than tab and line breaks";
     }
     if (payMethodId < 0 || payMethodId > Deduction.MAX_ID) {
@@ -139,7 +152,10 @@ public final class DeductionService {
     try {
       return call.get();
     } catch (StoreUnavailableException e) {
-      LOG.warn("event=deduction_store_unavailable operation={} detail=\"{}\"", operation, e.getMessage());
+      LOG.warn(
+          "event=deduction_store_unavailable operation={} detail=\"{}\"",
+          operation,
+          e.getMessage());
       return DeductionResult.failure(DeductionCode.STORAGE_UNAVAILABLE);
     }
   }

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Durable storage of deductions. Implementations are thread-safe, every write is one atomic
- * change that is durable when the method returns, and a store that cannot be reached throws
- * {@link dev.veil.common.StoreUnavailableException}.
+ * Durable storage of deductions. Implementations are thread-safe, every write is one atomic change
+ * that is durable when the method returns, and a store that cannot be reached throws {@link
+ * dev.veil.common.StoreUnavailableException}.
  */
 public interface DeductionStore {
   /** The result of {@link #insert}: the stored record and whether this call created it. */

@@ -8,7 +8,8 @@ import java.util.Optional;
  *
  * @param requestId the caller's idempotency key, if it sent one
  */
-public record NewDeduction(String title, String desc, long payMethodId, Optional<String> requestId) {
+public record NewDeduction(
+    String title, String desc, long payMethodId, Optional<String> requestId) {
   public NewDeduction {
     Objects.requireNonNull(title, "title");
     Objects.requireNonNull(desc, "desc");
@@ -17,6 +18,8 @@ public record NewDeduction(String title, String desc, long payMethodId, Optional
 
   /** Whether {@code stored} was created from the same title, desc and pay method id as this. */
   boolean sameFieldsAs(Deduction stored) {
-    return stored.title().equals(title) && stored.desc().equals(desc) && stored.payMethodId() == payMethodId;
+    return stored.title().equals(title)
+        && stored.desc().equals(desc)
+        && stored.payMethodId() == payMethodId;
   }
 }

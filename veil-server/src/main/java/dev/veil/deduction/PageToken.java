@@ -7,7 +7,8 @@ import java.util.Optional;
 /**
  * The opaque {@code page_token} of the list methods: the last id of the previous page, so the next
  * page is "ids after it" (keyset paging: stable while records are created or change status, and as
- * cheap on page 100 as on page 1). Base64url of {@code d1:<id>}; callers must not build or parse it.
+ * cheap on page 100 as on page 1). Base64url of {@code d1:<id>}; callers must not build or parse
+ * it.
  */
 final class PageToken {
   private static final String PREFIX = "d1:";
@@ -16,7 +17,8 @@ final class PageToken {
   private PageToken() {}
 
   static String after(long lastId) {
-    return Base64.getUrlEncoder().withoutPadding()
+    return Base64.getUrlEncoder()
+        .withoutPadding()
         .encodeToString((PREFIX + lastId).getBytes(StandardCharsets.US_ASCII));
   }
 
@@ -34,7 +36,9 @@ final class PageToken {
         return Optional.empty();
       }
       long id = Long.parseLong(text.substring(PREFIX.length()));
-      return id > 0 && id <= Deduction.MAX_ID && after(id).equals(token) ? Optional.of(id) : Optional.empty();
+      return id > 0 && id <= Deduction.MAX_ID && after(id).equals(token)
+          ? Optional.of(id)
+          : Optional.empty();
     } catch (IllegalArgumentException notBase64OrNotANumber) {
       return Optional.empty();
     }

@@ -5,8 +5,8 @@
  * <ul>
  *   <li>{@link dev.veil.deduction.DeductionService} decides every answer: it validates input, calls
  *       the store once and returns a {@link dev.veil.deduction.DeductionResult} carrying one of the
- *       {@link dev.veil.deduction.DeductionCode}s. It never throws for a business outcome or a store
- *       outage;
+ *       {@link dev.veil.deduction.DeductionCode}s. It never throws for a business outcome or a
+ *       store outage;
  *   <li>{@link dev.veil.deduction.DeductionStore} is the durable storage (SQL in {@code
  *       dev.veil.storage.JdbcDeductionStore}); each write is one atomic statement, durable on
  *       return;

@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The demo's API clients: the publisher's, named {@value #NAME}, role GENERATOR only, and the
  * pretend bidder's, named {@value #BIDDER_NAME}, role ID_READER only. Keys are stored only as
- * digests, so each start gives an existing client a new key (or creates the client once) instead
- * of adding a client per start. The keys stay in the demo's server side.
+ * digests, so each start gives an existing client a new key (or creates the client once) instead of
+ * adding a client per start. The keys stay in the demo's server side.
  */
 final class DemoAccount {
   static final String NAME = "demo-publisher";
@@ -33,9 +33,10 @@ final class DemoAccount {
 
   private static String apiKey(ClientService clients, String name, Role role) {
     clients.catchUp();
-    Optional<ApiClient> existing = clients.list().stream()
-        .filter(c -> c.name().equals(name) && c.roles().equals(Set.of(role)))
-        .findFirst();
+    Optional<ApiClient> existing =
+        clients.list().stream()
+            .filter(c -> c.name().equals(name) && c.roles().equals(Set.of(role)))
+            .findFirst();
     ClientService.CreatedClient client;
     if (existing.isPresent()) {
       client = clients.rotateKey(existing.get().id());

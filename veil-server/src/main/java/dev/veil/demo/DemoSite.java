@@ -25,16 +25,16 @@ import java.util.concurrent.TimeUnit;
  * origin, not Veil's) where a user logs in with an email. The site's server side calls generate
  * with its own API key ({@link TokenGenerator}, key from {@link DemoAccount}; the key never reaches
  * the browser), the page hands the identity to the browser SDK, shows the advertising token and
- * sends it to a pretend bidder, which decrypts it with the Java client's {@link TokenDecryptor}
- * and its own ID_READER key, as a real bidder would, and logs out with {@code __veil.disconnect()}.
+ * sends it to a pretend bidder, which decrypts it with the Java client's {@link TokenDecryptor} and
+ * its own ID_READER key, as a real bidder would, and logs out with {@code __veil.disconnect()}.
  *
  * <p>Paths: {@code GET /} (the page), {@code /demo.js}, {@code /demo.css}, {@code /veil-sdk.js}
- * (the SDK, self-hosted as a publisher using the npm package would), {@code POST /login}
- * ({@code {"email"}} → {@code {"identity"}} | {@code {"optout":true}} | {@code {"error"}}) and
- * {@code POST /bid} (the bidder: finds the token in an OpenRTB-style bid request, decrypts it and
- * answers what it read: advertising id, site, identity type and times, or why it could not).
- * {@code /favicon.svg} and {@code /favicon.ico} are the site's icon.
- * Every answer carries a strict Content Security Policy ({@link DemoPages#contentSecurityPolicy}).
+ * (the SDK, self-hosted as a publisher using the npm package would), {@code POST /login} ({@code
+ * {"email"}} → {@code {"identity"}} | {@code {"optout":true}} | {@code {"error"}}) and {@code POST
+ * /bid} (the bidder: finds the token in an OpenRTB-style bid request, decrypts it and answers what
+ * it read: advertising id, site, identity type and times, or why it could not). {@code
+ * /favicon.svg} and {@code /favicon.ico} are the site's icon. Every answer carries a strict Content
+ * Security Policy ({@link DemoPages#contentSecurityPolicy}).
  */
 public final class DemoSite {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -47,7 +47,8 @@ public final class DemoSite {
   private final DemoPages pages;
   private final int apiPort;
 
-  private DemoSite(Vertx vertx, TokenGenerator generator, TokenDecryptor bidder, DemoPages pages, int apiPort) {
+  private DemoSite(
+      Vertx vertx, TokenGenerator generator, TokenDecryptor bidder, DemoPages pages, int apiPort) {
     this.generator = generator;
     this.bidder = bidder;
     this.pages = pages;
@@ -60,14 +61,24 @@ public final class DemoSite {
    * to the API, which must be serving), then listens on {@code host}:{@code port}. {@code
    * apiHost}:{@code apiPort} is where the site's server side reaches the Veil API.
    */
-  public static Future<DemoSite> start(Vertx vertx, ClientService clients, String host, int port, String apiHost,
-      int apiPort) {
+  public static Future<DemoSite> start(
+      Vertx vertx, ClientService clients, String host, int port, String apiHost, int apiPort) {
     String apiKey = DemoAccount.apiKey(clients);
-    TokenDecryptor bidder = VeilClient.builder().baseUrl("http://" + apiHost + ":" + apiPort)
-        .apiKey(DemoAccount.bidderKey(clients)).build().tokenDecryptor().build();
+    TokenDecryptor bidder =
+        VeilClient.builder()
+            .baseUrl("http://" + apiHost + ":" + apiPort)
+            .apiKey(DemoAccount.bidderKey(clients))
+            .build()
+            .tokenDecryptor()
+            .build();
     bidder.start();
-    DemoSite site = new DemoSite(vertx, new TokenGenerator(vertx, apiHost, apiPort, apiKey), bidder,
-        new DemoPages(SdkScript.load()), apiPort);
+    DemoSite site =
+        new DemoSite(
+            vertx,
+            new TokenGenerator(vertx, apiHost, apiPort, apiKey),
+            bidder,
+            new DemoPages(SdkScript.load()),
+            apiPort);
     return site.server.listen(port, host).map(s -> site).onFailure(e -> bidder.close());
   }
 
@@ -77,13 +88,18 @@ public final class DemoSite {
   }
 
   public Future<Void> stop() {
-    return server.shutdown(5, TimeUnit.SECONDS).compose(v -> generator.close()).onComplete(v -> bidder.close());
+    return server
+        .shutdown(5, TimeUnit.SECONDS)
+        .compose(v -> generator.close())
+        .onComplete(v -> bidder.close());
   }
 
   private void handle(HttpServerRequest request) {
     HttpServerResponse response = request.response();
-    String apiOrigin = pages.apiOrigin(request.authority() == null ? null : request.authority().host(), apiPort);
-    response.putHeader("Content-Security-Policy", DemoPages.contentSecurityPolicy(apiOrigin))
+    String apiOrigin =
+        pages.apiOrigin(request.authority() == null ? null : request.authority().host(), apiPort);
+    response
+        .putHeader("Content-Security-Policy", DemoPages.contentSecurityPolicy(apiOrigin))
         .putHeader("X-Content-Type-Options", "nosniff")
         .putHeader("Referrer-Policy", "no-referrer");
     String path = request.path();
@@ -109,23 +125,31 @@ public final class DemoSite {
       sendJson(request.response(), 400, error("Enter an email address."));
       return;
     }
-    generator.generate(email).onComplete(done -> {
-      TokenGenerator.Outcome outcome = done.result();
-      HttpServerResponse response = request.response();
-      if (outcome instanceof TokenGenerator.Outcome.Generated g) {
-        sendJson(response, 200, JSON.createObjectNode().set("identity", g.identity()));
-      } else if (outcome instanceof TokenGenerator.Outcome.OptedOut) {
-        sendJson(response, 200, JSON.createObjectNode().put("optout", true));
-      } else if (outcome instanceof TokenGenerator.Outcome.Refused) {
-        sendJson(response, 400, error("That is not a valid email address."));
-      } else {
-        String reason = ((TokenGenerator.Outcome.Failed) outcome).reason();
-        sendJson(response, 502, error("The token service did not answer as expected (" + reason + ")."));
-      }
-    });
+    generator
+        .generate(email)
+        .onComplete(
+            done -> {
+              TokenGenerator.Outcome outcome = done.result();
+              HttpServerResponse response = request.response();
+              if (outcome instanceof TokenGenerator.Outcome.Generated g) {
+                sendJson(response, 200, JSON.createObjectNode().set("identity", g.identity()));
+              } else if (outcome instanceof TokenGenerator.Outcome.OptedOut) {
+                sendJson(response, 200, JSON.createObjectNode().put("optout", true));
+              } else if (outcome instanceof TokenGenerator.Outcome.Refused) {
+                sendJson(response, 400, error("That is not a valid email address."));
+              } else {
+                String reason = ((TokenGenerator.Outcome.Failed) outcome).reason();
+                sendJson(
+                    response,
+                    502,
+                    error("The token service did not answer as expected (" + reason + ")."));
+              }
+            });
   }
 
-  /** The pretend bidder: finds the Veil token in the bid request, decrypts it and says what it read. */
+  /**
+   * The pretend bidder: finds the Veil token in the bid request, decrypts it and says what it read.
+   */
   private void bid(HttpServerRequest request, JsonNode bidRequest) {
     String token = null;
     for (JsonNode eid : bidRequest.path("user").path("ext").path("eids")) {
@@ -134,17 +158,20 @@ public final class DemoSite {
       }
     }
     if (token == null) {
-      sendJson(request.response(), 400, error("No " + DemoPages.EID_SOURCE + " id in user.ext.eids."));
+      sendJson(
+          request.response(), 400, error("No " + DemoPages.EID_SOURCE + " id in user.ext.eids."));
       return;
     }
     DecryptionResult read = bidder.decrypt(token); // in memory: the keys were fetched beforehand
-    ObjectNode answer = JSON.createObjectNode()
-        .put("bidder", "demo-bidder")
-        .put("received_token", token)
-        .put("decryption", read.status().name());
+    ObjectNode answer =
+        JSON.createObjectNode()
+            .put("bidder", "demo-bidder")
+            .put("received_token", token)
+            .put("decryption", read.status().name());
     if (read.isSuccess()) {
       answer.put("bid_price_cpm", 1.25);
-      answer.putObject("decrypted")
+      answer
+          .putObject("decrypted")
           .put("advertising_id", read.advertisingId())
           .put("site_id", read.siteId())
           .put("identity_type", read.identityType().name())
@@ -163,31 +190,33 @@ public final class DemoSite {
   private static void readJson(HttpServerRequest request, JsonHandler then) {
     Buffer body = Buffer.buffer();
     boolean[] tooLarge = {false};
-    request.handler(chunk -> {
-      if (!tooLarge[0] && body.length() + chunk.length() > MAX_BODY_BYTES) {
-        tooLarge[0] = true;
-        request.response().putHeader(HttpHeaders.CONNECTION, "close");
-        sendJson(request.response(), 413, error("Request body too large."));
-      } else if (!tooLarge[0]) {
-        body.appendBuffer(chunk);
-      }
-    });
-    request.endHandler(v -> {
-      if (tooLarge[0]) {
-        return;
-      }
-      JsonNode json;
-      try {
-        json = JSON.readTree(body.getBytes());
-      } catch (IOException e) {
-        json = null;
-      }
-      if (json == null || !json.isObject()) {
-        sendJson(request.response(), 400, error("Expected a JSON object."));
-      } else {
-        then.handle(request, json);
-      }
-    });
+    request.handler(
+        chunk -> {
+          if (!tooLarge[0] && body.length() + chunk.length() > MAX_BODY_BYTES) {
+            tooLarge[0] = true;
+            request.response().putHeader(HttpHeaders.CONNECTION, "close");
+            sendJson(request.response(), 413, error("Request body too large."));
+          } else if (!tooLarge[0]) {
+            body.appendBuffer(chunk);
+          }
+        });
+    request.endHandler(
+        v -> {
+          if (tooLarge[0]) {
+            return;
+          }
+          JsonNode json;
+          try {
+            json = JSON.readTree(body.getBytes());
+          } catch (IOException e) {
+            json = null;
+          }
+          if (json == null || !json.isObject()) {
+            sendJson(request.response(), 400, error("Expected a JSON object."));
+          } else {
+            then.handle(request, json);
+          }
+        });
   }
 
   private static ObjectNode error(String message) {
@@ -195,15 +224,25 @@ public final class DemoSite {
   }
 
   private static void sendJson(HttpServerResponse response, int status, JsonNode body) {
-    send(response, status, "application/json; charset=utf-8", Buffer.buffer(body.toString()), "no-store");
+    send(
+        response,
+        status,
+        "application/json; charset=utf-8",
+        Buffer.buffer(body.toString()),
+        "no-store");
   }
 
-  private static void send(HttpServerResponse response, int status, String contentType, Buffer body,
+  private static void send(
+      HttpServerResponse response,
+      int status,
+      String contentType,
+      Buffer body,
       String cacheControl) {
     if (response.ended() || response.closed()) {
       return;
     }
-    response.setStatusCode(status)
+    response
+        .setStatusCode(status)
         .putHeader(HttpHeaders.CONTENT_TYPE, contentType)
         .putHeader(HttpHeaders.CACHE_CONTROL, cacheControl)
         .end(body);

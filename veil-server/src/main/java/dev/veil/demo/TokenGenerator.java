@@ -51,15 +51,17 @@ final class TokenGenerator {
 
   Future<Outcome> generate(String email) {
     ObjectNode body = JSON.createObjectNode().put("email", email);
-    RequestOptions request = new RequestOptions()
-        .setMethod(HttpMethod.POST)
-        .setHost(host)
-        .setPort(port)
-        .setURI("/v1/token/generate")
-        .setIdleTimeout(TIMEOUT_MS)
-        .putHeader(HttpHeaders.AUTHORIZATION, authorization)
-        .putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
-    return client.request(request)
+    RequestOptions request =
+        new RequestOptions()
+            .setMethod(HttpMethod.POST)
+            .setHost(host)
+            .setPort(port)
+            .setURI("/v1/token/generate")
+            .setIdleTimeout(TIMEOUT_MS)
+            .putHeader(HttpHeaders.AUTHORIZATION, authorization)
+            .putHeader(HttpHeaders.CONTENT_TYPE, "application/json");
+    return client
+        .request(request)
         .compose(req -> req.send(Buffer.buffer(body.toString())))
         .compose(response -> response.body().map(answer -> outcome(response.statusCode(), answer)))
         .otherwise(failure -> new Outcome.Failed(failure.getClass().getSimpleName()));

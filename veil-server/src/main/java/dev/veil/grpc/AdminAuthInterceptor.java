@@ -37,17 +37,22 @@ public final class AdminAuthInterceptor implements ServerInterceptor {
       ServerCall<ReqT, RespT> call, Metadata headers, ServerCallHandler<ReqT, RespT> next) {
     Optional<ApiClient> caller = authenticator.authenticate(headers.get(AUTHORIZATION));
     if (caller.isEmpty()) {
-      return refuse(call, Status.UNAUTHENTICATED.withDescription(
-          "missing or unknown API key: send metadata 'authorization: Bearer <admin key>'"));
+      return refuse(
+          call,
+          Status.UNAUTHENTICATED.withDescription(
+              "missing or unknown API key: send metadata 'authorization: Bearer <admin key>'"));
     }
     if (!caller.get().has(Role.ADMIN)) {
-      return refuse(call, Status.PERMISSION_DENIED.withDescription("the API key does not have the ADMIN role"));
+      return refuse(
+          call,
+          Status.PERMISSION_DENIED.withDescription("the API key does not have the ADMIN role"));
     }
     Context context = Context.current().withValue(CALLER, caller.get());
     return Contexts.interceptCall(context, call, headers, next);
   }
 
-  private static <ReqT, RespT> ServerCall.Listener<ReqT> refuse(ServerCall<ReqT, RespT> call, Status status) {
+  private static <ReqT, RespT> ServerCall.Listener<ReqT> refuse(
+      ServerCall<ReqT, RespT> call, Status status) {
     call.close(status, new Metadata());
     return new ServerCall.Listener<>() {};
   }

@@ -19,9 +19,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * Counts admin calls by method and status code: {@code veil_admin_grpc_calls_total{method=…,code=…}},
- * {@code method} the full gRPC method name ({@code protocol.identity.admin.v1.IdentityAdminApi/ListClients}),
- * {@code code} the status code's name ({@code OK}, {@code UNAUTHENTICATED}, …).
+ * Counts admin calls by method and status code: {@code
+ * veil_admin_grpc_calls_total{method=…,code=…}}, {@code method} the full gRPC method name ({@code
+ * protocol.identity.admin.v1.IdentityAdminApi/ListClients}), {@code code} the status code's name
+ * ({@code OK}, {@code UNAUTHENTICATED}, …).
  *
  * <p>It runs first, before the key check, so refused calls are counted too. A call counts once,
  * with the status it is closed with, or {@code CANCELLED} when the client cancels it (or its
@@ -31,15 +32,23 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 final class AdminCallCounter implements ServerInterceptor {
   private final CounterFamily calls;
-  /** Per full method name, the counter of each status code (by code value), resolved on first use. */
+
+  /**
+   * Per full method name, the counter of each status code (by code value), resolved on first use.
+   */
   private final Map<String, AtomicReferenceArray<Counter>> byMethod = new HashMap<>();
 
   AdminCallCounter(Metrics metrics, List<ServerServiceDefinition> services) {
-    this.calls = metrics.counterFamily("veil_admin_grpc_calls_total",
-        "Admin gRPC calls by method and status code.", "method", "code");
+    this.calls =
+        metrics.counterFamily(
+            "veil_admin_grpc_calls_total",
+            "Admin gRPC calls by method and status code.",
+            "method",
+            "code");
     for (ServerServiceDefinition service : services) {
       for (ServerMethodDefinition<?, ?> method : service.getMethods()) {
-        byMethod.put(method.getMethodDescriptor().getFullMethodName(),
+        byMethod.put(
+            method.getMethodDescriptor().getFullMethodName(),
             new AtomicReferenceArray<>(Status.Code.values().length));
       }
     }
@@ -54,15 +63,16 @@ final class AdminCallCounter implements ServerInterceptor {
       return next.startCall(call, headers);
     }
     AtomicBoolean counted = new AtomicBoolean();
-    ServerCall<ReqT, RespT> counting = new SimpleForwardingServerCall<>(call) {
-      @Override
-      public void close(Status status, Metadata trailers) {
-        if (counted.compareAndSet(false, true)) {
-          counter(method, byCode, status.getCode()).inc();
-        }
-        super.close(status, trailers);
-      }
-    };
+    ServerCall<ReqT, RespT> counting =
+        new SimpleForwardingServerCall<>(call) {
+          @Override
+          public void close(Status status, Metadata trailers) {
+            if (counted.compareAndSet(false, true)) {
+              counter(method, byCode, status.getCode()).inc();
+            }
+            super.close(status, trailers);
+          }
+        };
     return new SimpleForwardingServerCallListener<>(next.startCall(counting, headers)) {
       @Override
       public void onCancel() {

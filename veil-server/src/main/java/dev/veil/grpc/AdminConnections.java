@@ -48,10 +48,10 @@ final class AdminConnections {
   private final ConnectionLimit limit;
   private final Map<SocketAddress, ConnectionSlot> slots = new ConcurrentHashMap<>();
   private final Gate gate = new Gate();
-  private final EventLoopGroup acceptor = new MultiThreadIoEventLoopGroup(1, threads("veil-grpc-accept"),
-      NioIoHandler.newFactory());
-  private final EventLoopGroup workers = new MultiThreadIoEventLoopGroup(2, threads("veil-grpc-io"),
-      NioIoHandler.newFactory());
+  private final EventLoopGroup acceptor =
+      new MultiThreadIoEventLoopGroup(1, threads("veil-grpc-accept"), NioIoHandler.newFactory());
+  private final EventLoopGroup workers =
+      new MultiThreadIoEventLoopGroup(2, threads("veil-grpc-io"), NioIoHandler.newFactory());
 
   AdminConnections(ConnectionLimit limit) {
     this.limit = limit;
@@ -59,7 +59,8 @@ final class AdminConnections {
 
   /** Makes {@code builder}'s server admit its connections here and report its calls. */
   NettyServerBuilder configure(NettyServerBuilder builder) {
-    return builder.channelFactory(this::newListeningChannel)
+    return builder
+        .channelFactory(this::newListeningChannel)
         .bossEventLoopGroup(acceptor)
         .workerEventLoopGroup(workers)
         .addStreamTracerFactory(new CallTracers());
@@ -101,10 +102,13 @@ final class AdminConnections {
       child.pipeline().addFirst(new CloseIfShed(slot));
       SocketAddress peer = child.remoteAddress();
       slots.put(peer, slot);
-      child.closeFuture().addListener(closed -> {
-        slots.remove(peer, slot);
-        slot.release();
-      });
+      child
+          .closeFuture()
+          .addListener(
+              closed -> {
+                slots.remove(peer, slot);
+                slot.release();
+              });
       ctx.fireChannelRead(child);
     }
   }
@@ -128,7 +132,9 @@ final class AdminConnections {
     }
   }
 
-  /** Closes the connection as it registers with its event loop if it was shed before, then leaves. */
+  /**
+   * Closes the connection as it registers with its event loop if it was shed before, then leaves.
+   */
   private static final class CloseIfShed extends ChannelInboundHandlerAdapter {
     private final ConnectionSlot slot;
 
@@ -157,8 +163,8 @@ final class AdminConnections {
   }
 
   /**
-   * One call's tracer. The call starts on its executor while the stream may close on the transport's
-   * thread, even first: whichever of the two comes second ends what the other began.
+   * One call's tracer. The call starts on its executor while the stream may close on the
+   * transport's thread, even first: whichever of the two comes second ends what the other began.
    */
   private final class CallTracer extends ServerStreamTracer {
     private final AtomicReference<ConnectionSlot> busy = new AtomicReference<>();

@@ -1,7 +1,7 @@
 package dev.veil.grpc;
 
-import dev.veil.common.Causes;
 import dev.veil.client.ApiKeyAuthenticator;
+import dev.veil.common.Causes;
 import dev.veil.observability.Metrics;
 import io.grpc.BindableService;
 import io.grpc.Metadata;
@@ -23,15 +23,15 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The admin gRPC server (docs/spec.md 6): the admin services it is given ({@code
- * IdentityAdminApi}, {@code DeductionAdminApi}), each behind {@link AdminAuthInterceptor} and {@link
+ * The admin gRPC server (docs/spec.md 6): the admin services it is given ({@code IdentityAdminApi},
+ * {@code DeductionAdminApi}), each behind {@link AdminAuthInterceptor} and {@link
  * DomainErrorInterceptor}; the standard health service without a key, and server reflection (v1)
  * behind the same key check, since docs/spec.md 6 exempts only health: a caller without an ADMIN
  * key learns no more of the admin port than that it serves gRPC. Every service, health and
  * reflection included, has {@link MalformedRequestGuard}: bytes that are not a valid request
  * message get INVALID_ARGUMENT, and a compressed request that inflates past the limit
- * RESOURCE_EXHAUSTED.
- * Calls to the admin services are counted by method and status ({@link AdminCallCounter}).
+ * RESOURCE_EXHAUSTED. Calls to the admin services are counted by method and status ({@link
+ * AdminCallCounter}).
  *
  * <p>Listens where its {@link AdminListener} says: the node's admin port, whose connections and
  * message sizes are bounded there, or an in-process transport in tests of the services. Runs
@@ -58,8 +58,12 @@ public final class AdminGrpcServer {
    * error mapping and are reported SERVING by the health service under their names; their calls are
    * counted in {@code metrics} ({@code veil_admin_grpc_calls_total}) and run on {@code executor}.
    */
-  public AdminGrpcServer(AdminListener listener, ApiKeyAuthenticator authenticator,
-      List<BindableService> adminServices, Executor executor, Metrics metrics) {
+  public AdminGrpcServer(
+      AdminListener listener,
+      ApiKeyAuthenticator authenticator,
+      List<BindableService> adminServices,
+      Executor executor,
+      Metrics metrics) {
     this.listener = listener;
     this.executor = executor;
     AdminAuthInterceptor auth = new AdminAuthInterceptor(authenticator);
@@ -67,14 +71,19 @@ public final class AdminGrpcServer {
     // Unparseable request bytes get INVALID_ARGUMENT instead of grpc-java's UNKNOWN; the guard
     // sits inside the interceptors, so it never runs for a call they already closed.
     List<ServerServiceDefinition> guarded =
-        adminServices.stream().map(service -> MalformedRequestGuard.guard(service.bindService())).toList();
+        adminServices.stream()
+            .map(service -> MalformedRequestGuard.guard(service.bindService()))
+            .toList();
     AdminCallCounter counter = new AdminCallCounter(metrics, guarded);
     for (ServerServiceDefinition service : guarded) {
-      // The last interceptor listed runs first: count, authenticate, then map errors of the handler.
+      // The last interceptor listed runs first: count, authenticate, then map errors of the
+      // handler.
       this.adminServices.add(ServerInterceptors.intercept(service, errors, auth, counter));
     }
-    reflection = ServerInterceptors.intercept(
-        MalformedRequestGuard.guard(ProtoReflectionServiceV1.newInstance().bindService()), auth);
+    reflection =
+        ServerInterceptors.intercept(
+            MalformedRequestGuard.guard(ProtoReflectionServiceV1.newInstance().bindService()),
+            auth);
   }
 
   /**
@@ -88,30 +97,46 @@ public final class AdminGrpcServer {
     if (server != null) {
       throw new IllegalStateException("admin gRPC server already started");
     }
-    ServerBuilder<?> builder = listener.builder()
-        // Health reads a status held in memory, so it runs where its call arrives (a method lookup
-        // in grpc-java runs on the builder's executor, before a call's own executor is chosen);
-        // every other call goes to the workers, since some block on the store. A few slow admin
-        // calls (a full salt rotation takes seconds) must not make a node look dead to its monitoring.
-        .executor(Runnable::run)
-        .callExecutor(new ServerCallExecutorSupplier() {
-          @Override
-          public <ReqT, RespT> Executor getExecutor(ServerCall<ReqT, RespT> call, Metadata headers) {
-            return HealthGrpc.SERVICE_NAME.equals(call.getMethodDescriptor().getServiceName()) ? null : executor;
-          }
-        })
-        .addService(MalformedRequestGuard.guard(health.getHealthService().bindService()))
-        .addService(reflection)
-        .addStreamTracerFactory(CallDeadlines.ARRIVALS); // a call's deadline counts from its arrival
+    ServerBuilder<?> builder =
+        listener
+            .builder()
+            // Health reads a status held in memory, so it runs where its call arrives (a method
+            // lookup
+            // in grpc-java runs on the builder's executor, before a call's own executor is chosen);
+            // every other call goes to the workers, since some block on the store. A few slow admin
+            // calls (a full salt rotation takes seconds) must not make a node look dead to its
+            // monitoring.
+            .executor(Runnable::run)
+            .callExecutor(
+                new ServerCallExecutorSupplier() {
+                  @Override
+                  public <ReqT, RespT> Executor getExecutor(
+                      ServerCall<ReqT, RespT> call, Metadata headers) {
+                    return HealthGrpc.SERVICE_NAME.equals(
+                            call.getMethodDescriptor().getServiceName())
+                        ? null
+                        : executor;
+                  }
+                })
+            .addService(MalformedRequestGuard.guard(health.getHealthService().bindService()))
+            .addService(reflection)
+            .addStreamTracerFactory(
+                CallDeadlines.ARRIVALS); // a call's deadline counts from its arrival
     adminServices.forEach(builder::addService);
     Server started = builder.build();
     try {
       started.start();
     } catch (IOException e) {
       listener.release();
-      String why = Causes.rootMessage(e); // the native transport's: "bind(..) failed with error(-98): Address …"
-      throw new UncheckedIOException("cannot bind " + listener.description() + ": "
-          + why.substring(why.lastIndexOf(": ") + 1).strip(), e);
+      String why =
+          Causes.rootMessage(
+              e); // the native transport's: "bind(..) failed with error(-98): Address …"
+      throw new UncheckedIOException(
+          "cannot bind "
+              + listener.description()
+              + ": "
+              + why.substring(why.lastIndexOf(": ") + 1).strip(),
+          e);
     }
     server = started;
     health.setStatus(HealthStatusManager.SERVICE_NAME_ALL_SERVICES, ServingStatus.SERVING);
@@ -122,10 +147,10 @@ public final class AdminGrpcServer {
   }
 
   /**
-   * Starts a graceful stop and returns at once: health turns NOT_SERVING and new calls are
-   * refused, while calls in flight go on. {@link #stop()} then waits for them. Lets a node stop
-   * accepting admin calls at the moment it stops accepting HTTP connections, rather than after its
-   * HTTP requests in flight have finished. Does nothing if not started or already stopping.
+   * Starts a graceful stop and returns at once: health turns NOT_SERVING and new calls are refused,
+   * while calls in flight go on. {@link #stop()} then waits for them. Lets a node stop accepting
+   * admin calls at the moment it stops accepting HTTP connections, rather than after its HTTP
+   * requests in flight have finished. Does nothing if not started or already stopping.
    */
   public synchronized void beginStop() {
     if (server == null || stopping) {

@@ -20,9 +20,9 @@ import java.util.stream.Collectors;
 
 /**
  * Field mapping between {@code protocol.identity.admin.v1} messages and domain types. Outgoing
- * messages carry metadata only: never key material, salts, hashes or personal data. Incoming
- * values that do not parse throw {@link VeilException#clientError} with a message that names the
- * field but never repeats a value that could be personal data.
+ * messages carry metadata only: never key material, salts, hashes or personal data. Incoming values
+ * that do not parse throw {@link VeilException#clientError} with a message that names the field but
+ * never repeats a value that could be personal data.
  */
 final class AdminMessages {
   private static final Pattern ROLE_WORD = Pattern.compile("[A-Za-z_]{1,32}");
@@ -46,9 +46,10 @@ final class AdminMessages {
 
   /** Key metadata and its state at {@code now}; the secret is not read. */
   static EncryptionKeyInfo keyInfo(EncryptionKey k, Instant now) {
-    KeyState state = k.isExpired(now) ? KeyState.KEY_STATE_EXPIRED
-        : now.isBefore(k.activates()) ? KeyState.KEY_STATE_PENDING
-        : KeyState.KEY_STATE_ACTIVE;
+    KeyState state =
+        k.isExpired(now)
+            ? KeyState.KEY_STATE_EXPIRED
+            : now.isBefore(k.activates()) ? KeyState.KEY_STATE_PENDING : KeyState.KEY_STATE_ACTIVE;
     return EncryptionKeyInfo.newBuilder()
         .setId(k.id())
         .setSiteId(k.siteId())
@@ -71,7 +72,8 @@ final class AdminMessages {
         roles.add(Role.valueOf(word.toUpperCase(Locale.ROOT)));
       } catch (IllegalArgumentException unknown) {
         String shown = ROLE_WORD.matcher(word).matches() ? "'" + word + "'" : "value";
-        throw VeilException.clientError("roles: unknown role " + shown + "; known roles are " + ROLE_NAMES);
+        throw VeilException.clientError(
+            "roles: unknown role " + shown + "; known roles are " + ROLE_NAMES);
       }
     }
     return roles;
@@ -85,7 +87,9 @@ final class AdminMessages {
     return name;
   }
 
-  /** Bucket ids: at least one, each in the bucket id alphabet (unknown ids are the domain's call). */
+  /**
+   * Bucket ids: at least one, each in the bucket id alphabet (unknown ids are the domain's call).
+   */
   static List<String> bucketIds(List<String> ids) {
     if (ids.isEmpty()) {
       throw VeilException.clientError("buckets: at least one bucket id is required");
@@ -107,8 +111,9 @@ final class AdminMessages {
       case EMAIL_HASH -> new IdentityValue(IdentityInput.EMAIL_HASH, identity.getEmailHash());
       case PHONE -> new IdentityValue(IdentityInput.PHONE, identity.getPhone());
       case PHONE_HASH -> new IdentityValue(IdentityInput.PHONE_HASH, identity.getPhoneHash());
-      case VALUE_NOT_SET -> throw VeilException.clientError(
-          "identity: set exactly one of email, email_hash, phone, phone_hash");
+      case VALUE_NOT_SET ->
+          throw VeilException.clientError(
+              "identity: set exactly one of email, email_hash, phone, phone_hash");
     };
   }
 }

@@ -23,22 +23,25 @@ final class CallDeadlines {
   private static final LongSupplier TICKER = System::nanoTime;
 
   /** Notes when each call arrived, in its context. */
-  static final ServerStreamTracer.Factory ARRIVALS = new ServerStreamTracer.Factory() {
-    @Override
-    public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
-      long arrived = TICKER.getAsLong();
-      return new ServerStreamTracer() {
+  static final ServerStreamTracer.Factory ARRIVALS =
+      new ServerStreamTracer.Factory() {
         @Override
-        public Context filterContext(Context context) {
-          return context.withValue(ARRIVED_NANOS, arrived);
+        public ServerStreamTracer newServerStreamTracer(String fullMethodName, Metadata headers) {
+          long arrived = TICKER.getAsLong();
+          return new ServerStreamTracer() {
+            @Override
+            public Context filterContext(Context context) {
+              return context.withValue(ARRIVED_NANOS, arrived);
+            }
+          };
         }
       };
-    }
-  };
 
   private final Duration budget;
 
-  /** @param budget {@code db.timeout} */
+  /**
+   * @param budget {@code db.timeout}
+   */
   CallDeadlines(Duration budget) {
     this.budget = budget;
   }
@@ -46,16 +49,19 @@ final class CallDeadlines {
   /** Runs {@code work} under the current call's deadline. */
   <T> T bound(Supplier<T> work) {
     Long arrived = ARRIVED_NANOS.get();
-    Deadline deadline = arrived == null
-        ? Deadline.after(budget, TICKER) : Deadline.startingAt(arrived, budget, TICKER);
+    Deadline deadline =
+        arrived == null
+            ? Deadline.after(budget, TICKER)
+            : Deadline.startingAt(arrived, budget, TICKER);
     return deadline.run(work);
   }
 
   /** {@link #bound(Supplier)} for work without a result. */
   void bound(Runnable work) {
-    bound(() -> {
-      work.run();
-      return null;
-    });
+    bound(
+        () -> {
+          work.run();
+          return null;
+        });
   }
 }

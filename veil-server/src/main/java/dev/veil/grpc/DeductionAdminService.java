@@ -30,7 +30,9 @@ public final class DeductionAdminService extends DeductionAdminApiGrpc.Deduction
   private final DeductionService deductions;
   private final CallDeadlines deadlines;
 
-  /** @param timeout {@code db.timeout}: how long after its arrival a call gets its answer */
+  /**
+   * @param timeout {@code db.timeout}: how long after its arrival a call gets its answer
+   */
   public DeductionAdminService(DeductionService deductions, Duration timeout) {
     this.deductions = deductions;
     this.deadlines = new CallDeadlines(timeout);
@@ -38,14 +40,24 @@ public final class DeductionAdminService extends DeductionAdminApiGrpc.Deduction
 
   @Override
   public void getDeductionList(DeductionReq request, StreamObserver<DeductionResp> out) {
-    answer(out, () -> deductions.list(
-        DeductionStatus.NORMAL, Integer.toUnsignedLong(request.getPageSize()), request.getPageToken()));
+    answer(
+        out,
+        () ->
+            deductions.list(
+                DeductionStatus.NORMAL,
+                Integer.toUnsignedLong(request.getPageSize()),
+                request.getPageToken()));
   }
 
   @Override
   public void getExpiredDeductionList(DeductionReq request, StreamObserver<DeductionResp> out) {
-    answer(out, () -> deductions.list(
-        DeductionStatus.EXPIRED, Integer.toUnsignedLong(request.getPageSize()), request.getPageToken()));
+    answer(
+        out,
+        () ->
+            deductions.list(
+                DeductionStatus.EXPIRED,
+                Integer.toUnsignedLong(request.getPageSize()),
+                request.getPageToken()));
   }
 
   @Override
@@ -60,14 +72,22 @@ public final class DeductionAdminService extends DeductionAdminApiGrpc.Deduction
 
   @Override
   public void createDeduction(DeductionReq request, StreamObserver<DeductionResp> out) {
-    answer(out, () -> deductions.create(request.getTitle(), request.getDesc(),
-        Integer.toUnsignedLong(request.getPayMethodId()), request.getRequestId()));
+    answer(
+        out,
+        () ->
+            deductions.create(
+                request.getTitle(),
+                request.getDesc(),
+                Integer.toUnsignedLong(request.getPayMethodId()),
+                request.getRequestId()));
   }
 
   private void answer(StreamObserver<DeductionResp> out, Supplier<DeductionResult> call) {
     if (Context.current().isCancelled()) {
-      out.onError(Status.CANCELLED.withDescription("the call was cancelled or its deadline passed before it ran")
-          .asRuntimeException());
+      out.onError(
+          Status.CANCELLED
+              .withDescription("the call was cancelled or its deadline passed before it ran")
+              .asRuntimeException());
       return;
     }
     out.onNext(response(deadlines.bound(call)));
@@ -75,11 +95,12 @@ public final class DeductionAdminService extends DeductionAdminApiGrpc.Deduction
   }
 
   static DeductionResp response(DeductionResult result) {
-    DeductionResp.Builder response = DeductionResp.newBuilder()
-        .setSuccess(result.success())
-        .setCode(result.code().number())
-        .setMessage(result.message())
-        .setNextPageToken(result.nextPageToken());
+    DeductionResp.Builder response =
+        DeductionResp.newBuilder()
+            .setSuccess(result.success())
+            .setCode(result.code().number())
+            .setMessage(result.message())
+            .setNextPageToken(result.nextPageToken());
     result.records().forEach(d -> response.addData(struct(d)));
     return response.build();
   }

@@ -31,7 +31,8 @@ public final class DomainErrorInterceptor implements ServerInterceptor {
       return codeOf(e).withDescription(e.getMessage());
     }
     if (error instanceof StoreUnavailableException) {
-      return Status.UNAVAILABLE.withDescription("storage unavailable, nothing was changed; retry later");
+      return Status.UNAVAILABLE.withDescription(
+          "storage unavailable, nothing was changed; retry later");
     }
     if (error instanceof InvalidIdentifierException e) {
       return Status.INVALID_ARGUMENT.withDescription(e.getMessage());
@@ -83,7 +84,8 @@ public final class DomainErrorInterceptor implements ServerInterceptor {
   }
 
   /** Remembers whether the call was closed, so a late failure cannot close it twice. */
-  private static final class OnceClosingCall<ReqT, RespT> extends SimpleForwardingServerCall<ReqT, RespT> {
+  private static final class OnceClosingCall<ReqT, RespT>
+      extends SimpleForwardingServerCall<ReqT, RespT> {
     private boolean closed;
 
     OnceClosingCall(ServerCall<ReqT, RespT> delegate) {
@@ -101,8 +103,13 @@ public final class DomainErrorInterceptor implements ServerInterceptor {
     void fail(String method, RuntimeException error) {
       Status status = statusOf(error);
       if (status.getCode() == Status.Code.INTERNAL) {
-        StackTraceElement origin = error.getStackTrace().length > 0 ? error.getStackTrace()[0] : null;
-        LOG.error("event=admin_rpc_failed method={} error={} at={}", method, error.getClass().getName(), origin);
+        StackTraceElement origin =
+            error.getStackTrace().length > 0 ? error.getStackTrace()[0] : null;
+        LOG.error(
+            "event=admin_rpc_failed method={} error={} at={}",
+            method,
+            error.getClass().getName(),
+            origin);
       } else if (error instanceof StoreUnavailableException) {
         // The message names the operation, the store and the database's error class, never input.
         LOG.warn("event=store_unavailable method={} detail=\"{}\"", method, error.getMessage());

@@ -1,5 +1,6 @@
 package dev.veil.grpc;
 
+import dev.veil.client.ClientService;
 import dev.veil.client.ClientService.CreatedClient;
 import dev.veil.common.ErrorCode;
 import dev.veil.common.VeilException;
@@ -26,16 +27,15 @@ import dev.veil.grpc.identity.admin.v1.RotateSaltsRequest;
 import dev.veil.grpc.identity.admin.v1.RotateSaltsResponse;
 import dev.veil.grpc.identity.admin.v1.SetClientEnabledRequest;
 import dev.veil.grpc.identity.admin.v1.SetClientEnabledResponse;
-import dev.veil.key.KeyRing;
-import dev.veil.salt.SaltService.RotationStatus;
-import dev.veil.client.ClientService;
 import dev.veil.identity.IdentityMapper;
+import dev.veil.key.KeyRing;
 import dev.veil.key.KeyService;
 import dev.veil.optout.OptOutService;
 import dev.veil.salt.SaltService;
+import dev.veil.salt.SaltService.RotationStatus;
+import io.grpc.stub.StreamObserver;
 import java.time.Clock;
 import java.time.Duration;
-import io.grpc.stub.StreamObserver;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.Optional;
@@ -48,10 +48,10 @@ import java.util.Set;
  * AdminAuthInterceptor} before a method runs. Some calls block on the store (opt-outs, client and
  * key writes), so the server runs them on its executor, never on a network thread.
  *
- * <p>Every call that reaches the store ends by its {@link CallDeadlines deadline}, {@code db.timeout}
- * after it arrived (UNAVAILABLE after that), except the rotations ({@code RotateKeys}, {@code
- * RotateSalts}): bulk work over every keyset or bucket, whose store calls are bounded one statement
- * at a time instead.
+ * <p>Every call that reaches the store ends by its {@link CallDeadlines deadline}, {@code
+ * db.timeout} after it arrived (UNAVAILABLE after that), except the rotations ({@code RotateKeys},
+ * {@code RotateSalts}): bulk work over every keyset or bucket, whose store calls are bounded one
+ * statement at a time instead.
  */
 public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdminApiImplBase {
   private final ClientService clients;
@@ -67,8 +67,14 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
    * @param storeTimeout how long after its arrival a call that writes may still reach the store
    *     ({@code db.timeout})
    */
-  public IdentityAdminService(ClientService clients, KeyService keys, SaltService salts, OptOutService optOuts,
-      IdentityMapper mapper, Clock clock, Duration storeTimeout) {
+  public IdentityAdminService(
+      ClientService clients,
+      KeyService keys,
+      SaltService salts,
+      OptOutService optOuts,
+      IdentityMapper mapper,
+      Clock clock,
+      Duration storeTimeout) {
     this.clients = clients;
     this.keys = keys;
     this.salts = salts;
@@ -80,12 +86,19 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
 
   @Override
   public void createClient(CreateClientRequest request, StreamObserver<CreateClientResponse> out) {
-    CreatedClient created = deadlines.bound(() -> clients.create(
-        AdminMessages.clientName(request.getName()), request.getSiteId(), AdminMessages.roles(request.getRolesList())));
-    reply(out, CreateClientResponse.newBuilder()
-        .setClient(AdminMessages.client(created.client()))
-        .setApiKey(created.key().reveal())
-        .build());
+    CreatedClient created =
+        deadlines.bound(
+            () ->
+                clients.create(
+                    AdminMessages.clientName(request.getName()),
+                    request.getSiteId(),
+                    AdminMessages.roles(request.getRolesList())));
+    reply(
+        out,
+        CreateClientResponse.newBuilder()
+            .setClient(AdminMessages.client(created.client()))
+            .setApiKey(created.key().reveal())
+            .build());
   }
 
   @Override
@@ -96,18 +109,24 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
   }
 
   @Override
-  public void setClientEnabled(SetClientEnabledRequest request, StreamObserver<SetClientEnabledResponse> out) {
-    var client = deadlines.bound(() -> clients.setEnabled(request.getClientId(), request.getEnabled()));
-    reply(out, SetClientEnabledResponse.newBuilder().setClient(AdminMessages.client(client)).build());
+  public void setClientEnabled(
+      SetClientEnabledRequest request, StreamObserver<SetClientEnabledResponse> out) {
+    var client =
+        deadlines.bound(() -> clients.setEnabled(request.getClientId(), request.getEnabled()));
+    reply(
+        out, SetClientEnabledResponse.newBuilder().setClient(AdminMessages.client(client)).build());
   }
 
   @Override
-  public void rotateClientKey(RotateClientKeyRequest request, StreamObserver<RotateClientKeyResponse> out) {
+  public void rotateClientKey(
+      RotateClientKeyRequest request, StreamObserver<RotateClientKeyResponse> out) {
     CreatedClient rotated = deadlines.bound(() -> clients.rotateKey(request.getClientId()));
-    reply(out, RotateClientKeyResponse.newBuilder()
-        .setClient(AdminMessages.client(rotated.client()))
-        .setApiKey(rotated.key().reveal())
-        .build());
+    reply(
+        out,
+        RotateClientKeyResponse.newBuilder()
+            .setClient(AdminMessages.client(rotated.client()))
+            .setApiKey(rotated.key().reveal())
+            .build());
   }
 
   @Override
@@ -135,24 +154,28 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
 
   @Override
   public void rotateSalts(RotateSaltsRequest request, StreamObserver<RotateSaltsResponse> out) {
-    int rotated = switch (request.getTargetCase()) {
-      case FRACTION -> salts.rotateFraction(request.getFraction());
-      case BUCKETS -> salts.rotateBuckets(
-          AdminMessages.bucketIds(request.getBuckets().getBucketIdsList()));
-      case TARGET_NOT_SET -> throw VeilException.clientError("set either fraction or buckets");
-    };
+    int rotated =
+        switch (request.getTargetCase()) {
+          case FRACTION -> salts.rotateFraction(request.getFraction());
+          case BUCKETS ->
+              salts.rotateBuckets(AdminMessages.bucketIds(request.getBuckets().getBucketIdsList()));
+          case TARGET_NOT_SET -> throw VeilException.clientError("set either fraction or buckets");
+        };
     reply(out, RotateSaltsResponse.newBuilder().setRotatedBuckets(rotated).build());
   }
 
   @Override
-  public void getSaltStatus(GetSaltStatusRequest request, StreamObserver<GetSaltStatusResponse> out) {
+  public void getSaltStatus(
+      GetSaltStatusRequest request, StreamObserver<GetSaltStatusResponse> out) {
     RotationStatus status = deadlines.bound(() -> salts.status());
-    reply(out, GetSaltStatusResponse.newBuilder()
-        .setBucketCount(status.bucketCount())
-        .setRotatedBuckets(status.rotatedBuckets())
-        .setOldestSaltMs(status.oldestSaltAt().toEpochMilli())
-        .setLastDailyRotationDay(status.lastDailyRotationDay())
-        .build());
+    reply(
+        out,
+        GetSaltStatusResponse.newBuilder()
+            .setBucketCount(status.bucketCount())
+            .setRotatedBuckets(status.rotatedBuckets())
+            .setOldestSaltMs(status.oldestSaltAt().toEpochMilli())
+            .setLastDailyRotationDay(status.lastDailyRotationDay())
+            .build());
   }
 
   @Override
@@ -166,10 +189,12 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
   public void lookupOptOut(LookupOptOutRequest request, StreamObserver<LookupOptOutResponse> out) {
     byte[] firstLevelHash = firstLevelHash(request.getIdentity());
     Optional<Instant> at = deadlines.bound(() -> optOuts.lookup(firstLevelHash));
-    reply(out, LookupOptOutResponse.newBuilder()
-        .setOptedOut(at.isPresent())
-        .setOptedOutMs(at.map(Instant::toEpochMilli).orElse(0L))
-        .build());
+    reply(
+        out,
+        LookupOptOutResponse.newBuilder()
+            .setOptedOut(at.isPresent())
+            .setOptedOutMs(at.map(Instant::toEpochMilli).orElse(0L))
+            .build());
   }
 
   private byte[] firstLevelHash(Identity identity) {

@@ -23,22 +23,22 @@ import java.util.List;
  * an uncompressed one gets.
  *
  * <p>Design note. grpc-java parses a request before any interceptor sees it, and a marshaller that
- * throws makes the call fail with {@code UNKNOWN} ("Application error processing RPC", logged as
- * an error). A compressed message is inflated only while it is parsed, so its size limit is
- * enforced there too, by a {@code RESOURCE_EXHAUSTED} exception out of the parse. So the guard
- * replaces each method's request marshaller with one that, when parsing fails either way, returns
- * one of two per-method <em>poison</em> instances (messages built for the purpose and compared by
- * identity, so no request a client can send is ever taken for one); the call handler, wrapped here
- * too, sees the poison before the service does, closes the call with the poison's status and drops
- * the rest of the call's events. The description names the method, never the bytes. Stateless and
- * thread-safe; each call gets its own listener.
+ * throws makes the call fail with {@code UNKNOWN} ("Application error processing RPC", logged as an
+ * error). A compressed message is inflated only while it is parsed, so its size limit is enforced
+ * there too, by a {@code RESOURCE_EXHAUSTED} exception out of the parse. So the guard replaces each
+ * method's request marshaller with one that, when parsing fails either way, returns one of two
+ * per-method <em>poison</em> instances (messages built for the purpose and compared by identity, so
+ * no request a client can send is ever taken for one); the call handler, wrapped here too, sees the
+ * poison before the service does, closes the call with the poison's status and drops the rest of
+ * the call's events. The description names the method, never the bytes. Stateless and thread-safe;
+ * each call gets its own listener.
  */
 final class MalformedRequestGuard {
   private MalformedRequestGuard() {}
 
   /**
-   * The same service with every protobuf method guarded; methods with other request marshallers
-   * are kept as they are.
+   * The same service with every protobuf method guarded; methods with other request marshallers are
+   * kept as they are.
    */
   static ServerServiceDefinition guard(ServerServiceDefinition service) {
     ServiceDescriptor old = service.getServiceDescriptor();
@@ -83,21 +83,28 @@ final class MalformedRequestGuard {
     if (tooLarge == malformed) {
       throw new IllegalStateException("protobuf returned the same instance for two new messages");
     }
-    Marshaller<ReqT> tolerant = new TolerantMarshaller<>(descriptor.getRequestMarshaller(), malformed, tooLarge);
+    Marshaller<ReqT> tolerant =
+        new TolerantMarshaller<>(descriptor.getRequestMarshaller(), malformed, tooLarge);
     MethodDescriptor<ReqT, RespT> guardedDescriptor =
         descriptor.toBuilder(tolerant, descriptor.getResponseMarshaller()).build();
-    Poisons<ReqT> poisons = new Poisons<>(
-        malformed, Status.INVALID_ARGUMENT.withDescription(
-            "the request is not a valid " + descriptor.getFullMethodName() + " message"),
-        tooLarge, Status.RESOURCE_EXHAUSTED.withDescription(
-            "the decompressed request is larger than the server's message size limit (grpc.max-message-bytes)"));
+    Poisons<ReqT> poisons =
+        new Poisons<>(
+            malformed,
+                Status.INVALID_ARGUMENT.withDescription(
+                    "the request is not a valid " + descriptor.getFullMethodName() + " message"),
+            tooLarge,
+                Status.RESOURCE_EXHAUSTED.withDescription(
+                    "the decompressed request is larger than the server's message size limit"
+                        + " (grpc.max-message-bytes)"));
     ServerCallHandler<ReqT, RespT> handler = method.getServerCallHandler();
-    return ServerMethodDefinition.create(guardedDescriptor, (call, headers) ->
-        new GuardedListener<>(handler.startCall(call, headers), call, poisons));
+    return ServerMethodDefinition.create(
+        guardedDescriptor,
+        (call, headers) -> new GuardedListener<>(handler.startCall(call, headers), call, poisons));
   }
 
   /** A method's two poison instances and the status each closes the call with. */
-  private record Poisons<ReqT>(ReqT malformed, Status malformedStatus, ReqT tooLarge, Status tooLargeStatus) {
+  private record Poisons<ReqT>(
+      ReqT malformed, Status malformedStatus, ReqT tooLarge, Status tooLargeStatus) {
     /** The status for {@code request} if it is a poison, else null. */
     Status statusOf(ReqT request) {
       return request == malformed ? malformedStatus : request == tooLarge ? tooLargeStatus : null;
@@ -105,12 +112,14 @@ final class MalformedRequestGuard {
   }
 
   /** Stops a poison before the service and closes the call; forwards everything else. */
-  private static final class GuardedListener<ReqT> extends SimpleForwardingServerCallListener<ReqT> {
+  private static final class GuardedListener<ReqT>
+      extends SimpleForwardingServerCallListener<ReqT> {
     private final ServerCall<ReqT, ?> call;
     private final Poisons<ReqT> poisons;
     private boolean rejected;
 
-    GuardedListener(ServerCall.Listener<ReqT> next, ServerCall<ReqT, ?> call, Poisons<ReqT> poisons) {
+    GuardedListener(
+        ServerCall.Listener<ReqT> next, ServerCall<ReqT, ?> call, Poisons<ReqT> poisons) {
       super(next);
       this.call = call;
       this.poisons = poisons;
@@ -146,7 +155,8 @@ final class MalformedRequestGuard {
   }
 
   /** Parses with the original marshaller; answers a poison instead of throwing on bad bytes. */
-  private record TolerantMarshaller<T>(Marshaller<T> delegate, T malformed, T tooLarge) implements Marshaller<T> {
+  private record TolerantMarshaller<T>(Marshaller<T> delegate, T malformed, T tooLarge)
+      implements Marshaller<T> {
     @Override
     public InputStream stream(T value) {
       return delegate.stream(value);

@@ -19,11 +19,14 @@ import io.vertx.core.http.HttpServerRequest;
  */
 final class BodyReader {
   static final String ENCODED =
-      "Request body is not readable: compressed bodies (Content-Encoding) are not supported, send it uncompressed";
+      "Request body is not readable: compressed bodies (Content-Encoding) are not supported, send"
+          + " it uncompressed";
 
   private BodyReader() {}
 
-  /** What to do with a complete body; an exception it throws is answered by {@link ErrorResponses}. */
+  /**
+   * What to do with a complete body; an exception it throws is answered by {@link ErrorResponses}.
+   */
   @FunctionalInterface
   interface BodyHandler {
     void handle(Buffer body) throws Exception;
@@ -44,35 +47,38 @@ final class BodyReader {
     Buffer body = Buffer.buffer(declared > 0 ? (int) declared : 512);
     TrackedConnection connection = ex.connection();
     connection.awaitingBody(ex); // the body deadline runs from the head (ListenerConnections)
-    request.handler(chunk -> {
-      if (ex.answered()) {
-        return; // refused (413) or late (408): the rest is dropped
-      }
-      if (body.length() + chunk.length() > maxBytes) {
-        request.pause();
-        tooLarge(ex, maxBytes);
-      } else {
-        body.appendBuffer(chunk);
-      }
-    });
-    request.endHandler(v -> {
-      if (ex.answered() || !connection.bodyArrived()) {
-        return; // refused (413) or late (408)
-      }
-      if (!request.decoderResult().isSuccess()) {
-        // The decoder refused the body's chunk framing (StrictRequestDecoder): what arrived is not the body.
-        ex.fail(ErrorResponses.malformedBody(request.decoderResult().cause()));
-        return;
-      }
-      try {
-        then.handle(body);
-      } catch (VeilException e) {
-        boolean compressed = e.code() == ErrorCode.CLIENT_ERROR && isCompressed(request, body);
-        ex.fail(compressed ? VeilException.clientError(ENCODED) : e);
-      } catch (Exception e) {
-        ex.fail(e);
-      }
-    });
+    request.handler(
+        chunk -> {
+          if (ex.answered()) {
+            return; // refused (413) or late (408): the rest is dropped
+          }
+          if (body.length() + chunk.length() > maxBytes) {
+            request.pause();
+            tooLarge(ex, maxBytes);
+          } else {
+            body.appendBuffer(chunk);
+          }
+        });
+    request.endHandler(
+        v -> {
+          if (ex.answered() || !connection.bodyArrived()) {
+            return; // refused (413) or late (408)
+          }
+          if (!request.decoderResult().isSuccess()) {
+            // The decoder refused the body's chunk framing (StrictRequestDecoder): what arrived is
+            // not the body.
+            ex.fail(ErrorResponses.malformedBody(request.decoderResult().cause()));
+            return;
+          }
+          try {
+            then.handle(body);
+          } catch (VeilException e) {
+            boolean compressed = e.code() == ErrorCode.CLIENT_ERROR && isCompressed(request, body);
+            ex.fail(compressed ? VeilException.clientError(ENCODED) : e);
+          } catch (Exception e) {
+            ex.fail(e);
+          }
+        });
   }
 
   /**
@@ -83,11 +89,19 @@ final class BodyReader {
    */
   private static boolean isCompressed(HttpServerRequest request, Buffer body) {
     String coding = request.getHeader(HttpHeaders.CONTENT_ENCODING);
-    if (coding == null || coding.isBlank() || coding.trim().equalsIgnoreCase("identity") || body.length() == 0) {
+    if (coding == null
+        || coding.isBlank()
+        || coding.trim().equalsIgnoreCase("identity")
+        || body.length() == 0) {
       return false;
     }
     byte first = body.getByte(0);
-    return first != '{' && first != '[' && first != ' ' && first != '\t' && first != '\r' && first != '\n';
+    return first != '{'
+        && first != '['
+        && first != ' '
+        && first != '\t'
+        && first != '\r'
+        && first != '\n';
   }
 
   private static long declaredLength(HttpServerRequest request) {
@@ -103,6 +117,7 @@ final class BodyReader {
   }
 
   private static void tooLarge(Exchange ex, int maxBytes) {
-    ErrorResponses.send(ex, ErrorCode.PAYLOAD_TOO_LARGE, "Request body too large: at most " + maxBytes + " bytes");
+    ErrorResponses.send(
+        ex, ErrorCode.PAYLOAD_TOO_LARGE, "Request body too large: at most " + maxBytes + " bytes");
   }
 }

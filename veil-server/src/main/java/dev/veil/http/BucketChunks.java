@@ -28,11 +28,20 @@ final class BucketChunks {
   private static final byte[] BUCKET_ID = JsonBytes.ascii("{\"bucket_id\":\"");
   private static final byte[] LAST_UPDATED = JsonBytes.ascii("\",\"last_updated\":\"");
   private static final byte[] RECORD_END = JsonBytes.ascii("\"}");
-  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss");
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss");
+
   /** {@code +999999999-12-31T23:59:59}: a time is 19 characters until the year 10000. */
   private static final int LONGEST_TIME = 26;
+
   private static final int MAX_RECORD_BYTES =
-      1 + BUCKET_ID.length + SaltSnapshot.BUCKET_ID_CHARS + LAST_UPDATED.length + LONGEST_TIME + RECORD_END.length;
+      1
+          + BUCKET_ID.length
+          + SaltSnapshot.BUCKET_ID_CHARS
+          + LAST_UPDATED.length
+          + LONGEST_TIME
+          + RECORD_END.length;
+
   /** Records per chunk (448; a chunk of today's records is about 29.6 KB). */
   static final int RECORDS = (MAX_BYTES - HEAD.length - TAIL.length) / MAX_RECORD_BYTES;
 
@@ -90,8 +99,9 @@ final class BucketChunks {
     long second = Math.floorDiv(epochMillis, 1000L);
     if (second != cachedSecond) {
       cachedSecond = second;
-      cachedTime = TIME.format(LocalDateTime.ofEpochSecond(second, 0, ZoneOffset.UTC))
-          .getBytes(StandardCharsets.US_ASCII);
+      cachedTime =
+          TIME.format(LocalDateTime.ofEpochSecond(second, 0, ZoneOffset.UTC))
+              .getBytes(StandardCharsets.US_ASCII);
     }
     return cachedTime;
   }

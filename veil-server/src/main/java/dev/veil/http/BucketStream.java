@@ -9,8 +9,8 @@ import io.vertx.core.http.HttpServerResponse;
 import java.util.PrimitiveIterator;
 
 /**
- * Streams the answer of {@code GET /v1/identity/buckets} (docs/spec.md 1.8) with chunked encoding, in the
- * chunks of {@link BucketChunks} (at most 32 KiB each).
+ * Streams the answer of {@code GET /v1/identity/buckets} (docs/spec.md 1.8) with chunked encoding,
+ * in the chunks of {@link BucketChunks} (at most 32 KiB each).
  *
  * <p>Design note. One chunk in flight per connection: the stream takes a chunk's worth of the
  * node's {@link StreamBudget}, formats the chunk, writes it, and only when the write has completed
@@ -18,10 +18,10 @@ import java.util.PrimitiveIterator;
  * client that stops reading holds one chunk, and all such clients together at most the budget. (A
  * stream must not rely on Vert.x's {@code writeQueueFull()}: that queue counts messages, not bytes,
  * so it reports itself full only after 16 writes of whatever size.) The next chunk is asked for
- * from the event loop's task queue, not in a loop, so other connections are served between
- * chunks. While a write is pending a timer checks, every {@code http.stream-stall-timeout}, whether
- * it has been pending that long; if so the connection is closed ({@link StalledConnection}), which
- * fails the write and so gives the budget back.
+ * from the event loop's task queue, not in a loop, so other connections are served between chunks.
+ * While a write is pending a timer checks, every {@code http.stream-stall-timeout}, whether it has
+ * been pending that long; if so the connection is closed ({@link StalledConnection}), which fails
+ * the write and so gives the budget back.
  *
  * <p>The buckets come from one immutable {@link SaltSnapshot}, so a rotation during the stream
  * cannot reorder or duplicate records. If the client goes away the stream stops: a request for
@@ -43,7 +43,8 @@ final class BucketStream {
   private long writeStartedNanos;
   private long stallTimer = -1;
 
-  BucketStream(Exchange ex, SaltSnapshot snapshot, PrimitiveIterator.OfInt buckets, StreamBudget budget) {
+  BucketStream(
+      Exchange ex, SaltSnapshot snapshot, PrimitiveIterator.OfInt buckets, StreamBudget budget) {
     this.ex = ex;
     this.chunks = new BucketChunks(snapshot, buckets);
     this.budget = budget;
@@ -83,7 +84,8 @@ final class BucketStream {
     writing = true;
     writeStartedNanos = System.nanoTime();
     if (stallTimer == -1) {
-      stallTimer = vertx.setTimer(Math.max(1, budget.stallTimeout().toMillis()), id -> checkStall());
+      stallTimer =
+          vertx.setTimer(Math.max(1, budget.stallTimeout().toMillis()), id -> checkStall());
     }
     if (chunks.ended()) {
       finish(true);
@@ -113,7 +115,9 @@ final class BucketStream {
       budget.stalled();
       StalledConnection.close(ex.request().connection());
     } else {
-      stallTimer = vertx.setTimer(Math.max(1, (stallNanos - pending + 999_999) / 1_000_000), id -> checkStall());
+      stallTimer =
+          vertx.setTimer(
+              Math.max(1, (stallNanos - pending + 999_999) / 1_000_000), id -> checkStall());
     }
   }
 
@@ -124,7 +128,9 @@ final class BucketStream {
     }
   }
 
-  /** No more chunks: the last was written ({@code complete}), or the connection closed or failed. */
+  /**
+   * No more chunks: the last was written ({@code complete}), or the connection closed or failed.
+   */
   private void finish(boolean complete) {
     if (finished) {
       return;

@@ -6,9 +6,9 @@ import java.io.IOException;
 import java.time.Instant;
 
 /**
- * {@code GET /v1/identity/buckets} (docs/spec.md 1.8): buckets whose current salt took effect strictly after
- * {@code since_timestamp}, ordered by that time, streamed by {@link BucketStream} within the node's
- * {@link StreamBudget}.
+ * {@code GET /v1/identity/buckets} (docs/spec.md 1.8): buckets whose current salt took effect
+ * strictly after {@code since_timestamp}, ordered by that time, streamed by {@link BucketStream}
+ * within the node's {@link StreamBudget}.
  */
 final class BucketsEndpoint {
   private final SaltService salts;

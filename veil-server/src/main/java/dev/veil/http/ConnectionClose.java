@@ -8,11 +8,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Closes connections that must not carry another request: after an answer sent before the
- * request's body was read (an unknown key, a body over the limit), after a request whose body's
- * end was ambiguous, after a chunked request. A connection is marked first, so that a request
- * pipelined behind on it is left unanswered rather than served ({@link #isClosing}), then closed
- * once the answer is written.
+ * Closes connections that must not carry another request: after an answer sent before the request's
+ * body was read (an unknown key, a body over the limit), after a request whose body's end was
+ * ambiguous, after a chunked request. A connection is marked first, so that a request pipelined
+ * behind on it is left unanswered rather than served ({@link #isClosing}), then closed once the
+ * answer is written.
  *
  * <p>Closing with body bytes still unread makes the kernel reset the connection, and a reset can
  * destroy the answer before the client reads it. So {@link #afterAnswer} reads and drops the rest
@@ -56,22 +56,25 @@ final class ConnectionClose {
     Vertx vertx = context.owner();
     long timer = vertx.setTimer(MAX_LINGER_MILLIS, id -> now(request));
     long[] dropped = {0};
-    request.handler(chunk -> {
-      dropped[0] += chunk.length();
-      if (dropped[0] > MAX_DROPPED_BYTES && vertx.cancelTimer(timer)) {
-        now(request);
-      }
-    });
-    request.exceptionHandler(failure -> {
-      if (vertx.cancelTimer(timer)) {
-        now(request);
-      }
-    });
-    request.endHandler(end -> {
-      if (vertx.cancelTimer(timer)) {
-        now(request);
-      }
-    });
+    request.handler(
+        chunk -> {
+          dropped[0] += chunk.length();
+          if (dropped[0] > MAX_DROPPED_BYTES && vertx.cancelTimer(timer)) {
+            now(request);
+          }
+        });
+    request.exceptionHandler(
+        failure -> {
+          if (vertx.cancelTimer(timer)) {
+            now(request);
+          }
+        });
+    request.endHandler(
+        end -> {
+          if (vertx.cancelTimer(timer)) {
+            now(request);
+          }
+        });
     request.resume();
   }
 }

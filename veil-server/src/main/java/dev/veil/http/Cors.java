@@ -13,12 +13,12 @@ import java.util.Set;
  * X-UID2-Client-Version}. A request from an origin not on the list gets no CORS headers, so the
  * browser withholds the answer.
  *
- * <p>Refusals that a browser SDK may run into through a wrong setting also carry the headers, so the
- * page reads a 404 or 400 instead of an opaque network error and the SDK can say what is wrong: an
- * unknown path (a wrong base URL, e.g. {@code /api/v1/token/refresh}), and a request refused before
- * any route was chosen (malformed framing; a head the HTTP decoder rejected, 431, 414 or 400). Their
- * bodies say only what was wrong with the request. Those are all misses: requests that reach a route
- * other than refresh (generate, map) pay nothing for this. Immutable.
+ * <p>Refusals that a browser SDK may run into through a wrong setting also carry the headers, so
+ * the page reads a 404 or 400 instead of an opaque network error and the SDK can say what is wrong:
+ * an unknown path (a wrong base URL, e.g. {@code /api/v1/token/refresh}), and a request refused
+ * before any route was chosen (malformed framing; a head the HTTP decoder rejected, 431, 414 or
+ * 400). Their bodies say only what was wrong with the request. Those are all misses: requests that
+ * reach a route other than refresh (generate, map) pay nothing for this. Immutable.
  */
 final class Cors {
   static final String ALLOWED_METHODS = "GET, POST, OPTIONS";
@@ -66,14 +66,15 @@ final class Cors {
   }
 
   /**
-   * Answers an {@code OPTIONS} request (after {@link #apply}): 204, no body, {@code Allow} (RFC 9110
-   * section 9.3.7), and the preflight headers for an allowed origin.
+   * Answers an {@code OPTIONS} request (after {@link #apply}): 204, no body, {@code Allow} (RFC
+   * 9110 section 9.3.7), and the preflight headers for an allowed origin.
    */
   void preflight(Exchange ex) {
     HttpServerResponse response = ex.response();
     response.putHeader(HttpHeaders.ALLOW, ALLOWED_METHODS);
     if (response.headers().contains(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN)) {
-      response.putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_METHODS, ALLOWED_METHODS)
+      response
+          .putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_METHODS, ALLOWED_METHODS)
           .putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_HEADERS, ALLOWED_HEADERS)
           .putHeader(HttpHeaders.ACCESS_CONTROL_MAX_AGE, MAX_AGE_SECONDS);
     }

@@ -1,9 +1,9 @@
 package dev.veil.http;
 
 /**
- * Answers requests of one route and method. Runs on the request's event loop and must not block;
- * it answers through the {@link Exchange}, now or later. An exception it throws is answered by
- * {@link ErrorResponses}.
+ * Answers requests of one route and method. Runs on the request's event loop and must not block; it
+ * answers through the {@link Exchange}, now or later. An exception it throws is answered by {@link
+ * ErrorResponses}.
  */
 @FunctionalInterface
 interface Endpoint {

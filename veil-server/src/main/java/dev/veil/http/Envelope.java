@@ -8,9 +8,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * Writes the JSON envelope of every response (docs/spec.md 1.1):
- * {@code {"status":"success","body":…}}, {@code {"status":"optout"}} and
- * {@code {"status":<code>,"message":<text>}}. Bodies are written with Jackson's streaming generator
+ * Writes the JSON envelope of every response (docs/spec.md 1.1): {@code
+ * {"status":"success","body":…}}, {@code {"status":"optout"}} and {@code
+ * {"status":<code>,"message":<text>}}. Bodies are written with Jackson's streaming generator
  * straight into a Vert.x buffer; no tree is built.
  */
 final class Envelope {

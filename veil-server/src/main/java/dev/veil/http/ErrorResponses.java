@@ -41,7 +41,8 @@ final class ErrorResponses {
       send(ex, ErrorCode.CLIENT_ERROR, INVALID_IDENTIFIER);
     } else if (failure instanceof StoreUnavailableException) {
       // The message names the operation, the store and the database's error class, never input.
-      LOG.warn("event=store_unavailable route={} detail=\"{}\"", ex.routeName(), failure.getMessage());
+      LOG.warn(
+          "event=store_unavailable route={} detail=\"{}\"", ex.routeName(), failure.getMessage());
       send(ex, ErrorCode.UNAVAILABLE, "Store unavailable, try again later");
     } else {
       LOG.error("event=request_failed route={} error={}", ex.routeName(), describe(failure));
@@ -94,8 +95,13 @@ final class ErrorResponses {
    * the body was read ({@link Exchange#send}).
    */
   static void bodyTimeout(Exchange ex, Duration timeout) {
-    ex.sendJson(408, Envelope.failure(ex.profile().clientErrorStatus(),
-        "Request timeout: the body did not arrive within " + DurationFormat.format(timeout) + " of the headers"));
+    ex.sendJson(
+        408,
+        Envelope.failure(
+            ex.profile().clientErrorStatus(),
+            "Request timeout: the body did not arrive within "
+                + DurationFormat.format(timeout)
+                + " of the headers"));
   }
 
   /** 405 for a known path called with a method it does not serve. */
@@ -117,7 +123,11 @@ final class ErrorResponses {
     } else if (cause instanceof TooLongHttpLineException) {
       return malformed(request, profile, 414, "Request line too long");
     } else if (cause instanceof StrictRequestDecoder.UnknownVersion) {
-      return malformed(request, profile, 400, "Malformed HTTP request: the version must be HTTP/1.1 or HTTP/1.0");
+      return malformed(
+          request,
+          profile,
+          400,
+          "Malformed HTTP request: the version must be HTTP/1.1 or HTTP/1.0");
     }
     return malformed(request, profile, 400, "Malformed HTTP request");
   }
@@ -127,9 +137,10 @@ final class ErrorResponses {
    * StrictRequestDecoder}): what was read of it is not the body the client meant.
    */
   static VeilException malformedBody(Throwable cause) {
-    return VeilException.clientError(cause instanceof StrictRequestDecoder.ChunkSizeTooLarge
-        ? "Malformed HTTP request: chunk size too large"
-        : "Malformed HTTP request: invalid chunked body");
+    return VeilException.clientError(
+        cause instanceof StrictRequestDecoder.ChunkSizeTooLarge
+            ? "Malformed HTTP request: chunk size too large"
+            : "Malformed HTTP request: invalid chunked body");
   }
 
   /**
@@ -138,7 +149,9 @@ final class ErrorResponses {
    */
   static int malformed(HttpServerRequest request, ApiProfile profile, int status, String message) {
     ConnectionClose.mark(request);
-    request.response().setStatusCode(status)
+    request
+        .response()
+        .setStatusCode(status)
         .putHeader(HttpHeaders.CONTENT_TYPE, Exchange.JSON_CONTENT_TYPE)
         .putHeader(HttpHeaders.CONNECTION, "close")
         .end(Envelope.failure(profile.clientErrorStatus(), message))

@@ -18,6 +18,7 @@ import io.vertx.core.http.HttpServerResponse;
  */
 final class Exchange {
   static final String JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
   /** Recorded when the client went away before the answer could be sent (as nginx does). */
   static final int CLIENT_CLOSED = 499;
 
@@ -32,8 +33,15 @@ final class Exchange {
   private ApiClient client;
   private boolean answered;
 
-  Exchange(HttpServerRequest request, TrackedConnection connection, String routeName, RequestMetrics metrics,
-      RequestObserver observer, ApiProfile profile, long startNanos, StopSignal stop) {
+  Exchange(
+      HttpServerRequest request,
+      TrackedConnection connection,
+      String routeName,
+      RequestMetrics metrics,
+      RequestObserver observer,
+      ApiProfile profile,
+      long startNanos,
+      StopSignal stop) {
     this.request = request;
     this.connection = connection;
     this.stop = stop;
@@ -65,7 +73,10 @@ final class Exchange {
     return profile;
   }
 
-  /** The authenticated caller, or null when the route needs none and none (or no valid key) was sent. */
+  /**
+   * The authenticated caller, or null when the route needs none and none (or no valid key) was
+   * sent.
+   */
   ApiClient client() {
     return client;
   }
@@ -108,8 +119,13 @@ final class Exchange {
       observer.completed(this, CLIENT_CLOSED);
       return;
     }
-    boolean close = request.headers().contains(HttpHeaders.TRANSFER_ENCODING) // RFC 9112 6.3: see ConnectionClose
-        || (!request.isEnded() && declaresBody()); // answered before the body was read: an auth failure, a refused size
+    boolean close =
+        request
+                .headers()
+                .contains(HttpHeaders.TRANSFER_ENCODING) // RFC 9112 6.3: see ConnectionClose
+            || (!request.isEnded()
+                && declaresBody()); // answered before the body was read: an auth failure, a refused
+    // size
     if (close) {
       ConnectionClose.mark(request);
       response.putHeader(HttpHeaders.CONNECTION, "close");
@@ -121,18 +137,23 @@ final class Exchange {
       // Vert.x drops the body of a HEAD answer and, unless told, the Content-Length with it.
       response.putHeader(HttpHeaders.CONTENT_LENGTH, Integer.toString(body.length()));
     }
-    response.setStatusCode(status).putHeader(HttpHeaders.CONTENT_TYPE, contentType).end(body)
-        .onComplete(written -> {
-          if (close) {
-            ConnectionClose.afterAnswer(request);
-          }
-        });
+    response
+        .setStatusCode(status)
+        .putHeader(HttpHeaders.CONTENT_TYPE, contentType)
+        .end(body)
+        .onComplete(
+            written -> {
+              if (close) {
+                ConnectionClose.afterAnswer(request);
+              }
+            });
     observer.completed(this, status);
   }
 
   private boolean declaresBody() {
     String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
-    return (length != null && !length.equals("0")) || request.headers().contains(HttpHeaders.TRANSFER_ENCODING);
+    return (length != null && !length.equals("0"))
+        || request.headers().contains(HttpHeaders.TRANSFER_ENCODING);
   }
 
   /** Ends the response with no body (a CORS preflight answer). */
@@ -146,7 +167,9 @@ final class Exchange {
     observer.completed(this, status);
   }
 
-  /** Starts a chunked 200 response whose body the caller writes; finish with {@link #streamEnded}. */
+  /**
+   * Starts a chunked 200 response whose body the caller writes; finish with {@link #streamEnded}.
+   */
   HttpServerResponse beginStream(String contentType) {
     answered = true;
     HttpServerResponse response = request.response();

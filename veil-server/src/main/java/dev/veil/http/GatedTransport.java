@@ -92,7 +92,8 @@ final class GatedTransport implements io.vertx.core.transport.Transport, Transpo
   }
 
   @Override
-  public EventLoopGroup eventLoopGroup(int type, int threads, ThreadFactory threadFactory, int ioRatio) {
+  public EventLoopGroup eventLoopGroup(
+      int type, int threads, ThreadFactory threadFactory, int ioRatio) {
     return delegate.eventLoopGroup(type, threads, threadFactory, ioRatio);
   }
 
@@ -118,7 +119,8 @@ final class GatedTransport implements io.vertx.core.transport.Transport, Transpo
   }
 
   @Override
-  public void configure(ClientOptionsBase options, int connectTimeout, boolean domainSocket, Bootstrap bootstrap) {
+  public void configure(
+      ClientOptionsBase options, int connectTimeout, boolean domainSocket, Bootstrap bootstrap) {
     delegate.configure(options, connectTimeout, domainSocket, bootstrap);
   }
 

@@ -16,16 +16,16 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Admits the connections of a Vert.x instance's listeners against the node's {@link
- * ConnectionLimit} the moment they are accepted, before Vert.x sets them up or reads from them:
- * the limit must hold at {@code accept}, where running out of descriptors fails ("Too many open
+ * ConnectionLimit} the moment they are accepted, before Vert.x sets them up or reads from them: the
+ * limit must hold at {@code accept}, where running out of descriptors fails ("Too many open
  * files"). Vert.x accepts on one thread and sets connections up on others, so a gate any later
  * would let a burst of connections pile up past the limit, accepted but not yet counted.
  *
  * <p>The gate sits on each listening channel, ahead of the handler that hands accepted connections
  * to Vert.x: its {@link #transport()} is Vert.x's NIO transport with the gate added to every
  * listening channel it makes (pass it to {@code Vertx.builder().withTransport}). A refused
- * connection is closed there; an admitted one is handed on, and its slot released when it closes.
- * A listener finds a connection's slot by the connection's remote address ({@link #slotOf}), unique
+ * connection is closed there; an admitted one is handed on, and its slot released when it closes. A
+ * listener finds a connection's slot by the connection's remote address ({@link #slotOf}), unique
  * among open connections to one port. Every listener of that Vert.x instance is gated (the demo
  * site's too: its descriptors count as well).
  *
@@ -40,7 +40,10 @@ public final class HttpConnectionGate {
   private final Gate gate = new Gate();
   private volatile ConnectionLimit limit;
 
-  /** Sets the limit connections are admitted against; once, before any listener of the transport listens. */
+  /**
+   * Sets the limit connections are admitted against; once, before any listener of the transport
+   * listens.
+   */
   public void admitAgainst(ConnectionLimit connectionLimit) {
     if (limit != null) {
       throw new IllegalStateException("the gate already has its connection limit");
@@ -64,7 +67,9 @@ public final class HttpConnectionGate {
     return remote == null ? null : admitted.get(remote.hostAddress() + ':' + remote.port());
   }
 
-  /** Closes a shed connection; one not yet registered with its event loop is closed as it registers. */
+  /**
+   * Closes a shed connection; one not yet registered with its event loop is closed as it registers.
+   */
   @SuppressWarnings("FutureReturnValueIgnored") // a close that fails leaves nothing to do
   private static void closeShed(Channel child) {
     if (child.isRegistered()) {
@@ -72,7 +77,9 @@ public final class HttpConnectionGate {
     }
   }
 
-  /** Closes the connection as it registers with its event loop if it was shed before, then leaves. */
+  /**
+   * Closes the connection as it registers with its event loop if it was shed before, then leaves.
+   */
   private static final class CloseIfShed extends ChannelInboundHandlerAdapter {
     private final ConnectionSlot slot;
 
@@ -101,7 +108,8 @@ public final class HttpConnectionGate {
       ConnectionLimit connectionLimit = limit;
       if (connectionLimit == null) {
         child.unsafe().closeForcibly();
-        throw new IllegalStateException("a listener listens before the gate has its connection limit");
+        throw new IllegalStateException(
+            "a listener listens before the gate has its connection limit");
       }
       ConnectionSlot slot = connectionLimit.admit(() -> closeShed(child));
       if (slot == null) {
@@ -109,13 +117,18 @@ public final class HttpConnectionGate {
         return;
       }
       child.pipeline().addFirst(new CloseIfShed(slot));
-      String peer = child.remoteAddress() instanceof InetSocketAddress inet
-          ? inet.getAddress().getHostAddress() + ':' + inet.getPort() : String.valueOf(child.remoteAddress());
+      String peer =
+          child.remoteAddress() instanceof InetSocketAddress inet
+              ? inet.getAddress().getHostAddress() + ':' + inet.getPort()
+              : String.valueOf(child.remoteAddress());
       admitted.put(peer, slot);
-      child.closeFuture().addListener(closed -> {
-        admitted.remove(peer, slot);
-        slot.release();
-      });
+      child
+          .closeFuture()
+          .addListener(
+              closed -> {
+                admitted.remove(peer, slot);
+                slot.release();
+              });
       ctx.fireChannelRead(child);
     }
   }

@@ -11,10 +11,12 @@ import io.vertx.core.buffer.Buffer;
  * body is parsed ({@link MapBatchRequest} hands each identifier to a {@link MapBatchAnswer}).
  */
 final class IdentityMapEndpoints {
-  private static final byte[] SINGLE_HEAD = JsonBytes.ascii("{\"status\":\"success\",\"body\":{\"identifier\":");
+  private static final byte[] SINGLE_HEAD =
+      JsonBytes.ascii("{\"status\":\"success\",\"body\":{\"identifier\":");
   private static final byte[] ADVERTISING_ID = JsonBytes.ascii(",\"advertising_id\":");
   private static final byte[] BUCKET_ID = JsonBytes.ascii(",\"bucket_id\":");
   private static final byte[] SINGLE_TAIL = JsonBytes.ascii("}}");
+
   /** Bytes of a single answer besides the identifier. */
   private static final int SINGLE_OVERHEAD = 160;
 
@@ -24,7 +26,11 @@ final class IdentityMapEndpoints {
   private final boolean singleRespectsOptOut;
   private final OutcomeCounters outcomes;
 
-  IdentityMapEndpoints(IdentityMapService mapping, JsonBodies bodies, int maxBatchSize, boolean singleRespectsOptOut,
+  IdentityMapEndpoints(
+      IdentityMapService mapping,
+      JsonBodies bodies,
+      int maxBatchSize,
+      boolean singleRespectsOptOut,
       OutcomeCounters outcomes) {
     this.mapping = mapping;
     this.bodies = bodies;
@@ -55,7 +61,8 @@ final class IdentityMapEndpoints {
     MapBatchAnswer answer = new MapBatchAnswer(mapping.batch(), body.length());
     bodies.parse(body, json -> MapBatchRequest.read(json, maxBatchSize, answer));
     ex.sendJson(200, answer.finish());
-    // Counted once per answered batch; a batch refused part-way (bad JSON, too many) counts nothing.
+    // Counted once per answered batch; a batch refused part-way (bad JSON, too many) counts
+    // nothing.
     outcomes.mappedBatch(answer.mappedCount(), answer.optOutCount(), answer.invalidCount());
   }
 
@@ -63,8 +70,13 @@ final class IdentityMapEndpoints {
   private static Buffer singleAnswer(String identifier, MapResult.Mapped mapped) {
     byte[] id = mapped.advertisingId();
     JsonBytes json = new JsonBytes(SINGLE_OVERHEAD + 6 * identifier.length());
-    json.raw(SINGLE_HEAD).string(identifier).raw(ADVERTISING_ID).base64String(id, 0, id.length)
-        .raw(BUCKET_ID).string(mapped.bucketId()).raw(SINGLE_TAIL);
+    json.raw(SINGLE_HEAD)
+        .string(identifier)
+        .raw(ADVERTISING_ID)
+        .base64String(id, 0, id.length)
+        .raw(BUCKET_ID)
+        .string(mapped.bucketId())
+        .raw(SINGLE_TAIL);
     return json.toBuffer();
   }
 }

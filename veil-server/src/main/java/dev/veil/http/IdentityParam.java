@@ -14,13 +14,14 @@ import dev.veil.core.identity.InvalidIdentifierException;
  */
 record IdentityParam(IdentityInput input, String value) {
   static final String EXACTLY_ONE =
-      "Required Parameter Missing: exactly one of [email, email_hash, phone, phone_hash] must be specified";
+      "Required Parameter Missing: exactly one of [email, email_hash, phone, phone_hash] must be"
+          + " specified";
 
   /**
    * The identity parameter of a request.
    *
-   * @throws VeilException CLIENT_ERROR {@link #EXACTLY_ONE} when none or more than one is given
-   *     (a name given twice counts twice)
+   * @throws VeilException CLIENT_ERROR {@link #EXACTLY_ONE} when none or more than one is given (a
+   *     name given twice counts twice)
    */
   static IdentityParam from(Params params) {
     IdentityInput found = null;

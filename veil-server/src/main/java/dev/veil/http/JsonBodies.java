@@ -31,20 +31,24 @@ final class JsonBodies {
   private final JsonFactory factory;
 
   JsonBodies(int maxBodyBytes) {
-    this.factory = JsonFactory.builder()
-        .streamReadConstraints(StreamReadConstraints.builder()
-            .maxNestingDepth(MAX_NESTING_DEPTH)
-            .maxNumberLength(MAX_NUMBER_LENGTH)
-            .maxStringLength(maxBodyBytes)
-            .maxNameLength(Math.min(maxBodyBytes, 50_000))
-            .maxDocumentLength(maxBodyBytes)
-            .build())
-        .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-        .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
-        .build();
+    this.factory =
+        JsonFactory.builder()
+            .streamReadConstraints(
+                StreamReadConstraints.builder()
+                    .maxNestingDepth(MAX_NESTING_DEPTH)
+                    .maxNumberLength(MAX_NUMBER_LENGTH)
+                    .maxStringLength(maxBodyBytes)
+                    .maxNameLength(Math.min(maxBodyBytes, 50_000))
+                    .maxDocumentLength(maxBodyBytes)
+                    .build())
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+            .build();
   }
 
-  /** Reads one JSON value from a parser positioned before it; the implementation of a body parser. */
+  /**
+   * Reads one JSON value from a parser positioned before it; the implementation of a body parser.
+   */
   @FunctionalInterface
   interface BodyParser<T> {
     T parse(JsonParser json) throws IOException;
@@ -61,18 +65,23 @@ final class JsonBodies {
       requireEnd(json);
       return value;
     } catch (StreamConstraintsException e) {
-      throw VeilException.clientError("JSON body exceeds a limit: at most " + MAX_NESTING_DEPTH
-          + " levels of nesting and numbers of at most " + MAX_NUMBER_LENGTH + " digits");
+      throw VeilException.clientError(
+          "JSON body exceeds a limit: at most "
+              + MAX_NESTING_DEPTH
+              + " levels of nesting and numbers of at most "
+              + MAX_NUMBER_LENGTH
+              + " digits");
     } catch (CharConversionException e) {
       throw VeilException.clientError("Malformed JSON body: not valid UTF-8");
     } catch (JsonEOFException e) {
       throw VeilException.clientError("Malformed JSON body: unexpected end of input");
     } catch (IOException e) {
-      String problem = e.getMessage() != null && e.getMessage().contains("UTF-8")
-          ? "not valid UTF-8"
-          : e.getMessage() != null && e.getMessage().startsWith("Duplicate field")
-              ? "a key appears more than once"
-              : "not valid JSON";
+      String problem =
+          e.getMessage() != null && e.getMessage().contains("UTF-8")
+              ? "not valid UTF-8"
+              : e.getMessage() != null && e.getMessage().startsWith("Duplicate field")
+                  ? "a key appears more than once"
+                  : "not valid JSON";
       throw VeilException.clientError("Malformed JSON body: " + problem);
     }
   }
@@ -103,7 +112,8 @@ final class JsonBodies {
     }
     for (int i = from; i < Math.min(to, from + 4); i++) {
       if (b[i] == 0) {
-        throw VeilException.clientError("Malformed JSON body: not UTF-8 (UTF-16 and UTF-32 are not accepted)");
+        throw VeilException.clientError(
+            "Malformed JSON body: not UTF-8 (UTF-16 and UTF-32 are not accepted)");
       }
     }
   }
@@ -116,7 +126,8 @@ final class JsonBodies {
       more = true;
     }
     if (more) {
-      throw VeilException.clientError("Malformed JSON body: unexpected content after the JSON value");
+      throw VeilException.clientError(
+          "Malformed JSON body: unexpected content after the JSON value");
     }
   }
 
@@ -130,9 +141,10 @@ final class JsonBodies {
 
   private static Params readParams(JsonParser json) throws IOException {
     if (json.nextToken() != JsonToken.START_OBJECT) {
-      throw VeilException.clientError(json.currentToken() == null
-          ? "Request body is empty: expected a JSON object"
-          : "Request body must be a JSON object");
+      throw VeilException.clientError(
+          json.currentToken() == null
+              ? "Request body is empty: expected a JSON object"
+              : "Request body must be a JSON object");
     }
     Params params = Params.empty();
     while (json.nextToken() == JsonToken.FIELD_NAME) {

@@ -8,28 +8,29 @@ import java.util.Arrays;
 
 /**
  * Writes the JSON of the hot answers (token pairs, identity maps) as UTF-8 into one growable byte
- * array, which becomes the response buffer without a copy ({@link #toBuffer()}). Everything else
- * is written with Jackson ({@link Envelope}).
+ * array, which becomes the response buffer without a copy ({@link #toBuffer()}). Everything else is
+ * written with Jackson ({@link Envelope}).
  *
  * <p>Design note. A generate answer is about 550 bytes of which 386 are token text, and a map
  * answer is a few fixed keys around identifiers, base64 ids and bucket ids: writing them by hand
  * avoids a generator, its buffers and the copy from its buffer into the response per request, and
- * lets token text and bucket ids be copied as bytes rather than go through strings. The writer
- * does only what those answers need: constant ASCII, non-negative and negative {@code long}s,
- * escaped strings and standard base64. Strings are escaped as Jackson escapes them ({@code \"},
- * {@code \\}, {@code \n}, {@code \r}, {@code \t}, {@code \b}, {@code \f}, other control characters
- * and every surrogate (so characters beyond the BMP as an escaped pair) as six-character
- * backslash-u escapes with upper-case hex digits, everything else as UTF-8); a surrogate without
- * its partner, which Jackson refuses to write, is escaped the same way, so any Java string can be
- * echoed.
+ * lets token text and bucket ids be copied as bytes rather than go through strings. The writer does
+ * only what those answers need: constant ASCII, non-negative and negative {@code long}s, escaped
+ * strings and standard base64. Strings are escaped as Jackson escapes them ({@code \"}, {@code \\},
+ * {@code \n}, {@code \r}, {@code \t}, {@code \b}, {@code \f}, other control characters and every
+ * surrogate (so characters beyond the BMP as an escaped pair) as six-character backslash-u escapes
+ * with upper-case hex digits, everything else as UTF-8); a surrogate without its partner, which
+ * Jackson refuses to write, is escaped the same way, so any Java string can be echoed.
  *
  * <p>Not thread-safe; one instance per answer.
  */
 final class JsonBytes {
   private static final byte[] BASE64 =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".getBytes(StandardCharsets.US_ASCII);
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+          .getBytes(StandardCharsets.US_ASCII);
   private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] LONG_MIN = Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] LONG_MIN =
+      Long.toString(Long.MIN_VALUE).getBytes(StandardCharsets.US_ASCII);
 
   private byte[] bytes;
   private int length;
@@ -48,7 +49,10 @@ final class JsonBytes {
     return bytes;
   }
 
-  /** Makes room for {@code n} bytes, counts them as written, and returns where they start in {@link #array()}. */
+  /**
+   * Makes room for {@code n} bytes, counts them as written, and returns where they start in {@link
+   * #array()}.
+   */
   int reserve(int n) {
     ensure(n);
     int at = length;
@@ -118,7 +122,10 @@ final class JsonBytes {
     return true;
   }
 
-  /** {@code String.getBytes(int, int, byte[], int)} copies each char's low byte: right for ASCII, and fast. */
+  /**
+   * {@code String.getBytes(int, int, byte[], int)} copies each char's low byte: right for ASCII,
+   * and fast.
+   */
   @SuppressWarnings("deprecation")
   private static void copyLatin1(String s, int n, byte[] out, int off) {
     s.getBytes(0, n, out, off);
@@ -153,16 +160,17 @@ final class JsonBytes {
   }
 
   private void escapeAscii(char c) {
-    char shortForm = switch (c) {
-      case '"' -> '"';
-      case '\\' -> '\\';
-      case '\n' -> 'n';
-      case '\r' -> 'r';
-      case '\t' -> 't';
-      case '\b' -> 'b';
-      case '\f' -> 'f';
-      default -> 0;
-    };
+    char shortForm =
+        switch (c) {
+          case '"' -> '"';
+          case '\\' -> '\\';
+          case '\n' -> 'n';
+          case '\r' -> 'r';
+          case '\t' -> 't';
+          case '\b' -> 'b';
+          case '\f' -> 'f';
+          default -> 0;
+        };
     if (shortForm != 0) {
       bytes[length++] = '\\';
       bytes[length++] = (byte) shortForm;

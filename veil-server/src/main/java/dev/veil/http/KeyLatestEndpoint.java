@@ -25,21 +25,23 @@ final class KeyLatestEndpoint {
   void handle(Exchange ex) {
     List<EncryptionKey> bidderKeys = keys.ring().bidderKeys(clock.instant());
     ex.response().putHeader(HttpHeaders.CACHE_CONTROL, "no-store");
-    ex.success(json -> {
-      json.writeStartArray();
-      for (EncryptionKey key : bidderKeys) {
-        json.writeStartObject();
-        json.writeNumberField("id", key.id());
-        json.writeNumberField("site_id", key.siteId());
-        json.writeNumberField("created", key.created().getEpochSecond());
-        json.writeNumberField("activates", key.activates().getEpochSecond());
-        json.writeNumberField("expires", key.expires().getEpochSecond());
-        json.writeFieldName("secret");
-        byte[] secret = key.secret();
-        json.writeBinary(Base64Variants.MIME_NO_LINEFEEDS, secret, 0, secret.length);
-        json.writeEndObject();
-      }
-      json.writeEndArray();
-    }, 64 + bidderKeys.size() * 160);
+    ex.success(
+        json -> {
+          json.writeStartArray();
+          for (EncryptionKey key : bidderKeys) {
+            json.writeStartObject();
+            json.writeNumberField("id", key.id());
+            json.writeNumberField("site_id", key.siteId());
+            json.writeNumberField("created", key.created().getEpochSecond());
+            json.writeNumberField("activates", key.activates().getEpochSecond());
+            json.writeNumberField("expires", key.expires().getEpochSecond());
+            json.writeFieldName("secret");
+            byte[] secret = key.secret();
+            json.writeBinary(Base64Variants.MIME_NO_LINEFEEDS, secret, 0, secret.length);
+            json.writeEndObject();
+          }
+          json.writeEndArray();
+        },
+        64 + bidderKeys.size() * 160);
   }
 }

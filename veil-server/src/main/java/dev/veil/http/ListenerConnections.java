@@ -29,10 +29,10 @@ import java.util.Map;
  * <p>A later request's head on a kept-alive connection needs no bound of its own: the idle timeout
  * ({@code http.idle-timeout}) sits behind the HTTP decoder in Vert.x's pipeline, so it counts from
  * the last complete message and the bytes of an unfinished head do not reset it ({@code
- * SlowClientsIT} keeps that so). A connection whose request is being answered has no deadline
- * here. Deadlines are checked by a sweep rather than by a timer per request, so a request costs one
- * map lookup and the field writes of {@link TrackedConnection}; the sweep costs a few nanoseconds
- * per open connection, and a deadline is enforced up to one sweep period late. Confined to the
+ * SlowClientsIT} keeps that so). A connection whose request is being answered has no deadline here.
+ * Deadlines are checked by a sweep rather than by a timer per request, so a request costs one map
+ * lookup and the field writes of {@link TrackedConnection}; the sweep costs a few nanoseconds per
+ * open connection, and a deadline is enforced up to one sweep period late. Confined to the
  * listener's event loop.
  */
 final class ListenerConnections {
@@ -42,7 +42,9 @@ final class ListenerConnections {
   /** The bounds in nanoseconds: the first head's (0 for none) and a body's. */
   record Deadlines(long firstHeadNanos, long bodyNanos) {
     static Deadlines of(VeilConfig config) {
-      return new Deadlines(config.http().headerTimeout().toNanos(), config.connections().httpBodyTimeout().toNanos());
+      return new Deadlines(
+          config.http().headerTimeout().toNanos(),
+          config.connections().httpBodyTimeout().toNanos());
     }
 
     /** A quarter of the shorter bound, between 50 ms and 1 s. */
@@ -73,7 +75,10 @@ final class ListenerConnections {
     connection.closeHandler(v -> open.remove(connection)); // the gate gives the place back
   }
 
-  /** The tracked connection of {@code request}, or null if its connection lost its place (it is closing). */
+  /**
+   * The tracked connection of {@code request}, or null if its connection lost its place (it is
+   * closing).
+   */
   TrackedConnection of(HttpServerRequest request) {
     return open.get(request.connection());
   }
@@ -100,8 +105,9 @@ final class ListenerConnections {
   private void expire(TrackedConnection tracked, long now) {
     switch (tracked.expiry(now, deadlines)) {
       case CLOSE -> tracked.connection().close();
-      case BODY_TIMEOUT -> ErrorResponses.bodyTimeout(tracked.receiving(), Duration.ofNanos(deadlines.bodyNanos()));
-      case NONE -> { }
+      case BODY_TIMEOUT ->
+          ErrorResponses.bodyTimeout(tracked.receiving(), Duration.ofNanos(deadlines.bodyNanos()));
+      case NONE -> {}
     }
   }
 }

@@ -40,9 +40,10 @@ final class MapBatchRequest {
    */
   static IdentityInput read(JsonParser json, int maxIdentifiers, Sink sink) throws IOException {
     if (json.nextToken() != JsonToken.START_OBJECT) {
-      throw VeilException.clientError(json.currentToken() == null
-          ? "Request body is empty: expected a JSON object"
-          : "Request body must be a JSON object");
+      throw VeilException.clientError(
+          json.currentToken() == null
+              ? "Request body is empty: expected a JSON object"
+              : "Request body must be a JSON object");
     }
     IdentityInput chosen = null;
     while (json.nextToken() == JsonToken.FIELD_NAME) {
@@ -53,7 +54,8 @@ final class MapBatchRequest {
         continue;
       }
       if (value != JsonToken.START_ARRAY) {
-        throw VeilException.clientError("Invalid body: " + input.parameterName() + " must be an array of strings");
+        throw VeilException.clientError(
+            "Invalid body: " + input.parameterName() + " must be an array of strings");
       }
       int count = readStrings(json, input, maxIdentifiers, chosen == null ? sink : null);
       if (count == 0) {
@@ -70,8 +72,12 @@ final class MapBatchRequest {
     return chosen;
   }
 
-  /** Reads an array of strings up to its end, giving each to {@code sink} unless it is null; returns the count. */
-  private static int readStrings(JsonParser json, IdentityInput input, int max, Sink sink) throws IOException {
+  /**
+   * Reads an array of strings up to its end, giving each to {@code sink} unless it is null; returns
+   * the count.
+   */
+  private static int readStrings(JsonParser json, IdentityInput input, int max, Sink sink)
+      throws IOException {
     int count = 0;
     JsonToken token;
     while ((token = json.nextToken()) != JsonToken.END_ARRAY) {

@@ -33,7 +33,10 @@ final class OpsEndpoints {
     ex.success(json -> json.writeString("alive"), 48);
   }
 
-  /** 200 {@code "ready"}, or 503 {@code unknown} with the reason (loading, no active key, shutting down). */
+  /**
+   * 200 {@code "ready"}, or 503 {@code unknown} with the reason (loading, no active key, shutting
+   * down).
+   */
   void readyz(Exchange ex) {
     String reason = readiness.notReadyReason();
     if (reason == null) {
@@ -48,13 +51,17 @@ final class OpsEndpoints {
    * hundred microseconds), which the requests on this event loop need not wait for.
    */
   void metrics(Exchange ex) {
-    vertx.executeBlocking(metrics::scrape, false).onComplete(done -> {
-      if (done.succeeded()) {
-        ex.send(200, "text/plain; version=0.0.4; charset=utf-8", Buffer.buffer(done.result()));
-      } else {
-        ex.fail(done.cause());
-      }
-    });
+    vertx
+        .executeBlocking(metrics::scrape, false)
+        .onComplete(
+            done -> {
+              if (done.succeeded()) {
+                ex.send(
+                    200, "text/plain; version=0.0.4; charset=utf-8", Buffer.buffer(done.result()));
+              } else {
+                ex.fail(done.cause());
+              }
+            });
   }
 
   void openApi(Exchange ex) {
@@ -64,7 +71,8 @@ final class OpsEndpoints {
   private static Buffer loadOpenApi() {
     try (InputStream in = OpsEndpoints.class.getResourceAsStream(OPENAPI_RESOURCE)) {
       if (in == null) {
-        throw new IllegalStateException("resource " + OPENAPI_RESOURCE + " is missing from the classpath");
+        throw new IllegalStateException(
+            "resource " + OPENAPI_RESOURCE + " is missing from the classpath");
       }
       return Buffer.buffer(in.readAllBytes());
     } catch (IOException e) {

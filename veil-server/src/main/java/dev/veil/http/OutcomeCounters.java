@@ -14,8 +14,8 @@ import dev.veil.token.RefreshOutcome;
  * report the outcomes they already branch on; the services decide and count nothing.
  *
  * <p>Every member is resolved here, once, when the routes are wired: counting an outcome is one
- * {@link java.util.concurrent.atomic.LongAdder} increment, without a look-up or an allocation, and a
- * batch adds its totals once ({@link #mappedBatch}). Labels are the outcome names below, a fixed
+ * {@link java.util.concurrent.atomic.LongAdder} increment, without a look-up or an allocation, and
+ * a batch adds its totals once ({@link #mappedBatch}). Labels are the outcome names below, a fixed
  * set. Thread-safe.
  */
 final class OutcomeCounters {
@@ -31,19 +31,28 @@ final class OutcomeCounters {
   private final Counter mapInvalidIdentifier;
 
   OutcomeCounters(Metrics metrics) {
-    CounterFamily generate = metrics.counterFamily("veil_token_generations_total",
-        "Token generate requests by outcome: generated, optout, invalid_identifier.", "outcome");
+    CounterFamily generate =
+        metrics.counterFamily(
+            "veil_token_generations_total",
+            "Token generate requests by outcome: generated, optout, invalid_identifier.",
+            "outcome");
     generated = generate.labels("generated");
     generateOptOut = generate.labels("optout");
     generateInvalidIdentifier = generate.labels("invalid_identifier");
-    CounterFamily refresh = metrics.counterFamily("veil_token_refreshes_total",
-        "Token refreshes by outcome: refreshed, optout, expired, invalid.", "outcome");
+    CounterFamily refresh =
+        metrics.counterFamily(
+            "veil_token_refreshes_total",
+            "Token refreshes by outcome: refreshed, optout, expired, invalid.",
+            "outcome");
     refreshed = refresh.labels("refreshed");
     refreshOptOut = refresh.labels("optout");
     refreshExpired = refresh.labels("expired");
     refreshInvalid = refresh.labels("invalid");
-    CounterFamily map = metrics.counterFamily("veil_identity_map_identifiers_total",
-        "Identifiers of identity map requests by outcome: mapped, optout, invalid_identifier.", "outcome");
+    CounterFamily map =
+        metrics.counterFamily(
+            "veil_identity_map_identifiers_total",
+            "Identifiers of identity map requests by outcome: mapped, optout, invalid_identifier.",
+            "outcome");
     mapped = map.labels("mapped");
     mapOptOut = map.labels("optout");
     mapInvalidIdentifier = map.labels("invalid_identifier");

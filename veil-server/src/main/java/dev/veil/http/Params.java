@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The named string parameters of a request, from its query string ({@link QueryString}) or from
- * the top level of its JSON object body ({@link JsonBodies#params}), so endpoints read both forms
- * the same way.
+ * The named string parameters of a request, from its query string ({@link QueryString}) or from the
+ * top level of its JSON object body ({@link JsonBodies#params}), so endpoints read both forms the
+ * same way.
  *
  * <p>A name given twice is kept twice: {@link #count} sees both and {@link #get} refuses to choose.
  * A JSON member whose value is not a string is kept as unusable: {@link #get} refuses it, naming

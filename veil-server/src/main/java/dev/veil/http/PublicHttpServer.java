@@ -16,13 +16,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>{@link #start()} binds {@code http.host}:{@code http.port} (port 0 picks a free port) with one
  * listener per event loop, all sharing the port, so requests are spread over the cores. Each
- * listener enforces the limits of docs/spec.md 11 at the protocol level (header size, idle timeout; the
- * header and body deadlines and the node's connection limit in {@link ListenerConnections}) and
- * hands requests to one shared {@link RequestDispatcher}. {@link #stop()} stops
- * accepting connections and lets in-flight requests finish (up to {@code http.shutdown-timeout}).
+ * listener enforces the limits of docs/spec.md 11 at the protocol level (header size, idle timeout;
+ * the header and body deadlines and the node's connection limit in {@link ListenerConnections}) and
+ * hands requests to one shared {@link RequestDispatcher}. {@link #stop()} stops accepting
+ * connections and lets in-flight requests finish (up to {@code http.shutdown-timeout}).
  *
- * <p>Hot paths (generate, refresh, validate, map) run on the event loop without blocking; only
- * the opt-out store write runs on a worker thread. Start and stop once each; thread-safe.
+ * <p>Hot paths (generate, refresh, validate, map) run on the event loop without blocking; only the
+ * opt-out store write runs on a worker thread. Start and stop once each; thread-safe.
  */
 public final class PublicHttpServer {
   private static final AtomicInteger RANDOM_SHARED_PORTS = new AtomicInteger();
@@ -53,7 +53,12 @@ public final class PublicHttpServer {
    *     which admits connections against the node's connection limit
    */
   public PublicHttpServer(
-      Vertx vertx, VeilConfig config, PublicApi api, Metrics metrics, int listeners, HttpConnectionGate gate) {
+      Vertx vertx,
+      VeilConfig config,
+      PublicApi api,
+      Metrics metrics,
+      int listeners,
+      HttpConnectionGate gate) {
     if (listeners < 1) {
       throw new IllegalArgumentException("listeners must be at least 1");
     }
@@ -88,13 +93,21 @@ public final class PublicHttpServer {
   private Future<Integer> deploy(int port, int instances) {
     HttpServerOptions options = options(port);
     AtomicInteger actualPort = new AtomicInteger(port);
-    return vertx.deployVerticle(() -> new Listener(options, dispatcher,
-                new ListenerConnections(gate, deadlines), config.http().shutdownTimeout(), actualPort::set),
+    return vertx
+        .deployVerticle(
+            () ->
+                new Listener(
+                    options,
+                    dispatcher,
+                    new ListenerConnections(gate, deadlines),
+                    config.http().shutdownTimeout(),
+                    actualPort::set),
             new DeploymentOptions().setInstances(instances))
-        .map(id -> {
-          deployments.add(id);
-          return actualPort.get();
-        });
+        .map(
+            id -> {
+              deployments.add(id);
+              return actualPort.get();
+            });
   }
 
   private HttpServerOptions options(int port) {

@@ -15,8 +15,8 @@ import java.nio.charset.StandardCharsets;
  * with a space and is refused by the value's own parser as malformed, never answered with a 5xx.
  *
  * <p>Strict where lenient decoders guess: a broken escape ({@code %G1}, a trailing {@code %}) or
- * bytes that are not valid UTF-8 make the whole query a client error. Empty segments ({@code a=1&&b=2})
- * are skipped; a name without {@code =} has the empty value.
+ * bytes that are not valid UTF-8 make the whole query a client error. Empty segments ({@code
+ * a=1&&b=2}) are skipped; a name without {@code =} has the empty value.
  */
 final class QueryString {
   static final String MALFORMED = "Malformed query string: invalid percent-encoding or UTF-8";
@@ -95,9 +95,11 @@ final class QueryString {
   }
 
   private static String utf8(ByteBuffer bytes) {
-    CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
-        .onMalformedInput(CodingErrorAction.REPORT)
-        .onUnmappableCharacter(CodingErrorAction.REPORT);
+    CharsetDecoder utf8 =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
     try {
       CharBuffer chars = utf8.decode(bytes);
       return chars.toString();

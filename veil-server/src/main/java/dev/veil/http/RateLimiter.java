@@ -6,10 +6,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Limits each API client to {@code perSecond} requests per wall-clock second
- * ({@code limits.rate-limit-per-second}; 0 turns it off). A fixed one-second window per client,
- * held in one {@link AtomicLong} (second in the high bits, count in the low 24), updated with
- * compare-and-set: lock-free and shared by every event loop. The window is per node.
+ * Limits each API client to {@code perSecond} requests per wall-clock second ({@code
+ * limits.rate-limit-per-second}; 0 turns it off). A fixed one-second window per client, held in one
+ * {@link AtomicLong} (second in the high bits, count in the low 24), updated with compare-and-set:
+ * lock-free and shared by every event loop. The window is per node.
  */
 final class RateLimiter {
   private static final int COUNT_BITS = 24;

@@ -60,24 +60,40 @@ final class RequestDispatcher {
   }
 
   /** The API: every path, who may call it, and which class answers (docs/spec.md section 1). */
-  private List<Route.Builder> routes(Vertx vertx, VeilConfig config, PublicApi api, Metrics metrics) {
+  private List<Route.Builder> routes(
+      Vertx vertx, VeilConfig config, PublicApi api, Metrics metrics) {
     OutcomeCounters outcomes = new OutcomeCounters(metrics);
     TokenEndpoints tokens = new TokenEndpoints(api.tokens(), outcomes);
-    IdentityMapEndpoints map = new IdentityMapEndpoints(
-        api.mapping(), bodies, config.limits().maxBatchSize(), !profile.mapsOptedOutIdentities(), outcomes);
+    IdentityMapEndpoints map =
+        new IdentityMapEndpoints(
+            api.mapping(),
+            bodies,
+            config.limits().maxBatchSize(),
+            !profile.mapsOptedOutIdentities(),
+            outcomes);
     BucketsEndpoint buckets = new BucketsEndpoint(api.salts(), StreamBudget.of(config, metrics));
-    OptOutEndpoint optOut = new OptOutEndpoint(vertx, api.mapper(), api.optOuts(), config.dbTimeout());
+    OptOutEndpoint optOut =
+        new OptOutEndpoint(vertx, api.mapper(), api.optOuts(), config.dbTimeout());
     KeyLatestEndpoint keys = new KeyLatestEndpoint(api.keys(), api.clock());
     OpsEndpoints ops = new OpsEndpoints(vertx, api.readiness(), metrics);
     SdkScriptEndpoint sdk = new SdkScriptEndpoint(SdkScript.load());
     Route.Builder validate = Route.at("/v1/token/validate");
     return List.of(
-        Route.at("/v1/token/generate").role(Role.GENERATOR).get(query(tokens::generate)).post(json(tokens::generate)),
-        Route.at("/v1/token/refresh").optionalKey().cors()
-            .get(query(tokens::refreshFromQuery)).post(json(tokens::refresh)),
+        Route.at("/v1/token/generate")
+            .role(Role.GENERATOR)
+            .get(query(tokens::generate))
+            .post(json(tokens::generate)),
+        Route.at("/v1/token/refresh")
+            .optionalKey()
+            .cors()
+            .get(query(tokens::refreshFromQuery))
+            .post(json(tokens::refresh)),
         (profile.validateNeedsKey() ? validate.anyKey() : validate.open())
-            .get(query(tokens::validate)).post(json(tokens::validate)),
-        Route.at("/v1/identity/map").role(Role.MAPPER).get(query(map::mapOne))
+            .get(query(tokens::validate))
+            .post(json(tokens::validate)),
+        Route.at("/v1/identity/map")
+            .role(Role.MAPPER)
+            .get(query(map::mapOne))
             .post(ex -> BodyReader.read(ex, maxBodyBytes, body -> map.mapBatch(ex, body))),
         Route.at("/v1/identity/buckets").role(Role.MAPPER).get(query(buckets::handle)),
         Route.at("/v1/optout").role(Role.OPTOUT).post(json(optOut::handle)),
@@ -102,18 +118,21 @@ final class RequestDispatcher {
     if (ConnectionClose.isClosing(request.connection())) {
       return; // pipelined behind a request after which the connection closes: not served
     }
-    if (request.headers().get(HttpHeaders.HOST) == null && request.version() == HttpVersion.HTTP_1_1) {
+    if (request.headers().get(HttpHeaders.HOST) == null
+        && request.version() == HttpVersion.HTTP_1_1) {
       // RFC 9112 section 3.2. One look-up without allocation (HostHeaderBenchmark: about 10 ns of a
       // generate's 16 us); a second Host is not looked for (see docs/http-api.md).
       cors.apply(request);
-      invalid.record(ErrorResponses.malformed(request, profile, 400, "Malformed HTTP request: no Host header"),
+      invalid.record(
+          ErrorResponses.malformed(request, profile, 400, "Malformed HTTP request: no Host header"),
           System.nanoTime() - start);
       return;
     }
     String framing = ambiguousFraming(request);
     if (framing != null) {
       cors.apply(request);
-      invalid.record(ErrorResponses.malformed(request, profile, 400, framing), System.nanoTime() - start);
+      invalid.record(
+          ErrorResponses.malformed(request, profile, 400, framing), System.nanoTime() - start);
       return;
     }
     String path = request.path() == null ? "" : request.path();
@@ -124,12 +143,21 @@ final class RequestDispatcher {
     if (route == null) {
       cors.apply(request); // a browser SDK with a wrong base URL reads the 404 (see Cors)
       ErrorResponses.unknownPath(
-          new Exchange(request, connection, "unmatched", unmatched, observer, profile, start, stop));
+          new Exchange(
+              request, connection, "unmatched", unmatched, observer, profile, start, stop));
       return;
     }
     HttpMethod method = request.method();
     Exchange ex =
-        new Exchange(request, connection, route.path(), route.metrics(method), observer, profile, start, stop);
+        new Exchange(
+            request,
+            connection,
+            route.path(),
+            route.metrics(method),
+            observer,
+            profile,
+            start,
+            stop);
     try {
       if (route.cors()) {
         cors.apply(request);
@@ -174,7 +202,9 @@ final class RequestDispatcher {
   /** Answers a request the HTTP decoder rejected (431, 414 or 400); the connection then closes. */
   void handleInvalid(HttpServerRequest request, TrackedConnection connection) {
     long start = System.nanoTime();
-    if (connection == null || !connection.headArrived(start) || ConnectionClose.isClosing(request.connection())) {
+    if (connection == null
+        || !connection.headArrived(start)
+        || ConnectionClose.isClosing(request.connection())) {
       return;
     }
     cors.applyToRejectedHead(request);
@@ -196,12 +226,15 @@ final class RequestDispatcher {
       case ANY_KEY, ROLE -> {
         Optional<ApiClient> client = authenticator.authenticate(header);
         if (client.isEmpty()) {
-          throw new VeilException(ErrorCode.UNAUTHORIZED, header == null
-              ? "Missing API key: send the header Authorization: Bearer <api-key>"
-              : "Invalid API key");
+          throw new VeilException(
+              ErrorCode.UNAUTHORIZED,
+              header == null
+                  ? "Missing API key: send the header Authorization: Bearer <api-key>"
+                  : "Invalid API key");
         }
         if (route.role() != null && !client.get().has(route.role())) {
-          throw new VeilException(ErrorCode.UNAUTHORIZED, "API key lacks the " + route.role() + " role");
+          throw new VeilException(
+              ErrorCode.UNAUTHORIZED, "API key lacks the " + route.role() + " role");
         }
         ex.authenticated(client.get());
       }
@@ -220,6 +253,7 @@ final class RequestDispatcher {
 
   /** POST form: parameters from a JSON object body. */
   private Endpoint json(Endpoint.WithParams endpoint) {
-    return ex -> BodyReader.read(ex, maxBodyBytes, body -> endpoint.handle(ex, bodies.params(body)));
+    return ex ->
+        BodyReader.read(ex, maxBodyBytes, body -> endpoint.handle(ex, bodies.params(body)));
   }
 }

@@ -15,7 +15,10 @@ import java.util.Deque;
 final class RequestPath {
   private RequestPath() {}
 
-  /** {@code raw} in its normal spelling, e.g. {@code //v1/token/%72efresh/} → {@code /v1/token/refresh}. */
+  /**
+   * {@code raw} in its normal spelling, e.g. {@code //v1/token/%72efresh/} → {@code
+   * /v1/token/refresh}.
+   */
   static String normalize(String raw) {
     String decoded = decodeUnreserved(raw);
     Deque<String> segments = new ArrayDeque<>();
@@ -54,7 +57,12 @@ final class RequestPath {
 
   /** RFC 3986 section 2.3: {@code ALPHA / DIGIT / "-" / "." / "_" / "~"}. */
   private static boolean isUnreserved(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-        || c == '-' || c == '.' || c == '_' || c == '~';
+    return (c >= 'a' && c <= 'z')
+        || (c >= 'A' && c <= 'Z')
+        || (c >= '0' && c <= '9')
+        || c == '-'
+        || c == '.'
+        || c == '_'
+        || c == '~';
   }
 }

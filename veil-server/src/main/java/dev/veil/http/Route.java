@@ -42,9 +42,13 @@ final class Route {
     this.role = b.role;
     this.cors = b.cors;
     Map<HttpMethod, Endpoint> byMethod = new LinkedHashMap<>(b.endpoints);
-    if (access == Access.OPEN && byMethod.containsKey(HttpMethod.GET) && !path.startsWith(API_PREFIX)) {
-      // Monitors and caches ask with HEAD: the GET's answer, headers only (the server drops the body).
-      // Not on /v1 routes, which answer HEAD with 405 whatever the profile (validate is open in uid2).
+    if (access == Access.OPEN
+        && byMethod.containsKey(HttpMethod.GET)
+        && !path.startsWith(API_PREFIX)) {
+      // Monitors and caches ask with HEAD: the GET's answer, headers only (the server drops the
+      // body).
+      // Not on /v1 routes, which answer HEAD with 405 whatever the profile (validate is open in
+      // uid2).
       byMethod.put(HttpMethod.HEAD, byMethod.get(HttpMethod.GET));
     }
     this.endpoints = Map.copyOf(byMethod);
@@ -55,8 +59,9 @@ final class Route {
     }
     this.metrics = Map.copyOf(perMethod);
     this.otherMethods = registry.httpRequests(path, "other");
-    this.allow = byMethod.keySet().stream().map(HttpMethod::name).collect(Collectors.joining(", "))
-        + (cors ? ", OPTIONS" : "");
+    this.allow =
+        byMethod.keySet().stream().map(HttpMethod::name).collect(Collectors.joining(", "))
+            + (cors ? ", OPTIONS" : "");
   }
 
   static Builder at(String path) {

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 public final class SdkScript {
   /** Where the build puts the file on the class path. */
   public static final String RESOURCE = "/static/veil-sdk.js";
+
   /** {@code text/javascript} is the JavaScript media type (RFC 9239). */
   public static final String CONTENT_TYPE = "text/javascript; charset=utf-8";
 
@@ -33,15 +34,21 @@ public final class SdkScript {
       throw new IllegalStateException(RESOURCE + " declares no version (const VERSION = '…';)");
     }
     this.version = m.group(1);
-    this.etag = "\"" + Base64.getUrlEncoder().withoutPadding().encodeToString(sha256(bytes)).substring(0, 22) + "\"";
+    this.etag =
+        "\""
+            + Base64.getUrlEncoder().withoutPadding().encodeToString(sha256(bytes)).substring(0, 22)
+            + "\"";
   }
 
   /** Reads the file from the class path; fails if the build did not put it there. */
   public static SdkScript load() {
     try (InputStream in = SdkScript.class.getResourceAsStream(RESOURCE)) {
       if (in == null) {
-        throw new IllegalStateException("resource " + RESOURCE + " is missing from the classpath; build with Maven, "
-            + "which copies sdk-js/veil-sdk.js into it");
+        throw new IllegalStateException(
+            "resource "
+                + RESOURCE
+                + " is missing from the classpath; build with Maven, "
+                + "which copies sdk-js/veil-sdk.js into it");
       }
       return new SdkScript(in.readAllBytes());
     } catch (IOException e) {

@@ -39,7 +39,8 @@ final class SdkScriptEndpoint {
 
   private void serve(Exchange ex, String cacheControl) {
     HttpServerResponse response = ex.response();
-    response.putHeader(HttpHeaders.CACHE_CONTROL, cacheControl)
+    response
+        .putHeader(HttpHeaders.CACHE_CONTROL, cacheControl)
         .putHeader(HttpHeaders.ETAG, script.etag())
         .putHeader("X-Content-Type-Options", "nosniff")
         .putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN, "*")

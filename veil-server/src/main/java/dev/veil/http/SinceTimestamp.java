@@ -17,7 +17,8 @@ import java.time.format.DateTimeParseException;
 final class SinceTimestamp {
   static final String NAME = "since_timestamp";
   static final String MISSING = "Required Parameter Missing: since_timestamp";
-  static final String INVALID = "Invalid since_timestamp: must be ISO 8601 date-time or epoch seconds";
+  static final String INVALID =
+      "Invalid since_timestamp: must be ISO 8601 date-time or epoch seconds";
   private static final int MAX_EPOCH_DIGITS = 12;
   private static final int MAX_YEAR = 9999;
 
@@ -38,7 +39,8 @@ final class SinceTimestamp {
       throw VeilException.clientError(INVALID);
     }
     if (parsed.getYear() < 0 || parsed.getYear() > MAX_YEAR) {
-      throw VeilException.clientError(INVALID); // YYYY is four digits; also keeps epoch millis in range
+      throw VeilException.clientError(
+          INVALID); // YYYY is four digits; also keeps epoch millis in range
     }
     return parsed.toInstant(ZoneOffset.UTC);
   }

@@ -14,14 +14,14 @@ import java.util.List;
  * ({@code limits.stream-buffer-bytes}), and how long a stream may hold its share without progress
  * ({@code http.stream-stall-timeout}).
  *
- * <p>Design note. A streamed answer asks for budget before it formats a chunk and gives it back once
- * Netty has handed the chunk's bytes to the kernel, or once the connection closed ({@link
+ * <p>Design note. A streamed answer asks for budget before it formats a chunk and gives it back
+ * once Netty has handed the chunk's bytes to the kernel, or once the connection closed ({@link
  * BucketStream}). So a client that stops reading holds at most one chunk, and all such clients
- * together hold at most the budget however many they are; the others wait without a chunk.
- * Requests are granted in the order they were made: while the oldest does not fit, younger ones
- * wait too (no barging), and a stream asks again after each chunk, so streams take turns and none
- * starves. A stream that holds budget and makes no progress for the stall timeout has its
- * connection closed, which gives its share back.
+ * together hold at most the budget however many they are; the others wait without a chunk. Requests
+ * are granted in the order they were made: while the oldest does not fit, younger ones wait too (no
+ * barging), and a stream asks again after each chunk, so streams take turns and none starves. A
+ * stream that holds budget and makes no progress for the stall timeout has its connection closed,
+ * which gives its share back.
  *
  * <p>Thread-safe: the event loops share one budget. A grant runs outside the lock on the thread
  * that released the bytes (or asked for them); the stream moves to its own event loop.
@@ -48,19 +48,34 @@ final class StreamBudget {
     this.stalls = stalls;
   }
 
-  /** The node's budget, from its settings, with its gauges and stall counter registered in {@code metrics}. */
+  /**
+   * The node's budget, from its settings, with its gauges and stall counter registered in {@code
+   * metrics}.
+   */
   static StreamBudget of(VeilConfig config, Metrics metrics) {
-    StreamBudget budget = new StreamBudget(config.limits().streamBufferBytes(), config.http().streamStallTimeout(),
-        metrics.counter("veil_http_stream_stalls_total",
-            "Streamed answers closed because their client read nothing for http.stream-stall-timeout."));
-    metrics.gauge("veil_http_stream_buffered_bytes",
-        "Bytes of streamed answers held in memory now, at most limits.stream-buffer-bytes.", budget::held);
-    metrics.gauge("veil_http_stream_waiting",
-        "Streamed answers waiting for limits.stream-buffer-bytes to format their next chunk.", budget::waiting);
+    StreamBudget budget =
+        new StreamBudget(
+            config.limits().streamBufferBytes(),
+            config.http().streamStallTimeout(),
+            metrics.counter(
+                "veil_http_stream_stalls_total",
+                "Streamed answers closed because their client read nothing for"
+                    + " http.stream-stall-timeout."));
+    metrics.gauge(
+        "veil_http_stream_buffered_bytes",
+        "Bytes of streamed answers held in memory now, at most limits.stream-buffer-bytes.",
+        budget::held);
+    metrics.gauge(
+        "veil_http_stream_waiting",
+        "Streamed answers waiting for limits.stream-buffer-bytes to format their next chunk.",
+        budget::waiting);
     return budget;
   }
 
-  /** A request for budget, granted (its callback run) once the bytes are available and its turn has come. */
+  /**
+   * A request for budget, granted (its callback run) once the bytes are available and its turn has
+   * come.
+   */
   final class Request {
     private final int bytes;
     private final Runnable granted;
@@ -95,7 +110,8 @@ final class StreamBudget {
    */
   Request acquire(int bytes, Runnable granted) {
     if (bytes < 1 || bytes > capacity) {
-      throw new IllegalArgumentException("a request must be between 1 and " + capacity + " bytes, got " + bytes);
+      throw new IllegalArgumentException(
+          "a request must be between 1 and " + capacity + " bytes, got " + bytes);
     }
     Request request = new Request(bytes, granted);
     List<Request> now;
@@ -107,7 +123,10 @@ final class StreamBudget {
     return request;
   }
 
-  /** Gives back {@code bytes} of a granted request and grants waiting requests that now fit, oldest first. */
+  /**
+   * Gives back {@code bytes} of a granted request and grants waiting requests that now fit, oldest
+   * first.
+   */
   void release(int bytes) {
     List<Request> granted;
     synchronized (this) {

@@ -49,10 +49,15 @@ public final class StrictRequestDecoder extends VertxHttpRequestDecoder {
   private static final int AFTER_LAST_CHUNK = -1;
 
   private final int maxLineBytes;
+
   /** The request whose chunked body is being decoded, or null. */
   private HttpRequest chunked;
-  /** Bytes before the next chunk-size line of {@link #chunked}'s body, or {@link #AFTER_LAST_CHUNK}. */
+
+  /**
+   * Bytes before the next chunk-size line of {@link #chunked}'s body, or {@link #AFTER_LAST_CHUNK}.
+   */
   private long beforeSizeLine;
+
   /** The body failed: nothing more is decoded on this connection. */
   private boolean dropping;
 
@@ -69,7 +74,8 @@ public final class StrictRequestDecoder extends VertxHttpRequestDecoder {
   public static void install(HttpConnection connection, HttpServerOptions options) {
     if (connection instanceof ConnectionBase base) {
       ChannelHandler current = base.channel().pipeline().get(NAME);
-      if (current instanceof VertxHttpRequestDecoder && !(current instanceof StrictRequestDecoder)) {
+      if (current instanceof VertxHttpRequestDecoder
+          && !(current instanceof StrictRequestDecoder)) {
         base.channel().pipeline().replace(NAME, NAME, new StrictRequestDecoder(options));
       }
     }
@@ -88,8 +94,13 @@ public final class StrictRequestDecoder extends VertxHttpRequestDecoder {
   /** The stand-in for a request whose head could not be read: answered over HTTP/1.1. */
   @Override
   protected HttpMessage createInvalidMessage() {
-    return new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, "/bad-request", Unpooled.buffer(0),
-        headersFactory, trailersFactory);
+    return new DefaultFullHttpRequest(
+        HttpVersion.HTTP_1_1,
+        HttpMethod.GET,
+        "/bad-request",
+        Unpooled.buffer(0),
+        headersFactory,
+        trailersFactory);
   }
 
   @Override
@@ -111,7 +122,8 @@ public final class StrictRequestDecoder extends VertxHttpRequestDecoder {
     if (beforeSizeLine <= 0) {
       super.decode(ctx, in, out);
     } else {
-      ByteBuf upToNextSizeLine = in.slice(in.readerIndex(), (int) Math.min(in.readableBytes(), beforeSizeLine));
+      ByteBuf upToNextSizeLine =
+          in.slice(in.readerIndex(), (int) Math.min(in.readableBytes(), beforeSizeLine));
       super.decode(ctx, upToNextSizeLine, out);
       in.skipBytes(upToNextSizeLine.readerIndex());
       beforeSizeLine -= upToNextSizeLine.readerIndex();
@@ -121,8 +133,10 @@ public final class StrictRequestDecoder extends VertxHttpRequestDecoder {
 
   /** A request with a chunked body was just decoded: its body starts with a chunk-size line. */
   private void followIfChunked(List<Object> out, int emitted) {
-    if (out.size() > emitted && out.get(out.size() - 1) instanceof HttpRequest request
-        && request.decoderResult().isSuccess() && HttpUtil.isTransferEncodingChunked(request)) {
+    if (out.size() > emitted
+        && out.get(out.size() - 1) instanceof HttpRequest request
+        && request.decoderResult().isSuccess()
+        && HttpUtil.isTransferEncodingChunked(request)) {
       chunked = request;
       beforeSizeLine = 0;
     }
@@ -135,7 +149,8 @@ public final class StrictRequestDecoder extends VertxHttpRequestDecoder {
    */
   private boolean readSizeLine(ByteBuf in) {
     int start = in.readerIndex();
-    int lineFeed = in.indexOf(start, start + Math.min(in.readableBytes(), maxLineBytes + 2), (byte) '\n');
+    int lineFeed =
+        in.indexOf(start, start + Math.min(in.readableBytes(), maxLineBytes + 2), (byte) '\n');
     if (lineFeed < 0) {
       return true;
     }
@@ -168,7 +183,9 @@ public final class StrictRequestDecoder extends VertxHttpRequestDecoder {
     return size;
   }
 
-  /** Ends the follow at the body's last part; turns a part the decoder failed into a failed body. */
+  /**
+   * Ends the follow at the body's last part; turns a part the decoder failed into a failed body.
+   */
   private void afterBodyPart(ByteBuf in, List<Object> out, int emitted) {
     for (int i = emitted; i < out.size(); i++) {
       Object part = out.get(i);
@@ -199,7 +216,9 @@ public final class StrictRequestDecoder extends VertxHttpRequestDecoder {
     out.add(LastHttpContent.EMPTY_LAST_CONTENT);
   }
 
-  /** A request line whose protocol is not HTTP/1.1 or HTTP/1.0. Carries no input; no stack trace. */
+  /**
+   * A request line whose protocol is not HTTP/1.1 or HTTP/1.0. Carries no input; no stack trace.
+   */
   static final class UnknownVersion extends RuntimeException {
     private static final long serialVersionUID = 1L;
 

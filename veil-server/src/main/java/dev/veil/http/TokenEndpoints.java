@@ -19,7 +19,8 @@ final class TokenEndpoints {
   static final String REFRESH_TOKEN = "refresh_token";
   static final String REFRESH_TOKEN_MISSING = "Required Parameter Missing: refresh_token";
   static final String UNENCODED_PLUS =
-      "Invalid refresh_token: it holds a space, which is how a '+' arrives that was not percent-encoded; send + as %2B";
+      "Invalid refresh_token: it holds a space, which is how a '+' arrives that was not"
+          + " percent-encoded; send + as %2B";
   private static final byte[] TOKENS_HEAD =
       JsonBytes.ascii("{\"status\":\"success\",\"body\":{\"advertising_token\":\"");
   private static final byte[] REFRESH_TOKEN_FIELD = JsonBytes.ascii("\",\"refresh_token\":\"");
@@ -27,6 +28,7 @@ final class TokenEndpoints {
   private static final byte[] REFRESH_FROM_FIELD = JsonBytes.ascii(",\"refresh_from\":");
   private static final byte[] REFRESH_EXPIRES_FIELD = JsonBytes.ascii(",\"refresh_expires\":");
   private static final byte[] TOKENS_TAIL = JsonBytes.ascii("}}");
+
   /** Keys, punctuation and three numbers of a tokens answer, besides the tokens themselves. */
   private static final int TOKENS_OVERHEAD = 200;
 
@@ -99,7 +101,9 @@ final class TokenEndpoints {
     }
   }
 
-  /** Validate: {@code true} only for a test identity whose token matches; a missing token is false. */
+  /**
+   * Validate: {@code true} only for a test identity whose token matches; a missing token is false.
+   */
   void validate(Exchange ex, Params params) {
     String advertisingToken = params.get("token");
     IdentityHash identity = IdentityParam.from(params).parse();
@@ -108,21 +112,26 @@ final class TokenEndpoints {
   }
 
   /**
-   * {@code {"status":"success","body":{"advertising_token":…,"refresh_token":…,"identity_expires":…,
+   * {@code
+   * {"status":"success","body":{"advertising_token":…,"refresh_token":…,"identity_expires":…,
    * "refresh_from":…,"refresh_expires":…}}}, written by hand ({@link JsonBytes}): the tokens are
    * base64 text, which needs no escaping, copied as bytes.
    */
   static Buffer tokensAnswer(IdentityTokens t) {
-    JsonBytes json = new JsonBytes(t.advertisingTokenLength() + t.refreshTokenLength() + TOKENS_OVERHEAD);
+    JsonBytes json =
+        new JsonBytes(t.advertisingTokenLength() + t.refreshTokenLength() + TOKENS_OVERHEAD);
     json.raw(TOKENS_HEAD);
     int at = json.reserve(t.advertisingTokenLength());
     t.copyAdvertisingToken(json.array(), at);
     json.raw(REFRESH_TOKEN_FIELD);
     at = json.reserve(t.refreshTokenLength());
     t.copyRefreshToken(json.array(), at);
-    json.raw(IDENTITY_EXPIRES_FIELD).number(t.identityExpires().toEpochMilli())
-        .raw(REFRESH_FROM_FIELD).number(t.refreshFrom().toEpochMilli())
-        .raw(REFRESH_EXPIRES_FIELD).number(t.refreshExpires().toEpochMilli())
+    json.raw(IDENTITY_EXPIRES_FIELD)
+        .number(t.identityExpires().toEpochMilli())
+        .raw(REFRESH_FROM_FIELD)
+        .number(t.refreshFrom().toEpochMilli())
+        .raw(REFRESH_EXPIRES_FIELD)
+        .number(t.refreshExpires().toEpochMilli())
         .raw(TOKENS_TAIL);
     return json.toBuffer();
   }

@@ -15,21 +15,40 @@ import io.vertx.core.http.HttpConnection;
  */
 final class TrackedConnection {
   /** What the sweep does with a connection. */
-  enum Expiry { NONE, CLOSE, BODY_TIMEOUT }
+  enum Expiry {
+    NONE,
+    CLOSE,
+    BODY_TIMEOUT
+  }
 
-  private enum Phase { HEAD, BODY, ANSWER }
+  private enum Phase {
+    HEAD,
+    BODY,
+    ANSWER
+  }
 
   private final HttpConnection connection;
   private final ConnectionSlot slot;
   private Phase phase = Phase.HEAD;
-  /** In {@link Phase#HEAD}: whether the awaited head is a later request's, on a kept-alive connection. */
+
+  /**
+   * In {@link Phase#HEAD}: whether the awaited head is a later request's, on a kept-alive
+   * connection.
+   */
   private boolean keptAlive;
+
   /** {@link System#nanoTime()} when the phase began. */
   private long since;
-  /** {@link System#nanoTime()} when the connection began to wait for its current request: opened, or last answered. */
+
+  /**
+   * {@link System#nanoTime()} when the connection began to wait for its current request: opened, or
+   * last answered.
+   */
   private long idleSince;
+
   /** Whether this connection holds {@link ConnectionSlot#busy()}. */
   private boolean busy;
+
   /** In {@link Phase#BODY}: the request whose body is awaited. */
   private Exchange receiving;
 
@@ -98,11 +117,15 @@ final class TrackedConnection {
 
   /** What the sweep at {@code now} must do, given the bounds of {@code deadlines} (0: none). */
   Expiry expiry(long now, ListenerConnections.Deadlines deadlines) {
-    long bound = switch (phase) {
-      case HEAD -> keptAlive ? 0 : deadlines.firstHeadNanos(); // a later head: the idle timeout bounds it
-      case BODY -> deadlines.bodyNanos();
-      case ANSWER -> 0;
-    };
+    long bound =
+        switch (phase) {
+          case HEAD ->
+              keptAlive
+                  ? 0
+                  : deadlines.firstHeadNanos(); // a later head: the idle timeout bounds it
+          case BODY -> deadlines.bodyNanos();
+          case ANSWER -> 0;
+        };
     if (bound <= 0 || now - since <= bound) {
       return Expiry.NONE;
     }

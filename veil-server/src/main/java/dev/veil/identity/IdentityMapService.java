@@ -19,7 +19,8 @@ public final class IdentityMapService {
    * @param alwaysOptedOut first-level hashes treated as opted out without a record (the UID2
    *     profile's test identities)
    */
-  public IdentityMapService(IdentityMapper mapper, OptOutService optOuts, Predicate<byte[]> alwaysOptedOut) {
+  public IdentityMapService(
+      IdentityMapper mapper, OptOutService optOuts, Predicate<byte[]> alwaysOptedOut) {
     this.mapper = mapper;
     this.optOuts = optOuts;
     this.alwaysOptedOut = alwaysOptedOut;
@@ -28,8 +29,9 @@ public final class IdentityMapService {
   /**
    * Maps one raw identifier of the given input kind.
    *
-   * @param respectOptOut whether an opted-out identity is reported as {@link MapResult.Unmapped#OPTOUT}
-   *     (always for batches; for single maps unless the UID2 profile is on)
+   * @param respectOptOut whether an opted-out identity is reported as {@link
+   *     MapResult.Unmapped#OPTOUT} (always for batches; for single maps unless the UID2 profile is
+   *     on)
    */
   public MapResult map(IdentityInput input, String value, boolean respectOptOut) {
     IdentityHash identity;

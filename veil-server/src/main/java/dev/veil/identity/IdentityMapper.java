@@ -48,7 +48,8 @@ public final class IdentityMapper {
    * bucket: the whole derivation of docs/spec.md 2 (first-level hash, bucket, advertising id)
    * without allocating, for loops over many identities.
    */
-  public int mapInto(IdentityHash identity, SaltSnapshot snapshot, byte[] firstLevelHash, byte[] advertisingId) {
+  public int mapInto(
+      IdentityHash identity, SaltSnapshot snapshot, byte[] firstLevelHash, byte[] advertisingId) {
     identity.digestWithSuffix(firstLevelSalt, firstLevelHash, 0);
     int bucket = snapshot.bucketOf(firstLevelHash);
     snapshot.hashWithSaltInto(firstLevelHash, bucket, advertisingId, 0);

@@ -61,12 +61,18 @@ public final class MapBatch {
     return Outcome.MAPPED;
   }
 
-  /** The 32-byte advertising id of the last {@link Outcome#MAPPED} identifier; overwritten by the next call. */
+  /**
+   * The 32-byte advertising id of the last {@link Outcome#MAPPED} identifier; overwritten by the
+   * next call.
+   */
   public byte[] advertisingId() {
     return advertisingId;
   }
 
-  /** Copies the bucket id of the last {@link Outcome#MAPPED} identifier ({@link SaltSnapshot#BUCKET_ID_CHARS} bytes). */
+  /**
+   * Copies the bucket id of the last {@link Outcome#MAPPED} identifier ({@link
+   * SaltSnapshot#BUCKET_ID_CHARS} bytes).
+   */
   public void copyBucketId(byte[] out, int off) {
     snapshot.copyBucketId(bucket, out, off);
   }

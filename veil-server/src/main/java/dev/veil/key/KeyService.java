@@ -63,11 +63,15 @@ public final class KeyService {
   private Void readChanges() {
     KeyRing before = ring.get();
     List<EncryptionKey> keys = new ArrayList<>();
-    cursor = store.forEachChange(cursor, v -> {
-      if (!v.value().equals(before.byId(v.value().id()))) {
-        keys.add(v.value()); // keys never change once written: a key delivered again is skipped
-      }
-    });
+    cursor =
+        store.forEachChange(
+            cursor,
+            v -> {
+              if (!v.value().equals(before.byId(v.value().id()))) {
+                keys.add(
+                    v.value()); // keys never change once written: a key delivered again is skipped
+              }
+            });
     ring.set(ring.get().with(keys));
     return null;
   }

@@ -23,5 +23,10 @@ public interface KeyStore extends ChangeFeed<EncryptionKey> {
    * pause) creates one key. The store assigns the id (unique, positive) and the sequence number.
    */
   Inserted insert(
-      int siteId, int predecessorId, Instant created, Instant activates, Instant expires, byte[] secret);
+      int siteId,
+      int predecessorId,
+      Instant created,
+      Instant activates,
+      Instant expires,
+      byte[] secret);
 }

@@ -4,18 +4,19 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * One admitted connection's place under its {@link ConnectionLimit}: whether it is busy (answers
- * in progress, never shed) or waiting (idle between requests, or still sending a request: may be
+ * One admitted connection's place under its {@link ConnectionLimit}: whether it is busy (answers in
+ * progress, never shed) or waiting (idle between requests, or still sending a request: may be
  * shed), and since when it waits. The listener that owns the connection marks it busy and waiting
  * as its requests go, and releases it once the connection closed.
  *
  * <p>Per request this costs two compare-and-set operations and one ordered store, and allocates
- * nothing. Thread-safe: the owner changes the state on its own thread while the limit may claim
- * the slot from another.
+ * nothing. Thread-safe: the owner changes the state on its own thread while the limit may claim the
+ * slot from another.
  */
 public final class ConnectionSlot {
   /** Claimed for shedding: its place was given to a newcomer, its connection is closing. */
   private static final int SHED = -1;
+
   private static final int RELEASED = -2;
   private static final VarHandle BUSY;
   private static final VarHandle SINCE;
@@ -32,9 +33,14 @@ public final class ConnectionSlot {
 
   private final ConnectionLimit limit;
   private final Runnable close;
-  /** Answers in progress, or {@link #SHED} or {@link #RELEASED}. Read and written through {@link #BUSY}. */
+
+  /**
+   * Answers in progress, or {@link #SHED} or {@link #RELEASED}. Read and written through {@link
+   * #BUSY}.
+   */
   @SuppressWarnings("unused")
   private int busy;
+
   /** {@link System#nanoTime()} when the connection last began to wait. Through {@link #SINCE}. */
   @SuppressWarnings("unused")
   private long since;
@@ -92,7 +98,9 @@ public final class ConnectionSlot {
     }
   }
 
-  /** Takes the place from a waiting connection, so the limit can close it; false if busy or gone. */
+  /**
+   * Takes the place from a waiting connection, so the limit can close it; false if busy or gone.
+   */
   boolean claim() {
     return BUSY.compareAndSet(this, 0, SHED);
   }
@@ -102,7 +110,9 @@ public final class ConnectionSlot {
     return (int) BUSY.getOpaque(this) == 0;
   }
 
-  /** {@link System#nanoTime()} when the connection last began to wait: admitted, or last answered. */
+  /**
+   * {@link System#nanoTime()} when the connection last began to wait: admitted, or last answered.
+   */
   public long waitingSince() {
     return (long) SINCE.getOpaque(this);
   }

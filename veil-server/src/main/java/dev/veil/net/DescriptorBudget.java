@@ -5,13 +5,13 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 
 /**
- * How many connections the process's file descriptors allow: the descriptor limit, less those
- * open when the node starts (class path, store, logs, the JVM's own), less a reserve of a tenth of
- * the limit and at least {@value #MIN_RESERVE} for what the node opens later (event loops started
- * after this is read, store files and pooled database connections, class-path entries read on first
- * use). Read once, at start, from the JVM (HotSpot on Linux and macOS raises its soft limit to the
- * hard one as it starts, so this is the hard limit of whoever started it). Where the JVM does not
- * tell, {@value #UNKNOWN_CONNECTIONS} connections. Never fewer than {@value #MIN_CONNECTIONS}.
+ * How many connections the process's file descriptors allow: the descriptor limit, less those open
+ * when the node starts (class path, store, logs, the JVM's own), less a reserve of a tenth of the
+ * limit and at least {@value #MIN_RESERVE} for what the node opens later (event loops started after
+ * this is read, store files and pooled database connections, class-path entries read on first use).
+ * Read once, at start, from the JVM (HotSpot on Linux and macOS raises its soft limit to the hard
+ * one as it starts, so this is the hard limit of whoever started it). Where the JVM does not tell,
+ * {@value #UNKNOWN_CONNECTIONS} connections. Never fewer than {@value #MIN_CONNECTIONS}.
  */
 record DescriptorBudget(long limit, long open) {
   static final int MIN_RESERVE = 64;
@@ -22,7 +22,8 @@ record DescriptorBudget(long limit, long open) {
   static DescriptorBudget ofThisProcess() {
     OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
     if (os instanceof UnixOperatingSystemMXBean unix) {
-      return new DescriptorBudget(unix.getMaxFileDescriptorCount(), unix.getOpenFileDescriptorCount());
+      return new DescriptorBudget(
+          unix.getMaxFileDescriptorCount(), unix.getOpenFileDescriptorCount());
     }
     return new DescriptorBudget(-1, -1);
   }

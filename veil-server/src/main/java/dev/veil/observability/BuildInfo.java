@@ -17,7 +17,9 @@ public final class BuildInfo {
 
   private BuildInfo() {}
 
-  /** The version of this build, such as {@code 0.1.0}, or {@code unknown} if the build wrote none. */
+  /**
+   * The version of this build, such as {@code 0.1.0}, or {@code unknown} if the build wrote none.
+   */
   public static String version() {
     try (InputStream in = BuildInfo.class.getResourceAsStream(RESOURCE)) {
       if (in == null) {
@@ -32,13 +34,22 @@ public final class BuildInfo {
     }
   }
 
-  /** Adds {@code veil_build_info} to every scrape of {@code metrics}; {@code profile} is the API profile's name. */
+  /**
+   * Adds {@code veil_build_info} to every scrape of {@code metrics}; {@code profile} is the API
+   * profile's name.
+   */
   public static void register(Metrics metrics, String profile) {
-    String labels = Metrics.labels(LABELS, List.of(version(), System.getProperty("java.version", "unknown"), profile));
-    metrics.collector(out -> {
-      Metrics.appendHelp(out, "veil_build_info", "The running build: version, Java version and API profile.",
-          "gauge");
-      Metrics.appendSample(out, "veil_build_info", labels, 1);
-    });
+    String labels =
+        Metrics.labels(
+            LABELS, List.of(version(), System.getProperty("java.version", "unknown"), profile));
+    metrics.collector(
+        out -> {
+          Metrics.appendHelp(
+              out,
+              "veil_build_info",
+              "The running build: version, Java version and API profile.",
+              "gauge");
+          Metrics.appendSample(out, "veil_build_info", labels, 1);
+        });
   }
 }

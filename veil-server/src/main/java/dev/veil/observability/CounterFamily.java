@@ -37,17 +37,19 @@ public final class CounterFamily {
   }
 
   /**
-   * The member with these label values, one per label name in order; the same {@link Counter}
-   * for the same values. Shown in scrapes (at 0) from its first look-up on.
+   * The member with these label values, one per label name in order; the same {@link Counter} for
+   * the same values. Shown in scrapes (at 0) from its first look-up on.
    *
    * @throws IllegalArgumentException if the number of values differs from the number of labels
    */
   public Counter labels(String... values) {
     if (values.length != labelNames.size()) {
-      throw new IllegalArgumentException(name + " has labels " + labelNames + ", got " + Arrays.toString(values));
+      throw new IllegalArgumentException(
+          name + " has labels " + labelNames + ", got " + Arrays.toString(values));
     }
     List<String> key = List.of(values);
-    return members.computeIfAbsent(key, k -> new Counter(name, help, Metrics.labels(labelNames, k)));
+    return members.computeIfAbsent(
+        key, k -> new Counter(name, help, Metrics.labels(labelNames, k)));
   }
 
   String name() {
@@ -63,6 +65,8 @@ public final class CounterFamily {
       return;
     }
     Metrics.appendHelp(out, name, help, "counter");
-    members.values().stream().sorted(Comparator.comparing(Counter::labels)).forEach(c -> c.writeSample(out));
+    members.values().stream()
+        .sorted(Comparator.comparing(Counter::labels))
+        .forEach(c -> c.writeSample(out));
   }
 }

@@ -31,7 +31,8 @@ public final class JvmMetrics {
   private static final List<String> STATE = List.of("state");
 
   private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
-  private final List<GarbageCollectorMXBean> collectors = ManagementFactory.getGarbageCollectorMXBeans();
+  private final List<GarbageCollectorMXBean> collectors =
+      ManagementFactory.getGarbageCollectorMXBeans();
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private final ClassLoadingMXBean classes = ManagementFactory.getClassLoadingMXBean();
 
@@ -46,7 +47,11 @@ public final class JvmMetrics {
     writeMemory(out);
     writeGc(out);
     writeThreads(out);
-    gauge(out, "jvm_classes_currently_loaded", "Classes currently loaded in the JVM.", "",
+    gauge(
+        out,
+        "jvm_classes_currently_loaded",
+        "Classes currently loaded in the JVM.",
+        "",
         classes.getLoadedClassCount());
   }
 
@@ -58,31 +63,61 @@ public final class JvmMetrics {
     Metrics.appendHelp(out, "jvm_memory_used_bytes", "Used bytes of a JVM memory area.", "gauge");
     Metrics.appendSample(out, "jvm_memory_used_bytes", heapLabel, (double) heap.getUsed());
     Metrics.appendSample(out, "jvm_memory_used_bytes", nonHeapLabel, (double) nonHeap.getUsed());
-    Metrics.appendHelp(out, "jvm_memory_committed_bytes", "Committed bytes of a JVM memory area.", "gauge");
-    Metrics.appendSample(out, "jvm_memory_committed_bytes", heapLabel, (double) heap.getCommitted());
-    Metrics.appendSample(out, "jvm_memory_committed_bytes", nonHeapLabel, (double) nonHeap.getCommitted());
-    Metrics.appendHelp(out, "jvm_memory_max_bytes", "Maximum bytes of a JVM memory area (-1: no limit set).",
+    Metrics.appendHelp(
+        out, "jvm_memory_committed_bytes", "Committed bytes of a JVM memory area.", "gauge");
+    Metrics.appendSample(
+        out, "jvm_memory_committed_bytes", heapLabel, (double) heap.getCommitted());
+    Metrics.appendSample(
+        out, "jvm_memory_committed_bytes", nonHeapLabel, (double) nonHeap.getCommitted());
+    Metrics.appendHelp(
+        out,
+        "jvm_memory_max_bytes",
+        "Maximum bytes of a JVM memory area (-1: no limit set).",
         "gauge");
     Metrics.appendSample(out, "jvm_memory_max_bytes", heapLabel, (double) heap.getMax());
     Metrics.appendSample(out, "jvm_memory_max_bytes", nonHeapLabel, (double) nonHeap.getMax());
   }
 
   private void writeGc(StringBuilder out) {
-    Metrics.appendHelp(out, "jvm_gc_collection_seconds", "Time spent in a garbage collector's collections.",
+    Metrics.appendHelp(
+        out,
+        "jvm_gc_collection_seconds",
+        "Time spent in a garbage collector's collections.",
         "summary");
     for (GarbageCollectorMXBean gc : collectors) {
       String label = Metrics.labels(GC, List.of(gc.getName()));
-      Metrics.appendSample(out, "jvm_gc_collection_seconds_count", label, (double) Math.max(0, gc.getCollectionCount()));
-      Metrics.appendSample(out, "jvm_gc_collection_seconds_sum", label, Math.max(0, gc.getCollectionTime()) / 1000.0);
+      Metrics.appendSample(
+          out,
+          "jvm_gc_collection_seconds_count",
+          label,
+          (double) Math.max(0, gc.getCollectionCount()));
+      Metrics.appendSample(
+          out,
+          "jvm_gc_collection_seconds_sum",
+          label,
+          Math.max(0, gc.getCollectionTime()) / 1000.0);
     }
   }
 
   private void writeThreads(StringBuilder out) {
-    gauge(out, "jvm_threads_current", "Current thread count of the JVM.", "", threads.getThreadCount());
-    gauge(out, "jvm_threads_daemon", "Daemon thread count of the JVM.", "", threads.getDaemonThreadCount());
-    gauge(out, "jvm_threads_peak", "Peak thread count of the JVM.", "", threads.getPeakThreadCount());
-    Metrics.appendHelp(out, "jvm_threads_started_total", "Threads started since the JVM started.", "counter");
-    Metrics.appendSample(out, "jvm_threads_started_total", "", (double) threads.getTotalStartedThreadCount());
+    gauge(
+        out,
+        "jvm_threads_current",
+        "Current thread count of the JVM.",
+        "",
+        threads.getThreadCount());
+    gauge(
+        out,
+        "jvm_threads_daemon",
+        "Daemon thread count of the JVM.",
+        "",
+        threads.getDaemonThreadCount());
+    gauge(
+        out, "jvm_threads_peak", "Peak thread count of the JVM.", "", threads.getPeakThreadCount());
+    Metrics.appendHelp(
+        out, "jvm_threads_started_total", "Threads started since the JVM started.", "counter");
+    Metrics.appendSample(
+        out, "jvm_threads_started_total", "", (double) threads.getTotalStartedThreadCount());
     Map<Thread.State, Integer> states = new EnumMap<>(Thread.State.class);
     for (Thread.State state : Thread.State.values()) {
       states.put(state, 0);
@@ -93,11 +128,14 @@ public final class JvmMetrics {
       }
     }
     Metrics.appendHelp(out, "jvm_threads_state", "Threads of the JVM by state.", "gauge");
-    states.forEach((state, n) -> Metrics.appendSample(out, "jvm_threads_state",
-        Metrics.labels(STATE, List.of(state.name())), n));
+    states.forEach(
+        (state, n) ->
+            Metrics.appendSample(
+                out, "jvm_threads_state", Metrics.labels(STATE, List.of(state.name())), n));
   }
 
-  private static void gauge(StringBuilder out, String name, String help, String labels, double value) {
+  private static void gauge(
+      StringBuilder out, String name, String help, String labels, double value) {
     Metrics.appendHelp(out, name, help, "gauge");
     Metrics.appendSample(out, name, labels, value);
   }

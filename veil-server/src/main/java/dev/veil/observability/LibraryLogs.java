@@ -73,7 +73,9 @@ public final class LibraryLogs extends Handler {
       return;
     }
     String method = record.getSourceMethodName() == null ? "unknown" : record.getSourceMethodName();
-    target.atLevel(level).addMarker(LibraryLogFilter.LINE_MARKER)
+    target
+        .atLevel(level)
+        .addMarker(LibraryLogFilter.LINE_MARKER)
         .log(LibraryLogFilter.LINE, name, method, exceptionClasses(record.getThrown()));
   }
 

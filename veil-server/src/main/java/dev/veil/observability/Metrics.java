@@ -19,8 +19,8 @@ import java.util.regex.Pattern;
  * counters told apart by labels from a small fixed set), values read at scrape time ({@link
  * #gauge}, {@link #counterOf}) and whole families written at scrape time by a collector ({@link
  * JvmMetrics}, {@link ProcessMetrics}, {@link BuildInfo}). Handles are created once and kept by the
- * caller, so recording a request costs a few {@link java.util.concurrent.atomic.LongAdder} increments and no
- * allocation once a status code has been seen.
+ * caller, so recording a request costs a few {@link java.util.concurrent.atomic.LongAdder}
+ * increments and no allocation once a status code has been seen.
  *
  * <p>Thread-safe: any thread may record while another scrapes; a scrape sees each series at some
  * point during the scrape (series are not read atomically with each other).
@@ -47,8 +47,8 @@ public final class Metrics {
   }
 
   /**
-   * A counter named {@code name} (Prometheus convention: ending in {@code _total}); the same
-   * handle for the same name.
+   * A counter named {@code name} (Prometheus convention: ending in {@code _total}); the same handle
+   * for the same name.
    *
    * @throws IllegalArgumentException if the name is not a valid metric name
    */
@@ -60,14 +60,15 @@ public final class Metrics {
   /**
    * A family of counters named {@code name} whose members differ by the values of {@code
    * labelNames}; the same family for the same name. Resolve each member once ({@link
-   * CounterFamily#labels}) and keep it: label values must come from a small fixed set, never
-   * from request input.
+   * CounterFamily#labels}) and keep it: label values must come from a small fixed set, never from
+   * request input.
    *
    * @throws IllegalArgumentException if a name is not valid, or the family exists with other labels
    */
   public CounterFamily counterFamily(String name, String help, String... labelNames) {
     checkName(name);
-    CounterFamily family = families.computeIfAbsent(name, n -> new CounterFamily(n, help, labelNames));
+    CounterFamily family =
+        families.computeIfAbsent(name, n -> new CounterFamily(n, help, labelNames));
     if (!family.hasLabels(labelNames)) {
       throw new IllegalArgumentException("counter family " + name + " exists with other labels");
     }
@@ -104,15 +105,22 @@ public final class Metrics {
     List<RequestMetrics> routes = new ArrayList<>(requests.values());
     routes.sort(Comparator.comparing(RequestMetrics::route).thenComparing(RequestMetrics::method));
     if (!routes.isEmpty()) {
-      out.append("# HELP veil_http_requests_total HTTP requests by route, method and status code.\n")
+      out.append(
+              "# HELP veil_http_requests_total HTTP requests by route, method and status code.\n")
           .append("# TYPE veil_http_requests_total counter\n");
       routes.forEach(r -> r.writeCounts(out));
-      out.append("# HELP veil_http_request_duration_seconds Time from request headers to the end of the response.\n")
+      out.append(
+              "# HELP veil_http_request_duration_seconds Time from request headers to the end of"
+                  + " the response.\n")
           .append("# TYPE veil_http_request_duration_seconds histogram\n");
       routes.forEach(r -> r.writeHistograms(out));
     }
-    counters.values().stream().sorted(Comparator.comparing(Counter::name)).forEach(c -> c.write(out));
-    families.values().stream().sorted(Comparator.comparing(CounterFamily::name)).forEach(f -> f.write(out));
+    counters.values().stream()
+        .sorted(Comparator.comparing(Counter::name))
+        .forEach(c -> c.write(out));
+    families.values().stream()
+        .sorted(Comparator.comparing(CounterFamily::name))
+        .forEach(f -> f.write(out));
     gauges.values().stream().sorted(Comparator.comparing(Gauge::name)).forEach(g -> g.write(out));
     collectors.forEach(c -> c.write(out));
     return out.toString();

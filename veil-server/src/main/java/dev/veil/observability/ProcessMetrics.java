@@ -34,25 +34,50 @@ public final class ProcessMetrics {
   }
 
   void write(StringBuilder out) {
-    if (os instanceof com.sun.management.OperatingSystemMXBean sun && sun.getProcessCpuTime() >= 0) {
-      Metrics.appendHelp(out, "process_cpu_seconds_total", "User and system CPU time of the process.", "counter");
+    if (os instanceof com.sun.management.OperatingSystemMXBean sun
+        && sun.getProcessCpuTime() >= 0) {
+      Metrics.appendHelp(
+          out, "process_cpu_seconds_total", "User and system CPU time of the process.", "counter");
       Metrics.appendSample(out, "process_cpu_seconds_total", "", sun.getProcessCpuTime() / 1e9);
     }
-    gauge(out, "process_start_time_seconds", "When the process started, in seconds since the Unix epoch.",
+    gauge(
+        out,
+        "process_start_time_seconds",
+        "When the process started, in seconds since the Unix epoch.",
         runtime.getStartTime() / 1000.0);
-    gauge(out, "process_uptime_seconds", "Seconds since the process started.", runtime.getUptime() / 1000.0);
+    gauge(
+        out,
+        "process_uptime_seconds",
+        "Seconds since the process started.",
+        runtime.getUptime() / 1000.0);
     if (os instanceof UnixOperatingSystemMXBean unix) {
-      gauge(out, "process_open_fds", "Open file descriptors.", (double) unix.getOpenFileDescriptorCount());
-      gauge(out, "process_max_fds", "Limit of open file descriptors.", (double) unix.getMaxFileDescriptorCount());
+      gauge(
+          out,
+          "process_open_fds",
+          "Open file descriptors.",
+          (double) unix.getOpenFileDescriptorCount());
+      gauge(
+          out,
+          "process_max_fds",
+          "Limit of open file descriptors.",
+          (double) unix.getMaxFileDescriptorCount());
     }
     String status = procStatus();
     long resident = kilobytes(status, "VmRSS:");
     if (resident >= 0) {
-      gauge(out, "process_resident_memory_bytes", "Resident memory of the process.", (double) (resident * 1024));
+      gauge(
+          out,
+          "process_resident_memory_bytes",
+          "Resident memory of the process.",
+          (double) (resident * 1024));
     }
     long virtual = kilobytes(status, "VmSize:");
     if (virtual >= 0) {
-      gauge(out, "process_virtual_memory_bytes", "Virtual memory of the process.", (double) (virtual * 1024));
+      gauge(
+          out,
+          "process_virtual_memory_bytes",
+          "Virtual memory of the process.",
+          (double) (virtual * 1024));
     }
   }
 
@@ -64,7 +89,7 @@ public final class ProcessMetrics {
     }
   }
 
-  /** The value of a {@code Key:   123 kB} line of {@code /proc/self/status}, or -1. */
+  /** The value of a {@code Key: 123 kB} line of {@code /proc/self/status}, or -1. */
   static long kilobytes(String status, String key) {
     for (String line : status.split("\n")) {
       if (line.startsWith(key) && line.endsWith(" kB")) {

@@ -13,8 +13,8 @@ import java.time.temporal.ChronoUnit;
  * and refresh keysets have an active key, and the in-memory data is not older than {@code
  * sync.max-staleness} (the last successful catch-up with the store started less than that long
  * ago). A node whose store is unreachable keeps answering from memory and stays ready until then;
- * past it, load balancers should route elsewhere, because the node may not know newer keys,
- * clients and opt-outs. Cheap and thread-safe; read by {@code /ops/readyz} and {@code /metrics}.
+ * past it, load balancers should route elsewhere, because the node may not know newer keys, clients
+ * and opt-outs. Cheap and thread-safe; read by {@code /ops/readyz} and {@code /metrics}.
  */
 public final class Readiness {
   private final KeyService keys;
@@ -75,8 +75,11 @@ public final class Readiness {
     }
     Duration age = syncAge();
     if (age.compareTo(maxStaleness) > 0) {
-      return "data not synced with the store for " + DurationFormat.format(age.truncatedTo(ChronoUnit.SECONDS))
-          + " (sync.max-staleness " + DurationFormat.format(maxStaleness) + "); is the store reachable?";
+      return "data not synced with the store for "
+          + DurationFormat.format(age.truncatedTo(ChronoUnit.SECONDS))
+          + " (sync.max-staleness "
+          + DurationFormat.format(maxStaleness)
+          + "); is the store reachable?";
     }
     var ring = keys.ring();
     var now = clock.instant();

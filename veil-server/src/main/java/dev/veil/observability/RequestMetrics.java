@@ -10,14 +10,15 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <p>Design note. Series are kept in an array indexed by status code (100 to 599), created on first
  * use with a compare-and-set, so {@link #record} allocates nothing after the first request with a
- * given status. Bucket counts are stored per bucket and summed into Prometheus' cumulative form
- * at scrape time.
+ * given status. Bucket counts are stored per bucket and summed into Prometheus' cumulative form at
+ * scrape time.
  */
 public final class RequestMetrics {
   /** Upper bounds of the latency buckets, in seconds. */
   static final double[] BOUNDS_SECONDS = {
     0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
   };
+
   private static final long[] BOUNDS_NANOS = new long[BOUNDS_SECONDS.length];
   private static final int MIN_STATUS = 100;
   private static final int MAX_STATUS = 599;
@@ -30,7 +31,8 @@ public final class RequestMetrics {
 
   private final String route;
   private final String method;
-  private final AtomicReferenceArray<Series> byStatus = new AtomicReferenceArray<>(MAX_STATUS - MIN_STATUS + 1);
+  private final AtomicReferenceArray<Series> byStatus =
+      new AtomicReferenceArray<>(MAX_STATUS - MIN_STATUS + 1);
 
   RequestMetrics(String route, String method) {
     this.route = route;

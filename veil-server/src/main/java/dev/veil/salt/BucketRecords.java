@@ -9,10 +9,10 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Design note: layout. A record is {@value #RECORD_BYTES} bytes: the salt (32), the bucket id
  * (12 ASCII characters), a ready flag for each, two bytes of padding. Mapping one identifier reads
- * its bucket's salt and, in a map answer, the bucket's id: one record, so one or two cache lines
- * of a table far larger than the caches, where salts, ids and their flags in four separate arrays
- * cost four misses per identifier (measured: a map batch over 5,000 buckets took twice the time
- * per identifier of one that kept hitting the same 1,000).
+ * its bucket's salt and, in a map answer, the bucket's id: one record, so one or two cache lines of
+ * a table far larger than the caches, where salts, ids and their flags in four separate arrays cost
+ * four misses per identifier (measured: a map batch over 5,000 buckets took twice the time per
+ * identifier of one that kept hitting the same 1,000).
  *
  * <p>Design note: publication. A field is valid once its flag is set; the flag is written with
  * release semantics after the field's bytes and read with acquire semantics before them, so a
@@ -24,7 +24,10 @@ import java.lang.invoke.VarHandle;
  * <p>Thread-safe.
  */
 final class BucketRecords {
-  /** Computes a field of bucket {@code bucket} into {@code out[off, off + field length)}; deterministic. */
+  /**
+   * Computes a field of bucket {@code bucket} into {@code out[off, off + field length)};
+   * deterministic.
+   */
   @FunctionalInterface
   interface Deriver {
     void derive(int bucket, byte[] out, int off);
@@ -51,9 +54,9 @@ final class BucketRecords {
 
   /**
    * A table with the same records as {@code previous}, where the salts of {@code changed} buckets
-   * will be computed again with {@code salt}. Fields that {@code previous} had computed are
-   * copied (every id, and every salt but the changed ones), so the new table starts as warm as the
-   * old one.
+   * will be computed again with {@code salt}. Fields that {@code previous} had computed are copied
+   * (every id, and every salt but the changed ones), so the new table starts as warm as the old
+   * one.
    */
   static BucketRecords copyOf(BucketRecords previous, Deriver salt, boolean[] changed) {
     BucketRecords next = new BucketRecords(changed.length, salt, previous.id);
@@ -63,7 +66,8 @@ final class BucketRecords {
       // Flags first (acquire), bytes after: a field copied with its flag is complete.
       if (!changed[bucket] && isSet(from, r + SALT_READY_AT)) {
         System.arraycopy(from, r + SALT_AT, to, r + SALT_AT, SALT_BYTES);
-        to[r + SALT_READY_AT] = 1; // published with the table (a new snapshot goes out through an atomic reference)
+        to[r + SALT_READY_AT] =
+            1; // published with the table (a new snapshot goes out through an atomic reference)
       }
       if (isSet(from, r + ID_READY_AT)) {
         System.arraycopy(from, r + ID_AT, to, r + ID_AT, ID_BYTES);
@@ -73,17 +77,25 @@ final class BucketRecords {
     return next;
   }
 
-  /** The array holding every record; read a field at the offset {@link #salt} or {@link #id} returns. */
+  /**
+   * The array holding every record; read a field at the offset {@link #salt} or {@link #id}
+   * returns.
+   */
   byte[] records() {
     return records;
   }
 
-  /** The offset of {@code bucket}'s salt ({@value #SALT_BYTES} bytes), computing it first if needed. */
+  /**
+   * The offset of {@code bucket}'s salt ({@value #SALT_BYTES} bytes), computing it first if needed.
+   */
   int salt(int bucket) {
     return field(bucket * RECORD_BYTES, SALT_AT, SALT_READY_AT, salt, bucket);
   }
 
-  /** The offset of {@code bucket}'s id ({@value #ID_BYTES} ASCII bytes), computing it first if needed. */
+  /**
+   * The offset of {@code bucket}'s id ({@value #ID_BYTES} ASCII bytes), computing it first if
+   * needed.
+   */
   int id(int bucket) {
     return field(bucket * RECORD_BYTES, ID_AT, ID_READY_AT, id, bucket);
   }

@@ -15,7 +15,8 @@ final class SaltDerivation {
   static final int ID_CHARS = 12;
   private static final int ID_HASH_BYTES = 9;
   private static final byte[] BASE64URL =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".getBytes(StandardCharsets.US_ASCII);
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+          .getBytes(StandardCharsets.US_ASCII);
 
   private final byte[] saltSeed;
   private final byte[] bucketIdSecret;
@@ -25,7 +26,9 @@ final class SaltDerivation {
     this.bucketIdSecret = system.bucketIdSecret();
   }
 
-  /** Writes the 32-byte salt of {@code bucket} at {@code generation} to {@code out[off, off+32)}. */
+  /**
+   * Writes the 32-byte salt of {@code bucket} at {@code generation} to {@code out[off, off+32)}.
+   */
   void salt(int bucket, int generation, byte[] out, int off) {
     byte[] input = new byte[8];
     putInt(input, 0, bucket);

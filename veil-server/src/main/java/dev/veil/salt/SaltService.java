@@ -60,11 +60,14 @@ public final class SaltService {
   public synchronized void catchUp() {
     List<BucketSalt> changes = new ArrayList<>();
     SaltSnapshot before = snapshot.get();
-    cursor = store.forEachChange(cursor, v -> {
-      if (isNewer(before, v.value())) {
-        changes.add(v.value());
-      }
-    });
+    cursor =
+        store.forEachChange(
+            cursor,
+            v -> {
+              if (isNewer(before, v.value())) {
+                changes.add(v.value());
+              }
+            });
     if (!changes.isEmpty()) {
       snapshot.set(snapshot.get().with(changes));
     }
@@ -96,7 +99,10 @@ public final class SaltService {
     return rotations.size();
   }
 
-  /** Rotates {@code fraction} (0 < f <= 1) of the buckets now, oldest salts first; at least one bucket. */
+  /**
+   * Rotates {@code fraction} (0 < f <= 1) of the buckets now, oldest salts first; at least one
+   * bucket.
+   */
   public synchronized int rotateFraction(double fraction) {
     if (!(fraction > 0 && fraction <= 1)) {
       throw VeilException.clientError("fraction must be greater than 0 and at most 1");
@@ -127,7 +133,9 @@ public final class SaltService {
     return rotate(() -> buckets);
   }
 
-  /** Saves the next generation of the chosen buckets; on a lost race catches up and chooses again. */
+  /**
+   * Saves the next generation of the chosen buckets; on a lost race catches up and chooses again.
+   */
   private int rotate(Supplier<List<Integer>> choice) {
     for (int attempt = 1; ; attempt++) {
       List<BucketSalt> rotations = next(choice.get());
@@ -139,8 +147,10 @@ public final class SaltService {
         return rotations.size();
       }
       if (attempt == ADMIN_ATTEMPTS) {
-        throw new VeilException(ErrorCode.UNAVAILABLE,
-            "salt rotation kept conflicting with rotations of other nodes; nothing was changed, retry");
+        throw new VeilException(
+            ErrorCode.UNAVAILABLE,
+            "salt rotation kept conflicting with rotations of other nodes; nothing was changed,"
+                + " retry");
       }
       catchUp();
     }
@@ -172,7 +182,9 @@ public final class SaltService {
     snapshot.set(snapshot.get().with(rotations));
   }
 
-  /** The start of the period of the last scheduled run; the creation period if none was recorded. */
+  /**
+   * The start of the period of the last scheduled run; the creation period if none was recorded.
+   */
   private Instant lastRun() {
     Instant created = policy.periodStart(snapshot.get().system().created());
     return store.lastScheduledRun().filter(r -> r.isAfter(created)).orElse(created);
@@ -182,7 +194,10 @@ public final class SaltService {
   public RotationStatus status() {
     SaltSnapshot s = snapshot.get();
     Instant last = lastRun();
-    String lastRun = policy.isWholeDays() ? LocalDate.ofInstant(last, ZoneOffset.UTC).toString() : last.toString();
+    String lastRun =
+        policy.isWholeDays()
+            ? LocalDate.ofInstant(last, ZoneOffset.UTC).toString()
+            : last.toString();
     PrimitiveIterator.OfInt oldest = s.oldestFirst();
     Instant oldestAt = oldest.hasNext() ? s.effectiveAt(oldest.nextInt()) : s.system().created();
     return new RotationStatus(s.bucketCount(), s.rotatedCount(), oldestAt, lastRun);
@@ -192,7 +207,8 @@ public final class SaltService {
    * Rotation summary: bucket count, buckets rotated at least once, oldest salt time, and the period
    * of the last scheduled run (its UTC date when periods are whole days, else its start instant).
    */
-  public record RotationStatus(int bucketCount, int rotatedBuckets, Instant oldestSaltAt, String lastDailyRotationDay) {}
+  public record RotationStatus(
+      int bucketCount, int rotatedBuckets, Instant oldestSaltAt, String lastDailyRotationDay) {}
 
   private Map<String, Integer> bucketIndexById() {
     Map<String, Integer> index = indexById;

@@ -20,8 +20,8 @@ import java.util.PrimitiveIterator;
  * while a bucket's first use costs one SHA-256 more (about 0.1 µs) and every later one nothing. A
  * rotation copies the arrays, keeping the salts already computed except the rotated buckets', and
  * every bucket id (ids never change). The rotation index holds the indexes of buckets rotated at
- * least once, sorted by effective time, then index. Buckets still at generation 0 share the
- * store's creation time, which precedes every rotation, so "buckets updated after T" is either all
+ * least once, sorted by effective time, then index. Buckets still at generation 0 share the store's
+ * creation time, which precedes every rotation, so "buckets updated after T" is either all
  * generation-0 buckets followed by the whole rotation index (T before creation) or a suffix of the
  * rotation index found by binary search. Bucket ids are the first 9 bytes of {@code SHA-256(bucket
  * id secret || index)} in base64url (12 characters): opaque, stable, not revealing the index.
@@ -31,6 +31,7 @@ public final class SaltSnapshot {
   static final int INDEX_BITS = 29;
 
   private static final int SALT_BYTES = SaltDerivation.SALT_BYTES;
+
   /** Length of a bucket id. */
   public static final int BUCKET_ID_CHARS = SaltDerivation.ID_CHARS;
 
@@ -43,7 +44,8 @@ public final class SaltSnapshot {
   private final int[] rotated;
   private final int unrotatedCount;
 
-  private SaltSnapshot(SaltSystem system, int[] generation, long[] effectiveMs, BucketRecords records) {
+  private SaltSnapshot(
+      SaltSystem system, int[] generation, long[] effectiveMs, BucketRecords records) {
     this.system = system;
     this.generation = generation;
     this.effectiveMs = effectiveMs;
@@ -59,7 +61,10 @@ public final class SaltSnapshot {
     Arrays.fill(effective, system.created().toEpochMilli());
     int[] generation = new int[n];
     SaltDerivation derivation = new SaltDerivation(system);
-    return new SaltSnapshot(system, generation, effective,
+    return new SaltSnapshot(
+        system,
+        generation,
+        effective,
         new BucketRecords(n, saltOf(derivation, generation), derivation::bucketId));
   }
 
@@ -85,7 +90,10 @@ public final class SaltSnapshot {
       eff[i] = change.effectiveAt().toEpochMilli();
       changed[i] = true;
     }
-    return new SaltSnapshot(system, gen, eff,
+    return new SaltSnapshot(
+        system,
+        gen,
+        eff,
         BucketRecords.copyOf(records, saltOf(new SaltDerivation(system), gen), changed));
   }
 
@@ -121,7 +129,10 @@ public final class SaltSnapshot {
     return generation.length;
   }
 
-  /** The bucket of a 32-byte first-level hash: its first 8 bytes, as an unsigned number, mod the count. */
+  /**
+   * The bucket of a 32-byte first-level hash: its first 8 bytes, as an unsigned number, mod the
+   * count.
+   */
   public int bucketOf(byte[] firstLevelHash) {
     long v = 0;
     for (int i = 0; i < 8; i++) {
@@ -136,7 +147,9 @@ public final class SaltSnapshot {
     return Arrays.copyOfRange(records.records(), off, off + SALT_BYTES);
   }
 
-  /** SHA-256({@code prefix} || salt of the bucket), without copying the salt (the mapping hot path). */
+  /**
+   * SHA-256({@code prefix} || salt of the bucket), without copying the salt (the mapping hot path).
+   */
   public byte[] hashWithSalt(byte[] prefix, int bucketIndex) {
     return Sha256.digest(prefix, records.records(), records.salt(bucketIndex), SALT_BYTES);
   }
@@ -160,10 +173,14 @@ public final class SaltSnapshot {
 
   /** The opaque id of a bucket. */
   public String bucketId(int bucketIndex) {
-    return new String(records.records(), records.id(bucketIndex), ID_CHARS, StandardCharsets.US_ASCII);
+    return new String(
+        records.records(), records.id(bucketIndex), ID_CHARS, StandardCharsets.US_ASCII);
   }
 
-  /** Copies the {@value #BUCKET_ID_CHARS} ASCII characters of a bucket's id to {@code out} at {@code off}. */
+  /**
+   * Copies the {@value #BUCKET_ID_CHARS} ASCII characters of a bucket's id to {@code out} at {@code
+   * off}.
+   */
   public void copyBucketId(int bucketIndex, byte[] out, int off) {
     System.arraycopy(records.records(), records.id(bucketIndex), out, off, ID_CHARS);
   }
@@ -173,7 +190,10 @@ public final class SaltSnapshot {
     return rotated.length;
   }
 
-  /** Buckets whose salt took effect strictly after {@code since}, ordered by effective time, then index. */
+  /**
+   * Buckets whose salt took effect strictly after {@code since}, ordered by effective time, then
+   * index.
+   */
   public PrimitiveIterator.OfInt updatedAfter(Instant since) {
     long sinceMs = since.toEpochMilli();
     boolean includeUnrotated = system.created().toEpochMilli() > sinceMs;
@@ -232,5 +252,4 @@ public final class SaltSnapshot {
     }
     return lo;
   }
-
 }

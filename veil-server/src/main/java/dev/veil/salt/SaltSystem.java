@@ -25,7 +25,12 @@ public final class SaltSystem {
   private final byte[] bucketIdSecret;
   private final byte[] firstLevelSalt;
 
-  public SaltSystem(int bucketCount, Instant created, byte[] saltSeed, byte[] bucketIdSecret, byte[] firstLevelSalt) {
+  public SaltSystem(
+      int bucketCount,
+      Instant created,
+      byte[] saltSeed,
+      byte[] bucketIdSecret,
+      byte[] firstLevelSalt) {
     if (bucketCount < 1) {
       throw new IllegalArgumentException("bucket count must be positive");
     }
@@ -42,16 +47,23 @@ public final class SaltSystem {
    *
    * @throws IllegalStateException if the store was created with a different bucket count
    */
-  public static SaltSystem loadOrCreate(MetaStore meta, int bucketCount, Clock clock, SecureRandom random) {
+  public static SaltSystem loadOrCreate(
+      MetaStore meta, int bucketCount, Clock clock, SecureRandom random) {
     int stored = ByteBuffer.wrap(meta.putIfAbsent(BUCKET_COUNT, intBytes(bucketCount))).getInt();
     if (stored != bucketCount) {
       throw new IllegalStateException(
-          "salt.buckets is " + bucketCount + " but this store was created with " + stored
+          "salt.buckets is "
+              + bucketCount
+              + " but this store was created with "
+              + stored
               + " buckets; the bucket count cannot change for an existing store");
     }
     long createdMs = clock.instant().getEpochSecond() * 1000;
-    Instant created = Instant.ofEpochMilli(
-        ByteBuffer.wrap(meta.putIfAbsent(CREATED, ByteBuffer.allocate(8).putLong(createdMs).array())).getLong());
+    Instant created =
+        Instant.ofEpochMilli(
+            ByteBuffer.wrap(
+                    meta.putIfAbsent(CREATED, ByteBuffer.allocate(8).putLong(createdMs).array()))
+                .getLong());
     return new SaltSystem(
         bucketCount,
         created,

@@ -1,9 +1,9 @@
 package dev.veil.server;
 
-import dev.veil.observability.Readiness;
 import dev.veil.common.JobLock;
 import dev.veil.common.StoreUnavailableException;
 import dev.veil.config.VeilConfig;
+import dev.veil.observability.Readiness;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.concurrent.Executors;
@@ -48,14 +48,16 @@ final class BackgroundJobs implements AutoCloseable {
   }
 
   private static ScheduledExecutorService daemon(String name) {
-    return Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    });
+    return Executors.newSingleThreadScheduledExecutor(
+        r -> {
+          Thread t = new Thread(r, name);
+          t.setDaemon(true);
+          return t;
+        });
   }
 
-  @SuppressWarnings("FutureReturnValueIgnored") // each task catches its own failures; close() cancels them
+  @SuppressWarnings(
+      "FutureReturnValueIgnored") // each task catches its own failures; close() cancels them
   void start() {
     VeilConfig config = services.config();
     long syncMs = Math.max(1, config.syncInterval().toMillis());
@@ -66,28 +68,40 @@ final class BackgroundJobs implements AutoCloseable {
 
   void syncOnce() {
     Instant started = clock.instant();
-    guarded("sync", syncFailing, () -> {
-      services.salts().catchUp();
-      services.optOuts().catchUp();
-      services.clients().catchUp();
-      services.keys().catchUp();
-      services.readiness().recordSync(started);
-    });
+    guarded(
+        "sync",
+        syncFailing,
+        () -> {
+          services.salts().catchUp();
+          services.optOuts().catchUp();
+          services.clients().catchUp();
+          services.keys().catchUp();
+          services.readiness().recordSync(started);
+        });
   }
 
   void rotateOnce() {
-    guarded("rotation", jobsFailing, () -> {
-      jobLock.runExclusive("rotate-keys", () -> services.keys().rotateDue()).ifPresent(created -> {
-        if (!created.isEmpty()) {
-          LOG.info("event=keys_rotated count={}", created.size());
-        }
-      });
-      jobLock.runExclusive("rotate-salts", () -> services.salts().rotateScheduled()).ifPresent(count -> {
-        if (count > 0) {
-          LOG.info("event=salts_rotated buckets={}", count);
-        }
-      });
-    });
+    guarded(
+        "rotation",
+        jobsFailing,
+        () -> {
+          jobLock
+              .runExclusive("rotate-keys", () -> services.keys().rotateDue())
+              .ifPresent(
+                  created -> {
+                    if (!created.isEmpty()) {
+                      LOG.info("event=keys_rotated count={}", created.size());
+                    }
+                  });
+          jobLock
+              .runExclusive("rotate-salts", () -> services.salts().rotateScheduled())
+              .ifPresent(
+                  count -> {
+                    if (count > 0) {
+                      LOG.info("event=salts_rotated buckets={}", count);
+                    }
+                  });
+        });
   }
 
   private void guarded(String job, AtomicBoolean failing, Runnable work) {
@@ -102,7 +116,11 @@ final class BackgroundJobs implements AutoCloseable {
         LOG.warn("event=store_unreachable job={} detail=\"{}\"", job, e.getMessage());
       }
     } catch (RuntimeException e) {
-      LOG.error("event=job_failed job={} error={} detail=\"{}\"", job, e.getClass().getName(), e.getMessage());
+      LOG.error(
+          "event=job_failed job={} error={} detail=\"{}\"",
+          job,
+          e.getClass().getName(),
+          e.getMessage());
     }
   }
 

@@ -1,6 +1,5 @@
 package dev.veil.server;
 
-import dev.veil.observability.Readiness;
 import dev.veil.client.ApiClient;
 import dev.veil.client.ApiKeyAuthenticator;
 import dev.veil.client.ClientService;
@@ -13,6 +12,7 @@ import dev.veil.deduction.DeductionService;
 import dev.veil.identity.IdentityMapService;
 import dev.veil.identity.IdentityMapper;
 import dev.veil.key.KeyService;
+import dev.veil.observability.Readiness;
 import dev.veil.optout.OptOutService;
 import dev.veil.salt.SaltService;
 import dev.veil.salt.SaltSystem;
@@ -28,12 +28,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Builds the domain services of one node on an open store and loads their state into memory:
- * salt system → keys, salts, opt-outs, clients caught up → keysets ensured → admin client
- * bootstrapped on an empty store. No listeners; {@link VeilServer} adds those.
+ * Builds the domain services of one node on an open store and loads their state into memory: salt
+ * system → keys, salts, opt-outs, clients caught up → keysets ensured → admin client bootstrapped
+ * on an empty store. No listeners; {@link VeilServer} adds those.
  *
- * <p>{@link DeductionService} sits beside {@link Services} rather than in it: it is admin-only, holds
- * no state in memory and is served by the admin gRPC listener alone.
+ * <p>{@link DeductionService} sits beside {@link Services} rather than in it: it is admin-only,
+ * holds no state in memory and is served by the admin gRPC listener alone.
  */
 public final class ServiceGraph {
   private static final Logger LOG = LoggerFactory.getLogger(ServiceGraph.class);
@@ -44,7 +44,8 @@ public final class ServiceGraph {
    * The services, the deduction service and, on the first start of an empty store, the admin key to
    * show once.
    */
-  public record Built(Services services, Optional<String> bootstrapAdminKey, DeductionService deductions) {}
+  public record Built(
+      Services services, Optional<String> bootstrapAdminKey, DeductionService deductions) {}
 
   public static Built build(VeilConfig config, Clock clock, Store store) {
     return build(config, clock, store, new StartupPhases());
@@ -68,20 +69,44 @@ public final class ServiceGraph {
     phases.done("optouts_loaded");
     clients.catchUp();
     keys.ensureKeysets(clients.list().stream().map(ApiClient::siteId).distinct().toList());
-    Optional<String> adminKey = store.jobLock().runExclusive("bootstrap-admin", () -> bootstrapAdmin(clients))
-        .flatMap(o -> o);
+    Optional<String> adminKey =
+        store
+            .jobLock()
+            .runExclusive("bootstrap-admin", () -> bootstrapAdmin(clients))
+            .flatMap(o -> o);
     phases.done("clients_loaded");
 
     IdentityMapper mapper = new IdentityMapper(salts);
     TestIdentities tests = new TestIdentities(config.profile(), config.testEmail(), mapper);
     NonceSource nonces = NonceSource.secure();
-    TokenService tokens = new TokenService(mapper, optOuts, keys, tests, config.tokens(), config.profile(),
-        new AdvertisingTokenCodec(nonces), new RefreshTokenCodec(nonces), clock);
+    TokenService tokens =
+        new TokenService(
+            mapper,
+            optOuts,
+            keys,
+            tests,
+            config.tokens(),
+            config.profile(),
+            new AdvertisingTokenCodec(nonces),
+            new RefreshTokenCodec(nonces),
+            clock);
     IdentityMapService mapping = new IdentityMapService(mapper, optOuts, tests::isAlwaysOptedOut);
     Readiness readiness = new Readiness(keys, clock, config.syncMaxStaleness());
     readiness.recordSync(loadStarted);
-    Services services = new Services(config, clock, keys, salts, optOuts, clients,
-        new ApiKeyAuthenticator(clients::registry), mapper, mapping, tokens, tests, readiness);
+    Services services =
+        new Services(
+            config,
+            clock,
+            keys,
+            salts,
+            optOuts,
+            clients,
+            new ApiKeyAuthenticator(clients::registry),
+            mapper,
+            mapping,
+            tokens,
+            tests,
+            readiness);
     phases.done("services_built");
     return new Built(services, adminKey, new DeductionService(store.deductions(), clock));
   }
@@ -89,7 +114,8 @@ public final class ServiceGraph {
   private static Optional<String> bootstrapAdmin(ClientService clients) {
     clients.catchUp();
     // Also the way back in if every ADMIN client ended up disabled (the API refuses to disable the
-    // last one, but two nodes could race, or rows may have been edited by hand): a start creates one.
+    // last one, but two nodes could race, or rows may have been edited by hand): a start creates
+    // one.
     if (clients.enabledAdmins() > 0) {
       return Optional.empty();
     }

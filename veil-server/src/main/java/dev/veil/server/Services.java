@@ -1,6 +1,5 @@
 package dev.veil.server;
 
-import dev.veil.observability.Readiness;
 import dev.veil.client.ApiKeyAuthenticator;
 import dev.veil.client.ClientService;
 import dev.veil.config.VeilConfig;
@@ -9,6 +8,7 @@ import dev.veil.http.PublicApi;
 import dev.veil.identity.IdentityMapService;
 import dev.veil.identity.IdentityMapper;
 import dev.veil.key.KeyService;
+import dev.veil.observability.Readiness;
 import dev.veil.optout.OptOutService;
 import dev.veil.salt.SaltService;
 import dev.veil.token.TestIdentities;
@@ -37,11 +37,13 @@ public record Services(
 
   /** What the public HTTP API answers from. */
   public PublicApi publicApi() {
-    return new PublicApi(tokens, mapping, salts, mapper, optOuts, keys, authenticator, readiness, clock);
+    return new PublicApi(
+        tokens, mapping, salts, mapper, optOuts, keys, authenticator, readiness, clock);
   }
 
   /** {@code IdentityAdminApi} over these services. */
   public IdentityAdminService identityAdmin() {
-    return new IdentityAdminService(clients, keys, salts, optOuts, mapper, clock, config.dbTimeout());
+    return new IdentityAdminService(
+        clients, keys, salts, optOuts, mapper, clock, config.dbTimeout());
   }
 }

@@ -20,14 +20,19 @@ final class StartupPhases {
   void done(String phase) {
     long now = System.nanoTime();
     if (LOG.isDebugEnabled()) {
-      LOG.debug("event=startup phase={} ms={} since_process_start_ms={}", phase, (now - lastNanos) / 1_000_000,
+      LOG.debug(
+          "event=startup phase={} ms={} since_process_start_ms={}",
+          phase,
+          (now - lastNanos) / 1_000_000,
           sinceProcessStartMillis());
     }
     lastNanos = now;
   }
 
   private static long sinceProcessStartMillis() {
-    return ProcessHandle.current().info().startInstant()
+    return ProcessHandle.current()
+        .info()
+        .startInstant()
         .map(start -> Duration.between(start, Instant.now()).toMillis())
         .orElse(-1L);
   }

@@ -7,9 +7,9 @@ import dev.veil.grpc.AdminListener;
 import dev.veil.grpc.DeductionAdminService;
 import dev.veil.http.HttpConnectionGate;
 import dev.veil.http.PublicHttpServer;
+import dev.veil.net.ConnectionLimit;
 import dev.veil.observability.BuildInfo;
 import dev.veil.observability.JvmMetrics;
-import dev.veil.net.ConnectionLimit;
 import dev.veil.observability.Metrics;
 import dev.veil.observability.ProcessMetrics;
 import dev.veil.storage.Store;
@@ -21,7 +21,6 @@ import io.vertx.core.VertxOptions;
 import io.vertx.core.file.FileSystemOptions;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.function.Consumer;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -29,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +58,11 @@ public final class VeilServer implements AutoCloseable {
   private final String bootstrapAdminKey;
   private boolean closed;
 
-  private VeilServer(VeilConfig config, Clock clock, Store store, StartupPhases phases,
+  private VeilServer(
+      VeilConfig config,
+      Clock clock,
+      Store store,
+      StartupPhases phases,
       Consumer<String> bootstrapKeySink) {
     this.store = store;
     LOG.info("event=config {}", configLine(config));
@@ -73,13 +77,21 @@ public final class VeilServer implements AutoCloseable {
       this.vertx = vertxStarting.join();
       phases.done("vertx_started");
       Metrics metrics = metrics(config, services);
-      // One limit for both listeners, which together must stay below the descriptors the process has;
+      // One limit for both listeners, which together must stay below the descriptors the process
+      // has;
       // read now that the store and Vert.x hold theirs, before anything listens.
-      ConnectionLimit connections = ConnectionLimit.forNode(config.connections().maxConnections(), metrics);
+      ConnectionLimit connections =
+          ConnectionLimit.forNode(config.connections().maxConnections(), metrics);
       gate.admitAgainst(connections);
       this.http = new PublicHttpServer(vertx, config, services.publicApi(), metrics, gate);
-      this.httpPort = await(http.start().toCompletionStage().toCompletableFuture(), "bind the public HTTP port "
-          + config.http().host() + ":" + config.http().port() + " (http.host, http.port)");
+      this.httpPort =
+          await(
+              http.start().toCompletionStage().toCompletableFuture(),
+              "bind the public HTTP port "
+                  + config.http().host()
+                  + ":"
+                  + config.http().port()
+                  + " (http.host, http.port)");
       phases.done("http_listening");
       this.demo = config.demo().enabled() ? startDemo(config) : null;
       this.grpcExecutor = newGrpcExecutor();
@@ -93,8 +105,13 @@ public final class VeilServer implements AutoCloseable {
       services.readiness().markLoaded();
       this.jobs = new BackgroundJobs(services, store.jobLock(), clock);
       jobs.start();
-      LOG.info("event=started http_port={} grpc_port={} store=\"{}\" buckets={} profile={}", httpPort, grpcPort,
-          store.describe(), config.bucketCount(), config.profile());
+      LOG.info(
+          "event=started http_port={} grpc_port={} store=\"{}\" buckets={} profile={}",
+          httpPort,
+          grpcPort,
+          store.describe(),
+          config.bucketCount(),
+          config.profile());
     } catch (RuntimeException e) {
       var unused = vertxStarting.thenAccept(Vertx::close); // once started; nothing waits for it
       store.close();
@@ -108,41 +125,64 @@ public final class VeilServer implements AutoCloseable {
    * that a SIGTERM has overtaken. Its transport admits every connection through {@code gate}.
    */
   private static Vertx newVertx(HttpConnectionGate gate) {
-    VertxOptions options = new VertxOptions()
-        .setEventLoopPoolSize(Runtime.getRuntime().availableProcessors())
-        .setFileSystemOptions(new FileSystemOptions().setClassPathResolvingEnabled(false).setFileCachingEnabled(false));
+    VertxOptions options =
+        new VertxOptions()
+            .setEventLoopPoolSize(Runtime.getRuntime().availableProcessors())
+            .setFileSystemOptions(
+                new FileSystemOptions()
+                    .setClassPathResolvingEnabled(false)
+                    .setFileCachingEnabled(false));
     return Vertx.builder().with(options).withTransport(gate.transport()).build();
   }
 
-  /** The admin calls' workers: some calls block on the store, so they never run on a network thread. */
+  /**
+   * The admin calls' workers: some calls block on the store, so they never run on a network thread.
+   */
   private static ExecutorService newGrpcExecutor() {
-    return Executors.newFixedThreadPool(4, r -> {
-      Thread t = new Thread(r, "veil-grpc");
-      t.setDaemon(true);
-      return t;
-    });
+    return Executors.newFixedThreadPool(
+        4,
+        r -> {
+          Thread t = new Thread(r, "veil-grpc");
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   /** The admin port with {@code IdentityAdminApi} and {@code DeductionAdminApi}. */
-  private static AdminGrpcServer adminServer(VeilConfig config, ServiceGraph.Built built, Metrics metrics,
-      ConnectionLimit connections, ExecutorService executor) {
+  private static AdminGrpcServer adminServer(
+      VeilConfig config,
+      ServiceGraph.Built built,
+      Metrics metrics,
+      ConnectionLimit connections,
+      ExecutorService executor) {
     Services services = built.services();
-    List<BindableService> admin = List.of(
-        services.identityAdmin(), new DeductionAdminService(built.deductions(), config.dbTimeout()));
-    return new AdminGrpcServer(AdminListener.onPort(config.grpc(), config.connections(), connections),
-        services.authenticator(), admin, executor, metrics);
+    List<BindableService> admin =
+        List.of(
+            services.identityAdmin(),
+            new DeductionAdminService(built.deductions(), config.dbTimeout()));
+    return new AdminGrpcServer(
+        AdminListener.onPort(config.grpc(), config.connections(), connections),
+        services.authenticator(),
+        admin,
+        executor,
+        metrics);
   }
 
   /** The node's metrics registry with what it reports besides requests and admin calls. */
   private static Metrics metrics(VeilConfig config, Services services) {
     Metrics metrics = new Metrics();
-    metrics.gauge("veil_sync_age_seconds",
-        "Seconds since the last successful catch-up with the store started: how old this node's data may be.",
+    metrics.gauge(
+        "veil_sync_age_seconds",
+        "Seconds since the last successful catch-up with the store started: how old this node's"
+            + " data may be.",
         () -> services.readiness().syncAge().toMillis() / 1000.0);
-    metrics.counterOf("veil_optouts_recorded_total",
+    metrics.counterOf(
+        "veil_optouts_recorded_total",
         "Opt-outs recorded through this node (public or admin API), repeats included.",
         services.optOuts()::recordedCount);
-    metrics.gauge("veil_optout_identities", "Opted-out identities this node holds in memory.",
+    metrics.gauge(
+        "veil_optout_identities",
+        "Opted-out identities this node holds in memory.",
         services.optOuts()::size);
     BuildInfo.register(metrics, config.profile().name().toLowerCase(java.util.Locale.ROOT));
     JvmMetrics.register(metrics);
@@ -152,8 +192,14 @@ public final class VeilServer implements AutoCloseable {
 
   private static String configLine(VeilConfig config) {
     StringBuilder line = new StringBuilder();
-    new java.util.TreeMap<>(config.settings()).forEach((k, v) -> line.append(line.length() == 0 ? "" : " ")
-        .append(k).append("=\"").append(v).append('"'));
+    new java.util.TreeMap<>(config.settings())
+        .forEach(
+            (k, v) ->
+                line.append(line.length() == 0 ? "" : " ")
+                    .append(k)
+                    .append("=\"")
+                    .append(v)
+                    .append('"'));
     return line.toString();
   }
 
@@ -161,9 +207,11 @@ public final class VeilServer implements AutoCloseable {
     String host = config.http().host();
     // The demo's server side calls this node's API; a wildcard listener is reached on loopback.
     String apiHost = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
-    return await(DemoSite.start(vertx, services.clients(), host, config.demo().port(), apiHost, httpPort)
-        .toCompletionStage().toCompletableFuture(), "bind the demo site's port " + host + ":" + config.demo().port()
-        + " (demo.port)");
+    return await(
+        DemoSite.start(vertx, services.clients(), host, config.demo().port(), apiHost, httpPort)
+            .toCompletionStage()
+            .toCompletableFuture(),
+        "bind the demo site's port " + host + ":" + config.demo().port() + " (demo.port)");
   }
 
   /** Opens the configured store, builds and starts a node; returns once it is ready to serve. */
@@ -175,9 +223,11 @@ public final class VeilServer implements AutoCloseable {
    * Like {@link #start(VeilConfig, Clock)}; when this start bootstraps an admin key, {@code
    * bootstrapKeySink} receives it before the node reports ready (so it can be saved first).
    */
-  public static VeilServer start(VeilConfig config, Clock clock, Consumer<String> bootstrapKeySink) {
+  public static VeilServer start(
+      VeilConfig config, Clock clock, Consumer<String> bootstrapKeySink) {
     StartupPhases phases = new StartupPhases();
-    Store store = Stores.open(config.db(), StoreSettings.defaults().withTimeout(config.dbTimeout()));
+    Store store =
+        Stores.open(config.db(), StoreSettings.defaults().withTimeout(config.dbTimeout()));
     phases.done("store_opened");
     return new VeilServer(config, clock, store, phases, bootstrapKeySink);
   }
@@ -246,7 +296,8 @@ public final class VeilServer implements AutoCloseable {
       }
     }
     jobs.close();
-    grpc.beginStop(); // refuses new admin calls now, not only once the HTTP requests in flight are done
+    grpc.beginStop(); // refuses new admin calls now, not only once the HTTP requests in flight are
+    // done
     if (demo != null) {
       try {
         demo.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -254,17 +305,27 @@ public final class VeilServer implements AutoCloseable {
         LOG.warn("event=demo_stop_incomplete error={}", e.getClass().getSimpleName());
       }
     }
-    // Vert.x closes what is still in flight after http.shutdown-timeout and then completes the stop;
+    // Vert.x closes what is still in flight after http.shutdown-timeout and then completes the
+    // stop;
     // waiting a little longer lets it finish that, so only a stop that hangs counts as incomplete.
     Duration httpStop = services.config().http().shutdownTimeout().plus(HTTP_STOP_MARGIN);
     try {
-      http.stop().toCompletionStage().toCompletableFuture().get(httpStop.toMillis(), TimeUnit.MILLISECONDS);
+      http.stop()
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(httpStop.toMillis(), TimeUnit.MILLISECONDS);
     } catch (Exception e) {
       LOG.warn("event=http_stop_incomplete error={}", e.getClass().getSimpleName());
     }
     grpc.stop();
     grpcExecutor.shutdown();
-    vertx.close().toCompletionStage().toCompletableFuture().orTimeout(10, TimeUnit.SECONDS).exceptionally(t -> null).join();
+    vertx
+        .close()
+        .toCompletionStage()
+        .toCompletableFuture()
+        .orTimeout(10, TimeUnit.SECONDS)
+        .exceptionally(t -> null)
+        .join();
     store.close();
     LOG.info("event=stopped");
   }

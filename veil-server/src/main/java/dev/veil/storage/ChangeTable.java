@@ -27,7 +27,12 @@ record ChangeTable<T>(String name, String columns, RowReader<T> reader, int fetc
 
   /** {@code SELECT <columns>, seq FROM <name> <where> ORDER BY seq}; {@code where} may be empty. */
   String select(String where) {
-    return "SELECT " + columns + ", seq FROM " + name + (where.isEmpty() ? "" : " " + where) + " ORDER BY seq";
+    return "SELECT "
+        + columns
+        + ", seq FROM "
+        + name
+        + (where.isEmpty() ? "" : " " + where)
+        + " ORDER BY seq";
   }
 
   /**

@@ -22,18 +22,22 @@ final class DeadlineWatchdog implements AutoCloseable {
   private final ScheduledThreadPoolExecutor timer;
 
   DeadlineWatchdog(String threadName) {
-    timer = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(r, threadName);
-      t.setDaemon(true);
-      return t;
-    });
+    timer =
+        new ScheduledThreadPoolExecutor(
+            1,
+            r -> {
+              Thread t = new Thread(r, threadName);
+              t.setDaemon(true);
+              return t;
+            });
     timer.setRemoveOnCancelPolicy(true);
   }
 
   /** Aborts {@code connection} when {@code deadline} passes, unless the watch is closed first. */
   Watch watch(Connection connection, Deadline deadline) {
     Watch watch = new Watch(connection);
-    watch.arm(timer.schedule(watch::fire, Math.max(0, deadline.remainingNanos()), TimeUnit.NANOSECONDS));
+    watch.arm(
+        timer.schedule(watch::fire, Math.max(0, deadline.remainingNanos()), TimeUnit.NANOSECONDS));
     return watch;
   }
 

@@ -37,10 +37,12 @@ final class JdbcClientStore implements ClientStore {
       "INSERT INTO api_client"
           + " (name, site_id, roles, enabled, created_ms, key_id, key_salt, key_hash, seq)"
           + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id";
+
   /** Site ids from {@code ?} up that a client or a keyset has, ascending, each once. */
   private static final String SITE_IDS_IN_USE =
       "SELECT site_id FROM api_client WHERE site_id >= ?"
           + " UNION SELECT site_id FROM encryption_key WHERE site_id >= ? ORDER BY 1";
+
   private static final String SET_SITE_ID = "UPDATE api_client SET site_id = ? WHERE id = ?";
   private static final String UPDATE =
       "UPDATE api_client SET name = ?, site_id = ?, roles = ?, enabled = ?, created_ms = ?,"

@@ -20,8 +20,8 @@ import java.util.Optional;
  * statement, so it is atomic on both engines without explicit row locks:
  *
  * <ul>
- *   <li>insert: {@code INSERT … ON CONFLICT (request_id) DO NOTHING RETURNING id}; on a conflict
- *       (a retry, possibly racing on another node) the row that holds the request id is read back.
+ *   <li>insert: {@code INSERT … ON CONFLICT (request_id) DO NOTHING RETURNING id}; on a conflict (a
+ *       retry, possibly racing on another node) the row that holds the request id is read back.
  *       PostgreSQL makes the second insert wait for the first to commit, and the read that follows
  *       sees it;
  *   <li>status change: {@code UPDATE … RETURNING}, which always takes the row's write lock, so the
@@ -40,7 +40,8 @@ final class JdbcDeductionStore implements DeductionStore {
   private static final String SET_STATUS =
       "UPDATE deduction SET status = ?,"
           + " updated_ms = CASE WHEN status = ? THEN updated_ms ELSE ? END"
-          + " WHERE id = ? RETURNING " + COLUMNS;
+          + " WHERE id = ? RETURNING "
+          + COLUMNS;
   private static final String LIST =
       "SELECT " + COLUMNS + " FROM deduction WHERE status = ? AND id > ? ORDER BY id";
 
@@ -60,20 +61,29 @@ final class JdbcDeductionStore implements DeductionStore {
           if (id.isPresent()) {
             if (id.get() > Deduction.MAX_ID) {
               // Thrown inside the transaction, so the row is rolled back.
-              throw new DeductionCreateException("every deduction id up to " + Deduction.MAX_ID + " is taken");
+              throw new DeductionCreateException(
+                  "every deduction id up to " + Deduction.MAX_ID + " is taken");
             }
             Instant at = Instant.ofEpochMilli(millis);
             return new Inserted(
-                new Deduction(id.get(), draft.title(), draft.desc(), draft.payMethodId(),
-                    DeductionStatus.NORMAL, at, at),
+                new Deduction(
+                    id.get(),
+                    draft.title(),
+                    draft.desc(),
+                    draft.payMethodId(),
+                    DeductionStatus.NORMAL,
+                    at,
+                    at),
                 true);
           }
-          String requestId = draft.requestId().orElseThrow(() -> new SQLException("insert returned no id"));
+          String requestId =
+              draft.requestId().orElseThrow(() -> new SQLException("insert returned no id"));
           return new Inserted(selectByRequestId(c, requestId), false);
         });
   }
 
-  private static Optional<Long> insertRow(Connection c, NewDeduction draft, long millis) throws SQLException {
+  private static Optional<Long> insertRow(Connection c, NewDeduction draft, long millis)
+      throws SQLException {
     try (PreparedStatement ps = c.prepareStatement(INSERT)) {
       ps.setString(1, draft.title());
       ps.setString(2, draft.desc());
@@ -148,8 +158,9 @@ final class JdbcDeductionStore implements DeductionStore {
 
   private static Deduction deduction(ResultSet rs) throws SQLException {
     int code = rs.getInt(5);
-    DeductionStatus status = DeductionStatus.ofCode(code)
-        .orElseThrow(() -> new SQLException("deduction row with unknown status " + code));
+    DeductionStatus status =
+        DeductionStatus.ofCode(code)
+            .orElseThrow(() -> new SQLException("deduction row with unknown status " + code));
     return new Deduction(
         rs.getLong(1),
         rs.getString(2),

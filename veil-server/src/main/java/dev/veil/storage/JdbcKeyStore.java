@@ -51,7 +51,12 @@ final class JdbcKeyStore implements KeyStore {
    */
   @Override
   public Inserted insert(
-      int siteId, int predecessorId, Instant created, Instant activates, Instant expires, byte[] secret) {
+      int siteId,
+      int predecessorId,
+      Instant created,
+      Instant activates,
+      Instant expires,
+      byte[] secret) {
     if (secret.length != 32) {
       throw new IllegalArgumentException("key secret must be 32 bytes");
     }

@@ -64,39 +64,49 @@ final class JdbcSaltStore implements SaltStore {
       return true;
     }
     List<BucketSalt> rows = List.copyOf(rotations);
-    return guarded(() -> db.write("save salt rotations", c -> {
-      apply(c, rows);
-      return true;
-    }));
+    return guarded(
+        () ->
+            db.write(
+                "save salt rotations",
+                c -> {
+                  apply(c, rows);
+                  return true;
+                }));
   }
 
   @Override
   public boolean saveScheduledRotation(Instant periodStart, List<BucketSalt> rotations) {
     List<BucketSalt> rows = List.copyOf(rotations);
     long rotatedMs = rows.isEmpty() ? 0 : rows.get(0).effectiveAt().toEpochMilli();
-    return guarded(() -> db.write("save scheduled salt rotation", c -> {
-      try (PreparedStatement ps = c.prepareStatement(CLAIM_RUN)) {
-        ps.setLong(1, periodStart.toEpochMilli());
-        ps.setInt(2, rows.size());
-        ps.setLong(3, rotatedMs);
-        if (ps.executeUpdate() != 1) {
-          return false; // this period's run is recorded already: nothing was written
-        }
-      }
-      apply(c, rows);
-      return true;
-    }));
+    return guarded(
+        () ->
+            db.write(
+                "save scheduled salt rotation",
+                c -> {
+                  try (PreparedStatement ps = c.prepareStatement(CLAIM_RUN)) {
+                    ps.setLong(1, periodStart.toEpochMilli());
+                    ps.setInt(2, rows.size());
+                    ps.setLong(3, rotatedMs);
+                    if (ps.executeUpdate() != 1) {
+                      return false; // this period's run is recorded already: nothing was written
+                    }
+                  }
+                  apply(c, rows);
+                  return true;
+                }));
   }
 
   @Override
   public Optional<Instant> lastScheduledRun() {
-    return db.read("read last salt rotation run", c -> {
-      try (PreparedStatement ps = c.prepareStatement(LAST_RUN);
-          ResultSet rs = ps.executeQuery()) {
-        long ms = rs.next() ? rs.getLong(1) : 0;
-        return rs.wasNull() ? Optional.<Instant>empty() : Optional.of(Instant.ofEpochMilli(ms));
-      }
-    });
+    return db.read(
+        "read last salt rotation run",
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(LAST_RUN);
+              ResultSet rs = ps.executeQuery()) {
+            long ms = rs.next() ? rs.getLong(1) : 0;
+            return rs.wasNull() ? Optional.<Instant>empty() : Optional.of(Instant.ofEpochMilli(ms));
+          }
+        });
   }
 
   /**

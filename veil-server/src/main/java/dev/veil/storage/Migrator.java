@@ -31,7 +31,8 @@ final class Migrator {
 
   /** Every schema version, in order. Append only. */
   static final List<Migration> MIGRATIONS =
-      List.of(new Migration(1, "init"), new Migration(2, "deduction"), new Migration(3, "multi_node"));
+      List.of(
+          new Migration(1, "init"), new Migration(2, "deduction"), new Migration(3, "multi_node"));
 
   /** One schema version. */
   record Migration(int version, String name) {

@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Makes calls to PostgreSQL fail at once while it is known to be unreachable, so that a write during
- * an outage is answered (503, code 1) in microseconds instead of each caller waiting out the
+ * Makes calls to PostgreSQL fail at once while it is known to be unreachable, so that a write
+ * during an outage is answered (503, code 1) in microseconds instead of each caller waiting out the
  * connect timeout, and callers cannot pile up behind the pool.
  *
  * <p>Closed (normal): every call goes through. A call that fails at the connection level (SQL state
@@ -28,13 +28,17 @@ import java.util.function.LongSupplier;
 final class OutageBreaker {
   /** Retry intervals after a background call's start or end during which requests do not probe. */
   static final int BACKGROUND_GRACE_INTERVALS = 3;
+
   private final LongSupplier ticker;
   private final long retryNanos;
   private final AtomicLong nextProbe = new AtomicLong();
   private volatile boolean open;
   private volatile boolean backgroundSeen;
   private volatile long lastBackgroundNanos;
-  /** Background calls let through and not yet ended: a probe into a silent database can take 15 s. */
+
+  /**
+   * Background calls let through and not yet ended: a probe into a silent database can take 15 s.
+   */
   private final AtomicInteger backgroundInFlight = new AtomicInteger();
 
   /**
@@ -79,13 +83,21 @@ final class OutageBreaker {
     }
     long now = ticker.getAsLong();
     long due = nextProbe.get();
-    boolean backgroundProbes = backgroundSeen
-        && (backgroundInFlight.get() > 0 || now - lastBackgroundNanos < BACKGROUND_GRACE_INTERVALS * retryNanos);
-    if ((background || !backgroundProbes) && now - due >= 0 && nextProbe.compareAndSet(due, now + retryNanos)) {
+    boolean backgroundProbes =
+        backgroundSeen
+            && (backgroundInFlight.get() > 0
+                || now - lastBackgroundNanos < BACKGROUND_GRACE_INTERVALS * retryNanos);
+    if ((background || !backgroundProbes)
+        && now - due >= 0
+        && nextProbe.compareAndSet(due, now + retryNanos)) {
       return; // this call is the probe
     }
     throw new StoreUnavailableException(
-        operation + " failed: " + store + " is unreachable (calls fail at once until it answers again)", null);
+        operation
+            + " failed: "
+            + store
+            + " is unreachable (calls fail at once until it answers again)",
+        null);
   }
 
   /** A call completed without a connection-level failure. */

@@ -35,17 +35,18 @@ import java.util.function.Consumer;
  * flushed. A URL that sets {@code options} itself replaces all session options below and takes
  * responsibility for them.
  *
- * <p>Bounded calls: a call made for a request runs under the request's {@link Deadline}: it does not
- * start once the deadline has passed, waits for a pooled connection only as long as leaves time to
- * check the connection ({@link StoreSettings#validationTimeout()}), and its statements end at the
- * deadline, when a {@link DeadlineWatchdog} aborts the connection (a frozen server answers neither
- * the statement nor a cancel request). A call without a deadline (the start, the catch-up, jobs)
- * waits for a connection up to {@link StoreSettings#timeout()}, each statement is bounded by {@code
- * statement_timeout} (per round trip: a streamed read is not one long statement) and every network
- * read by the socket timeout. Connecting is bounded by {@link StoreSettings#timeout()} too. An
- * {@link OutageBreaker} then makes calls fail at once while the database is known to be down.
- * Sessions also end a transaction left idle for a minute (a node frozen mid-transaction releases its
- * row locks) and send TCP keepalives, so the server notices a vanished node and drops its locks.
+ * <p>Bounded calls: a call made for a request runs under the request's {@link Deadline}: it does
+ * not start once the deadline has passed, waits for a pooled connection only as long as leaves time
+ * to check the connection ({@link StoreSettings#validationTimeout()}), and its statements end at
+ * the deadline, when a {@link DeadlineWatchdog} aborts the connection (a frozen server answers
+ * neither the statement nor a cancel request). A call without a deadline (the start, the catch-up,
+ * jobs) waits for a connection up to {@link StoreSettings#timeout()}, each statement is bounded by
+ * {@code statement_timeout} (per round trip: a streamed read is not one long statement) and every
+ * network read by the socket timeout. Connecting is bounded by {@link StoreSettings#timeout()} too.
+ * An {@link OutageBreaker} then makes calls fail at once while the database is known to be down.
+ * Sessions also end a transaction left idle for a minute (a node frozen mid-transaction releases
+ * its row locks) and send TCP keepalives, so the server notices a vanished node and drops its
+ * locks.
  *
  * <p>Change feed: rows carry the id of the transaction that wrote them ({@code writer_xid}, set by
  * a trigger); {@link #readChanges} returns a transaction-id watermark as cursor (the package
@@ -70,8 +71,12 @@ final class PostgresDatabase implements Database {
   private final DeadlineWatchdog watchdog = new DeadlineWatchdog("veil-store-deadline");
   private volatile boolean closed;
 
-  private PostgresDatabase(StoreUrl.Postgres url, Properties sessionProperties, HikariPool pool,
-      StoreSettings settings, String schema) {
+  private PostgresDatabase(
+      StoreUrl.Postgres url,
+      Properties sessionProperties,
+      HikariPool pool,
+      StoreSettings settings,
+      String schema) {
     this.url = url;
     this.sessionProperties = sessionProperties;
     this.pool = pool;
@@ -98,7 +103,8 @@ final class PostgresDatabase implements Database {
     }
     try (Connection c = pool.getConnection();
         Statement s = c.createStatement();
-        ResultSet rs = s.executeQuery("SELECT current_schema(), current_setting('server_version_num')::int")) {
+        ResultSet rs =
+            s.executeQuery("SELECT current_schema(), current_setting('server_version_num')::int")) {
       String schema = rs.next() ? rs.getString(1) : null;
       int version = schema == null ? 0 : rs.getInt(2);
       if (schema == null) {
@@ -110,8 +116,12 @@ final class PostgresDatabase implements Database {
       }
       if (version < MIN_SERVER_VERSION) {
         throw new StoreUnavailableException(
-            "PostgreSQL store " + url.describe() + " runs server version " + version
-                + "; Veil needs PostgreSQL 13 or newer", null);
+            "PostgreSQL store "
+                + url.describe()
+                + " runs server version "
+                + version
+                + "; Veil needs PostgreSQL 13 or newer",
+            null);
       }
       return new PostgresDatabase(url, props, pool, settings, schema);
     } catch (SQLException | RuntimeException e) {
@@ -134,11 +144,14 @@ final class PostgresDatabase implements Database {
     props.setProperty("socketTimeout", Long.toString(seconds(settings.socketTimeout())));
     props.setProperty("tcpKeepAlive", "true");
     if (!url.jdbcUrl().contains("options=")) {
-      props.setProperty("options", String.join(" ",
-          "-c synchronous_commit=on",
-          "-c statement_timeout=" + settings.timeout().toMillis(),
-          "-c idle_in_transaction_session_timeout=" + IDLE_IN_TRANSACTION_LIMIT.toMillis(),
-          "-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3"));
+      props.setProperty(
+          "options",
+          String.join(
+              " ",
+              "-c synchronous_commit=on",
+              "-c statement_timeout=" + settings.timeout().toMillis(),
+              "-c idle_in_transaction_session_timeout=" + IDLE_IN_TRANSACTION_LIMIT.toMillis(),
+              "-c tcp_keepalives_idle=10 -c tcp_keepalives_interval=5 -c tcp_keepalives_count=3"));
     }
     return props;
   }
@@ -175,7 +188,9 @@ final class PostgresDatabase implements Database {
   /** The innermost cause's message (the driver wraps it), an unknown host said as such. */
   static String rootMessage(Throwable e) {
     Throwable t = Causes.root(e);
-    return t instanceof java.net.UnknownHostException ? "unknown host " + t.getMessage() : Causes.rootMessage(t);
+    return t instanceof java.net.UnknownHostException
+        ? "unknown host " + t.getMessage()
+        : Causes.rootMessage(t);
   }
 
   @Override
@@ -199,39 +214,43 @@ final class PostgresDatabase implements Database {
   }
 
   /**
-   * One read-only REPEATABLE READ transaction, so the watermark and the rows come from one snapshot:
-   * the cursor returned is that snapshot's {@code xmin}, and the rows read are those written by
-   * transactions at or above the previous cursor ({@code writer_xid >= since}; every row from
-   * {@link ChangeCursor#START}).
+   * One read-only REPEATABLE READ transaction, so the watermark and the rows come from one
+   * snapshot: the cursor returned is that snapshot's {@code xmin}, and the rows read are those
+   * written by transactions at or above the previous cursor ({@code writer_xid >= since}; every row
+   * from {@link ChangeCursor#START}).
    */
   @Override
   public <T> ChangeCursor readChanges(
       String operation, ChangeTable<T> table, ChangeCursor since, Consumer<Versioned<T>> sink) {
-    return inTransaction(operation, true, c -> {
-      try (Statement s = c.createStatement()) {
-        s.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
-      }
-      long watermark;
-      try (Statement s = c.createStatement();
-          ResultSet rs = s.executeQuery("SELECT pg_snapshot_xmin(pg_current_snapshot())::text")) {
-        rs.next();
-        watermark = Long.parseLong(rs.getString(1));
-      }
-      boolean all = since.equals(ChangeCursor.START);
-      try (PreparedStatement ps =
-          c.prepareStatement(table.select(all ? "" : "WHERE writer_xid >= CAST(? AS xid8)"))) {
-        if (!all) {
-          ps.setString(1, Long.toString(since.position()));
-        }
-        table.stream(ps, sink, 0);
-      }
-      return new ChangeCursor(watermark);
-    });
+    return inTransaction(
+        operation,
+        true,
+        c -> {
+          try (Statement s = c.createStatement()) {
+            s.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+          }
+          long watermark;
+          try (Statement s = c.createStatement();
+              ResultSet rs =
+                  s.executeQuery("SELECT pg_snapshot_xmin(pg_current_snapshot())::text")) {
+            rs.next();
+            watermark = Long.parseLong(rs.getString(1));
+          }
+          boolean all = since.equals(ChangeCursor.START);
+          try (PreparedStatement ps =
+              c.prepareStatement(table.select(all ? "" : "WHERE writer_xid >= CAST(? AS xid8)"))) {
+            if (!all) {
+              ps.setString(1, Long.toString(since.position()));
+            }
+            table.stream(ps, sink, 0);
+          }
+          return new ChangeCursor(watermark);
+        });
   }
 
   /**
-   * Runs {@code work} in a transaction, within the current {@link Deadline} if there is one;
-   * {@code background} for the catch-up poll (see {@link OutageBreaker}).
+   * Runs {@code work} in a transaction, within the current {@link Deadline} if there is one; {@code
+   * background} for the catch-up poll (see {@link OutageBreaker}).
    */
   private <T> T inTransaction(String operation, boolean background, SqlWork<T> work) {
     Deadline deadline = Deadline.current().orElse(null);
@@ -272,7 +291,8 @@ final class PostgresDatabase implements Database {
   }
 
   /** {@link #transaction}, with the connection aborted if the deadline passes before it ends. */
-  private <T> T watched(String operation, Connection c, Deadline deadline, SqlWork<T> work) throws SQLException {
+  private <T> T watched(String operation, Connection c, Deadline deadline, SqlWork<T> work)
+      throws SQLException {
     DeadlineWatchdog.Watch watch = watchdog.watch(c, deadline);
     try {
       return transaction(c, work);
@@ -306,8 +326,16 @@ final class PostgresDatabase implements Database {
   }
 
   private StoreUnavailableException late(String operation, Deadline deadline, String when) {
-    return new StoreUnavailableException(operation + " on " + url.describe() + " ran out of time " + when
-        + ": the request's deadline (db.timeout " + deadline.budget().toMillis() + " ms) passed", null);
+    return new StoreUnavailableException(
+        operation
+            + " on "
+            + url.describe()
+            + " ran out of time "
+            + when
+            + ": the request's deadline (db.timeout "
+            + deadline.budget().toMillis()
+            + " ms) passed",
+        null);
   }
 
   @Override
@@ -336,7 +364,8 @@ final class PostgresDatabase implements Database {
    */
   @Override
   public void lockForMigration(Connection connection) throws SQLException {
-    connection.setNetworkTimeout(Runnable::run, 0); // the pool restores it when the connection returns
+    connection.setNetworkTimeout(
+        Runnable::run, 0); // the pool restores it when the connection returns
     try (Statement s = connection.createStatement()) {
       s.execute("SET LOCAL statement_timeout = 0");
     }

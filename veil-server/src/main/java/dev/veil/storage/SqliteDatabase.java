@@ -28,10 +28,10 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteException;
 import org.sqlite.SQLiteOpenMode;
 
 /**
@@ -47,8 +47,8 @@ import org.sqlite.SQLiteOpenMode;
  * increasing order and a change cursor is simply the highest seq read ("{@code seq > cursor}").
  *
  * <p>A call made for a request with a {@link Deadline} does not start once it has passed, and waits
- * for the writer or a reader connection only as long as it leaves. The statements themselves run
- * on local files and are not cut short.
+ * for the writer or a reader connection only as long as it leaves. The statements themselves run on
+ * local files and are not cut short.
  */
 final class SqliteDatabase implements Database {
   private static final Logger LOG = LoggerFactory.getLogger(SqliteDatabase.class);
@@ -83,7 +83,8 @@ final class SqliteDatabase implements Database {
       }
       String readOnly = notWritable(file);
       if (readOnly != null) {
-        throw new StoreUnavailableException("cannot open embedded store " + url.describe() + ": " + readOnly, null);
+        throw new StoreUnavailableException(
+            "cannot open embedded store " + url.describe() + ": " + readOnly, null);
       }
       keepPrivate(file);
       Connection writer = config(settings, false).createConnection(jdbcUrl);
@@ -94,15 +95,23 @@ final class SqliteDatabase implements Database {
         opened.add(reader);
         readers.add(reader);
       }
-      return new SqliteDatabase(
-          url.describe(), writer, readers, settings.timeout().toMillis());
+      return new SqliteDatabase(url.describe(), writer, readers, settings.timeout().toMillis());
     } catch (FileAlreadyExistsException e) {
-      throw new StoreUnavailableException("cannot open embedded store " + url.describe() + ": " + e.getFile()
-          + " is a file, not a directory", e);
+      throw new StoreUnavailableException(
+          "cannot open embedded store "
+              + url.describe()
+              + ": "
+              + e.getFile()
+              + " is a file, not a directory",
+          e);
     } catch (SQLException | IOException e) {
       opened.forEach(SqliteDatabase::closeQuietly);
-      throw new StoreUnavailableException("cannot open embedded store " + url.describe() + ": "
-          + (e instanceof FileSystemException f ? FileProblems.describe(f) : e.getMessage()), e);
+      throw new StoreUnavailableException(
+          "cannot open embedded store "
+              + url.describe()
+              + ": "
+              + (e instanceof FileSystemException f ? FileProblems.describe(f) : e.getMessage()),
+          e);
     }
   }
 
@@ -117,13 +126,18 @@ final class SqliteDatabase implements Database {
    */
   static String notWritable(Path file) {
     if (Files.exists(file) && !Files.isWritable(file)) {
-      return "the store file " + file + " is not writable (read-only); make it writable, or set db (--db)"
+      return "the store file "
+          + file
+          + " is not writable (read-only); make it writable, or set db (--db)"
           + " or data.dir (--data-dir) to a writable place";
     }
     Path dir = file.getParent();
     if (dir != null && Files.isDirectory(dir) && !Files.isWritable(dir)) {
-      return "the directory " + dir + " is not writable (read-only), and the store must create files in it ("
-          + file.getFileName() + ", its -wal and -shm); make it writable, or set data.dir (--data-dir) or db (--db)"
+      return "the directory "
+          + dir
+          + " is not writable (read-only), and the store must create files in it ("
+          + file.getFileName()
+          + ", its -wal and -shm); make it writable, or set data.dir (--data-dir) or db (--db)"
           + " to a writable place";
     }
     return null;
@@ -133,8 +147,8 @@ final class SqliteDatabase implements Database {
    * Makes the database readable by its owner only: it holds every encryption key and the secret
    * salts. A new file is created empty with mode 0600 (SQLite takes an empty file for a new
    * database, and gives its -wal and -shm files the database file's mode); an existing one that
-   * others may read is narrowed to 0600, with its -wal and -shm files, and the change is logged.
-   * On a file system without POSIX permissions nothing is done.
+   * others may read is narrowed to 0600, with its -wal and -shm files, and the change is logged. On
+   * a file system without POSIX permissions nothing is done.
    */
   private static void keepPrivate(Path file) throws IOException {
     if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
@@ -150,7 +164,7 @@ final class SqliteDatabase implements Database {
           LOG.info("event=store_permissions_narrowed file={} mode=0600", f);
         }
       } catch (NoSuchFileException | UnsupportedOperationException e) {
-         // no such -wal or -shm file (yet), or no POSIX permissions here
+        // no such -wal or -shm file (yet), or no POSIX permissions here
       }
     }
   }
@@ -235,9 +249,10 @@ final class SqliteDatabase implements Database {
   }
 
   private Connection borrowReader(String operation) {
-    long waitMillis = Deadline.current()
-        .map(d -> Math.max(0, Math.min(readerWaitMillis, d.remainingMillis())))
-        .orElse(readerWaitMillis);
+    long waitMillis =
+        Deadline.current()
+            .map(d -> Math.max(0, Math.min(readerWaitMillis, d.remainingMillis())))
+            .orElse(readerWaitMillis);
     try {
       Connection c = idleReaders.poll(waitMillis, TimeUnit.MILLISECONDS);
       if (c == null) {
@@ -260,12 +275,14 @@ final class SqliteDatabase implements Database {
   @Override
   public <T> ChangeCursor readChanges(
       String operation, ChangeTable<T> table, ChangeCursor since, Consumer<Versioned<T>> sink) {
-    return read(operation, c -> {
-      try (PreparedStatement ps = c.prepareStatement(table.select("WHERE seq > ?"))) {
-        ps.setLong(1, since.position());
-        return new ChangeCursor(table.stream(ps, sink, since.position()));
-      }
-    });
+    return read(
+        operation,
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(table.select("WHERE seq > ?"))) {
+            ps.setLong(1, since.position());
+            return new ChangeCursor(table.stream(ps, sink, since.position()));
+          }
+        });
   }
 
   @Override
@@ -340,10 +357,20 @@ final class SqliteDatabase implements Database {
 
   /** Fails a request's call whose deadline has passed before the call could start. */
   private void refuseIfLate(String operation) {
-    Deadline.current().filter(Deadline::passed).ifPresent(d -> {
-      throw new StoreUnavailableException(operation + " on " + location + " ran out of time before it started:"
-          + " the request's deadline (db.timeout " + d.budget().toMillis() + " ms) passed", null);
-    });
+    Deadline.current()
+        .filter(Deadline::passed)
+        .ifPresent(
+            d -> {
+              throw new StoreUnavailableException(
+                  operation
+                      + " on "
+                      + location
+                      + " ran out of time before it started:"
+                      + " the request's deadline (db.timeout "
+                      + d.budget().toMillis()
+                      + " ms) passed",
+                  null);
+            });
   }
 
   private void ensureOpen(String operation) {

@@ -79,13 +79,18 @@ sealed interface StoreUrl permits StoreUrl.Sqlite, StoreUrl.Postgres {
    * PostgreSQL.
    *
    * @param jdbcUrl a pgjdbc URL without a password
-   * @param credentials the passwords given (a parameter whose name ends in {@code password}:
-   *     {@code password}, {@code sslpassword}), under their pgjdbc property names
+   * @param credentials the passwords given (a parameter whose name ends in {@code password}: {@code
+   *     password}, {@code sslpassword}), under their pgjdbc property names
    */
   record Postgres(String jdbcUrl, Properties credentials) implements StoreUrl {
     static final Pattern SCHEME = Pattern.compile("[A-Za-z][A-Za-z0-9+.-]*://");
-    /** One host of the list: a name or IPv4 address, or an IPv6 address in brackets, and an optional port. */
-    private static final Pattern HOST = Pattern.compile("([A-Za-z0-9._%-]+|\\[[0-9A-Fa-f:.%A-Za-z]+])(:[0-9]{1,5})?");
+
+    /**
+     * One host of the list: a name or IPv4 address, or an IPv6 address in brackets, and an optional
+     * port.
+     */
+    private static final Pattern HOST =
+        Pattern.compile("([A-Za-z0-9._%-]+|\\[[0-9A-Fa-f:.%A-Za-z]+])(:[0-9]{1,5})?");
 
     /** Parses the part after the scheme: {@code //[userinfo@]hosts[/db][?params]}. */
     static Postgres of(String afterScheme) {
@@ -112,7 +117,9 @@ sealed interface StoreUrl permits StoreUrl.Sqlite, StoreUrl.Postgres {
       for (String param : query.split("&")) {
         int eq = param.indexOf('=');
         String name = (eq < 0 ? param : param.substring(0, eq)).toLowerCase(Locale.ROOT);
-        if (eq > 0 && name.endsWith("password")) { // password, sslpassword: kept out of the URL, which is logged
+        if (eq > 0
+            && name.endsWith(
+                "password")) { // password, sslpassword: kept out of the URL, which is logged
           credentials.setProperty(name, decodeForm(param.substring(eq + 1)));
         } else if (!param.isEmpty()) {
           params.add(param);
@@ -137,8 +144,10 @@ sealed interface StoreUrl permits StoreUrl.Sqlite, StoreUrl.Postgres {
       }
       for (String host : hosts.split(",", -1)) {
         if (!HOST.matcher(host).matches()) {
-          throw new IllegalArgumentException("PostgreSQL store URL: cannot read its host list (host[:port],...);"
-              + " percent-encode any '@', '/', '?', '#' or ':' in the user name or password (%40, %2F, %3F, %23, %3A)");
+          throw new IllegalArgumentException(
+              "PostgreSQL store URL: cannot read its host list (host[:port],...); percent-encode"
+                  + " any '@', '/', '?', '#' or ':' in the user name or password (%40, %2F, %3F,"
+                  + " %23, %3A)");
         }
       }
     }

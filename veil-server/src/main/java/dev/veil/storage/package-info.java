@@ -29,11 +29,10 @@
  * follow the four tables through {@link dev.veil.common.ChangeFeed}: a read takes the cursor the
  * previous read returned and delivers the rows changed since, at least once. Applying a row twice
  * is harmless (the opt-out index ignores a known hash; keys never change; salts apply only a newer
- * generation; a client row is the client's state as of a read later than every row applied
- * before).
+ * generation; a client row is the client's state as of a read later than every row applied before).
  *
- * <p><b>SQLite</b>: one writer at a time, so seqs become visible in increasing order; the cursor
- * is the highest seq read and a read asks for {@code seq > cursor}.
+ * <p><b>SQLite</b>: one writer at a time, so seqs become visible in increasing order; the cursor is
+ * the highest seq read and a read asks for {@code seq > cursor}.
  *
  * <p><b>PostgreSQL</b>: {@code nextval} hands out seqs before commit, and two transactions can
  * commit in the opposite order of their seqs. A reader that polls "{@code seq >} highest seen" can
@@ -43,8 +42,8 @@
  *
  * <ul>
  *   <li>Every insert and update stamps the row with the id of the writing transaction, {@code
- *       writer_xid = pg_current_xact_id()} (a trigger; migration V3). Ids are 64-bit ({@code xid8}),
- *       never wrap, and are assigned in increasing order.
+ *       writer_xid = pg_current_xact_id()} (a trigger; migration V3). Ids are 64-bit ({@code
+ *       xid8}), never wrap, and are assigned in increasing order.
  *   <li>A read runs in one {@code REPEATABLE READ, READ ONLY} transaction, so all of it sees one
  *       snapshot S. It returns the rows with {@code writer_xid >=} the previous cursor (all rows
  *       from the start), and the new cursor {@code pg_snapshot_xmin(S)}: the oldest transaction id
@@ -52,19 +51,19 @@
  *       (and then visible in S) or rolled back.
  * </ul>
  *
- * <p>Why no committed row is missed: take a row state written by transaction T, and the first
- * read whose snapshot S shows T committed. Every earlier read R (snapshot S_R) returned cursor
- * {@code xmin(S_R)}; T had not committed in S_R, so T was either running in S_R ({@code T >=
- * xmin(S_R)}) or had no id yet, in which case its id, assigned later, is at least the next id of
- * S_R, which is at least {@code xmin(S_R)}. So every cursor handed out before our read is at most
- * T, in particular the one our read starts from, and our read ({@code writer_xid >= cursor}, T
- * visible in S) delivers the row. If a later transaction overwrote the row meanwhile, that later
- * state is delivered instead, by the same argument. The argument needs no clock and no bound on
- * how long a transaction stays open: a node frozen mid-transaction for minutes (SIGSTOP) holds the
- * watermark back, and its rows are delivered when it commits.
+ * <p>Why no committed row is missed: take a row state written by transaction T, and the first read
+ * whose snapshot S shows T committed. Every earlier read R (snapshot S_R) returned cursor {@code
+ * xmin(S_R)}; T had not committed in S_R, so T was either running in S_R ({@code T >= xmin(S_R)})
+ * or had no id yet, in which case its id, assigned later, is at least the next id of S_R, which is
+ * at least {@code xmin(S_R)}. So every cursor handed out before our read is at most T, in
+ * particular the one our read starts from, and our read ({@code writer_xid >= cursor}, T visible in
+ * S) delivers the row. If a later transaction overwrote the row meanwhile, that later state is
+ * delivered instead, by the same argument. The argument needs no clock and no bound on how long a
+ * transaction stays open: a node frozen mid-transaction for minutes (SIGSTOP) holds the watermark
+ * back, and its rows are delivered when it commits.
  *
- * <p>Cost: a read re-delivers the rows of transactions that were still running at the previous
- * read and, briefly, rows committed just before it; an index on {@code writer_xid} keeps a read
+ * <p>Cost: a read re-delivers the rows of transactions that were still running at the previous read
+ * and, briefly, rows committed just before it; an index on {@code writer_xid} keeps a read
  * proportional to what changed. A long-running transaction that writes anywhere in the same
  * PostgreSQL cluster (another database's too) holds the watermark back, so reads re-deliver
  * everything written since it began until it ends: slower, never wrong. Rows written before

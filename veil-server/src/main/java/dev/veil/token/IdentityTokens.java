@@ -17,7 +17,11 @@ public final class IdentityTokens {
   private final Instant refreshExpires;
 
   /** Takes ownership of both arrays, which hold US-ASCII token text. */
-  IdentityTokens(byte[] advertisingToken, byte[] refreshToken, Instant identityExpires, Instant refreshFrom,
+  IdentityTokens(
+      byte[] advertisingToken,
+      byte[] refreshToken,
+      Instant identityExpires,
+      Instant refreshFrom,
       Instant refreshExpires) {
     this.advertisingToken = advertisingToken;
     this.refreshToken = refreshToken;
@@ -42,7 +46,9 @@ public final class IdentityTokens {
     return refreshToken.length;
   }
 
-  /** Copies the advertising token's text to {@code out} at {@code off}; returns the offset after it. */
+  /**
+   * Copies the advertising token's text to {@code out} at {@code off}; returns the offset after it.
+   */
   public int copyAdvertisingToken(byte[] out, int off) {
     System.arraycopy(advertisingToken, 0, out, off, advertisingToken.length);
     return off + advertisingToken.length;
@@ -68,7 +74,12 @@ public final class IdentityTokens {
 
   @Override
   public String toString() {
-    return "IdentityTokens{identityExpires=" + identityExpires + ", refreshFrom=" + refreshFrom
-        + ", refreshExpires=" + refreshExpires + ", tokens=<redacted>}";
+    return "IdentityTokens{identityExpires="
+        + identityExpires
+        + ", refreshFrom="
+        + refreshFrom
+        + ", refreshExpires="
+        + refreshExpires
+        + ", tokens=<redacted>}";
   }
 }

@@ -22,16 +22,22 @@ public final class TestIdentities {
    * @param validateEmail the configured test address ({@code validate@example.com} by default)
    */
   public TestIdentities(ApiProfile profile, String validateEmail, IdentityMapper mapper) {
-    List<IdentityHash> validate = List.of(
-        IdentityHash.parse(IdentityInput.EMAIL, validateEmail),
-        IdentityHash.parse(IdentityInput.EMAIL, "validate@email.com"),
-        IdentityHash.parse(IdentityInput.PHONE, "+12345678901"));
+    List<IdentityHash> validate =
+        List.of(
+            IdentityHash.parse(IdentityInput.EMAIL, validateEmail),
+            IdentityHash.parse(IdentityInput.EMAIL, "validate@email.com"),
+            IdentityHash.parse(IdentityInput.PHONE, "+12345678901"));
     validating.addAll(validate);
     if (profile == ApiProfile.UID2) {
-      alwaysOptedOut.add(mapper.firstLevelHash(IdentityHash.parse(IdentityInput.EMAIL, "optout@example.com")));
-      alwaysOptedOut.add(mapper.firstLevelHash(IdentityHash.parse(IdentityInput.PHONE, "+00000000000")));
-      optedOutOnRefresh.add(mapper.firstLevelHash(IdentityHash.parse(IdentityInput.EMAIL, "refresh-optout@example.com")));
-      optedOutOnRefresh.add(mapper.firstLevelHash(IdentityHash.parse(IdentityInput.PHONE, "+00000000002")));
+      alwaysOptedOut.add(
+          mapper.firstLevelHash(IdentityHash.parse(IdentityInput.EMAIL, "optout@example.com")));
+      alwaysOptedOut.add(
+          mapper.firstLevelHash(IdentityHash.parse(IdentityInput.PHONE, "+00000000000")));
+      optedOutOnRefresh.add(
+          mapper.firstLevelHash(
+              IdentityHash.parse(IdentityInput.EMAIL, "refresh-optout@example.com")));
+      optedOutOnRefresh.add(
+          mapper.firstLevelHash(IdentityHash.parse(IdentityInput.PHONE, "+00000000002")));
     } else {
       for (IdentityHash id : validate) {
         optedOutOnRefresh.add(mapper.firstLevelHash(id));

@@ -11,7 +11,9 @@ import java.time.Duration;
  */
 public record TokenLifetimes(Duration advertising, Duration refreshFrom, Duration refresh) {
   public TokenLifetimes {
-    if (refreshFrom.isNegative() || refreshFrom.compareTo(advertising) > 0 || advertising.compareTo(refresh) > 0) {
+    if (refreshFrom.isNegative()
+        || refreshFrom.compareTo(advertising) > 0
+        || advertising.compareTo(refresh) > 0) {
       throw new IllegalArgumentException(
           "token lifetimes must satisfy 0 <= refresh_from <= advertising token <= refresh token");
     }

@@ -41,9 +41,16 @@ public final class TokenService {
   private final RefreshTokenCodec refreshCodec;
   private final Clock clock;
 
-  public TokenService(IdentityMapper mapper, OptOutService optOuts, KeyService keys, TestIdentities tests,
-      TokenLifetimes lifetimes, ApiProfile profile, AdvertisingTokenCodec advertisingCodec,
-      RefreshTokenCodec refreshCodec, Clock clock) {
+  public TokenService(
+      IdentityMapper mapper,
+      OptOutService optOuts,
+      KeyService keys,
+      TestIdentities tests,
+      TokenLifetimes lifetimes,
+      ApiProfile profile,
+      AdvertisingTokenCodec advertisingCodec,
+      RefreshTokenCodec refreshCodec,
+      Clock clock) {
     this.mapper = mapper;
     this.optOuts = optOuts;
     this.keys = keys;
@@ -85,7 +92,13 @@ public final class TokenService {
     }
     MappedIdentity mapped = mapper.mapFirstLevel(flh);
     return new RefreshOutcome.Refreshed(
-        issue(payload.identityType(), mapped, payload.publisher(), payload.privacyBits(), payload.established(), now));
+        issue(
+            payload.identityType(),
+            mapped,
+            payload.publisher(),
+            payload.privacyBits(),
+            payload.established(),
+            now));
   }
 
   /**
@@ -110,28 +123,55 @@ public final class TokenService {
     return optOuts.isOptedOut(flh) || tests.isAlwaysOptedOut(flh);
   }
 
-  private IdentityTokens issue(IdentityType type, MappedIdentity mapped, PublisherInfo publisher, int privacyBits,
-      Instant established, Instant now) {
+  private IdentityTokens issue(
+      IdentityType type,
+      MappedIdentity mapped,
+      PublisherInfo publisher,
+      int privacyBits,
+      Instant established,
+      Instant now) {
     KeyRing ring = keys.ring();
     EncryptionKey master = active(ring, EncryptionKey.MASTER_SITE_ID, now);
     EncryptionKey site = active(ring, publisher.siteId(), now);
     EncryptionKey refreshKey = active(ring, EncryptionKey.REFRESH_SITE_ID, now);
     Instant identityExpires = now.plus(lifetimes.advertising());
     Instant refreshExpires = now.plus(lifetimes.refresh());
-    byte[] advertising = advertisingCodec.encodeAscii(
-        new AdvertisingTokenPayload(type, identityExpires, now, OPERATOR, publisher, privacyBits, established, now,
-            mapped.advertisingId()),
-        master, site);
-    byte[] refresh = refreshCodec.encodeAscii(
-        new RefreshTokenPayload(type, refreshExpires, now, OPERATOR, publisher, privacyBits, established,
-            mapped.firstLevelHash()),
-        refreshKey);
-    return new IdentityTokens(advertising, refresh, identityExpires, now.plus(lifetimes.refreshFrom()), refreshExpires);
+    byte[] advertising =
+        advertisingCodec.encodeAscii(
+            new AdvertisingTokenPayload(
+                type,
+                identityExpires,
+                now,
+                OPERATOR,
+                publisher,
+                privacyBits,
+                established,
+                now,
+                mapped.advertisingId()),
+            master,
+            site);
+    byte[] refresh =
+        refreshCodec.encodeAscii(
+            new RefreshTokenPayload(
+                type,
+                refreshExpires,
+                now,
+                OPERATOR,
+                publisher,
+                privacyBits,
+                established,
+                mapped.firstLevelHash()),
+            refreshKey);
+    return new IdentityTokens(
+        advertising, refresh, identityExpires, now.plus(lifetimes.refreshFrom()), refreshExpires);
   }
 
   private static EncryptionKey active(KeyRing ring, int siteId, Instant now) {
     return ring.activeKey(siteId, now)
-        .orElseThrow(() -> new VeilException(ErrorCode.UNAVAILABLE, "no active encryption key for keyset " + siteId));
+        .orElseThrow(
+            () ->
+                new VeilException(
+                    ErrorCode.UNAVAILABLE, "no active encryption key for keyset " + siteId));
   }
 
   private Instant now() {

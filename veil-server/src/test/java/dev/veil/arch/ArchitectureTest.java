@@ -13,22 +13,45 @@ import org.junit.jupiter.api.Test;
 
 /** Keeps frameworks at the edges: feature packages import no HTTP, gRPC, JSON or JDBC types. */
 class ArchitectureTest {
-  private static final JavaClasses MAIN = new ClassFileImporter()
-      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-      .importPackages("dev.veil");
+  private static final JavaClasses MAIN =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("dev.veil");
 
   private static final String[] FEATURES = {
-    "dev.veil.token..", "dev.veil.identity..", "dev.veil.salt..", "dev.veil.key..", "dev.veil.optout..",
-    "dev.veil.client..", "dev.veil.common..", "dev.veil.core..", "dev.veil.deduction.."
+    "dev.veil.token..",
+    "dev.veil.identity..",
+    "dev.veil.salt..",
+    "dev.veil.key..",
+    "dev.veil.optout..",
+    "dev.veil.client..",
+    "dev.veil.common..",
+    "dev.veil.core..",
+    "dev.veil.deduction.."
   };
 
   @Test
   void featurePackages_doNotDependOnFrameworksOrAdapters() {
-    noClasses().that().resideInAnyPackage(FEATURES)
-        .should().dependOnClassesThat().resideInAnyPackage(
-            "io.vertx..", "io.grpc..", "com.google.protobuf..", "com.fasterxml.jackson..", "java.sql..",
-            "javax.sql..", "org.postgresql..", "org.sqlite..", "com.zaxxer..",
-            "dev.veil.http..", "dev.veil.grpc..", "dev.veil.storage..", "dev.veil.cli..", "dev.veil.server..")
+    noClasses()
+        .that()
+        .resideInAnyPackage(FEATURES)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.vertx..",
+            "io.grpc..",
+            "com.google.protobuf..",
+            "com.fasterxml.jackson..",
+            "java.sql..",
+            "javax.sql..",
+            "org.postgresql..",
+            "org.sqlite..",
+            "com.zaxxer..",
+            "dev.veil.http..",
+            "dev.veil.grpc..",
+            "dev.veil.storage..",
+            "dev.veil.cli..",
+            "dev.veil.server..")
         .check(MAIN);
   }
 
@@ -44,26 +67,32 @@ class ArchitectureTest {
     slices().assignedFrom(PACKAGES).should().beFreeOfCycles().check(MAIN);
   }
 
-  private static final SliceAssignment PACKAGES = new SliceAssignment() {
-    @Override
-    public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
-      String pkg = javaClass.getPackageName();
-      if (!pkg.startsWith("dev.veil.")) {
-        return SliceIdentifier.ignore();
-      }
-      return SliceIdentifier.of(pkg.startsWith("dev.veil.sdk") ? "dev.veil.sdk (client library)" : pkg);
-    }
+  private static final SliceAssignment PACKAGES =
+      new SliceAssignment() {
+        @Override
+        public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+          String pkg = javaClass.getPackageName();
+          if (!pkg.startsWith("dev.veil.")) {
+            return SliceIdentifier.ignore();
+          }
+          return SliceIdentifier.of(
+              pkg.startsWith("dev.veil.sdk") ? "dev.veil.sdk (client library)" : pkg);
+        }
 
-    @Override
-    public String getDescription() {
-      return "packages of dev.veil, the client library's counted as one";
-    }
-  };
+        @Override
+        public String getDescription() {
+          return "packages of dev.veil, the client library's counted as one";
+        }
+      };
 
   @Test
   void storage_doesNotDependOnAdapters() {
-    noClasses().that().resideInAPackage("dev.veil.storage..")
-        .should().dependOnClassesThat().resideInAnyPackage("dev.veil.http..", "dev.veil.grpc..", "dev.veil.cli..")
+    noClasses()
+        .that()
+        .resideInAPackage("dev.veil.storage..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.veil.http..", "dev.veil.grpc..", "dev.veil.cli..")
         .check(MAIN);
   }
 }

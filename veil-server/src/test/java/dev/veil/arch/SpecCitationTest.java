@@ -26,11 +26,15 @@ import org.junit.jupiter.api.Test;
  * installed packages and version control.
  */
 class SpecCitationTest {
-  private static final Pattern CITATION = Pattern.compile("docs/spec\\.md (?:section )?(\\d+(?:\\.\\d+)?)");
+  private static final Pattern CITATION =
+      Pattern.compile("docs/spec\\.md (?:section )?(\\d+(?:\\.\\d+)?)");
+
   /** The form citations had before the specification was in the repository: it points nowhere. */
   private static final Pattern UNRESOLVED = Pattern.compile("\\bSPEC (?:section )?\\d");
+
   private static final Pattern HEADING = Pattern.compile("(?m)^#{2,3} (\\d+(?:\\.\\d+)?)\\.? ");
-  private static final Set<String> SKIPPED_DIRECTORIES = Set.of("target", "node_modules", ".git", "data");
+  private static final Set<String> SKIPPED_DIRECTORIES =
+      Set.of("target", "node_modules", ".git", "data");
   private static final long LARGEST_FILE = 2 * 1024 * 1024;
 
   private final Path root = repositoryRoot();
@@ -45,12 +49,15 @@ class SpecCitationTest {
       while (m.find()) {
         citations++;
         if (!sections.contains(m.group(1))) {
-          missing.computeIfAbsent(m.group(1), k -> new ArrayList<>()).add(root.relativize(file).toString());
+          missing
+              .computeIfAbsent(m.group(1), k -> new ArrayList<>())
+              .add(root.relativize(file).toString());
         }
       }
     }
     assertThat(citations).as("citations of docs/spec.md found in the repository").isGreaterThan(50);
-    assertThat(missing).as("cited sections that docs/spec.md has no heading for, with the files citing them")
+    assertThat(missing)
+        .as("cited sections that docs/spec.md has no heading for, with the files citing them")
         .isEmpty();
   }
 
@@ -85,21 +92,24 @@ class SpecCitationTest {
   private List<Path> files() {
     List<Path> files = new ArrayList<>();
     try {
-      Files.walkFileTree(root, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-          boolean skip = !dir.equals(root) && SKIPPED_DIRECTORIES.contains(dir.getFileName().toString());
-          return skip ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
-        }
+      Files.walkFileTree(
+          root,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+              boolean skip =
+                  !dir.equals(root) && SKIPPED_DIRECTORIES.contains(dir.getFileName().toString());
+              return skip ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+            }
 
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-          if (attrs.isRegularFile() && attrs.size() <= LARGEST_FILE) {
-            files.add(file);
-          }
-          return FileVisitResult.CONTINUE;
-        }
-      });
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+              if (attrs.isRegularFile() && attrs.size() <= LARGEST_FILE) {
+                files.add(file);
+              }
+              return FileVisitResult.CONTINUE;
+            }
+          });
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -117,7 +127,8 @@ class SpecCitationTest {
 
   private static Path repositoryRoot() {
     for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
-      if (Files.isRegularFile(p.resolve("docs/spec.md")) && Files.isRegularFile(p.resolve("mvnw"))) {
+      if (Files.isRegularFile(p.resolve("docs/spec.md"))
+          && Files.isRegularFile(p.resolve("mvnw"))) {
         return p;
       }
     }

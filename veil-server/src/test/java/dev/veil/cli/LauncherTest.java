@@ -22,11 +22,11 @@ import org.junit.jupiter.api.io.TempDir;
  * and a stand-in {@code ./mvnw} that records that it ran: when a start builds first (a source newer
  * than the jar), which class-data archive a start maps or writes, and which written archive (a
  * "dump") the next start adopts. For {@code map}, only a dump marked by a run that mapped
- * identifiers ({@code dev.veil.cli.map.ArchiveMark}). An archive serves only the java that wrote it.
+ * identifiers ({@code dev.veil.cli.map.ArchiveMark}). An archive serves only the java that wrote
+ * it.
  */
 class LauncherTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private Path target;
   private Path calls;
   private Path failLoads;
@@ -38,7 +38,8 @@ class LauncherTest {
     Path launcher = Path.of(System.getProperty("user.dir")).resolve("../veil").normalize();
     Files.copy(launcher, dir.resolve("veil"), StandardCopyOption.COPY_ATTRIBUTES);
     target = Files.createDirectories(dir.resolve("veil-server/target"));
-    Files.writeString(target.resolve("veil.jar"), "a stand-in: the launcher only checks that it exists");
+    Files.writeString(
+        target.resolve("veil.jar"), "a stand-in: the launcher only checks that it exists");
     calls = dir.resolve("calls.txt");
     failLoads = dir.resolve("fail-test-loads");
     builds = dir.resolve("builds.txt");
@@ -60,10 +61,18 @@ class LauncherTest {
   private Path standInJava(String name, String tag) throws IOException {
     Path b = Files.createDirectories(dir.resolve(name));
     Path java = b.resolve("java");
-    Files.writeString(java, "#!/usr/bin/env bash\n"
-        + "echo \"" + tag + "$*\" >>'" + calls + "'\n"
-        + "case \"$*\" in *-Xshare:on*) [ -e '" + failLoads + "' ] && exit 1 ;; esac\n"
-        + "exit 0\n");
+    Files.writeString(
+        java,
+        "#!/usr/bin/env bash\n"
+            + "echo \""
+            + tag
+            + "$*\" >>'"
+            + calls
+            + "'\n"
+            + "case \"$*\" in *-Xshare:on*) [ -e '"
+            + failLoads
+            + "' ] && exit 1 ;; esac\n"
+            + "exit 0\n");
     Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
     return b;
   }
@@ -100,7 +109,9 @@ class LauncherTest {
     assertThat(dump).doesNotExist();
     assertThat(Path.of(dump + ".ok")).doesNotExist();
     assertThat(option(call, "-XX:SharedArchiveFile=")).isEqualTo(archive.toString());
-    assertThat(String.join(" ", call)).doesNotContain("-Dveil.archive=").doesNotContain("ArchiveClassesAtExit");
+    assertThat(String.join(" ", call))
+        .doesNotContain("-Dveil.archive=")
+        .doesNotContain("ArchiveClassesAtExit");
   }
 
   @Test
@@ -125,7 +136,8 @@ class LauncherTest {
 
     assertThat(dump).doesNotExist();
     assertThat(archives("serve")).hasSize(1);
-    assertThat(option(call, "-XX:SharedArchiveFile=")).isEqualTo(archives("serve").get(0).toString());
+    assertThat(option(call, "-XX:SharedArchiveFile="))
+        .isEqualTo(archives("serve").get(0).toString());
     assertThat(String.join(" ", call)).doesNotContain("-Dveil.archive=");
   }
 
@@ -140,14 +152,16 @@ class LauncherTest {
 
     assertThat(String.join(" ", other)).doesNotContain("-XX:SharedArchiveFile=");
     assertThat(option(other, "-XX:ArchiveClassesAtExit=")).endsWith(".dump");
-    assertThat(option(start("map", "--in", "x", "--out", "y"), "-XX:SharedArchiveFile=")).isEqualTo(archive);
+    assertThat(option(start("map", "--in", "x", "--out", "y"), "-XX:SharedArchiveFile="))
+        .isEqualTo(archive);
   }
 
   @Test
   void archiveOlderThanTheJar_isDropped() throws Exception {
     Path dump = deadDump("serve");
     String archive = option(start("serve", "--version"), "-XX:SharedArchiveFile=");
-    Files.setLastModifiedTime(target.resolve("veil.jar"),
+    Files.setLastModifiedTime(
+        target.resolve("veil.jar"),
         FileTime.fromMillis(Files.getLastModifiedTime(Path.of(archive)).toMillis() + 10_000));
 
     List<String> call = start("serve", "--version");
@@ -178,15 +192,19 @@ class LauncherTest {
   void runtimeImage_canBeTurnedOff() throws Exception {
     runtimeImage(bin);
 
-    List<String> call = start(bin, true, Map.of("VEIL_MAP_RUNTIME", "0"), "map", "--in", "x", "--out", "y");
+    List<String> call =
+        start(bin, true, Map.of("VEIL_MAP_RUNTIME", "0"), "map", "--in", "x", "--out", "y");
 
     assertThat(call.get(0)).isNotEqualTo("image");
   }
 
-  /** The runtime image the build makes (map-runtime.sh), as made from the java in {@code madeFrom}. */
+  /**
+   * The runtime image the build makes (map-runtime.sh), as made from the java in {@code madeFrom}.
+   */
   private void runtimeImage(Path madeFrom) throws IOException {
     standInJava("veil-server/target/map-runtime/bin", "image ");
-    Files.createSymbolicLink(target.resolve("map-runtime.jvm"), madeFrom.resolve("java").toRealPath());
+    Files.createSymbolicLink(
+        target.resolve("map-runtime.jvm"), madeFrom.resolve("java").toRealPath());
   }
 
   @Test
@@ -212,7 +230,8 @@ class LauncherTest {
   void aSourceFileRemoved_isBuiltFirst() throws Exception {
     Path removed = sources(-60_000);
     Files.delete(removed); // its directory is now newer than the jar
-    Files.setLastModifiedTime(removed.getParent(), FileTime.fromMillis(System.currentTimeMillis() + 60_000));
+    Files.setLastModifiedTime(
+        removed.getParent(), FileTime.fromMillis(System.currentTimeMillis() + 60_000));
 
     start(bin, false, "admin", "--version");
 
@@ -220,8 +239,8 @@ class LauncherTest {
   }
 
   /**
-   * Lays out a source tree and the build files, all (directories too) {@code offsetMillis} from
-   * the jar's time; returns one source file.
+   * Lays out a source tree and the build files, all (directories too) {@code offsetMillis} from the
+   * jar's time; returns one source file.
    */
   private Path sources(long offsetMillis) throws IOException {
     long jarTime = Files.getLastModifiedTime(target.resolve("veil.jar")).toMillis();
@@ -263,8 +282,8 @@ class LauncherTest {
   }
 
   /**
-   * Runs the launcher with {@code javaDir} first on the PATH, with or without its check for
-   * sources newer than the jar; returns the arguments of the JVM it started.
+   * Runs the launcher with {@code javaDir} first on the PATH, with or without its check for sources
+   * newer than the jar; returns the arguments of the JVM it started.
    */
   private List<String> start(Path javaDir, boolean noBuild, String... args) throws Exception {
     return start(javaDir, noBuild, Map.of(), args);
@@ -273,8 +292,11 @@ class LauncherTest {
   /** The same, with {@code env} added to the launcher's environment. */
   private List<String> start(Path javaDir, boolean noBuild, Map<String, String> env, String... args)
       throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(Stream.concat(Stream.of("bash", dir.resolve("veil").toString()),
-        Stream.of(args)).toList()).redirectErrorStream(true);
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                Stream.concat(Stream.of("bash", dir.resolve("veil").toString()), Stream.of(args))
+                    .toList())
+            .redirectErrorStream(true);
     pb.environment().put("PATH", javaDir + ":" + System.getenv("PATH"));
     if (noBuild) {
       pb.environment().put("VEIL_NO_BUILD", "1");
@@ -295,13 +317,18 @@ class LauncherTest {
 
   private List<Path> archives(String command) throws IOException {
     try (Stream<Path> files = Files.list(target)) {
-      return files.filter(f -> f.getFileName().toString().startsWith("veil-" + command + "-"))
-          .filter(f -> f.getFileName().toString().endsWith(".jsa")).toList();
+      return files
+          .filter(f -> f.getFileName().toString().startsWith("veil-" + command + "-"))
+          .filter(f -> f.getFileName().toString().endsWith(".jsa"))
+          .toList();
     }
   }
 
   private static String option(List<String> call, String prefix) {
-    return call.stream().filter(a -> a.startsWith(prefix)).map(a -> a.substring(prefix.length())).findFirst()
+    return call.stream()
+        .filter(a -> a.startsWith(prefix))
+        .map(a -> a.substring(prefix.length()))
+        .findFirst()
         .orElseThrow(() -> new AssertionError("no " + prefix + " in " + call));
   }
 }

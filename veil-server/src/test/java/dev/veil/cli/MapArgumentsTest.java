@@ -16,12 +16,23 @@ import picocli.CommandLine;
 class MapArgumentsTest {
   @Test
   void theUsualCommandLines_areReadWithoutPicocli_asPicocliReadsThem() {
-    List<List<String>> lines = List.of(
-        List.of("--in", "emails.txt", "--out", "mapped.csv"),
-        List.of("--in=emails.txt", "--out=mapped.csv", "--url", "http://h:1", "--api-key", "k=="),
-        List.of("--refresh", "--out", "m.csv", "--progress", "lines", "--batch-size", "20"),
-        List.of("--in", "a b.csv", "--cache", "c.veil-state", "--type", "EMAIL", "--column", "2", "--hash-locally"),
-        List.of());
+    List<List<String>> lines =
+        List.of(
+            List.of("--in", "emails.txt", "--out", "mapped.csv"),
+            List.of(
+                "--in=emails.txt", "--out=mapped.csv", "--url", "http://h:1", "--api-key", "k=="),
+            List.of("--refresh", "--out", "m.csv", "--progress", "lines", "--batch-size", "20"),
+            List.of(
+                "--in",
+                "a b.csv",
+                "--cache",
+                "c.veil-state",
+                "--type",
+                "EMAIL",
+                "--column",
+                "2",
+                "--hash-locally"),
+            List.of());
     for (List<String> line : lines) {
       MapArguments.Parsed own = MapArguments.parse(line);
 
@@ -32,11 +43,24 @@ class MapArgumentsTest {
 
   @Test
   void anythingElse_isLeftToPicocli() {
-    List<List<String>> lines = List.of(
-        List.of("--help"), List.of("-h"), List.of("--version"), List.of("--in"), List.of("--in", "--out", "x"),
-        List.of("--in", "a", "--in", "b"), List.of("--batch-size", "0x10"), List.of("--batch-size", "-5"),
-        List.of("--refresh=true"), List.of("--refresh", "--refresh"), List.of("extra"), List.of("@args.txt"),
-        List.of("--in", "@file"), List.of("--in="), List.of("--inn", "x"), List.of("--in", "a\0b"));
+    List<List<String>> lines =
+        List.of(
+            List.of("--help"),
+            List.of("-h"),
+            List.of("--version"),
+            List.of("--in"),
+            List.of("--in", "--out", "x"),
+            List.of("--in", "a", "--in", "b"),
+            List.of("--batch-size", "0x10"),
+            List.of("--batch-size", "-5"),
+            List.of("--refresh=true"),
+            List.of("--refresh", "--refresh"),
+            List.of("extra"),
+            List.of("@args.txt"),
+            List.of("--in", "@file"),
+            List.of("--in="),
+            List.of("--inn", "x"),
+            List.of("--in", "a\0b"));
     for (List<String> line : lines) {
       assertThat(MapArguments.parse(line)).as("%s", line).isNull();
     }
@@ -52,9 +76,29 @@ class MapArgumentsTest {
 
   @Provide
   Arbitrary<List<String>> commandLines() {
-    Arbitrary<String> word = Arbitraries.of("--in", "--out", "--cache", "--type", "--column", "--batch-size",
-        "--progress", "--url", "--api-key", "--refresh", "--hash-locally", "x.csv", "email", "5000", "007", "lines",
-        "--in=y", "--url=http://a:1/", "--api-key=a=b", "3", "-");
+    Arbitrary<String> word =
+        Arbitraries.of(
+            "--in",
+            "--out",
+            "--cache",
+            "--type",
+            "--column",
+            "--batch-size",
+            "--progress",
+            "--url",
+            "--api-key",
+            "--refresh",
+            "--hash-locally",
+            "x.csv",
+            "email",
+            "5000",
+            "007",
+            "lines",
+            "--in=y",
+            "--url=http://a:1/",
+            "--api-key=a=b",
+            "3",
+            "-");
     return word.list().ofMaxSize(8);
   }
 

@@ -29,7 +29,9 @@ class StopGateTest {
   @Test
   void aStopDuringTheStart_waitsForIt_andTheStartingThreadClosesTheNode() throws Exception {
     CompletableFuture<Void> hook = CompletableFuture.runAsync(gate::stop);
-    assertThat(waitsAtLeast(hook, Duration.ofMillis(200))).as("the hook waits for the start to end").isTrue();
+    assertThat(waitsAtLeast(hook, Duration.ofMillis(200)))
+        .as("the hook waits for the start to end")
+        .isTrue();
 
     assertThat(gate.started(closed::incrementAndGet)).as("told that a stop came").isFalse();
 

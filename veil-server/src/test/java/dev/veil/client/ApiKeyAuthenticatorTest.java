@@ -16,10 +16,15 @@ import org.junit.jupiter.api.Test;
 class ApiKeyAuthenticatorTest {
   private final MutableClock clock = MutableClock.at("2026-03-01T00:00:00Z");
   private final InMemoryStores stores = new InMemoryStores();
-  private final KeyService keys = new KeyService(stores.keys(),
-      new KeyPolicy(Duration.ofDays(1), Duration.ofHours(1), Duration.ofHours(72), Duration.ofDays(30)), clock,
-      new SecureRandom());
-  private final ClientService clients = new ClientService(stores.clients(), keys, clock, new SecureRandom());
+  private final KeyService keys =
+      new KeyService(
+          stores.keys(),
+          new KeyPolicy(
+              Duration.ofDays(1), Duration.ofHours(1), Duration.ofHours(72), Duration.ofDays(30)),
+          clock,
+          new SecureRandom());
+  private final ClientService clients =
+      new ClientService(stores.clients(), keys, clock, new SecureRandom());
   private final ApiKeyAuthenticator auth = new ApiKeyAuthenticator(clients::registry);
 
   @Test
@@ -48,7 +53,8 @@ class ApiKeyAuthenticatorTest {
     ClientService.CreatedClient c = clients.create("pub", 0, Set.of(Role.GENERATOR));
     String key = c.key().reveal();
     assertThat(auth.authenticate("Bearer   " + key + " \t")).isPresent();
-    assertThat(auth.authenticate("Bearer " + key.substring(0, 30) + " " + key.substring(31))).isEmpty();
+    assertThat(auth.authenticate("Bearer " + key.substring(0, 30) + " " + key.substring(31)))
+        .isEmpty();
     assertThat(auth.authenticate("Bearer" + key)).isEmpty();
   }
 
@@ -72,7 +78,8 @@ class ApiKeyAuthenticatorTest {
 
   @Test
   void create_withoutRolesOrName_isRefused() {
-    assertThatThrownBy(() -> clients.create(" ", 0, Set.of(Role.MAPPER))).isInstanceOf(VeilException.class);
+    assertThatThrownBy(() -> clients.create(" ", 0, Set.of(Role.MAPPER)))
+        .isInstanceOf(VeilException.class);
     assertThatThrownBy(() -> clients.create("x", 0, Set.of())).isInstanceOf(VeilException.class);
   }
 }

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 class ApiKeyTest {
   /** The format as a regular expression: the oracle the character loop must agree with. */
-  private static final Pattern FORMAT = Pattern.compile("vk1\\.[A-Za-z0-9_-]{12}\\.[A-Za-z0-9_-]{43}");
+  private static final Pattern FORMAT =
+      Pattern.compile("vk1\\.[A-Za-z0-9_-]{12}\\.[A-Za-z0-9_-]{43}");
 
   @Test
   void parse_generatedKey_roundTrips() {

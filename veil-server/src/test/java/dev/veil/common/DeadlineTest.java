@@ -48,13 +48,14 @@ class DeadlineTest {
     Deadline d = after(500);
     boolean[] seenElsewhere = {true};
 
-    d.run(() -> {
-      assertThat(Deadline.current()).containsSame(d);
-      Thread other = new Thread(() -> seenElsewhere[0] = Deadline.current().isPresent());
-      other.start();
-      join(other);
-      return null;
-    });
+    d.run(
+        () -> {
+          assertThat(Deadline.current()).containsSame(d);
+          Thread other = new Thread(() -> seenElsewhere[0] = Deadline.current().isPresent());
+          other.start();
+          join(other);
+          return null;
+        });
 
     assertThat(seenElsewhere[0]).isFalse();
     assertThat(Deadline.current()).isEmpty();
@@ -67,22 +68,29 @@ class DeadlineTest {
 
     early.run(() -> late.run(() -> assertThat(Deadline.current()).containsSame(early)));
     late.run(() -> early.run(() -> assertThat(Deadline.current()).containsSame(early)));
-    late.run(() -> {
-      early.run(() -> null);
-      return assertThat(Deadline.current()).containsSame(late);
-    });
+    late.run(
+        () -> {
+          early.run(() -> null);
+          return assertThat(Deadline.current()).containsSame(late);
+        });
   }
 
   @Test
   void run_restoresTheOuterDeadline_whenTheWorkThrows() {
     Deadline outer = after(900);
 
-    outer.run(() -> {
-      assertThatThrownBy(() -> after(100).run(() -> {
-        throw new IllegalStateException("boom");
-      })).hasMessage("boom");
-      return assertThat(Deadline.current()).containsSame(outer);
-    });
+    outer.run(
+        () -> {
+          assertThatThrownBy(
+                  () ->
+                      after(100)
+                          .run(
+                              () -> {
+                                throw new IllegalStateException("boom");
+                              }))
+              .hasMessage("boom");
+          return assertThat(Deadline.current()).containsSame(outer);
+        });
   }
 
   @Test
@@ -90,22 +98,26 @@ class DeadlineTest {
     ReentrantLock lock = new ReentrantLock();
     CountDownLatch held = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    Thread holder = new Thread(() -> {
-      lock.lock();
-      try {
-        held.countDown();
-        await(release);
-      } finally {
-        lock.unlock();
-      }
-    });
+    Thread holder =
+        new Thread(
+            () -> {
+              lock.lock();
+              try {
+                held.countDown();
+                await(release);
+              } finally {
+                lock.unlock();
+              }
+            });
     holder.start();
     held.await();
 
-    Thread waiter = new Thread(() -> {
-      Deadline.lock(lock, "the test lock");
-      lock.unlock();
-    });
+    Thread waiter =
+        new Thread(
+            () -> {
+              Deadline.lock(lock, "the test lock");
+              lock.unlock();
+            });
     waiter.start();
     waiter.join(200);
     assertThat(waiter.isAlive()).as("still waiting for the lock").isTrue();
@@ -123,10 +135,14 @@ class DeadlineTest {
     holder.join(); // the lock stays held by a thread that has ended
 
     Deadline passed = after(0);
-    assertThatThrownBy(() -> passed.run(() -> {
-      Deadline.lock(lock, "the test lock");
-      return null;
-    })).isInstanceOf(StoreUnavailableException.class)
+    assertThatThrownBy(
+            () ->
+                passed.run(
+                    () -> {
+                      Deadline.lock(lock, "the test lock");
+                      return null;
+                    }))
+        .isInstanceOf(StoreUnavailableException.class)
         .hasMessage("the test lock was still busy at the request's deadline (db.timeout 0 ms)");
   }
 
@@ -134,10 +150,12 @@ class DeadlineTest {
   void lock_free_isTakenEvenWithLittleTimeLeft() {
     ReentrantLock lock = new ReentrantLock();
 
-    after(1).run(() -> {
-      Deadline.lock(lock, "the test lock");
-      return null;
-    });
+    after(1)
+        .run(
+            () -> {
+              Deadline.lock(lock, "the test lock");
+              return null;
+            });
 
     assertThat(lock.isHeldByCurrentThread()).isTrue();
     lock.unlock();

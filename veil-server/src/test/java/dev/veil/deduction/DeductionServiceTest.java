@@ -21,11 +21,13 @@ class DeductionServiceTest {
 
   private final MutableClock clock = new MutableClock(T0);
   private final AtomicBoolean down = new AtomicBoolean();
-  private final InMemoryDeductionStore store = new InMemoryDeductionStore(() -> {
-    if (down.get()) {
-      throw new StoreUnavailableException("connection refused (test outage)", null);
-    }
-  });
+  private final InMemoryDeductionStore store =
+      new InMemoryDeductionStore(
+          () -> {
+            if (down.get()) {
+              throw new StoreUnavailableException("connection refused (test outage)", null);
+            }
+          });
   private final DeductionService service = new DeductionService(store, clock);
 
   private Deduction created(String title) {
@@ -47,15 +49,18 @@ class DeductionServiceTest {
 
     assertCode(r, DeductionCode.SUCCESS);
     assertThat(r.message()).isEqualTo("success");
-    assertThat(r.records()).singleElement().satisfies(d -> {
-      assertThat(d.id()).isEqualTo(1);
-      assertThat(d.title()).isEqualTo("Gym membership");
-      assertThat(d.desc()).isEqualTo("monthly, 1st");
-      assertThat(d.payMethodId()).isEqualTo(4_000_000_000L);
-      assertThat(d.status()).isEqualTo(DeductionStatus.NORMAL);
-      assertThat(d.created()).isEqualTo(T0);
-      assertThat(d.updated()).isEqualTo(T0);
-    });
+    assertThat(r.records())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.id()).isEqualTo(1);
+              assertThat(d.title()).isEqualTo("Gym membership");
+              assertThat(d.desc()).isEqualTo("monthly, 1st");
+              assertThat(d.payMethodId()).isEqualTo(4_000_000_000L);
+              assertThat(d.status()).isEqualTo(DeductionStatus.NORMAL);
+              assertThat(d.created()).isEqualTo(T0);
+              assertThat(d.updated()).isEqualTo(T0);
+            });
     assertThat(service.list(DeductionStatus.NORMAL, 0, "").records()).isEqualTo(r.records());
   }
 
@@ -69,27 +74,80 @@ class DeductionServiceTest {
   @Test
   void create_withBadFields_isInvalidArgumentNamingTheField_andStoresNothing() {
     record Case(String title, String desc, long payMethodId, String requestId, String message) {}
-    List<Case> cases = List.of(
-        new Case("", "", 0, "", "invalid argument: title must not be blank"),
-        new Case(null, "", 0, "", "invalid argument: title must not be blank"),
-        new Case(" \t\n ", "", 0, "", "invalid argument: title must not be blank"),
-        new Case("\u00a0", "", 0, "", "invalid argument: title must not be blank"),
-        new Case("\u200b\u200b", "", 0, "", "invalid argument: title must not be blank"),
-        new Case(" \u202e\u2066\ufeff\u3000\u2028 ", "", 0, "", "invalid argument: title must not be blank"),
-        new Case("\uDB40\uDC01\ufe0f\u3164", "", 0, "", "invalid argument: title must not be blank"),
-        new Case("x".repeat(129), "", 0, "", "invalid argument: title must be at most 128 characters"),
-        new Case("x".repeat(10_000), "", 0, "", "invalid argument: title must be at most 128 characters"),
-        new Case("a\u0000b", "", 0, "", "invalid argument: title must not contain control characters"),
-        new Case("a\nb", "", 0, "", "invalid argument: title must not contain control characters"),
-        new Case("t", "d".repeat(1025), 0, "", "invalid argument: desc must be at most 1024 characters"),
-        new Case("t", "nul\u0000", 0, "",
-            "invalid argument: desc must not contain control characters other than tab and line breaks"),
-        new Case("t", "", -1, "", "invalid argument: pay_method_id must be between 0 and 4294967295"),
-        new Case("t", "", 4_294_967_296L, "", "invalid argument: pay_method_id must be between 0 and 4294967295"),
-        new Case("t", "", 0, "has space",
-            "invalid argument: request_id must be 1 to 128 printable ASCII characters without spaces"),
-        new Case("t", "", 0, "r".repeat(129),
-            "invalid argument: request_id must be 1 to 128 printable ASCII characters without spaces"));
+    List<Case> cases =
+        List.of(
+            new Case("", "", 0, "", "invalid argument: title must not be blank"),
+            new Case(null, "", 0, "", "invalid argument: title must not be blank"),
+            new Case(" \t\n ", "", 0, "", "invalid argument: title must not be blank"),
+            new Case("\u00a0", "", 0, "", "invalid argument: title must not be blank"),
+            new Case("\u200b\u200b", "", 0, "", "invalid argument: title must not be blank"),
+            new Case(
+                " \u202e\u2066\ufeff\u3000\u2028 ",
+                "",
+                0,
+                "",
+                "invalid argument: title must not be blank"),
+            new Case(
+                "\uDB40\uDC01\ufe0f\u3164", "", 0, "", "invalid argument: title must not be blank"),
+            new Case(
+                "x".repeat(129),
+                "",
+                0,
+                "",
+                "invalid argument: title must be at most 128 characters"),
+            new Case(
+                "x".repeat(10_000),
+                "",
+                0,
+                "",
+                "invalid argument: title must be at most 128 characters"),
+            new Case(
+                "a\u0000b",
+                "",
+                0,
+                "",
+                "invalid argument: title must not contain control characters"),
+            new Case(
+                "a\nb", "", 0, "", "invalid argument: title must not contain control characters"),
+            new Case(
+                "t",
+                "d".repeat(1025),
+                0,
+                "",
+                "invalid argument: desc must be at most 1024 characters"),
+            new Case(
+                "t",
+                "nul\u0000",
+                0,
+                "",
+                "invalid argument: desc must not contain control characters other than tab and line"
+                    + " breaks"),
+            new Case(
+                "t",
+                "",
+                -1,
+                "",
+                "invalid argument: pay_method_id must be between 0 and 4294967295"),
+            new Case(
+                "t",
+                "",
+                4_294_967_296L,
+                "",
+                "invalid argument: pay_method_id must be between 0 and 4294967295"),
+            new Case(
+                "t",
+                "",
+                0,
+                "has space",
+                "invalid argument: request_id must be 1 to 128 printable ASCII characters without"
+                    + " spaces"),
+            new Case(
+                "t",
+                "",
+                0,
+                "r".repeat(129),
+                "invalid argument: request_id must be 1 to 128 printable ASCII characters without"
+                    + " spaces"));
 
     for (Case c : cases) {
       DeductionResult r = service.create(c.title(), c.desc(), c.payMethodId(), c.requestId());
@@ -103,8 +161,12 @@ class DeductionServiceTest {
 
   @Test
   void create_atTheLimits_isAccepted() {
-    DeductionResult r = service.create("t".repeat(128), "line one\n\tline two\r\n" + "d".repeat(1004), 4_294_967_295L,
-        "r".repeat(128));
+    DeductionResult r =
+        service.create(
+            "t".repeat(128),
+            "line one\n\tline two\r\n" + "d".repeat(1004),
+            4_294_967_295L,
+            "r".repeat(128));
 
     assertCode(r, DeductionCode.SUCCESS);
     assertThat(r.records().get(0).desc()).hasSize(1024);
@@ -129,10 +191,14 @@ class DeductionServiceTest {
   void create_withAUsedRequestIdButOtherFields_isInvalidArgument() {
     service.create("Gym", "monthly", 7, "req-1");
 
-    for (DeductionResult r : List.of(service.create("Pool", "monthly", 7, "req-1"),
-        service.create("Gym", "weekly", 7, "req-1"), service.create("Gym", "monthly", 8, "req-1"))) {
+    for (DeductionResult r :
+        List.of(
+            service.create("Pool", "monthly", 7, "req-1"),
+            service.create("Gym", "weekly", 7, "req-1"),
+            service.create("Gym", "monthly", 8, "req-1"))) {
       assertCode(r, DeductionCode.INVALID_ARGUMENT);
-      assertThat(r.message()).isEqualTo("invalid argument: request_id was already used for a different deduction");
+      assertThat(r.message())
+          .isEqualTo("invalid argument: request_id was already used for a different deduction");
     }
     assertThat(service.list(DeductionStatus.NORMAL, 0, "").records()).hasSize(1);
   }
@@ -163,11 +229,14 @@ class DeductionServiceTest {
     DeductionResult closed = service.close(d.id());
 
     assertCode(closed, DeductionCode.SUCCESS);
-    assertThat(closed.records()).singleElement().satisfies(c -> {
-      assertThat(c.status()).isEqualTo(DeductionStatus.EXPIRED);
-      assertThat(c.created()).isEqualTo(T0);
-      assertThat(c.updated()).isEqualTo(T0.plusSeconds(5));
-    });
+    assertThat(closed.records())
+        .singleElement()
+        .satisfies(
+            c -> {
+              assertThat(c.status()).isEqualTo(DeductionStatus.EXPIRED);
+              assertThat(c.created()).isEqualTo(T0);
+              assertThat(c.updated()).isEqualTo(T0.plusSeconds(5));
+            });
     assertThat(service.list(DeductionStatus.NORMAL, 0, "").records()).isEmpty();
     assertThat(service.list(DeductionStatus.EXPIRED, 0, "").records()).isEqualTo(closed.records());
 
@@ -217,9 +286,11 @@ class DeductionServiceTest {
     service.close(5);
     service.close(2);
 
-    assertThat(service.list(DeductionStatus.NORMAL, 0, "").records()).extracting(Deduction::id)
+    assertThat(service.list(DeductionStatus.NORMAL, 0, "").records())
+        .extracting(Deduction::id)
         .containsExactly(1L, 3L, 4L, 6L);
-    assertThat(service.list(DeductionStatus.EXPIRED, 0, "").records()).extracting(Deduction::id)
+    assertThat(service.list(DeductionStatus.EXPIRED, 0, "").records())
+        .extracting(Deduction::id)
         .containsExactly(2L, 5L);
   }
 
@@ -270,11 +341,21 @@ class DeductionServiceTest {
   @Test
   void list_withATokenThatIsNotOurs_isInvalidArgument() {
     created("a");
-    for (String token : List.of("garbage", "%%%", "ZDE6MA", "ZDE6LTE", "eDE6NQ", "ZDE6NDI5NDk2NzI5Ng", "A".repeat(100))) {
+    for (String token :
+        List.of(
+            "garbage",
+            "%%%",
+            "ZDE6MA",
+            "ZDE6LTE",
+            "eDE6NQ",
+            "ZDE6NDI5NDk2NzI5Ng",
+            "A".repeat(100))) {
       DeductionResult r = service.list(DeductionStatus.NORMAL, 1, token);
 
       assertCode(r, DeductionCode.INVALID_ARGUMENT);
-      assertThat(r.message()).as(token).isEqualTo("invalid argument: page_token is not a token from a previous page");
+      assertThat(r.message())
+          .as(token)
+          .isEqualTo("invalid argument: page_token is not a token from a previous page");
     }
   }
 
@@ -290,8 +371,13 @@ class DeductionServiceTest {
     Deduction d = created("Gym");
     down.set(true);
 
-    List<DeductionResult> results = List.of(service.create("Pool", "", 0, ""), service.open(d.id()),
-        service.close(d.id()), service.list(DeductionStatus.NORMAL, 0, ""), service.list(DeductionStatus.EXPIRED, 5, ""));
+    List<DeductionResult> results =
+        List.of(
+            service.create("Pool", "", 0, ""),
+            service.open(d.id()),
+            service.close(d.id()),
+            service.list(DeductionStatus.NORMAL, 0, ""),
+            service.list(DeductionStatus.EXPIRED, 5, ""));
 
     for (DeductionResult r : results) {
       assertCode(r, DeductionCode.STORAGE_UNAVAILABLE);

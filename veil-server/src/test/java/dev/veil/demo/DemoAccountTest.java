@@ -12,14 +12,21 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class DemoAccountTest {
-  private final InMemoryNode node = new InMemoryNode(Instant.parse("2025-03-01T12:00:00Z"), TestConfigs.config());
+  private final InMemoryNode node =
+      new InMemoryNode(Instant.parse("2025-03-01T12:00:00Z"), TestConfigs.config());
 
   private List<ApiClient> demoClients() {
-    return node.services().clients().list().stream().filter(c -> c.name().equals(DemoAccount.NAME)).toList();
+    return node.services().clients().list().stream()
+        .filter(c -> c.name().equals(DemoAccount.NAME))
+        .toList();
   }
 
   private boolean canGenerate(String key) {
-    return node.services().authenticator().authenticate("Bearer " + key).map(c -> c.has(Role.GENERATOR)).orElse(false);
+    return node.services()
+        .authenticator()
+        .authenticate("Bearer " + key)
+        .map(c -> c.has(Role.GENERATOR))
+        .orElse(false);
   }
 
   @Test

@@ -25,9 +25,15 @@ class DemoSiteIT {
 
   @BeforeAll
   static void start() {
-    server = VeilServer.start(TestConfigs.config("demo.enabled", "true", "demo.port", "0"), Clock.systemUTC(),
-        new InMemoryStores());
-    demo = new Http("http://127.0.0.1:" + server.demoPort().orElseThrow(), java.net.http.HttpClient.Version.HTTP_1_1);
+    server =
+        VeilServer.start(
+            TestConfigs.config("demo.enabled", "true", "demo.port", "0"),
+            Clock.systemUTC(),
+            new InMemoryStores());
+    demo =
+        new Http(
+            "http://127.0.0.1:" + server.demoPort().orElseThrow(),
+            java.net.http.HttpClient.Version.HTTP_1_1);
     api = new Http("http://127.0.0.1:" + server.httpPort());
   }
 
@@ -53,20 +59,27 @@ class DemoSiteIT {
   @Test
   void page_addressesTheApiByTheHostNameTheBrowserUsed() {
     try (RawHttp raw = RawHttp.connect(server.demoPort().orElseThrow())) {
-      String answer = raw.write("GET / HTTP/1.1\r\nHost: news.pub.test:8081\r\nConnection: close\r\n\r\n").readResponse();
+      String answer =
+          raw.write("GET / HTTP/1.1\r\nHost: news.pub.test:8081\r\nConnection: close\r\n\r\n")
+              .readResponse();
       assertThat(answer).contains("content=\"http://news.pub.test:" + server.httpPort() + "\"");
     }
     try (RawHttp raw = RawHttp.connect(server.demoPort().orElseThrow())) {
-      String answer = raw.write("GET / HTTP/1.1\r\nHost: \"><script>x</script>\r\nConnection: close\r\n\r\n")
-          .readResponse();
-      assertThat(answer).doesNotContain("<script>x").contains("content=\"http://127.0.0.1:" + server.httpPort() + "\"");
+      String answer =
+          raw.write("GET / HTTP/1.1\r\nHost: \"><script>x</script>\r\nConnection: close\r\n\r\n")
+              .readResponse();
+      assertThat(answer)
+          .doesNotContain("<script>x")
+          .contains("content=\"http://127.0.0.1:" + server.httpPort() + "\"");
     }
   }
 
   @Test
   void assets_areServedWithTheirTypes() {
-    assertThat(demo.get("/demo.js", null).header("Content-Type")).isEqualTo("text/javascript; charset=utf-8");
-    assertThat(demo.get("/demo.css", null).header("Content-Type")).isEqualTo("text/css; charset=utf-8");
+    assertThat(demo.get("/demo.js", null).header("Content-Type"))
+        .isEqualTo("text/javascript; charset=utf-8");
+    assertThat(demo.get("/demo.css", null).header("Content-Type"))
+        .isEqualTo("text/css; charset=utf-8");
     Response sdk = demo.get("/veil-sdk.js", null);
     assertThat(sdk.header("Content-Type")).isEqualTo("text/javascript; charset=utf-8");
     assertThat(sdk.body()).isEqualTo(api.get("/static/veil-sdk.js", null).body());
@@ -78,17 +91,32 @@ class DemoSiteIT {
     Response r = demo.post("/login", null, "{\"email\":\"User@Example.com \"}");
     assertThat(r.code()).isEqualTo(200);
     JsonNode identity = r.json().path("identity");
-    assertThat(identity.fieldNames()).toIterable().containsExactlyInAnyOrder(
-        "advertising_token", "refresh_token", "identity_expires", "refresh_from", "refresh_expires");
+    assertThat(identity.fieldNames())
+        .toIterable()
+        .containsExactlyInAnyOrder(
+            "advertising_token",
+            "refresh_token",
+            "identity_expires",
+            "refresh_from",
+            "refresh_expires");
     assertThat(r.body()).doesNotContain("vk1.");
-    Response refreshed = api.post("/v1/token/refresh", null,
-        "{\"refresh_token\":\"" + identity.path("refresh_token").asText() + "\"}");
+    Response refreshed =
+        api.post(
+            "/v1/token/refresh",
+            null,
+            "{\"refresh_token\":\"" + identity.path("refresh_token").asText() + "\"}");
     assertThat(refreshed.successBody().path("advertising_token").asText()).isNotEmpty();
   }
 
   @Test
   void login_ofAnOptedOutUser_getsNoToken() {
-    String optOutKey = server.services().clients().create("optout-operator", 0, Set.of(Role.OPTOUT)).key().reveal();
+    String optOutKey =
+        server
+            .services()
+            .clients()
+            .create("optout-operator", 0, Set.of(Role.OPTOUT))
+            .key()
+            .reveal();
     api.post("/v1/optout", optOutKey, "{\"email\":\"gone@example.com\"}").successBody();
     Response r = demo.post("/login", null, "{\"email\":\"gone@example.com\"}");
     assertThat(r.code()).isEqualTo(200);
@@ -98,7 +126,8 @@ class DemoSiteIT {
 
   @Test
   void login_refusesWhatIsNotAnEmail() {
-    for (String body : List.of("{\"email\":\"not an email\"}", "{\"email\":\"\"}", "{}", "[1]", "nonsense")) {
+    for (String body :
+        List.of("{\"email\":\"not an email\"}", "{\"email\":\"\"}", "{}", "[1]", "nonsense")) {
       Response r = demo.post("/login", null, body);
       assertThat(r.code()).as(body).isEqualTo(400);
       assertThat(r.json().path("error").asText()).as(body).isNotEmpty();
@@ -109,8 +138,9 @@ class DemoSiteIT {
 
   @Test
   void bidder_receivesTheTokenUnchanged() {
-    String bid = "{\"id\":\"a\",\"user\":{\"ext\":{\"eids\":[{\"source\":\"other\",\"uids\":[{\"id\":\"x\"}]},"
-        + "{\"source\":\"veil\",\"uids\":[{\"id\":\"A4AAAA+/token\",\"atype\":3}]}]}}}";
+    String bid =
+        "{\"id\":\"a\",\"user\":{\"ext\":{\"eids\":[{\"source\":\"other\",\"uids\":[{\"id\":\"x\"}]},"
+            + "{\"source\":\"veil\",\"uids\":[{\"id\":\"A4AAAA+/token\",\"atype\":3}]}]}}}";
     Response r = demo.post("/bid", null, bid);
     assertThat(r.code()).isEqualTo(200);
     assertThat(r.json().path("received_token").asText()).isEqualTo("A4AAAA+/token");

@@ -43,8 +43,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ConnectionLimitIT {
   private static final Duration SOON = Duration.ofSeconds(5);
-  private static final String SLOW_BODY_HEAD = "POST /v1/token/refresh HTTP/1.1\r\nHost: x\r\n"
-      + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{";
+  private static final String SLOW_BODY_HEAD =
+      "POST /v1/token/refresh HTTP/1.1\r\nHost: x\r\n"
+          + "Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{";
 
   @TempDir Path dataDir;
 
@@ -52,20 +53,29 @@ class ConnectionLimitIT {
   void idleAdminConnections_countAgainstTheLimitOfTheHttpListenerToo() throws Exception {
     InMemoryStores stores = new InMemoryStores();
     // Shedding above 3 (ConnectionLimit's high-water mark).
-    try (VeilServer node = VeilServer.start(TestConfigs.config("limits.max-connections", "4"),
-        MutableClock.at("2026-03-01T12:00:00Z"), stores)) {
+    try (VeilServer node =
+        VeilServer.start(
+            TestConfigs.config("limits.max-connections", "4"),
+            MutableClock.at("2026-03-01T12:00:00Z"),
+            stores)) {
       List<RawHttp2> idle = new ArrayList<>();
       try {
         for (int i = 0; i < 3; i++) {
           idle.add(RawHttp2.sendingPrefaceAndSettings(node.grpcPort()));
         }
         try (RawHttp http = RawHttp.connect(node.httpPort())) {
-          assertThat(http.write("GET /ops/readyz HTTP/1.1\r\nHost: x\r\n\r\n").readResponse()).startsWith("HTTP/1.1 200");
-          assertThat(idle.get(0).closedByServerWithin(SOON)).as("the longest-waiting admin connection, shed").isTrue();
+          assertThat(http.write("GET /ops/readyz HTTP/1.1\r\nHost: x\r\n\r\n").readResponse())
+              .startsWith("HTTP/1.1 200");
+          assertThat(idle.get(0).closedByServerWithin(SOON))
+              .as("the longest-waiting admin connection, shed")
+              .isTrue();
 
-          assertThat(idle.get(1).closedByServerWithin(Duration.ofMillis(500))).as("a newer one, kept").isFalse();
+          assertThat(idle.get(1).closedByServerWithin(Duration.ofMillis(500)))
+              .as("a newer one, kept")
+              .isFalse();
           String metrics = http.write("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n").readResponse();
-          assertThat(metrics).contains("veil_connections_max 4", "veil_connections_shed_total 1")
+          assertThat(metrics)
+              .contains("veil_connections_max 4", "veil_connections_shed_total 1")
               .containsPattern("veil_connections_open [34]\n");
         }
       } finally {
@@ -84,8 +94,10 @@ class ConnectionLimitIT {
    * descriptors, is no clean refusal: the read times out and the test fails.
    */
   @Test
-  void nearlyOutOfDescriptors_underAFloodOfSlowRequests_goodClientsAndReadinessAreStillAnswered() throws Exception {
-    try (ServerProcess server = ServerProcess.startWithDescriptorLimit(256, dataDir, "--set", "salt.buckets=1024")) {
+  void nearlyOutOfDescriptors_underAFloodOfSlowRequests_goodClientsAndReadinessAreStillAnswered()
+      throws Exception {
+    try (ServerProcess server =
+        ServerProcess.startWithDescriptorLimit(256, dataDir, "--set", "salt.buckets=1024")) {
       String generator = generatorKey(server);
       List<Socket> flood = new ArrayList<>();
       try {
@@ -96,12 +108,19 @@ class ConnectionLimitIT {
           flood(server.httpPort(), 20, flood);
 
           int port = server.httpPort();
-          assertThat(retried(() -> get(port, "/ops/readyz"))).as("round " + round).startsWith("HTTP/1.1 200");
-          assertThat(retried(() -> generate(port, generator))).as("round " + round)
-              .startsWith("HTTP/1.1 200").contains("\"advertising_token\"");
-          assertThat(grpcHealth(server.grpcPort())).as("round " + round).isEqualTo(ServingStatus.SERVING);
+          assertThat(retried(() -> get(port, "/ops/readyz")))
+              .as("round " + round)
+              .startsWith("HTTP/1.1 200");
+          assertThat(retried(() -> generate(port, generator)))
+              .as("round " + round)
+              .startsWith("HTTP/1.1 200")
+              .contains("\"advertising_token\"");
+          assertThat(grpcHealth(server.grpcPort()))
+              .as("round " + round)
+              .isEqualTo(ServingStatus.SERVING);
         }
-        assertThat(retried(() -> get(server.httpPort(), "/metrics"))).containsPattern("veil_connections_shed_total [1-9]");
+        assertThat(retried(() -> get(server.httpPort(), "/metrics")))
+            .containsPattern("veil_connections_shed_total [1-9]");
       } finally {
         for (Socket socket : flood) {
           socket.close();
@@ -119,8 +138,8 @@ class ConnectionLimitIT {
   }
 
   /**
-   * Opens {@code count} connections that each send a request head and one byte of a long body,
-   * then gives the node a moment to close the connections it shed for them.
+   * Opens {@code count} connections that each send a request head and one byte of a long body, then
+   * gives the node a moment to close the connections it shed for them.
    */
   private static void flood(int port, int count, List<Socket> into) throws InterruptedException {
     for (int i = 0; i < count; i++) {
@@ -157,27 +176,42 @@ class ConnectionLimitIT {
 
   private static String get(int port, String path) {
     try (RawHttp http = RawHttp.connect(port)) {
-      return http.write("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").readResponse();
+      return http.write("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+          .readResponse();
     }
   }
 
   private static String generate(int port, String key) {
     String body = "{\"email\":\"good.client@example.com\"}";
     try (RawHttp http = RawHttp.connect(port)) {
-      return http.write("POST /v1/token/generate HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer "
-          + key + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body)
+      return http.write(
+              "POST /v1/token/generate HTTP/1.1\r\n"
+                  + "Host: x\r\n"
+                  + "Connection: close\r\n"
+                  + "Authorization: Bearer "
+                  + key
+                  + "\r\nContent-Type: application/json\r\nContent-Length: "
+                  + body.length()
+                  + "\r\n\r\n"
+                  + body)
           .readResponse();
     }
   }
 
-  /** The health check's status; a refused connection (UNAVAILABLE) is retried up to twice, 250 ms apart. */
+  /**
+   * The health check's status; a refused connection (UNAVAILABLE) is retried up to twice, 250 ms
+   * apart.
+   */
   private static ServingStatus grpcHealth(int port) throws InterruptedException {
-    ManagedChannel channel = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
+    ManagedChannel channel =
+        ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
     try {
       for (int attempt = 1; ; attempt++) {
         try {
-          return HealthGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS)
-              .check(HealthCheckRequest.getDefaultInstance()).getStatus();
+          return HealthGrpc.newBlockingStub(channel)
+              .withDeadlineAfter(10, TimeUnit.SECONDS)
+              .check(HealthCheckRequest.getDefaultInstance())
+              .getStatus();
         } catch (StatusRuntimeException e) {
           if (e.getStatus().getCode() != Status.Code.UNAVAILABLE || attempt == 3) {
             throw e;

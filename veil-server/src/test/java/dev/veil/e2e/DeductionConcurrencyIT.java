@@ -45,8 +45,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * <p>Three kinds of record make the check exact where it can be and sound where it cannot:
  *
  * <ul>
- *   <li>private records are touched only by the client that created them, one call after the
- *       other, so their final status must be the one set by that client's last call;
+ *   <li>private records are touched only by the client that created them, one call after the other,
+ *       so their final status must be the one set by that client's last call;
  *   <li>hot records are opened and closed by every client at once. Whatever the interleaving, the
  *       final status must have been set by a call that no other call on that record started after
  *       (a call that started after another finished must take effect after it);
@@ -55,9 +55,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * </ul>
  *
  * <p>The lists are checked the same way: a list that started after a status change was acknowledged
- * must show that status, unless another change of the same record could have come in between
- * (one that did not finish before the first began, or that started before the list ended). A
- * server that acknowledges before its write lands, or loses a write, fails these checks.
+ * must show that status, unless another change of the same record could have come in between (one
+ * that did not finish before the first began, or that started before the list ended). A server that
+ * acknowledges before its write lands, or loses a write, fails these checks.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class DeductionConcurrencyIT {
@@ -70,41 +70,72 @@ class DeductionConcurrencyIT {
 
   @TempDir Path dataDir;
 
-  enum Kind { CREATE_PRIVATE, CREATE_SHARED, SET_HOT, SET_PRIVATE, SET_UNKNOWN, LIST_NORMAL }
+  enum Kind {
+    CREATE_PRIVATE,
+    CREATE_SHARED,
+    SET_HOT,
+    SET_PRIVATE,
+    SET_UNKNOWN,
+    LIST_NORMAL
+  }
 
   /** One acknowledged call: what was asked, when it ran, what came back. */
-  record Op(int client, Kind kind, long id, DeductionStatus target, String requestId, long start, long end,
+  record Op(
+      int client,
+      Kind kind,
+      long id,
+      DeductionStatus target,
+      String requestId,
+      long start,
+      long end,
       DeductionResp response) {}
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"sqlite", "postgresql"})
-  void concurrentClients_leaveATableThatMatchesTheAcknowledgedCalls(String engine) throws Exception {
+  void concurrentClients_leaveATableThatMatchesTheAcknowledgedCalls(String engine)
+      throws Exception {
     PostgresTestDatabase pg = engine.equals("postgresql") ? PostgresTestDatabase.create() : null;
     String db = pg != null ? pg.url() : "sqlite:" + dataDir.resolve("veil.db");
     try {
       List<Op> ops = new ArrayList<>();
       Map<DeductionStatus, List<DeductionStruct>> viaApi;
-      try (VeilServer server = VeilServer.start(
-          TestConfigs.config("data.dir", dataDir.toString(), "db", db), Clock.systemUTC())) {
+      try (VeilServer server =
+          VeilServer.start(
+              TestConfigs.config("data.dir", dataDir.toString(), "db", db), Clock.systemUTC())) {
         String key = server.bootstrapAdminKey().orElseThrow();
         try (DeductionClient seeder = new DeductionClient(server.grpcPort(), key)) {
           for (int i = 0; i < HOT_RECORDS; i++) {
             long start = System.nanoTime();
             DeductionResp r = seeder.create("hot-" + i, "", 0, "hot-" + i);
-            ops.add(new Op(-1, Kind.CREATE_PRIVATE, r.getData(0).getId(), DeductionStatus.NORMAL, "hot-" + i, start,
-                System.nanoTime(), r));
+            ops.add(
+                new Op(
+                    -1,
+                    Kind.CREATE_PRIVATE,
+                    r.getData(0).getId(),
+                    DeductionStatus.NORMAL,
+                    "hot-" + i,
+                    start,
+                    System.nanoTime(),
+                    r));
           }
         }
         List<Long> hot = ops.stream().map(Op::id).toList();
         ops.addAll(runClients(server.grpcPort(), key, hot));
         try (DeductionClient reader = new DeductionClient(server.grpcPort(), key)) {
-          viaApi = Map.of(DeductionStatus.NORMAL, reader.listNormal().getDataList(),
-              DeductionStatus.EXPIRED, reader.listExpired().getDataList());
-          assertThat(paged(reader, DeductionStatus.NORMAL)).isEqualTo(viaApi.get(DeductionStatus.NORMAL));
-          assertThat(paged(reader, DeductionStatus.EXPIRED)).isEqualTo(viaApi.get(DeductionStatus.EXPIRED));
+          viaApi =
+              Map.of(
+                  DeductionStatus.NORMAL,
+                  reader.listNormal().getDataList(),
+                  DeductionStatus.EXPIRED,
+                  reader.listExpired().getDataList());
+          assertThat(paged(reader, DeductionStatus.NORMAL))
+              .isEqualTo(viaApi.get(DeductionStatus.NORMAL));
+          assertThat(paged(reader, DeductionStatus.EXPIRED))
+              .isEqualTo(viaApi.get(DeductionStatus.EXPIRED));
         }
       }
-      assertThat(ops.stream().filter(op -> op.kind() != Kind.LIST_NORMAL)).hasSize(HOT_RECORDS + OPERATIONS);
+      assertThat(ops.stream().filter(op -> op.kind() != Kind.LIST_NORMAL))
+          .hasSize(HOT_RECORDS + OPERATIONS);
       Map<Long, Deduction> table = readTable(db);
 
       assertEachAnswer(ops);
@@ -127,13 +158,15 @@ class DeductionConcurrencyIT {
       List<Future<?>> futures = new ArrayList<>();
       for (int c = 0; c < CLIENTS; c++) {
         int client = c;
-        futures.add(pool.submit(() -> {
-          try (DeductionClient api = new DeductionClient(port, key)) {
-            go.await();
-            runOneClient(client, api, hot, done);
-          }
-          return null;
-        }));
+        futures.add(
+            pool.submit(
+                () -> {
+                  try (DeductionClient api = new DeductionClient(port, key)) {
+                    go.await();
+                    runOneClient(client, api, hot, done);
+                  }
+                  return null;
+                }));
       }
       go.countDown();
       for (Future<?> f : futures) {
@@ -145,34 +178,43 @@ class DeductionConcurrencyIT {
     return new ArrayList<>(done);
   }
 
-  private static void runOneClient(int client, DeductionClient api, List<Long> hot, Collection<Op> done) {
+  private static void runOneClient(
+      int client, DeductionClient api, List<Long> hot, Collection<Op> done) {
     Random random = new Random(31L * client + 7);
     List<Long> mine = new ArrayList<>();
     for (int n = 0; n < OPERATIONS / CLIENTS; n++) {
       int dice = random.nextInt(100);
-      Kind kind = dice < 15 ? Kind.CREATE_PRIVATE : dice < 25 ? Kind.CREATE_SHARED : dice < 70 ? Kind.SET_HOT
-          : dice < 95 ? Kind.SET_PRIVATE : Kind.SET_UNKNOWN;
+      Kind kind =
+          dice < 15
+              ? Kind.CREATE_PRIVATE
+              : dice < 25
+                  ? Kind.CREATE_SHARED
+                  : dice < 70 ? Kind.SET_HOT : dice < 95 ? Kind.SET_PRIVATE : Kind.SET_UNKNOWN;
       if (kind == Kind.SET_PRIVATE && mine.isEmpty()) {
         kind = Kind.SET_HOT;
       }
-      DeductionStatus target = random.nextBoolean() ? DeductionStatus.NORMAL : DeductionStatus.EXPIRED;
-      long id = switch (kind) {
-        case SET_HOT -> hot.get(random.nextInt(hot.size()));
-        case SET_PRIVATE -> mine.get(random.nextInt(mine.size()));
-        case SET_UNKNOWN -> UNKNOWN_ID;
-        default -> 0;
-      };
-      String requestId = switch (kind) {
-        case CREATE_PRIVATE -> "c" + client + "-" + n;
-        case CREATE_SHARED -> "shared-" + random.nextInt(SHARED_REQUEST_IDS);
-        default -> "";
-      };
+      DeductionStatus target =
+          random.nextBoolean() ? DeductionStatus.NORMAL : DeductionStatus.EXPIRED;
+      long id =
+          switch (kind) {
+            case SET_HOT -> hot.get(random.nextInt(hot.size()));
+            case SET_PRIVATE -> mine.get(random.nextInt(mine.size()));
+            case SET_UNKNOWN -> UNKNOWN_ID;
+            default -> 0;
+          };
+      String requestId =
+          switch (kind) {
+            case CREATE_PRIVATE -> "c" + client + "-" + n;
+            case CREATE_SHARED -> "shared-" + random.nextInt(SHARED_REQUEST_IDS);
+            default -> "";
+          };
       long start = System.nanoTime();
-      DeductionResp response = switch (kind) {
-        case CREATE_PRIVATE, CREATE_SHARED -> api.create(requestId, "made by " + requestId, payMethodOf(requestId),
-            requestId);
-        default -> target == DeductionStatus.NORMAL ? api.open(id) : api.close(id);
-      };
+      DeductionResp response =
+          switch (kind) {
+            case CREATE_PRIVATE, CREATE_SHARED ->
+                api.create(requestId, "made by " + requestId, payMethodOf(requestId), requestId);
+            default -> target == DeductionStatus.NORMAL ? api.open(id) : api.close(id);
+          };
       long end = System.nanoTime();
       if (kind == Kind.CREATE_PRIVATE || kind == Kind.CREATE_SHARED) {
         id = Integer.toUnsignedLong(response.getData(0).getId());
@@ -199,8 +241,10 @@ class DeductionConcurrencyIT {
     String token = "";
     do {
       DeductionReq request = DeductionReq.newBuilder().setPageSize(7).setPageToken(token).build();
-      DeductionResp page = status == DeductionStatus.NORMAL
-          ? reader.api().getDeductionList(request) : reader.api().getExpiredDeductionList(request);
+      DeductionResp page =
+          status == DeductionStatus.NORMAL
+              ? reader.api().getDeductionList(request)
+              : reader.api().getExpiredDeductionList(request);
       all.addAll(page.getDataList());
       token = page.getNextPageToken();
     } while (!token.isEmpty());
@@ -219,7 +263,9 @@ class DeductionConcurrencyIT {
     }
   }
 
-  /** Every call succeeded (unknown ids: code 2) and returned the record in the state it asked for. */
+  /**
+   * Every call succeeded (unknown ids: code 2) and returned the record in the state it asked for.
+   */
   private static void assertEachAnswer(List<Op> ops) {
     for (Op op : ops) {
       DeductionResp r = op.response();
@@ -239,7 +285,8 @@ class DeductionConcurrencyIT {
       DeductionStruct d = r.getData(0);
       assertThat(Integer.toUnsignedLong(d.getId())).isEqualTo(op.id());
       switch (op.kind()) {
-        case SET_HOT, SET_PRIVATE -> assertThat(d.getStatus()).as(op.toString()).isEqualTo(op.target().code());
+        case SET_HOT, SET_PRIVATE ->
+            assertThat(d.getStatus()).as(op.toString()).isEqualTo(op.target().code());
         case CREATE_PRIVATE -> {
           assertThat(d.getStatus()).isZero();
           assertThat(d.getCreatedMs()).isEqualTo(d.getUpdatedMs());
@@ -247,19 +294,28 @@ class DeductionConcurrencyIT {
         default -> assertThat(d.getTitle()).isEqualTo(op.requestId());
       }
     }
-    Map<String, Set<Long>> idsPerSharedRequest = ops.stream().filter(op -> op.kind() == Kind.CREATE_SHARED)
-        .collect(Collectors.groupingBy(Op::requestId, Collectors.mapping(Op::id, Collectors.toSet())));
+    Map<String, Set<Long>> idsPerSharedRequest =
+        ops.stream()
+            .filter(op -> op.kind() == Kind.CREATE_SHARED)
+            .collect(
+                Collectors.groupingBy(
+                    Op::requestId, Collectors.mapping(Op::id, Collectors.toSet())));
     assertThat(idsPerSharedRequest).isNotEmpty();
     idsPerSharedRequest.forEach((requestId, ids) -> assertThat(ids).as(requestId).hasSize(1));
   }
 
-  private static void assertApiMatchesTable(Map<DeductionStatus, List<DeductionStruct>> viaApi,
-      Map<Long, Deduction> table) {
+  private static void assertApiMatchesTable(
+      Map<DeductionStatus, List<DeductionStruct>> viaApi, Map<Long, Deduction> table) {
     for (DeductionStatus status : DeductionStatus.values()) {
       List<DeductionStruct> listed = viaApi.get(status);
-      assertThat(listed).extracting(d -> Integer.toUnsignedLong(d.getId())).isSorted()
-          .containsExactlyElementsOf(table.values().stream().filter(d -> d.status() == status).map(Deduction::id)
-              .toList());
+      assertThat(listed)
+          .extracting(d -> Integer.toUnsignedLong(d.getId()))
+          .isSorted()
+          .containsExactlyElementsOf(
+              table.values().stream()
+                  .filter(d -> d.status() == status)
+                  .map(Deduction::id)
+                  .toList());
       assertThat(listed).allSatisfy(d -> assertThat(d.getStatus()).isEqualTo(status.code()));
     }
   }
@@ -270,18 +326,21 @@ class DeductionConcurrencyIT {
     for (Op op : ops) {
       if (op.kind() == Kind.CREATE_PRIVATE || op.kind() == Kind.CREATE_SHARED) {
         String previous = createdBy.put(op.id(), op.requestId());
-        assertThat(previous == null || previous.equals(op.requestId())).as("id %d reused", op.id()).isTrue();
+        assertThat(previous == null || previous.equals(op.requestId()))
+            .as("id %d reused", op.id())
+            .isTrue();
       }
     }
     assertThat(table.keySet()).isEqualTo(createdBy.keySet());
-    createdBy.forEach((id, requestId) -> {
-      Deduction d = table.get(id);
-      if (!requestId.startsWith("hot-")) {
-        assertThat(d.title()).isEqualTo(requestId);
-        assertThat(d.desc()).isEqualTo("made by " + requestId);
-        assertThat(d.payMethodId()).isEqualTo(payMethodOf(requestId));
-      }
-    });
+    createdBy.forEach(
+        (id, requestId) -> {
+          Deduction d = table.get(id);
+          if (!requestId.startsWith("hot-")) {
+            assertThat(d.title()).isEqualTo(requestId);
+            assertThat(d.desc()).isEqualTo("made by " + requestId);
+            assertThat(d.payMethodId()).isEqualTo(payMethodOf(requestId));
+          }
+        });
   }
 
   private static void assertFinalStatuses(List<Op> ops, Map<Long, Deduction> table) {
@@ -307,8 +366,13 @@ class DeductionConcurrencyIT {
       }
     }
     assertThat(contended).isEqualTo(HOT_RECORDS);
-    table.values().stream().filter(d -> !writesPerRecord.containsKey(d.id()))
-        .forEach(d -> assertThat(d.status()).as("record %d, only created", d.id()).isEqualTo(DeductionStatus.NORMAL));
+    table.values().stream()
+        .filter(d -> !writesPerRecord.containsKey(d.id()))
+        .forEach(
+            d ->
+                assertThat(d.status())
+                    .as("record %d, only created", d.id())
+                    .isEqualTo(DeductionStatus.NORMAL));
   }
 
   /** The calls that set a status (creates included), per record. */
@@ -326,22 +390,36 @@ class DeductionConcurrencyIT {
   private static void assertListsSawAcknowledgedChanges(List<Op> ops) {
     Map<Long, List<Op>> writes = writesPerRecord(ops);
     Map<Long, Op> creates = new HashMap<>();
-    ops.stream().filter(op -> op.kind() == Kind.CREATE_PRIVATE).forEach(op -> creates.put(op.id(), op));
+    ops.stream()
+        .filter(op -> op.kind() == Kind.CREATE_PRIVATE)
+        .forEach(op -> creates.put(op.id(), op));
     List<Op> lists = ops.stream().filter(op -> op.kind() == Kind.LIST_NORMAL).toList();
     assertThat(lists).hasSizeGreaterThan(OPERATIONS * READ_PERCENT / 200);
     int checked = 0;
     for (Op list : lists) {
-      Set<Long> normal = list.response().getDataList().stream().map(d -> Integer.toUnsignedLong(d.getId()))
-          .collect(Collectors.toSet());
+      Set<Long> normal =
+          list.response().getDataList().stream()
+              .map(d -> Integer.toUnsignedLong(d.getId()))
+              .collect(Collectors.toSet());
       for (Map.Entry<Long, Op> created : creates.entrySet()) {
         if (created.getValue().end() >= list.start()) {
           continue; // created while the list ran, or later: either answer is right
         }
-        DeductionStatus seen = normal.contains(created.getKey()) ? DeductionStatus.NORMAL : DeductionStatus.EXPIRED;
+        DeductionStatus seen =
+            normal.contains(created.getKey()) ? DeductionStatus.NORMAL : DeductionStatus.EXPIRED;
         List<Op> changes = writes.get(created.getKey());
-        boolean explained = changes.stream().anyMatch(w -> w.target() == seen && w.start() < list.end()
-            && changes.stream().noneMatch(later -> w.end() < later.start() && later.end() < list.start()));
-        assertThat(explained).as("record %d seen %s by a list of client %d", created.getKey(), seen, list.client())
+        boolean explained =
+            changes.stream()
+                .anyMatch(
+                    w ->
+                        w.target() == seen
+                            && w.start() < list.end()
+                            && changes.stream()
+                                .noneMatch(
+                                    later ->
+                                        w.end() < later.start() && later.end() < list.start()));
+        assertThat(explained)
+            .as("record %d seen %s by a list of client %d", created.getKey(), seen, list.client())
             .isTrue();
         checked++;
       }

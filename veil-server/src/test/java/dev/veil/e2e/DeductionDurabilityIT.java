@@ -66,7 +66,9 @@ class DeductionDurabilityIT {
         pool.execute(() -> work(client, server.grpcPort(), adminKey, records, enough, unexpected));
       }
       assertThat(enough.await(120, TimeUnit.SECONDS))
-          .as("%d acknowledged calls before the kill; unexpected answers: %s", ACKNOWLEDGED_BEFORE_KILL, unexpected)
+          .as(
+              "%d acknowledged calls before the kill; unexpected answers: %s",
+              ACKNOWLEDGED_BEFORE_KILL, unexpected)
           .isTrue();
       server.kill();
       pool.shutdown();
@@ -79,7 +81,8 @@ class DeductionDurabilityIT {
       Map<Long, DeductionStruct> stored = new HashMap<>();
       for (DeductionResp list : List.of(api.listNormal(), api.listExpired())) {
         assertThat(list.getCode()).isZero();
-        list.getDataList().forEach(d -> assertThat(stored.put(Integer.toUnsignedLong(d.getId()), d)).isNull());
+        list.getDataList()
+            .forEach(d -> assertThat(stored.put(Integer.toUnsignedLong(d.getId()), d)).isNull());
       }
       int acknowledgedCreates = 0;
       int inFlightCreatesThatLanded = 0;
@@ -93,7 +96,9 @@ class DeductionDurabilityIT {
           if (k.inFlightStatus == null) {
             assertThat(d.getStatus()).as(k.requestId).isEqualTo(k.lastAcknowledgedStatus);
           } else {
-            assertThat(d.getStatus()).as(k.requestId).isIn(k.lastAcknowledgedStatus, k.inFlightStatus);
+            assertThat(d.getStatus())
+                .as(k.requestId)
+                .isIn(k.lastAcknowledgedStatus, k.inFlightStatus);
           }
         } else {
           // The create was in flight at the kill: a retry with its request id is safe either way.
@@ -108,13 +113,20 @@ class DeductionDurabilityIT {
       }
       assertThat(acknowledgedCreates).isPositive();
       assertThat(stored).hasSize(acknowledgedCreates + inFlightCreatesThatLanded);
-      System.out.printf("DeductionDurabilityIT: %d records, %d acknowledged creates, %d in-flight creates landed%n",
+      System.out.printf(
+          "DeductionDurabilityIT: %d records, %d acknowledged creates, %d in-flight creates"
+              + " landed%n",
           stored.size(), acknowledgedCreates, inFlightCreatesThatLanded);
     }
   }
 
   /** One client: creates records and changes their status until the server dies. */
-  private static void work(int client, int port, String key, Map<String, Known> records, CountDownLatch enough,
+  private static void work(
+      int client,
+      int port,
+      String key,
+      Map<String, Known> records,
+      CountDownLatch enough,
       Queue<String> unexpected) {
     Random random = new Random(client);
     List<Known> mine = new ArrayList<>();

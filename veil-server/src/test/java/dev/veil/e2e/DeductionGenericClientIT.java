@@ -21,17 +21,21 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code DeductionAdminApi} as a client written against the original interface definition sees
- * it: a real {@code veil serve} process called by {@code buf curl}, a generic gRPC client that
- * knows the API only from that definition ({@code request-definition/deduction_request.proto},
- * without any of Veil's additions), from Veil's published {@code .proto}, or from server
- * reflection.
+ * {@code DeductionAdminApi} as a client written against the original interface definition sees it:
+ * a real {@code veil serve} process called by {@code buf curl}, a generic gRPC client that knows
+ * the API only from that definition ({@code request-definition/deduction_request.proto}, without
+ * any of Veil's additions), from Veil's published {@code .proto}, or from server reflection.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DeductionGenericClientIT {
   private static final String SERVICE = "protocol.payment.deduction.v1.DeductionAdminApi/";
-  private static final List<String> METHODS = List.of("GetDeductionList", "GetExpiredDeductionList",
-      "OpenDeduction", "CloseDeduction", "CreateDeduction");
+  private static final List<String> METHODS =
+      List.of(
+          "GetDeductionList",
+          "GetExpiredDeductionList",
+          "OpenDeduction",
+          "CloseDeduction",
+          "CreateDeduction");
   private static final int UNAUTHENTICATED = 16;
   private static final int PERMISSION_DENIED = 7;
 
@@ -48,11 +52,16 @@ class DeductionGenericClientIT {
       return; // each test then skips (or fails, in CI) in requireTheTool, so the report counts them
     }
     Path root = BufCurl.projectRoot();
-    requestSchema = root.resolve("veil-server/src/test/resources/request-definition/deduction_request.proto");
-    veilSchema = root.resolve("veil-grpc/src/main/proto/protocol/payment/deduction/v1/deduction.proto");
+    requestSchema =
+        root.resolve("veil-server/src/test/resources/request-definition/deduction_request.proto");
+    veilSchema =
+        root.resolve("veil-grpc/src/main/proto/protocol/payment/deduction/v1/deduction.proto");
     server = ServerProcess.start(dataDir, "--set", "salt.buckets=64");
     admin = "Bearer " + Files.readString(dataDir.resolve("admin.key")).strip();
-    mapper = "Bearer " + AdminCli.createClient(server.grpcPort(), admin.substring(7), "mapper", "MAPPER,GENERATOR");
+    mapper =
+        "Bearer "
+            + AdminCli.createClient(
+                server.grpcPort(), admin.substring(7), "mapper", "MAPPER,GENERATOR");
   }
 
   @BeforeEach
@@ -75,7 +84,8 @@ class DeductionGenericClientIT {
 
   /** A call through the original definition with the admin key; asserts gRPC status OK. */
   private JsonNode call(String method, Map<String, Object> request) {
-    BufCurl.Result r = buf.call(server.grpcPort(), SERVICE + method, json(request), requestSchema, admin);
+    BufCurl.Result r =
+        buf.call(server.grpcPort(), SERVICE + method, json(request), requestSchema, admin);
     assertThat(r.exitCode()).as("gRPC status of %s; stderr: %s", method, r.err()).isZero();
     return r.json();
   }
@@ -94,7 +104,10 @@ class DeductionGenericClientIT {
 
   @Test
   void requestDefinition_createListCloseOpen_roundTrip() {
-    JsonNode created = call("CreateDeduction", Map.of("title", "Gym", "desc", "monthly", "pay_method_id", 4_294_967_295L));
+    JsonNode created =
+        call(
+            "CreateDeduction",
+            Map.of("title", "Gym", "desc", "monthly", "pay_method_id", 4_294_967_295L));
 
     assertOutcome(created, 0, "success");
     JsonNode d = created.get("data").get(0);
@@ -122,11 +135,19 @@ class DeductionGenericClientIT {
 
   @Test
   void requestDefinition_badInput_isAnsweredWithStatusOkAndACode() {
-    assertOutcome(call("CreateDeduction", Map.of("title", "")), 4, "invalid argument: title must not be blank");
-    assertOutcome(call("CreateDeduction", Map.of()), 4, "invalid argument: title must not be blank");
-    assertOutcome(call("CreateDeduction", Map.of("title", "t".repeat(10_000))), 4,
+    assertOutcome(
+        call("CreateDeduction", Map.of("title", "")),
+        4,
+        "invalid argument: title must not be blank");
+    assertOutcome(
+        call("CreateDeduction", Map.of()), 4, "invalid argument: title must not be blank");
+    assertOutcome(
+        call("CreateDeduction", Map.of("title", "t".repeat(10_000))),
+        4,
         "invalid argument: title must be at most 128 characters");
-    assertOutcome(call("CreateDeduction", Map.of("title", "t", "desc", "d".repeat(1025))), 4,
+    assertOutcome(
+        call("CreateDeduction", Map.of("title", "t", "desc", "d".repeat(1025))),
+        4,
         "invalid argument: desc must be at most 1024 characters");
     for (String method : List.of("OpenDeduction", "CloseDeduction")) {
       assertOutcome(call(method, Map.of("id", 0)), 2, "record not found");
@@ -138,24 +159,40 @@ class DeductionGenericClientIT {
   @Test
   void everyMethod_withoutKey_isUnauthenticated() {
     for (String method : METHODS) {
-      BufCurl.Result r = buf.call(server.grpcPort(), SERVICE + method, json(Map.of("title", "sneaky", "id", 1)),
-          requestSchema, null);
+      BufCurl.Result r =
+          buf.call(
+              server.grpcPort(),
+              SERVICE + method,
+              json(Map.of("title", "sneaky", "id", 1)),
+              requestSchema,
+              null);
 
       assertThat(r.grpcCode()).as(method + ": " + r.err()).isEqualTo(UNAUTHENTICATED);
       assertThat(r.err()).contains("unauthenticated");
     }
-    BufCurl.Result unknownKey = buf.call(server.grpcPort(), SERVICE + "GetDeductionList", "{}", requestSchema,
-        "Bearer vk1.AAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+    BufCurl.Result unknownKey =
+        buf.call(
+            server.grpcPort(),
+            SERVICE + "GetDeductionList",
+            "{}",
+            requestSchema,
+            "Bearer vk1.AAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
     assertThat(unknownKey.grpcCode()).isEqualTo(UNAUTHENTICATED);
-    assertThat(ids(call("GetDeductionList", Map.of()))).allSatisfy(id -> assertThat(id).isPositive());
+    assertThat(ids(call("GetDeductionList", Map.of())))
+        .allSatisfy(id -> assertThat(id).isPositive());
   }
 
   @Test
   void everyMethod_withAKeyWithoutTheAdminRole_isPermissionDenied() {
     long before = call("GetDeductionList", Map.of()).get("data").size();
     for (String method : METHODS) {
-      BufCurl.Result r = buf.call(server.grpcPort(), SERVICE + method, json(Map.of("title", "sneaky", "id", 1)),
-          requestSchema, mapper);
+      BufCurl.Result r =
+          buf.call(
+              server.grpcPort(),
+              SERVICE + method,
+              json(Map.of("title", "sneaky", "id", 1)),
+              requestSchema,
+              mapper);
 
       assertThat(r.grpcCode()).as(method + ": " + r.err()).isEqualTo(PERMISSION_DENIED);
       assertThat(r.err()).contains("permission_denied").contains("ADMIN");
@@ -171,19 +208,30 @@ class DeductionGenericClientIT {
     for (String method : METHODS) {
       assertThat(methods.out()).contains(SERVICE + method);
     }
-    BufCurl.Result created = buf.call(server.grpcPort(), SERVICE + "CreateDeduction",
-        json(Map.of("title", "via reflection", "request_id", "reflect-1")), null, admin);
+    BufCurl.Result created =
+        buf.call(
+            server.grpcPort(),
+            SERVICE + "CreateDeduction",
+            json(Map.of("title", "via reflection", "request_id", "reflect-1")),
+            null,
+            admin);
     assertThat(created.exitCode()).as(created.err()).isZero();
     JsonNode record = created.json().get("data").get(0);
     assertThat(record.get("title").asText()).isEqualTo("via reflection");
     assertThat(record.get("createdMs").asLong()).isPositive(); // Veil's additions are visible here
-    BufCurl.Result retried = buf.call(server.grpcPort(), SERVICE + "CreateDeduction",
-        json(Map.of("title", "via reflection", "request_id", "reflect-1")), null, admin);
+    BufCurl.Result retried =
+        buf.call(
+            server.grpcPort(),
+            SERVICE + "CreateDeduction",
+            json(Map.of("title", "via reflection", "request_id", "reflect-1")),
+            null,
+            admin);
     assertThat(retried.json().get("data").get(0).get("id")).isEqualTo(record.get("id"));
 
     // Without a key, reflection answers UNAUTHENTICATED, which buf reports as a service it cannot
     // find (exit 1): the caller learns nothing of the admin API.
-    BufCurl.Result anonymous = buf.call(server.grpcPort(), SERVICE + "GetDeductionList", "{}", null, null);
+    BufCurl.Result anonymous =
+        buf.call(server.grpcPort(), SERVICE + "GetDeductionList", "{}", null, null);
     assertThat(anonymous.exitCode()).as(anonymous.err()).isEqualTo(1);
     assertThat(anonymous.out()).doesNotContain("data");
     BufCurl.Result anonymousList = buf.listMethods(server.grpcPort(), null);
@@ -200,8 +248,13 @@ class DeductionGenericClientIT {
     List<Long> paged = new ArrayList<>();
     String token = "";
     do {
-      BufCurl.Result r = buf.call(server.grpcPort(), SERVICE + "GetDeductionList",
-          json(Map.of("page_size", 2, "page_token", token)), veilSchema, admin);
+      BufCurl.Result r =
+          buf.call(
+              server.grpcPort(),
+              SERVICE + "GetDeductionList",
+              json(Map.of("page_size", 2, "page_token", token)),
+              veilSchema,
+              admin);
       assertThat(r.exitCode()).as(r.err()).isZero();
       assertOutcome(r.json(), 0, "success");
       assertThat(r.json().get("data").size()).isLessThanOrEqualTo(2);
@@ -210,8 +263,14 @@ class DeductionGenericClientIT {
     } while (!token.isEmpty());
 
     assertThat(paged).isEqualTo(all).hasSizeGreaterThanOrEqualTo(5);
-    BufCurl.Result bad = buf.call(server.grpcPort(), SERVICE + "GetDeductionList",
-        json(Map.of("page_size", 2, "page_token", "forged")), veilSchema, admin);
-    assertOutcome(bad.json(), 4, "invalid argument: page_token is not a token from a previous page");
+    BufCurl.Result bad =
+        buf.call(
+            server.grpcPort(),
+            SERVICE + "GetDeductionList",
+            json(Map.of("page_size", 2, "page_token", "forged")),
+            veilSchema,
+            admin);
+    assertOutcome(
+        bad.json(), 4, "invalid argument: page_token is not a token from a previous page");
   }
 }

@@ -20,7 +20,11 @@ import java.util.stream.Stream;
  * faults while load threads pick nodes.
  */
 final class FaultCluster implements AutoCloseable {
-  enum State { UP, PAUSED, DOWN }
+  enum State {
+    UP,
+    PAUSED,
+    DOWN
+  }
 
   /** One node: its data directory survives restarts, its process and ports do not. */
   static final class Node {
@@ -45,10 +49,14 @@ final class FaultCluster implements AutoCloseable {
     }
   }
 
-  /** A fault of one node, or of the database ({@code node} null), from start until end (nanoTime). */
+  /**
+   * A fault of one node, or of the database ({@code node} null), from start until end (nanoTime).
+   */
   private record Window(Node node, long start, long end) {}
 
-  /** How long after the database returns a refused write still counts as explained by the outage. */
+  /**
+   * How long after the database returns a refused write still counts as explained by the outage.
+   */
   static final Duration RECOVERY = Duration.ofSeconds(5);
 
   private final PrivatePostgres database;
@@ -134,7 +142,9 @@ final class FaultCluster implements AutoCloseable {
     return up.isEmpty() ? Optional.empty() : Optional.of(up.get(random.nextInt(up.size())));
   }
 
-  /** Whether a fault of {@code node} overlapped the time from {@code from} to {@code to} (nanoTime). */
+  /**
+   * Whether a fault of {@code node} overlapped the time from {@code from} to {@code to} (nanoTime).
+   */
   synchronized boolean nodeFault(Node node, long from, long to) {
     return overlapping(from, to, 0).anyMatch(w -> w.node() == node);
   }
@@ -156,7 +166,8 @@ final class FaultCluster implements AutoCloseable {
    * node's fault, not an unexplained one.
    */
   synchronized boolean storeFault(Node node, long from, long to) {
-    return overlapping(from, to, RECOVERY.toNanos()).anyMatch(w -> w.node() == null || w.node() == node);
+    return overlapping(from, to, RECOVERY.toNanos())
+        .anyMatch(w -> w.node() == null || w.node() == node);
   }
 
   /** Whether any fault at all overlapped the time. */
@@ -171,7 +182,9 @@ final class FaultCluster implements AutoCloseable {
 
   private Stream<Window> overlapping(long from, long to, long grace) {
     return Stream.concat(windows.stream(), open.stream())
-        .filter(w -> w.start() <= to && from <= (w.end() == Long.MAX_VALUE ? w.end() : w.end() + grace));
+        .filter(
+            w ->
+                w.start() <= to && from <= (w.end() == Long.MAX_VALUE ? w.end() : w.end() + grace));
   }
 
   private synchronized void openWindow(Node node) {
@@ -194,7 +207,9 @@ final class FaultCluster implements AutoCloseable {
       if (n.process != null) {
         List<String> lines = n.process.output();
         out.append("---- ").append(n.name).append(" (last 40 lines)\n");
-        lines.subList(Math.max(0, lines.size() - 40), lines.size()).forEach(l -> out.append(l).append('\n'));
+        lines
+            .subList(Math.max(0, lines.size() - 40), lines.size())
+            .forEach(l -> out.append(l).append('\n'));
       }
     }
     return out.toString();

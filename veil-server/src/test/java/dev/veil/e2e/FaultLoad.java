@@ -30,8 +30,8 @@ import java.util.function.Supplier;
  *   <li>opt-outs (about 6/s), each followed by a probe that asks another live node for that
  *       identity until it answers {@code optout}: the propagation time;
  *   <li>token generates (kept, to refresh on every node at the end), refreshes and maps;
- *   <li>admin writes over gRPC: a client about every 2.5 s, a deduction with a request id, and
- *       now and then an admin salt rotation.
+ *   <li>admin writes over gRPC: a client about every 2.5 s, a deduction with a request id, and now
+ *       and then an admin salt rotation.
  * </ul>
  *
  * It records what was acknowledged (the test checks every node has it) and what was refused, and
@@ -68,7 +68,9 @@ final class FaultLoad implements AutoCloseable {
   final AtomicInteger adminRotatedBuckets = new AtomicInteger();
   final AtomicInteger reads = new AtomicInteger();
 
-  /** {@code loadKey}: a client with GENERATOR, MAPPER and OPTOUT; {@code adminKey}: an ADMIN client. */
+  /**
+   * {@code loadKey}: a client with GENERATOR, MAPPER and OPTOUT; {@code adminKey}: an ADMIN client.
+   */
   FaultLoad(FaultCluster cluster, String loadKey, String adminKey) {
     this.cluster = cluster;
     this.loadKey = loadKey;
@@ -116,11 +118,14 @@ final class FaultLoad implements AutoCloseable {
     long acked = System.nanoTime();
     if (r.code() == 200) {
       optOuts.add(new AckedOptOut(email, node, acked));
-      cluster.anyUpExcept(node, optOutRandom).ifPresent(observer -> probes.execute(() -> probe(email, node, observer, acked)));
+      cluster
+          .anyUpExcept(node, optOutRandom)
+          .ifPresent(observer -> probes.execute(() -> probe(email, node, observer, acked)));
     } else if (r.code() == 503) {
       refused(sent, acked);
       if (!cluster.storeFault(node, sent, acked)) {
-        unexplainedFailures.add("opt-out refused by " + node + " while it and the database were up: " + r.body());
+        unexplainedFailures.add(
+            "opt-out refused by " + node + " while it and the database were up: " + r.body());
       }
     } else {
       unexplainedFailures.add("opt-out at " + node + " answered " + r.code() + " " + r.body());
@@ -133,7 +138,9 @@ final class FaultLoad implements AutoCloseable {
       try {
         if (to.http.get(path, loadKey).body().contains("\"optout\"")) {
           long seen = System.nanoTime();
-          propagation.add(new Propagation((seen - acked) / 1_000_000, from, to, !cluster.disturbed(to, acked, seen)));
+          propagation.add(
+              new Propagation(
+                  (seen - acked) / 1_000_000, from, to, !cluster.disturbed(to, acked, seen)));
           return;
         }
       } catch (UncheckedIOException | IllegalStateException e) {
@@ -141,8 +148,12 @@ final class FaultLoad implements AutoCloseable {
       }
       sleep(25);
     }
-    propagation.add(new Propagation(PROBE_GIVE_UP_NANOS / 1_000_000, from, to,
-        !cluster.disturbed(to, acked, System.nanoTime())));
+    propagation.add(
+        new Propagation(
+            PROBE_GIVE_UP_NANOS / 1_000_000,
+            from,
+            to,
+            !cluster.disturbed(to, acked, System.nanoTime())));
   }
 
   // ---- tokens and reads ------------------------------------------------------------------------
@@ -156,22 +167,44 @@ final class FaultLoad implements AutoCloseable {
     }
     Node node = target.get();
     String email = "token-" + i + "@load.test";
-    read(node, () -> {
-      Http.Response r = node.http.get("/v1/token/generate?email=" + Http.encode(email), loadKey);
-      if (r.code() == 200) {
-        JsonNode body = r.json().path("body");
-        issued.add(new Issued(node, email, body.path("refresh_token").asText()));
-      }
-      return r;
-    });
+    read(
+        node,
+        () -> {
+          Http.Response r =
+              node.http.get("/v1/token/generate?email=" + Http.encode(email), loadKey);
+          if (r.code() == 200) {
+            JsonNode body = r.json().path("body");
+            issued.add(new Issued(node, email, body.path("refresh_token").asText()));
+          }
+          return r;
+        });
     if (i % 2 == 0 && !issued.isEmpty()) {
       Issued earlier = issued.get(tokenRandom.nextInt(issued.size()));
-      read(node, () -> node.http.get("/v1/token/refresh?refresh_token=" + Http.encode(earlier.refreshToken()), null));
+      read(
+          node,
+          () ->
+              node.http.get(
+                  "/v1/token/refresh?refresh_token=" + Http.encode(earlier.refreshToken()), null));
     }
-    read(node, () -> node.http.get("/v1/identity/map?email=" + Http.encode("map-" + i + "@load.test"), loadKey));
+    read(
+        node,
+        () ->
+            node.http.get(
+                "/v1/identity/map?email=" + Http.encode("map-" + i + "@load.test"), loadKey));
     if (i % 5 == 0) {
-      read(node, () -> node.http.post("/v1/identity/map", loadKey,
-          "{\"email\":[\"a" + i + "@load.test\",\"b" + i + "@load.test\",\"c" + i + "@load.test\"]}"));
+      read(
+          node,
+          () ->
+              node.http.post(
+                  "/v1/identity/map",
+                  loadKey,
+                  "{\"email\":[\"a"
+                      + i
+                      + "@load.test\",\"b"
+                      + i
+                      + "@load.test\",\"c"
+                      + i
+                      + "@load.test\"]}"));
       read(node, () -> node.http.get("/v1/identity/buckets?since_timestamp=0", loadKey));
     }
   }
@@ -229,10 +262,12 @@ final class FaultLoad implements AutoCloseable {
       } else if (r.getCode() == 1) {
         refused(sent, System.nanoTime());
         if (!cluster.storeFault(node, sent, System.nanoTime())) {
-          unexplainedFailures.add("deduction refused by " + node + " while it and the database were up");
+          unexplainedFailures.add(
+              "deduction refused by " + node + " while it and the database were up");
         }
       } else {
-        unexplainedFailures.add("deduction at " + node + " answered code " + r.getCode() + " " + r.getMessage());
+        unexplainedFailures.add(
+            "deduction at " + node + " answered code " + r.getCode() + " " + r.getMessage());
       }
     } catch (StatusRuntimeException e) {
       adminRefusal(node, sent, e);

@@ -29,20 +29,26 @@ class GracefulShutdownIT {
 
   @Test
   void sigterm_withDrainDelay_failsReadinessButKeepsServing_thenExits() throws Exception {
-    try (ServerProcess server = ServerProcess.start(dataDir, "--set", "salt.buckets=1024",
-        "--set", "http.drain-delay=4s")) {
+    try (ServerProcess server =
+        ServerProcess.start(
+            dataDir, "--set", "salt.buckets=1024", "--set", "http.drain-delay=4s")) {
       Http http = new Http(server.baseUrl());
       assertThat(http.get("/ops/readyz", null).code()).isEqualTo(200);
 
-      CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> {
-        try {
-          return server.terminate(Duration.ofSeconds(60));
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return -2;
-        }
-      });
-      Await.until(Duration.ofSeconds(10), "readiness to fail", () -> http.get("/ops/readyz", null).code() == 503);
+      CompletableFuture<Integer> exit =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return server.terminate(Duration.ofSeconds(60));
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                  return -2;
+                }
+              });
+      Await.until(
+          Duration.ofSeconds(10),
+          "readiness to fail",
+          () -> http.get("/ops/readyz", null).code() == 503);
 
       assertThat(http.get("/ops/readyz", null).body()).contains("shutting down");
       assertThat(http.get("/ops/healthz", null).code()).isEqualTo(200);
@@ -61,15 +67,21 @@ class GracefulShutdownIT {
       try (RawHttp upload = RawHttp.connect(server.httpPort());
           IdentityAdminClient admin = new IdentityAdminClient(server.grpcPort(), adminKey)) {
         // The 100 Continue shows the request is in flight: its handler runs and waits for the body.
-        assertThat(upload.write(uploadHead(mapperKey, body.length())).readResponse()).startsWith("HTTP/1.1 100");
+        assertThat(upload.write(uploadHead(mapperKey, body.length())).readResponse())
+            .startsWith("HTTP/1.1 100");
         assertThat(admin.listClients().getClientsCount()).isEqualTo(2);
 
         CompletableFuture<Integer> exit = terminateAsync(server);
-        Await.until(Duration.ofSeconds(10), "admin calls to be refused", () -> refused(server.grpcPort(), adminKey));
+        Await.until(
+            Duration.ofSeconds(10),
+            "admin calls to be refused",
+            () -> refused(server.grpcPort(), adminKey));
 
         assertThat(exit).as("the upload in flight holds the stop").isNotDone();
         String answer = upload.write(body).readResponse();
-        assertThat(answer).startsWith("HTTP/1.1 200").contains("\"mapped\"")
+        assertThat(answer)
+            .startsWith("HTTP/1.1 200")
+            .contains("\"mapped\"")
             .as("the next request goes to a new connection, not to this closing one")
             .containsIgnoringCase("connection: close");
         assertThat(exit.get()).as("exit status after SIGTERM").isIn(0, 143);
@@ -78,58 +90,72 @@ class GracefulShutdownIT {
   }
 
   @Test
-  void sigterm_withAnUploadThatNeverEnds_closesItAfterTheShutdownTimeout_andStopsWithoutErrors() throws Exception {
-    try (ServerProcess server = ServerProcess.start(dataDir, "--set", "salt.buckets=1024",
-        "--set", "http.shutdown-timeout=2s")) {
+  void sigterm_withAnUploadThatNeverEnds_closesItAfterTheShutdownTimeout_andStopsWithoutErrors()
+      throws Exception {
+    try (ServerProcess server =
+        ServerProcess.start(
+            dataDir, "--set", "salt.buckets=1024", "--set", "http.shutdown-timeout=2s")) {
       String adminKey = Files.readString(dataDir.resolve("admin.key")).strip();
       String mapperKey = AdminCli.createClient(server.grpcPort(), adminKey, "mapper", "MAPPER");
       try (RawHttp upload = RawHttp.connect(server.httpPort())) {
-        assertThat(upload.write(uploadHead(mapperKey, 1000)).readResponse()).startsWith("HTTP/1.1 100");
+        assertThat(upload.write(uploadHead(mapperKey, 1000)).readResponse())
+            .startsWith("HTTP/1.1 100");
         upload.write("{\"email\":[");
 
         long start = System.nanoTime();
-        assertThat(server.terminate(Duration.ofSeconds(60))).as("exit status after SIGTERM").isIn(0, 143);
+        assertThat(server.terminate(Duration.ofSeconds(60)))
+            .as("exit status after SIGTERM")
+            .isIn(0, 143);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(upload.closedByServer()).isTrue();
         assertThat(took).isLessThan(Duration.ofSeconds(20));
         assertThat(server.output()).anyMatch(line -> line.contains("event=stopped"));
-        assertThat(server.output()).noneMatch(line -> line.contains("level=ERROR") || line.contains("level=WARN"));
+        assertThat(server.output())
+            .noneMatch(line -> line.contains("level=ERROR") || line.contains("level=WARN"));
       }
     }
   }
 
   @Test
-  void sigterm_whileTheNodeIsStillStarting_closesItOnceStarted_withoutAStackTrace() throws Exception {
+  void sigterm_whileTheNodeIsStillStarting_closesItOnceStarted_withoutAStackTrace()
+      throws Exception {
     // A first start computes a million buckets' salts: the SIGTERM lands while it is under way.
     try (ServerProcess server = ServerProcess.launch(dataDir)) {
-      Await.until(Duration.ofSeconds(60), "the start to be under way",
+      Await.until(
+          Duration.ofSeconds(60),
+          "the start to be under way",
           () -> server.output().stream().anyMatch(line -> line.contains("event=config")));
 
       int exit = server.terminate(Duration.ofSeconds(60));
 
       List<String> output = server.output();
       assertThat(exit).as("exit status after SIGTERM").isIn(0, 143);
-      assertThat(output).as("the node was closed, not halted half-way")
+      assertThat(output)
+          .as("the node was closed, not halted half-way")
           .anyMatch(line -> line.contains("event=stopped"));
       assertThat(output).noneMatch(line -> line.contains("Exception") || line.contains("\tat "));
     }
   }
 
   private static String uploadHead(String key, int length) {
-    return "POST /v1/identity/map HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key
-        + "\r\nContent-Type: application/json\r\nContent-Length: " + length + "\r\nExpect: 100-continue\r\n\r\n";
+    return "POST /v1/identity/map HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+        + key
+        + "\r\nContent-Type: application/json\r\nContent-Length: "
+        + length
+        + "\r\nExpect: 100-continue\r\n\r\n";
   }
 
   private static CompletableFuture<Integer> terminateAsync(ServerProcess server) {
-    return CompletableFuture.supplyAsync(() -> {
-      try {
-        return server.terminate(Duration.ofSeconds(60));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return -2;
-      }
-    });
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            return server.terminate(Duration.ofSeconds(60));
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -2;
+          }
+        });
   }
 
   /** Whether a new admin call, on a new channel, is refused as the server stops. */

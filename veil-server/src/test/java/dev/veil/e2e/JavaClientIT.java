@@ -20,8 +20,8 @@ import dev.veil.sdk.TokenOutcome;
 import dev.veil.sdk.VeilApiException;
 import dev.veil.sdk.VeilClient;
 import dev.veil.server.VeilServer;
-import dev.veil.testing.MutableClock;
 import dev.veil.testing.Http;
+import dev.veil.testing.MutableClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -81,10 +81,16 @@ class JavaClientIT {
   }
 
   private static VeilClient client(String apiKey) {
-    return VeilClient.builder().baseUrl("http://127.0.0.1:" + server.httpPort()).apiKey(apiKey).build();
+    return VeilClient.builder()
+        .baseUrl("http://127.0.0.1:" + server.httpPort())
+        .apiKey(apiKey)
+        .build();
   }
 
-  /** The server's own answer for emails, by raw POST /v1/identity/map: identifier -> [advertising_id, bucket_id]. */
+  /**
+   * The server's own answer for emails, by raw POST /v1/identity/map: identifier ->
+   * [advertising_id, bucket_id].
+   */
   private static Map<String, String[]> serverMap(List<String> emails) {
     return http.identityMap(mapperKey, "email", emails);
   }
@@ -95,14 +101,25 @@ class JavaClientIT {
   void publisher_generatesAndRefreshes_andTheTestIdentitysRefreshEndsInOptOut() {
     VeilClient veil = client(publisherKey);
 
-    IdentityTokens first = veil.publisher().generate(Identifier.email("pub@example.com").hashed())
-        .issuedTokens().orElseThrow();
+    IdentityTokens first =
+        veil.publisher()
+            .generate(Identifier.email("pub@example.com").hashed())
+            .issuedTokens()
+            .orElseThrow();
     TokenOutcome refreshed = veil.publisher().refresh(first.refreshToken());
-    TokenOutcome testIdentity = veil.publisher().refresh(veil.publisher()
-        .generate(Identifier.email("validate@example.com")).issuedTokens().orElseThrow().refreshToken());
+    TokenOutcome testIdentity =
+        veil.publisher()
+            .refresh(
+                veil.publisher()
+                    .generate(Identifier.email("validate@example.com"))
+                    .issuedTokens()
+                    .orElseThrow()
+                    .refreshToken());
 
     assertThat(first.identityExpires()).isAfter(clock.instant());
-    assertThat(refreshed.issuedTokens()).get().extracting(IdentityTokens::advertisingToken)
+    assertThat(refreshed.issuedTokens())
+        .get()
+        .extracting(IdentityTokens::advertisingToken)
         .isNotEqualTo(first.advertisingToken());
     assertThat(testIdentity).isEqualTo(new TokenOutcome.OptedOut());
     assertThat(veil.publisher().refresh("not a token")).isEqualTo(new TokenOutcome.InvalidToken());
@@ -111,10 +128,12 @@ class JavaClientIT {
   @Test
   void publisher_optedOutUser_getsNoTokens() throws Exception {
     Identifier user = Identifier.email("gone-publisher@example.com");
-    assertThat(http.post("/v1/optout", optOutKey, "{\"email\":\"gone-publisher@example.com\"}").code())
+    assertThat(
+            http.post("/v1/optout", optOutKey, "{\"email\":\"gone-publisher@example.com\"}").code())
         .isEqualTo(200);
 
-    assertThat(client(publisherKey).publisher().generate(user)).isEqualTo(new TokenOutcome.OptedOut());
+    assertThat(client(publisherKey).publisher().generate(user))
+        .isEqualTo(new TokenOutcome.OptedOut());
   }
 
   @Test
@@ -134,8 +153,13 @@ class JavaClientIT {
   @Test
   void bidder_decryptsGenerateTokens_alsoAfterAKeyRotation_andRejectsTamperedAndExpiredOnes() {
     VeilClient publisher = client(publisherKey);
-    String before = publisher.publisher().generate(Identifier.email("bidder@example.com")).issuedTokens()
-        .orElseThrow().advertisingToken();
+    String before =
+        publisher
+            .publisher()
+            .generate(Identifier.email("bidder@example.com"))
+            .issuedTokens()
+            .orElseThrow()
+            .advertisingToken();
     String expected = serverAdvertisingId("bidder@example.com");
     TokenDecryptor decryptor = client(bidderKey).tokenDecryptor().clock(clock).build();
     decryptor.refreshKeys();
@@ -148,9 +172,15 @@ class JavaClientIT {
     assertThat(r.established()).isEqualTo(r.created());
 
     server.services().keys().rotateNow(List.of());
-    clock.advance(Duration.ofHours(1).plusSeconds(1)); // past the activation delay: new keys encrypt
-    String after = publisher.publisher().generate(Identifier.email("bidder@example.com")).issuedTokens()
-        .orElseThrow().advertisingToken();
+    clock.advance(
+        Duration.ofHours(1).plusSeconds(1)); // past the activation delay: new keys encrypt
+    String after =
+        publisher
+            .publisher()
+            .generate(Identifier.email("bidder@example.com"))
+            .issuedTokens()
+            .orElseThrow()
+            .advertisingToken();
     assertThat(decryptor.decrypt(after).status()).isEqualTo(DecryptionStatus.UNKNOWN_KEY);
     decryptor.refreshKeys();
     assertThat(decryptor.decrypt(after).advertisingId()).isEqualTo(expected);
@@ -170,7 +200,10 @@ class JavaClientIT {
   /** The site of the publisher's client ("it GENERATOR"). */
   private static int publisherSite() {
     return server.services().clients().list().stream()
-        .filter(c -> c.name().equals("it GENERATOR")).findFirst().orElseThrow().siteId();
+        .filter(c -> c.name().equals("it GENERATOR"))
+        .findFirst()
+        .orElseThrow()
+        .siteId();
   }
 
   private static String serverAdvertisingId(String email) {
@@ -180,16 +213,19 @@ class JavaClientIT {
   // --- data collector ---
 
   @Test
-  void mappingCache_remapsExactlyTheRotatedBuckets_removesOptOuts_andSurvivesReopening() throws Exception {
-    List<String> emails = IntStream.range(0, 10_000).mapToObj(i -> "collector" + i + "@example.com").toList();
+  void mappingCache_remapsExactlyTheRotatedBuckets_removesOptOuts_andSurvivesReopening()
+      throws Exception {
+    List<String> emails =
+        IntStream.range(0, 10_000).mapToObj(i -> "collector" + i + "@example.com").toList();
     Path file = dir.resolve("collector.db");
     List<String> removed = new ArrayList<>();
-    MappingCache.Listener listener = new MappingCache.Listener() {
-      @Override
-      public void removed(Identifier identifier, MapOutcome.Reason reason) {
-        removed.add(identifier.value() + " " + reason);
-      }
-    };
+    MappingCache.Listener listener =
+        new MappingCache.Listener() {
+          @Override
+          public void removed(Identifier identifier, MapOutcome.Reason reason) {
+            removed.add(identifier.value() + " " + reason);
+          }
+        };
     VeilClient veil = client(mapperKey);
     Map<String, String[]> mappedBefore;
     try (MappingCache cache = veil.mappingCache(file).clock(clock).listener(listener).build()) {
@@ -200,7 +236,8 @@ class JavaClientIT {
     }
     clock.advance(Duration.ofMinutes(1));
     String leaver = emails.get(17);
-    assertThat(http.post("/v1/optout", optOutKey, "{\"email\":\"" + leaver + "\"}").code()).isEqualTo(200);
+    assertThat(http.post("/v1/optout", optOutKey, "{\"email\":\"" + leaver + "\"}").code())
+        .isEqualTo(200);
     server.services().salts().rotateFraction(0.1);
     server.services().salts().rotateBuckets(List.of(mappedBefore.get(leaver)[1]));
     clock.advance(Duration.ofMinutes(1));
@@ -211,10 +248,17 @@ class JavaClientIT {
       Map<String, String[]> mappedAfter = serverMap(emails);
       assertSameAs(reopened, mappedAfter);
       Set<String> rotated = new java.util.HashSet<>();
-      JsonNode buckets = JSON.readTree(http.get("/v1/identity/buckets?since_timestamp="
-          + clock.instant().minus(Duration.ofMinutes(2)).getEpochSecond(), mapperKey).body()).path("body");
+      JsonNode buckets =
+          JSON.readTree(
+                  http.get(
+                          "/v1/identity/buckets?since_timestamp="
+                              + clock.instant().minus(Duration.ofMinutes(2)).getEpochSecond(),
+                          mapperKey)
+                      .body())
+              .path("body");
       buckets.forEach(b -> rotated.add(b.get("bucket_id").asText()));
-      long inRotated = emails.stream().filter(e -> rotated.contains(mappedBefore.get(e)[1])).count();
+      long inRotated =
+          emails.stream().filter(e -> rotated.contains(mappedBefore.get(e)[1])).count();
       assertThat(report.markedStale()).isEqualTo(inRotated);
       assertThat(report.remapped() + report.optedOut()).isEqualTo(inRotated);
       for (String e : emails) {
@@ -233,13 +277,14 @@ class JavaClientIT {
 
   private static void assertSameAs(MappingCache cache, Map<String, String[]> serverAnswers) {
     int[] seen = {0};
-    cache.forEach((CachedMapping m) -> {
-      String[] answer = serverAnswers.get(m.identifier().value());
-      assertThat(m.advertisingId()).isEqualTo(answer[0]);
-      assertThat(m.bucketId()).isEqualTo(answer[1]);
-      assertThat(m.stale()).isFalse();
-      seen[0]++;
-    });
+    cache.forEach(
+        (CachedMapping m) -> {
+          String[] answer = serverAnswers.get(m.identifier().value());
+          assertThat(m.advertisingId()).isEqualTo(answer[0]);
+          assertThat(m.bucketId()).isEqualTo(answer[1]);
+          assertThat(m.stale()).isFalse();
+          seen[0]++;
+        });
     assertThat(seen[0]).isEqualTo(serverAnswers.size());
   }
 }

@@ -32,15 +32,16 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LibraryLogsIT {
   /**
-   * Every line of the application's log: time (its format differs under the tests' logback-test.xml),
-   * level, logger, then key=value pairs.
+   * Every line of the application's log: time (its format differs under the tests'
+   * logback-test.xml), level, logger, then key=value pairs.
    */
   private static final Pattern LOG_LINE = Pattern.compile("\\S+ level=[A-Z]+ logger=\\S+ \\S.*");
 
   @TempDir Path dataDir;
 
   @Test
-  void misdirectedAndOversizedRequests_logOneStructuredLineEach_withoutTheirContent() throws Exception {
+  void misdirectedAndOversizedRequests_logOneStructuredLineEach_withoutTheirContent()
+      throws Exception {
     String email = "victim.person@example.com";
     String oversizedName = "over-" + "x".repeat(5 * 1024 * 1024);
     List<String> output;
@@ -49,14 +50,25 @@ class LibraryLogsIT {
       startedAt = server.output().size();
       String adminKey = Files.readString(dataDir.resolve("admin.key")).strip();
 
-      http1Get(server.grpcPort(), "/v1/token/generate?email=" + email); // Netty answers with a GOAWAY
+      http1Get(
+          server.grpcPort(), "/v1/token/generate?email=" + email); // Netty answers with a GOAWAY
 
       try (IdentityAdminClient admin = new IdentityAdminClient(server.grpcPort(), adminKey)) {
-        StatusRuntimeException tooBig = catchThrowableOfType(StatusRuntimeException.class,
-            () -> admin.api().createClient(
-                CreateClientRequest.newBuilder().setName(oversizedName).addRoles("MAPPER").build()));
+        StatusRuntimeException tooBig =
+            catchThrowableOfType(
+                StatusRuntimeException.class,
+                () ->
+                    admin
+                        .api()
+                        .createClient(
+                            CreateClientRequest.newBuilder()
+                                .setName(oversizedName)
+                                .addRoles("MAPPER")
+                                .build()));
         assertThat(tooBig.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
-        assertThat(admin.listClients().getClientsCount()).as("the server still serves").isEqualTo(1);
+        assertThat(admin.listClients().getClientsCount())
+            .as("the server still serves")
+            .isEqualTo(1);
       }
 
       assertThat(server.terminate(Duration.ofSeconds(30))).isNotEqualTo(-1);
@@ -66,9 +78,11 @@ class LibraryLogsIT {
     assertThat(log).anyMatch(l -> l.contains("event=stopped"));
     assertThat(log)
         .as("the oversized message's WARNING, as one line")
-        .anyMatch(l -> l.contains("level=WARN")
-            && l.contains("event=library_log source=io.grpc.")
-            && l.contains("exception=io.grpc.StatusRuntimeException"));
+        .anyMatch(
+            l ->
+                l.contains("level=WARN")
+                    && l.contains("event=library_log source=io.grpc.")
+                    && l.contains("exception=io.grpc.StatusRuntimeException"));
     for (String line : log) {
       assertThat(line)
           .as("every line after the start banner is a log line")
@@ -84,8 +98,9 @@ class LibraryLogsIT {
       socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5_000);
       socket.setSoTimeout(10_000);
       OutputStream out = socket.getOutputStream();
-      out.write(("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-          .getBytes(StandardCharsets.US_ASCII));
+      out.write(
+          ("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
       out.flush();
       InputStream in = socket.getInputStream();
       return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);

@@ -30,11 +30,19 @@ class LogHygieneIT {
   void fullScenario_leavesNoSensitiveValueInTheOutput() throws Exception {
     List<String> secrets = new ArrayList<>();
     List<String> output;
-    try (ServerProcess server = ServerProcess.start(dataDir, "--set", "salt.buckets=1024", "--set", "log.access=true",
-        "--set", "jobs.interval=1s")) {
+    try (ServerProcess server =
+        ServerProcess.start(
+            dataDir,
+            "--set",
+            "salt.buckets=1024",
+            "--set",
+            "log.access=true",
+            "--set",
+            "jobs.interval=1s")) {
       String adminKey = Files.readString(dataDir.resolve("admin.key")).strip();
-      String key = AdminCli.createClient(server.grpcPort(), adminKey, "everything",
-          "GENERATOR,MAPPER,OPTOUT,ID_READER");
+      String key =
+          AdminCli.createClient(
+              server.grpcPort(), adminKey, "everything", "GENERATOR,MAPPER,OPTOUT,ID_READER");
       secrets.add(key);
       secrets.add(key.substring(17));
       Http http = new Http(server.baseUrl());
@@ -43,27 +51,47 @@ class LogHygieneIT {
       String normalized = "secret.person+tag@example.com";
       String phone = "+15551234567";
       String emailHash = IdentityHash.parse(IdentityInput.EMAIL, email).toBase64();
-      secrets.addAll(List.of(email, normalized, "secret.person", phone, emailHash, Http.encode(emailHash),
-          HexFormat.of().formatHex(IdentityHash.parse(IdentityInput.EMAIL, email).toBytes())));
+      secrets.addAll(
+          List.of(
+              email,
+              normalized,
+              "secret.person",
+              phone,
+              emailHash,
+              Http.encode(emailHash),
+              HexFormat.of().formatHex(IdentityHash.parse(IdentityInput.EMAIL, email).toBytes())));
 
       JsonNode gen = http.get("/v1/token/generate?email=" + Http.encode(email), key).successBody();
       String adToken = gen.get("advertising_token").asText();
       String refreshToken = gen.get("refresh_token").asText();
       secrets.addAll(List.of(adToken, refreshToken, Http.encode(refreshToken)));
-      JsonNode genPhone = http.post("/v1/token/generate", key, "{\"phone\":\"" + phone + "\"}").successBody();
+      JsonNode genPhone =
+          http.post("/v1/token/generate", key, "{\"phone\":\"" + phone + "\"}").successBody();
       secrets.add(genPhone.get("advertising_token").asText());
 
       JsonNode refreshed =
-          http.get("/v1/token/refresh?refresh_token=" + Http.encode(refreshToken), null).successBody();
+          http.get("/v1/token/refresh?refresh_token=" + Http.encode(refreshToken), null)
+              .successBody();
       secrets.add(refreshed.get("advertising_token").asText());
       secrets.add(refreshed.get("refresh_token").asText());
-      http.get("/v1/token/refresh?refresh_token=" + Http.encode(refreshToken.substring(0, 40) + "AAAA"), key);
-      http.get("/v1/token/validate?token=" + Http.encode(adToken) + "&email_hash=" + Http.encode(emailHash), key);
+      http.get(
+          "/v1/token/refresh?refresh_token=" + Http.encode(refreshToken.substring(0, 40) + "AAAA"),
+          key);
+      http.get(
+          "/v1/token/validate?token="
+              + Http.encode(adToken)
+              + "&email_hash="
+              + Http.encode(emailHash),
+          key);
 
       JsonNode mapped = http.get("/v1/identity/map?email=" + Http.encode(email), key).successBody();
       secrets.add(mapped.get("advertising_id").asText());
-      JsonNode batch = http.post("/v1/identity/map", key,
-          "{\"email_hash\":[\"" + emailHash + "\",\"not-a-hash\"]}").successBody();
+      JsonNode batch =
+          http.post(
+                  "/v1/identity/map",
+                  key,
+                  "{\"email_hash\":[\"" + emailHash + "\",\"not-a-hash\"]}")
+              .successBody();
       secrets.add(batch.get("mapped").get(0).get("advertising_id").asText());
       http.get("/v1/identity/map?email=not-an-email-" + "hidden", key);
       secrets.add("not-an-email-hidden");
@@ -73,8 +101,10 @@ class LogHygieneIT {
         secrets.add(k.get("secret").asText());
       }
       http.post("/v1/optout", key, "{\"phone\":\"" + phone + "\"}");
-      AdminCli.run(server.grpcPort(), adminKey, "optout", "record", "--email", "admin.side@example.com");
-      AdminCli.run(server.grpcPort(), adminKey, "optout", "lookup", "--email", "admin.side@example.com");
+      AdminCli.run(
+          server.grpcPort(), adminKey, "optout", "record", "--email", "admin.side@example.com");
+      AdminCli.run(
+          server.grpcPort(), adminKey, "optout", "lookup", "--email", "admin.side@example.com");
       secrets.add("admin.side@example.com");
       AdminCli.run(server.grpcPort(), adminKey, "salts", "rotate", "--fraction", "0.5");
       AdminCli.run(server.grpcPort(), adminKey, "keys", "rotate");

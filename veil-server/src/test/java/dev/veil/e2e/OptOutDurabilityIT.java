@@ -38,20 +38,22 @@ class OptOutDurabilityIT {
       AtomicInteger next = new AtomicInteger();
       CountDownLatch enough = new CountDownLatch(200);
       for (int t = 0; t < 4; t++) {
-        pool.execute(() -> {
-          while (true) {
-            String email = "user" + next.getAndIncrement() + "@example.com";
-            try {
-              Http.Response r = http.post("/v1/optout", key, "{\"email\":\"" + email + "\"}");
-              if (r.code() == 200 && r.body().contains("\"success\"")) {
-                acknowledged.add(email);
-                enough.countDown();
+        pool.execute(
+            () -> {
+              while (true) {
+                String email = "user" + next.getAndIncrement() + "@example.com";
+                try {
+                  Http.Response r = http.post("/v1/optout", key, "{\"email\":\"" + email + "\"}");
+                  if (r.code() == 200 && r.body().contains("\"success\"")) {
+                    acknowledged.add(email);
+                    enough.countDown();
+                  }
+                } catch (Exception e) {
+                  return; // the server was killed: requests in flight fail, and were not
+                  // acknowledged
+                }
               }
-            } catch (Exception e) {
-              return; // the server was killed: requests in flight fail, and were not acknowledged
-            }
-          }
-        });
+            });
       }
       assertThat(enough.await(120, TimeUnit.SECONDS)).isTrue();
       server.kill();
@@ -63,7 +65,10 @@ class OptOutDurabilityIT {
     try (ServerProcess server = ServerProcess.start(dataDir, "--set", "salt.buckets=1024")) {
       Http http = new Http(server.baseUrl());
       List<String> emails = List.copyOf(acknowledged);
-      String body = "{\"email\":[" + String.join(",", emails.stream().map(e -> "\"" + e + "\"").toList()) + "]}";
+      String body =
+          "{\"email\":["
+              + String.join(",", emails.stream().map(e -> "\"" + e + "\"").toList())
+              + "]}";
       Http.Response r = http.post("/v1/identity/map", key, body);
       assertThat(r.code()).isEqualTo(200);
       assertThat(r.body()).doesNotContain("\"advertising_id\"");

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  */
 class PostgresNodesIT {
   private static final Duration PROPAGATION = Duration.ofSeconds(5);
-  private static final String MAP_PEER = "/v1/identity/map?email=" + Http.encode("peer@example.com");
+  private static final String MAP_PEER =
+      "/v1/identity/map?email=" + Http.encode("peer@example.com");
 
   @Test
   void twoNodes_shareClientsTokensOptOutsAndSalts_andSurviveRestart() throws Exception {
@@ -36,27 +37,50 @@ class PostgresNodesIT {
         assertThat(b.bootstrapAdminKey()).isEmpty();
 
         ClientService.CreatedClient created =
-            a.services().clients().create("pub", 0, Set.of(Role.GENERATOR, Role.MAPPER, Role.OPTOUT));
+            a.services()
+                .clients()
+                .create("pub", 0, Set.of(Role.GENERATOR, Role.MAPPER, Role.OPTOUT));
         key = created.key().reveal();
-        Await.until(PROPAGATION, "node B accepts a key created on node A",
-            () -> b.services().authenticator().authenticate("Bearer " + created.key().reveal()).isPresent());
+        Await.until(
+            PROPAGATION,
+            "node B accepts a key created on node A",
+            () ->
+                b.services()
+                    .authenticator()
+                    .authenticate("Bearer " + created.key().reveal())
+                    .isPresent());
 
         Http httpA = new Http("http://127.0.0.1:" + a.httpPort());
         Http httpB = new Http("http://127.0.0.1:" + b.httpPort());
-        JsonNode gen = httpA.get("/v1/token/generate?email=" + Http.encode("peer@example.com"), key).successBody();
-        JsonNode refreshed = httpB.get("/v1/token/refresh?refresh_token="
-            + Http.encode(gen.get("refresh_token").asText()), null).successBody();
+        JsonNode gen =
+            httpA
+                .get("/v1/token/generate?email=" + Http.encode("peer@example.com"), key)
+                .successBody();
+        JsonNode refreshed =
+            httpB
+                .get(
+                    "/v1/token/refresh?refresh_token="
+                        + Http.encode(gen.get("refresh_token").asText()),
+                    null)
+                .successBody();
         assertThat(refreshed.get("advertising_token").asText()).isNotBlank();
 
-        assertThat(httpB.post("/v1/optout", key, "{\"email\":\"peer@example.com\"}").code()).isEqualTo(200);
-        Duration seen = Await.until(PROPAGATION, "node A answers optout after node B took it",
-            () -> httpA.get(MAP_PEER, key).body().contains("\"optout\""));
+        assertThat(httpB.post("/v1/optout", key, "{\"email\":\"peer@example.com\"}").code())
+            .isEqualTo(200);
+        Duration seen =
+            Await.until(
+                PROPAGATION,
+                "node A answers optout after node B took it",
+                () -> httpA.get(MAP_PEER, key).body().contains("\"optout\""));
         assertThat(seen).isLessThan(PROPAGATION);
 
         int rotated = a.services().salts().rotateFraction(0.25);
-        Await.until(PROPAGATION, "node B sees node A's salt rotation",
+        Await.until(
+            PROPAGATION,
+            "node B sees node A's salt rotation",
             () -> b.services().salts().current().rotatedCount() == rotated);
-        assertThat(b.services().salts().current().salt(3)).isEqualTo(a.services().salts().current().salt(3));
+        assertThat(b.services().salts().current().salt(3))
+            .isEqualTo(a.services().salts().current().salt(3));
       }
 
       try (VeilServer again = VeilServer.start(config, Clock.systemUTC())) {

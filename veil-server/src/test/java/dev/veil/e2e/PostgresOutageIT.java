@@ -40,31 +40,64 @@ class PostgresOutageIT {
 
   @Test
   @Timeout(value = 180, unit = TimeUnit.SECONDS)
-  void databaseDown_readsServeFromMemory_writesFailFast_readinessFollowsStaleness() throws Exception {
+  void databaseDown_readsServeFromMemory_writesFailFast_readinessFollowsStaleness()
+      throws Exception {
     try (PrivatePostgres pg = PrivatePostgres.start()) {
-      VeilConfig config = TestConfigs.config("db", pg.url(), "sync.interval", "200ms",
-          "sync.max-staleness", "6s", "keys.activation-delay", "7s", "db.timeout", "2s");
+      VeilConfig config =
+          TestConfigs.config(
+              "db",
+              pg.url(),
+              "sync.interval",
+              "200ms",
+              "sync.max-staleness",
+              "6s",
+              "keys.activation-delay",
+              "7s",
+              "db.timeout",
+              "2s");
       try (VeilServer node = VeilServer.start(config, Clock.systemUTC());
-          IdentityAdminClient admin = new IdentityAdminClient(node.grpcPort(), node.bootstrapAdminKey().orElseThrow());
-          DeductionClient deductions = new DeductionClient(node.grpcPort(), node.bootstrapAdminKey().orElseThrow())) {
+          IdentityAdminClient admin =
+              new IdentityAdminClient(node.grpcPort(), node.bootstrapAdminKey().orElseThrow());
+          DeductionClient deductions =
+              new DeductionClient(node.grpcPort(), node.bootstrapAdminKey().orElseThrow())) {
         Http http = new Http("http://127.0.0.1:" + node.httpPort());
-        ClientService.CreatedClient client = node.services().clients().create("pub", 0,
-            Set.of(Role.GENERATOR, Role.MAPPER, Role.OPTOUT, Role.ID_READER));
+        ClientService.CreatedClient client =
+            node.services()
+                .clients()
+                .create("pub", 0, Set.of(Role.GENERATOR, Role.MAPPER, Role.OPTOUT, Role.ID_READER));
         String key = client.key().reveal();
-        JsonNode tokens = http.get("/v1/token/generate?email=" + Http.encode(EMAIL), key).successBody();
-        assertThat(http.post("/v1/optout", key, "{\"email\":\"gone@example.com\"}").code()).isEqualTo(200);
+        JsonNode tokens =
+            http.get("/v1/token/generate?email=" + Http.encode(EMAIL), key).successBody();
+        assertThat(http.post("/v1/optout", key, "{\"email\":\"gone@example.com\"}").code())
+            .isEqualTo(200);
 
         pg.stopServer("immediate");
 
         // Reads: every one from memory.
-        assertThat(http.get("/v1/token/generate?email=" + Http.encode(EMAIL), key).code()).isEqualTo(200);
-        assertThat(http.get("/v1/token/refresh?refresh_token=" + Http.encode(tokens.get("refresh_token").asText()),
-            null).code()).isEqualTo(200);
-        assertThat(http.get("/v1/token/validate?email=" + Http.encode(EMAIL) + "&token="
-            + Http.encode(tokens.get("advertising_token").asText()), key).code()).isEqualTo(200);
-        assertThat(http.get("/v1/identity/map?email=" + Http.encode(EMAIL), key).code()).isEqualTo(200);
-        assertThat(http.get("/v1/identity/map?email=gone%40example.com", key).status()).isEqualTo("optout");
-        assertThat(http.post("/v1/identity/map", key, "{\"email\":[\"" + EMAIL + "\"]}").code()).isEqualTo(200);
+        assertThat(http.get("/v1/token/generate?email=" + Http.encode(EMAIL), key).code())
+            .isEqualTo(200);
+        assertThat(
+                http.get(
+                        "/v1/token/refresh?refresh_token="
+                            + Http.encode(tokens.get("refresh_token").asText()),
+                        null)
+                    .code())
+            .isEqualTo(200);
+        assertThat(
+                http.get(
+                        "/v1/token/validate?email="
+                            + Http.encode(EMAIL)
+                            + "&token="
+                            + Http.encode(tokens.get("advertising_token").asText()),
+                        key)
+                    .code())
+            .isEqualTo(200);
+        assertThat(http.get("/v1/identity/map?email=" + Http.encode(EMAIL), key).code())
+            .isEqualTo(200);
+        assertThat(http.get("/v1/identity/map?email=gone%40example.com", key).status())
+            .isEqualTo("optout");
+        assertThat(http.post("/v1/identity/map", key, "{\"email\":[\"" + EMAIL + "\"]}").code())
+            .isEqualTo(200);
         assertThat(http.get("/v1/identity/buckets?since_timestamp=0", key).code()).isEqualTo(200);
         assertThat(http.get("/v1/key/latest", key).code()).isEqualTo(200);
         assertThat(http.get("/ops/readyz", null).code()).isEqualTo(200);
@@ -80,24 +113,33 @@ class PostgresOutageIT {
         Response again = http.post("/v1/optout", key, "{\"email\":\"new@example.com\"}");
         long secondMs = (System.nanoTime() - start) / 1_000_000;
         assertThat(again.code()).isEqualTo(503);
-        System.out.println("PostgresOutageIT: opt-out with the database down answered 503 in " + firstMs
-            + " ms, then in " + secondMs + " ms");
+        System.out.println(
+            "PostgresOutageIT: opt-out with the database down answered 503 in "
+                + firstMs
+                + " ms, then in "
+                + secondMs
+                + " ms");
 
         assertThatThrownBy(() -> admin.createClient("during-outage", "MAPPER"))
-            .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
-              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-              assertThat(e.getStatus().getDescription()).contains("storage unavailable");
-            });
+            .isInstanceOfSatisfying(
+                StatusRuntimeException.class,
+                e -> {
+                  assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+                  assertThat(e.getStatus().getDescription()).contains("storage unavailable");
+                });
         DeductionResp deduction = deductions.create("during outage", "", 1, "outage-1");
         assertThat(deduction.getCode()).isEqualTo(1);
         assertThat(deduction.getMessage()).isEqualTo("storage unavailable");
         assertThat(deduction.getSuccess()).isFalse();
 
         // Readiness goes down once the data is older than sync.max-staleness, and says why.
-        Await.until(Duration.ofSeconds(30), "readyz to report stale data", () -> {
-          Response r = http.get("/ops/readyz", null);
-          return r.code() == 503 && r.message().contains("data not synced with the store");
-        });
+        Await.until(
+            Duration.ofSeconds(30),
+            "readyz to report stale data",
+            () -> {
+              Response r = http.get("/ops/readyz", null);
+              return r.code() == 503 && r.message().contains("data not synced with the store");
+            });
         assertThat(syncAge(http)).isGreaterThan(6.0);
         assertThat(http.get("/v1/identity/map?email=" + Http.encode(EMAIL), key).code())
             .as("still answering from memory")
@@ -105,13 +147,19 @@ class PostgresOutageIT {
 
         pg.startServer();
 
-        Await.until(Duration.ofSeconds(30), "readyz to come back", () -> http.get("/ops/readyz", null).code() == 200);
-        Await.until(Duration.ofSeconds(30), "opt-out writes to work again",
+        Await.until(
+            Duration.ofSeconds(30),
+            "readyz to come back",
+            () -> http.get("/ops/readyz", null).code() == 200);
+        Await.until(
+            Duration.ofSeconds(30),
+            "opt-out writes to work again",
             () -> http.post("/v1/optout", key, "{\"email\":\"new@example.com\"}").code() == 200);
         assertThat(syncAge(http)).isLessThan(6.0);
         assertThat(admin.createClient("after-outage", "MAPPER").getApiKey()).isNotBlank();
         assertThat(deductions.create("after outage", "", 1, "outage-2").getCode()).isZero();
-        assertThat(http.get("/v1/identity/map?email=new%40example.com", key).status()).isEqualTo("optout");
+        assertThat(http.get("/v1/identity/map?email=new%40example.com", key).status())
+            .isEqualTo("optout");
       }
     }
   }

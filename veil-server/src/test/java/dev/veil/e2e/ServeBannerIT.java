@@ -18,7 +18,8 @@ class ServeBannerIT {
   @TempDir Path dataDir;
 
   @Test
-  void firstStart_printsTheKeyOnce_savesIt0600_andTellsHowToUseItFromThisDataDirectory() throws Exception {
+  void firstStart_printsTheKeyOnce_savesIt0600_andTellsHowToUseItFromThisDataDirectory()
+      throws Exception {
     try (ServerProcess server = ServerProcess.start(dataDir, "--set", "salt.buckets=1024")) {
       Path keyFile = dataDir.resolve("admin.key");
       String key = Files.readString(keyFile).strip();
@@ -26,8 +27,12 @@ class ServeBannerIT {
       assertThat(Files.getPosixFilePermissions(keyFile))
           .isEqualTo(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE));
       assertThat(server.output()).filteredOn(line -> line.contains(key)).hasSize(1);
-      assertThat(server.output()).anyMatch(line -> line.contains("VEIL_ADMIN_KEY=\"$(cat " + keyFile + ")\"")
-          && line.contains("admin client create") && line.contains("--port " + server.grpcPort()));
+      assertThat(server.output())
+          .anyMatch(
+              line ->
+                  line.contains("VEIL_ADMIN_KEY=\"$(cat " + keyFile + ")\"")
+                      && line.contains("admin client create")
+                      && line.contains("--port " + server.grpcPort()));
     }
   }
 }

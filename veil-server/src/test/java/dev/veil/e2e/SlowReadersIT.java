@@ -26,38 +26,56 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Clients that ask for the buckets answer and never read it (docs/spec.md 1.8): however many there are, the
- * node holds at most one chunk per connection and at most {@code limits.stream-buffer-bytes} for all
- * of them, so a small heap outlives them and the node keeps serving. A real {@code veil serve} in a
- * JVM that exits on OutOfMemoryError, as {@code deploy/systemd} runs it.
+ * Clients that ask for the buckets answer and never read it (docs/spec.md 1.8): however many there
+ * are, the node holds at most one chunk per connection and at most {@code
+ * limits.stream-buffer-bytes} for all of them, so a small heap outlives them and the node keeps
+ * serving. A real {@code veil serve} in a JVM that exits on OutOfMemoryError, as {@code
+ * deploy/systemd} runs it.
  */
 class SlowReadersIT {
-  private static final int BUCKETS = 262_144; // an answer of about 17 MB, far more than socket buffers take
+  private static final int BUCKETS =
+      262_144; // an answer of about 17 MB, far more than socket buffers take
   private static final int READERS = 400;
   private static final int CHUNK = 32 * 1024;
-  private static final Pattern BUFFERED = Pattern.compile("(?m)^veil_http_stream_buffered_bytes (\\d+)");
+  private static final Pattern BUFFERED =
+      Pattern.compile("(?m)^veil_http_stream_buffered_bytes (\\d+)");
 
   @TempDir Path dataDir;
 
   @Test
-  void fourHundredUnreadBucketsAnswers_onA128MiBHeap_leaveTheNodeAliveReadyAndServing() throws Exception {
-    // Timeouts far beyond the test, so that nothing is closed while it runs: what must keep the heap
+  void fourHundredUnreadBucketsAnswers_onA128MiBHeap_leaveTheNodeAliveReadyAndServing()
+      throws Exception {
+    // Timeouts far beyond the test, so that nothing is closed while it runs: what must keep the
+    // heap
     // is the bound on what a stream holds, not a timeout.
-    try (ServerProcess server = ServerProcess.start(dataDir, List.of("-Xmx128m", "-XX:+ExitOnOutOfMemoryError"),
-        "--set", "salt.buckets=" + BUCKETS, "--set", "http.idle-timeout=10m",
-        "--set", "http.header-timeout=10s")) {
+    try (ServerProcess server =
+        ServerProcess.start(
+            dataDir,
+            List.of("-Xmx128m", "-XX:+ExitOnOutOfMemoryError"),
+            "--set",
+            "salt.buckets=" + BUCKETS,
+            "--set",
+            "http.idle-timeout=10m",
+            "--set",
+            "http.header-timeout=10s")) {
       String adminKey = Files.readString(dataDir.resolve("admin.key")).strip();
-      String key = AdminCli.createClient(server.grpcPort(), adminKey, "partner", "MAPPER,GENERATOR");
+      String key =
+          AdminCli.createClient(server.grpcPort(), adminKey, "partner", "MAPPER,GENERATOR");
       Http http = new Http(server.baseUrl());
 
       try (UnreadBuckets unread = UnreadBuckets.open(server.httpPort(), key, READERS)) {
         // Every stream has pushed into its socket what the kernel takes and waits with one chunk.
-        Await.until(Duration.ofMinutes(2), "every stream to wait with one chunk",
+        Await.until(
+            Duration.ofMinutes(2),
+            "every stream to wait with one chunk",
             () -> buffered(server, http) == (long) READERS * CHUNK);
 
         assertThat(http.get("/ops/readyz", null).code()).isEqualTo(200);
-        assertThat(wholeAnswer(http, key)).as("a client that reads gets every bucket").isEqualTo(BUCKETS);
-        assertThat(http.get("/v1/token/generate?email=good%40example.com", key).status()).isEqualTo("success");
+        assertThat(wholeAnswer(http, key))
+            .as("a client that reads gets every bucket")
+            .isEqualTo(BUCKETS);
+        assertThat(http.get("/v1/token/generate?email=good%40example.com", key).status())
+            .isEqualTo("success");
         assertThat(server.alive()).isTrue();
       }
       assertThat(server.output()).noneMatch(line -> line.contains("OutOfMemoryError"));
@@ -70,7 +88,9 @@ class SlowReadersIT {
     try {
       metrics = http.get("/metrics", null).body();
     } catch (UncheckedIOException e) {
-      assertThat(server.alive()).as("the node is running; its last lines:\n%s", tail(server)).isTrue();
+      assertThat(server.alive())
+          .as("the node is running; its last lines:\n%s", tail(server))
+          .isTrue();
       throw e;
     }
     Matcher m = BUFFERED.matcher(metrics);
@@ -78,10 +98,16 @@ class SlowReadersIT {
   }
 
   private static int wholeAnswer(Http http, String key) throws IOException, InterruptedException {
-    HttpRequest request = HttpRequest.newBuilder(http.uri("/v1/identity/buckets?since_timestamp=1"))
-        .header("Authorization", Http.bearer(key)).timeout(Duration.ofSeconds(60)).build();
-    HttpResponse<InputStream> response = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
-        .send(request, HttpResponse.BodyHandlers.ofInputStream());
+    HttpRequest request =
+        HttpRequest.newBuilder(http.uri("/v1/identity/buckets?since_timestamp=1"))
+            .header("Authorization", Http.bearer(key))
+            .timeout(Duration.ofSeconds(60))
+            .build();
+    HttpResponse<InputStream> response =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .build()
+            .send(request, HttpResponse.BodyHandlers.ofInputStream());
     assertThat(response.statusCode()).isEqualTo(200);
     int count = 0;
     try (JsonParser json = new JsonFactory().createParser(response.body())) {

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.Test;
 class AdminConnectionBoundsIT {
   /** gRPC closes an idle connection that does not answer its GOAWAY ping 10 s after the GOAWAY. */
   private static final Duration PING_WAIT = Duration.ofSeconds(10);
+
   private static final Duration MARGIN = Duration.ofSeconds(5);
 
   private final EchoService echo = new EchoService();
@@ -62,7 +63,8 @@ class AdminConnectionBoundsIT {
   void aConnectionIdleAfterThePrefaceAndSettings_isClosedAfterTheIdleTimeout() {
     start("grpc.idle-timeout", "1s");
     try (RawHttp2 idle = RawHttp2.sendingPrefaceAndSettings(server.port())) {
-      assertThat(idle.closedByServerWithin(Duration.ofSeconds(1).plus(PING_WAIT).plus(MARGIN))).isTrue();
+      assertThat(idle.closedByServerWithin(Duration.ofSeconds(1).plus(PING_WAIT).plus(MARGIN)))
+          .isTrue();
     }
   }
 
@@ -70,29 +72,34 @@ class AdminConnectionBoundsIT {
   void aCallLastingPastTheMaxAge_endsAfterTheGrace_withItsConnection() throws Exception {
     start("grpc.max-connection-age", "2s", "grpc.max-connection-age-grace", "1s");
     CompletableFuture<Status> ended = new CompletableFuture<>();
-    HealthGrpc.newStub(server.channel()).watch(HealthCheckRequest.getDefaultInstance(), new StreamObserver<>() {
-      @Override
-      public void onNext(HealthCheckResponse value) {}
+    HealthGrpc.newStub(server.channel())
+        .watch(
+            HealthCheckRequest.getDefaultInstance(),
+            new StreamObserver<>() {
+              @Override
+              public void onNext(HealthCheckResponse value) {}
 
-      @Override
-      public void onError(Throwable t) {
-        ended.complete(Status.fromThrowable(t));
-      }
+              @Override
+              public void onError(Throwable t) {
+                ended.complete(Status.fromThrowable(t));
+              }
 
-      @Override
-      public void onCompleted() {
-        ended.complete(Status.OK);
-      }
-    });
+              @Override
+              public void onCompleted() {
+                ended.complete(Status.OK);
+              }
+            });
 
     // Age (2 s, give or take a tenth: gRPC spreads it) + grace (1 s), and a margin.
     Status status = ended.get(3 + MARGIN.toSeconds(), TimeUnit.SECONDS);
 
-    assertThat(status.getCode()).isIn(Status.Code.UNAVAILABLE, Status.Code.CANCELLED, Status.Code.INTERNAL);
+    assertThat(status.getCode())
+        .isIn(Status.Code.UNAVAILABLE, Status.Code.CANCELLED, Status.Code.INTERNAL);
   }
 
   @Test
-  void idleConnectionsCountAgainstTheLimit_andTheLongestWaitingIsShedForANewClient() throws Exception {
+  void idleConnectionsCountAgainstTheLimit_andTheLongestWaitingIsShedForANewClient()
+      throws Exception {
     start("limits.max-connections", "4", "grpc.idle-timeout", "1m"); // shedding above 3
     try (RawHttp2 first = RawHttp2.sendingPrefaceAndSettings(server.port());
         RawHttp2 second = RawHttp2.sendingPrefaceAndSettings(server.port());
@@ -100,26 +107,38 @@ class AdminConnectionBoundsIT {
 
       assertThat(health()).isEqualTo(ServingStatus.SERVING);
       assertThat(first.closedByServerWithin(MARGIN)).as("the longest waiting, shed").isTrue();
-      assertThat(second.closedByServerWithin(Duration.ofMillis(500))).as("a newer one, kept").isFalse();
+      assertThat(second.closedByServerWithin(Duration.ofMillis(500)))
+          .as("a newer one, kept")
+          .isFalse();
     }
   }
 
   @Test
   void aConnectionWithACallInFlight_isNotShed_soANewOneIsRefusedAtTheLimit() throws Exception {
     start("limits.max-connections", "1");
-    CompletableFuture<String> slow = CompletableFuture.supplyAsync(() -> ClientCalls.blockingUnaryCall(
-        server.adminChannel(), EchoService.ECHO, CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), "slow"));
+    CompletableFuture<String> slow =
+        CompletableFuture.supplyAsync(
+            () ->
+                ClientCalls.blockingUnaryCall(
+                    server.adminChannel(),
+                    EchoService.ECHO,
+                    CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS),
+                    "slow"));
     assertThat(echo.entered().await(10, TimeUnit.SECONDS)).isTrue();
 
     try (RawHttp2 refused = RawHttp2.sendingPrefaceAndSettings(server.port())) {
-      assertThat(refused.closedByServerWithin(MARGIN)).as("refused: the only connection is busy").isTrue();
+      assertThat(refused.closedByServerWithin(MARGIN))
+          .as("refused: the only connection is busy")
+          .isTrue();
     }
     echo.release();
     assertThat(slow.get(10, TimeUnit.SECONDS)).isEqualTo("slow");
   }
 
   private ServingStatus health() {
-    return HealthGrpc.newBlockingStub(server.channel()).withDeadlineAfter(10, TimeUnit.SECONDS)
-        .check(HealthCheckRequest.getDefaultInstance()).getStatus();
+    return HealthGrpc.newBlockingStub(server.channel())
+        .withDeadlineAfter(10, TimeUnit.SECONDS)
+        .check(HealthCheckRequest.getDefaultInstance())
+        .getStatus();
   }
 }

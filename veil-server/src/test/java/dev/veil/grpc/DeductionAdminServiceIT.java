@@ -19,9 +19,8 @@ import dev.veil.grpc.identity.admin.v1.ListClientsRequest;
 import dev.veil.grpc.testing.Reflection;
 import dev.veil.testing.DeductionClient;
 import dev.veil.testing.InMemoryStores;
-import dev.veil.testing.RunningAdminServer;
 import dev.veil.testing.MutableClock;
-import dev.veil.testing.TestConfigs;
+import dev.veil.testing.RunningAdminServer;
 import io.grpc.ClientInterceptors;
 import io.grpc.Metadata;
 import io.grpc.Status;
@@ -53,9 +52,11 @@ import org.junit.jupiter.api.Test;
  * checked over a real port.
  */
 class DeductionAdminServiceIT {
-  private static final String UNKNOWN_KEY = "vk1.AAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+  private static final String UNKNOWN_KEY =
+      "vk1.AAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
-  private final RunningAdminServer server = RunningAdminServer.inProcessWith(RunningAdminServer::deductionAdmin);
+  private final RunningAdminServer server =
+      RunningAdminServer.inProcessWith(RunningAdminServer::deductionAdmin);
   private final MutableClock clock = server.node().clock();
   private final InMemoryStores stores = server.node().store();
   private final String adminKey = server.adminKey();
@@ -80,10 +81,14 @@ class DeductionAdminServiceIT {
   }
 
   /** The five methods, each called with {@code request} through {@code stub}. */
-  private static List<ThrowingCallable> everyMethod(DeductionAdminApiGrpc.DeductionAdminApiBlockingStub stub,
-      DeductionReq request) {
-    return List.of(() -> stub.getDeductionList(request), () -> stub.getExpiredDeductionList(request),
-        () -> stub.openDeduction(request), () -> stub.closeDeduction(request), () -> stub.createDeduction(request));
+  private static List<ThrowingCallable> everyMethod(
+      DeductionAdminApiGrpc.DeductionAdminApiBlockingStub stub, DeductionReq request) {
+    return List.of(
+        () -> stub.getDeductionList(request),
+        () -> stub.getExpiredDeductionList(request),
+        () -> stub.openDeduction(request),
+        () -> stub.closeDeduction(request),
+        () -> stub.createDeduction(request));
   }
 
   // --- outcomes ---
@@ -93,15 +98,18 @@ class DeductionAdminServiceIT {
     DeductionResp r = admin.create("Gym", "monthly", 7, "");
 
     assertOutcome(r, 0, "success");
-    assertThat(r.getDataList()).singleElement().satisfies(d -> {
-      assertThat(d.getId()).isEqualTo(1);
-      assertThat(d.getTitle()).isEqualTo("Gym");
-      assertThat(d.getDesc()).isEqualTo("monthly");
-      assertThat(d.getPayMethodId()).isEqualTo(7);
-      assertThat(d.getStatus()).isZero();
-      assertThat(d.getCreatedMs()).isEqualTo(clock.millis());
-      assertThat(d.getUpdatedMs()).isEqualTo(clock.millis());
-    });
+    assertThat(r.getDataList())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.getId()).isEqualTo(1);
+              assertThat(d.getTitle()).isEqualTo("Gym");
+              assertThat(d.getDesc()).isEqualTo("monthly");
+              assertThat(d.getPayMethodId()).isEqualTo(7);
+              assertThat(d.getStatus()).isZero();
+              assertThat(d.getCreatedMs()).isEqualTo(clock.millis());
+              assertThat(d.getUpdatedMs()).isEqualTo(clock.millis());
+            });
     assertThat(admin.listNormal().getDataList()).isEqualTo(r.getDataList());
   }
 
@@ -112,7 +120,12 @@ class DeductionAdminServiceIT {
     DeductionStruct d = admin.create("Gym", "", max, "").getData(0);
 
     assertThat(Integer.toUnsignedLong(d.getPayMethodId())).isEqualTo(4_294_967_295L);
-    assertThat(stores.deductions().list(dev.veil.deduction.DeductionStatus.NORMAL, 0, 0).get(0).payMethodId())
+    assertThat(
+            stores
+                .deductions()
+                .list(dev.veil.deduction.DeductionStatus.NORMAL, 0, 0)
+                .get(0)
+                .payMethodId())
         .isEqualTo(4_294_967_295L);
   }
 
@@ -143,16 +156,25 @@ class DeductionAdminServiceIT {
     admin.create("exists", "", 0, "");
 
     assertOutcome(admin.create("", "", 0, ""), 4, "invalid argument: title must not be blank");
-    assertOutcome(admin.create("x".repeat(10_000), "", 0, ""), 4,
+    assertOutcome(
+        admin.create("x".repeat(10_000), "", 0, ""),
+        4,
         "invalid argument: title must be at most 128 characters");
-    assertOutcome(admin.create("t", "d".repeat(1025), 0, ""), 4,
+    assertOutcome(
+        admin.create("t", "d".repeat(1025), 0, ""),
+        4,
         "invalid argument: desc must be at most 1024 characters");
     assertOutcome(admin.open(0), 2, "record not found");
     assertOutcome(admin.close(0), 2, "record not found");
     assertOutcome(admin.open(999), 2, "record not found");
     assertOutcome(admin.close(-1), 2, "record not found"); // id 4294967295 on the wire
-    assertOutcome(admin.api().getDeductionList(DeductionReq.newBuilder().setPageSize(1).setPageToken("nope").build()),
-        4, "invalid argument: page_token is not a token from a previous page");
+    assertOutcome(
+        admin
+            .api()
+            .getDeductionList(
+                DeductionReq.newBuilder().setPageSize(1).setPageToken("nope").build()),
+        4,
+        "invalid argument: page_token is not a token from a previous page");
     assertThat(admin.listNormal().getDataCount()).isEqualTo(1);
   }
 
@@ -163,7 +185,8 @@ class DeductionAdminServiceIT {
     DeductionResp other = admin.create("Pool", "monthly", 7, "order-42");
 
     assertThat(retry.getDataList()).isEqualTo(first.getDataList());
-    assertOutcome(other, 4, "invalid argument: request_id was already used for a different deduction");
+    assertOutcome(
+        other, 4, "invalid argument: request_id was already used for a different deduction");
     assertThat(admin.listNormal().getDataCount()).isEqualTo(1);
   }
 
@@ -176,8 +199,11 @@ class DeductionAdminServiceIT {
     String token = "";
     int pages = 0;
     do {
-      DeductionResp page = admin.api().getDeductionList(
-          DeductionReq.newBuilder().setPageSize(10).setPageToken(token).build());
+      DeductionResp page =
+          admin
+              .api()
+              .getDeductionList(
+                  DeductionReq.newBuilder().setPageSize(10).setPageToken(token).build());
       assertOutcome(page, 0, "success");
       page.getDataList().forEach(d -> ids.add(d.getId()));
       token = page.getNextPageToken();
@@ -197,14 +223,22 @@ class DeductionAdminServiceIT {
     int id = admin.create("Gym", "", 0, "").getData(0).getId();
     stores.setDown(true);
 
-    List<DeductionResp> during = List.of(admin.create("Pool", "", 0, ""), admin.open(id), admin.close(id),
-        admin.listNormal(), admin.listExpired());
+    List<DeductionResp> during =
+        List.of(
+            admin.create("Pool", "", 0, ""),
+            admin.open(id),
+            admin.close(id),
+            admin.listNormal(),
+            admin.listExpired());
 
     during.forEach(r -> assertOutcome(r, 1, "storage unavailable"));
     HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(admin.channel());
-    assertThat(health.check(HealthCheckRequest.getDefaultInstance()).getStatus()).isEqualTo(ServingStatus.SERVING);
+    assertThat(health.check(HealthCheckRequest.getDefaultInstance()).getStatus())
+        .isEqualTo(ServingStatus.SERVING);
     stores.setDown(false);
-    assertThat(admin.listNormal().getDataList()).extracting(DeductionStruct::getId).containsExactly(id);
+    assertThat(admin.listNormal().getDataList())
+        .extracting(DeductionStruct::getId)
+        .containsExactly(id);
     assertOutcome(admin.create("Pool", "", 0, ""), 0, "success");
   }
 
@@ -231,11 +265,18 @@ class DeductionAdminServiceIT {
 
   @Test
   void everyMethod_withAKeyWithoutAdmin_isPermissionDenied_andChangesNothing() {
-    String mapperKey = server.node().services().clients()
-        .create("mapper", 0, Set.of(Role.MAPPER, Role.GENERATOR, Role.OPTOUT, Role.ID_READER)).key().reveal();
+    String mapperKey =
+        server
+            .node()
+            .services()
+            .clients()
+            .create("mapper", 0, Set.of(Role.MAPPER, Role.GENERATOR, Role.OPTOUT, Role.ID_READER))
+            .key()
+            .reveal();
     DeductionClient mapper = new DeductionClient(server.newChannel(), mapperKey);
     try {
-      for (ThrowingCallable call : everyMethod(mapper.api(), DeductionReq.newBuilder().setTitle("sneaky").build())) {
+      for (ThrowingCallable call :
+          everyMethod(mapper.api(), DeductionReq.newBuilder().setTitle("sneaky").build())) {
         Status status = statusOf(call);
         assertThat(status.getCode()).isEqualTo(Status.Code.PERMISSION_DENIED);
         assertThat(status.getDescription()).contains("ADMIN");
@@ -248,23 +289,28 @@ class DeductionAdminServiceIT {
 
   @Test
   void malformedAuthorization_isUnauthenticated() {
-    for (String value : List.of("Basic dXNlcjpwYXNz", "Bearer", adminKey, "Bearer " + adminKey + "x")) {
+    for (String value :
+        List.of("Basic dXNlcjpwYXNz", "Bearer", adminKey, "Bearer " + adminKey + "x")) {
       Metadata headers = new Metadata();
       headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), value);
-      var stub = DeductionAdminApiGrpc.newBlockingStub(admin.channel())
-          .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
-          .withDeadlineAfter(30, TimeUnit.SECONDS);
+      var stub =
+          DeductionAdminApiGrpc.newBlockingStub(admin.channel())
+              .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
+              .withDeadlineAfter(30, TimeUnit.SECONDS);
 
       assertThat(statusOf(() -> stub.getDeductionList(DeductionReq.getDefaultInstance())).getCode())
-          .as(value).isEqualTo(Status.Code.UNAUTHENTICATED);
+          .as(value)
+          .isEqualTo(Status.Code.UNAUTHENTICATED);
     }
   }
 
   // --- call-level limits ---
 
   @Test
-  void messageOverTheLimit_onTheAdminPort_isResourceExhausted_andTheServerKeepsServing() throws Exception {
-    try (RunningAdminServer onPort = RunningAdminServer.startWith(RunningAdminServer::deductionAdmin);
+  void messageOverTheLimit_onTheAdminPort_isResourceExhausted_andTheServerKeepsServing()
+      throws Exception {
+    try (RunningAdminServer onPort =
+            RunningAdminServer.startWith(RunningAdminServer::deductionAdmin);
         DeductionClient client = new DeductionClient(onPort.port(), onPort.adminKey())) {
       Status status = statusOf(() -> client.create("x".repeat(5 * 1024 * 1024), "", 0, ""));
 
@@ -275,8 +321,13 @@ class DeductionAdminServiceIT {
 
   @Test
   void expiredDeadline_isDeadlineExceeded() {
-    Status status = statusOf(() -> admin.api().withDeadlineAfter(1, TimeUnit.NANOSECONDS)
-        .createDeduction(DeductionReq.newBuilder().setTitle("late").build()));
+    Status status =
+        statusOf(
+            () ->
+                admin
+                    .api()
+                    .withDeadlineAfter(1, TimeUnit.NANOSECONDS)
+                    .createDeduction(DeductionReq.newBuilder().setTitle("late").build()));
 
     assertThat(status.getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
   }
@@ -287,49 +338,108 @@ class DeductionAdminServiceIT {
   void health_reportsTheServiceServing_andTheIdentityApiStillWorks() {
     HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(admin.channel());
 
-    assertThat(health.check(HealthCheckRequest.newBuilder().setService(DeductionAdminApiGrpc.SERVICE_NAME).build())
-        .getStatus()).isEqualTo(ServingStatus.SERVING);
+    assertThat(
+            health
+                .check(
+                    HealthCheckRequest.newBuilder()
+                        .setService(DeductionAdminApiGrpc.SERVICE_NAME)
+                        .build())
+                .getStatus())
+        .isEqualTo(ServingStatus.SERVING);
     Metadata headers = new Metadata();
-    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + adminKey);
-    assertThat(IdentityAdminApiGrpc.newBlockingStub(admin.channel())
-        .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
-        .listClients(ListClientsRequest.getDefaultInstance()).getClientsCount()).isEqualTo(1);
+    headers.put(
+        Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + adminKey);
+    assertThat(
+            IdentityAdminApiGrpc.newBlockingStub(admin.channel())
+                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
+                .listClients(ListClientsRequest.getDefaultInstance())
+                .getClientsCount())
+        .isEqualTo(1);
   }
 
   @Test
-  void reflection_withAdminKey_listsTheService_withTheRequestsMethodsAndFieldNumbers() throws Exception {
-    List<String> services = reflect(ServerReflectionRequest.newBuilder().setListServices("").build())
-        .getListServicesResponse().getServiceList().stream().map(ServiceResponse::getName).toList();
-    assertThat(services).contains("protocol.payment.deduction.v1.DeductionAdminApi",
-        "protocol.identity.admin.v1.IdentityAdminApi");
+  void reflection_withAdminKey_listsTheService_withTheRequestsMethodsAndFieldNumbers()
+      throws Exception {
+    List<String> services =
+        reflect(ServerReflectionRequest.newBuilder().setListServices("").build())
+            .getListServicesResponse()
+            .getServiceList()
+            .stream()
+            .map(ServiceResponse::getName)
+            .toList();
+    assertThat(services)
+        .contains(
+            "protocol.payment.deduction.v1.DeductionAdminApi",
+            "protocol.identity.admin.v1.IdentityAdminApi");
 
     FileDescriptorProto file = deductionFile();
     assertThat(file.getPackage()).isEqualTo("protocol.payment.deduction.v1");
     ServiceDescriptorProto service = file.getService(0);
     assertThat(service.getName()).isEqualTo("DeductionAdminApi");
-    assertThat(service.getMethodList()).extracting(MethodDescriptorProto::getName).containsExactlyInAnyOrder(
-        "GetDeductionList", "GetExpiredDeductionList", "OpenDeduction", "CloseDeduction", "CreateDeduction");
-    assertThat(service.getMethodList()).allSatisfy(m -> {
-      assertThat(m.getInputType()).isEqualTo(".protocol.payment.deduction.v1.DeductionReq");
-      assertThat(m.getOutputType()).isEqualTo(".protocol.payment.deduction.v1.DeductionResp");
-    });
-    Map<String, DescriptorProto> messages = file.getMessageTypeList().stream()
-        .collect(Collectors.toMap(DescriptorProto::getName, Function.identity()));
-    assertFields(messages.get("DeductionStruct"), 7, Map.of(
-        "title", field(1, FieldDescriptorProto.Type.TYPE_STRING), "desc", field(2, FieldDescriptorProto.Type.TYPE_STRING),
-        "status", field(3, FieldDescriptorProto.Type.TYPE_UINT32), "id", field(4, FieldDescriptorProto.Type.TYPE_UINT32),
-        "pay_method_id", field(5, FieldDescriptorProto.Type.TYPE_UINT32)));
+    assertThat(service.getMethodList())
+        .extracting(MethodDescriptorProto::getName)
+        .containsExactlyInAnyOrder(
+            "GetDeductionList",
+            "GetExpiredDeductionList",
+            "OpenDeduction",
+            "CloseDeduction",
+            "CreateDeduction");
+    assertThat(service.getMethodList())
+        .allSatisfy(
+            m -> {
+              assertThat(m.getInputType()).isEqualTo(".protocol.payment.deduction.v1.DeductionReq");
+              assertThat(m.getOutputType())
+                  .isEqualTo(".protocol.payment.deduction.v1.DeductionResp");
+            });
+    Map<String, DescriptorProto> messages =
+        file.getMessageTypeList().stream()
+            .collect(Collectors.toMap(DescriptorProto::getName, Function.identity()));
+    assertFields(
+        messages.get("DeductionStruct"),
+        7,
+        Map.of(
+            "title",
+            field(1, FieldDescriptorProto.Type.TYPE_STRING),
+            "desc",
+            field(2, FieldDescriptorProto.Type.TYPE_STRING),
+            "status",
+            field(3, FieldDescriptorProto.Type.TYPE_UINT32),
+            "id",
+            field(4, FieldDescriptorProto.Type.TYPE_UINT32),
+            "pay_method_id",
+            field(5, FieldDescriptorProto.Type.TYPE_UINT32)));
     assertThat(messages.get("DeductionStruct").getReservedRangeList())
         .anySatisfy(r -> assertThat(r.getStart()).isEqualTo(6));
     assertThat(messages.get("DeductionStruct").getFieldList()).noneMatch(f -> f.getNumber() == 6);
-    assertFields(messages.get("DeductionReq"), 5, Map.of(
-        "title", field(1, FieldDescriptorProto.Type.TYPE_STRING), "desc", field(2, FieldDescriptorProto.Type.TYPE_STRING),
-        "pay_method_id", field(3, FieldDescriptorProto.Type.TYPE_UINT32), "id", field(4, FieldDescriptorProto.Type.TYPE_UINT32)));
-    assertFields(messages.get("DeductionResp"), 5, Map.of(
-        "success", field(1, FieldDescriptorProto.Type.TYPE_BOOL), "data", field(2, FieldDescriptorProto.Type.TYPE_MESSAGE),
-        "message", field(3, FieldDescriptorProto.Type.TYPE_STRING), "code", field(4, FieldDescriptorProto.Type.TYPE_UINT32)));
-    FieldDescriptorProto data = messages.get("DeductionResp").getFieldList().stream()
-        .filter(f -> f.getName().equals("data")).findFirst().orElseThrow();
+    assertFields(
+        messages.get("DeductionReq"),
+        5,
+        Map.of(
+            "title",
+            field(1, FieldDescriptorProto.Type.TYPE_STRING),
+            "desc",
+            field(2, FieldDescriptorProto.Type.TYPE_STRING),
+            "pay_method_id",
+            field(3, FieldDescriptorProto.Type.TYPE_UINT32),
+            "id",
+            field(4, FieldDescriptorProto.Type.TYPE_UINT32)));
+    assertFields(
+        messages.get("DeductionResp"),
+        5,
+        Map.of(
+            "success",
+            field(1, FieldDescriptorProto.Type.TYPE_BOOL),
+            "data",
+            field(2, FieldDescriptorProto.Type.TYPE_MESSAGE),
+            "message",
+            field(3, FieldDescriptorProto.Type.TYPE_STRING),
+            "code",
+            field(4, FieldDescriptorProto.Type.TYPE_UINT32)));
+    FieldDescriptorProto data =
+        messages.get("DeductionResp").getFieldList().stream()
+            .filter(f -> f.getName().equals("data"))
+            .findFirst()
+            .orElseThrow();
     assertThat(data.getLabel()).isEqualTo(FieldDescriptorProto.Label.LABEL_REPEATED);
     assertThat(data.getTypeName()).isEqualTo(".protocol.payment.deduction.v1.DeductionStruct");
   }
@@ -344,36 +454,52 @@ class DeductionAdminServiceIT {
    * The request's fields are present with their numbers and types; Veil's additions take numbers
    * from {@code firstNewNumber} on.
    */
-  private static void assertFields(DescriptorProto message, int firstNewNumber, Map<String, Field> requestFields) {
+  private static void assertFields(
+      DescriptorProto message, int firstNewNumber, Map<String, Field> requestFields) {
     for (FieldDescriptorProto f : message.getFieldList()) {
       Field expected = requestFields.get(f.getName());
       if (expected == null) {
-        assertThat(f.getNumber()).as(message.getName() + "." + f.getName() + " is an addition")
+        assertThat(f.getNumber())
+            .as(message.getName() + "." + f.getName() + " is an addition")
             .isGreaterThanOrEqualTo(firstNewNumber);
       } else {
-        assertThat(new Field(f.getNumber(), f.getType())).as(message.getName() + "." + f.getName()).isEqualTo(expected);
+        assertThat(new Field(f.getNumber(), f.getType()))
+            .as(message.getName() + "." + f.getName())
+            .isEqualTo(expected);
       }
     }
-    assertThat(message.getFieldList()).extracting(FieldDescriptorProto::getName)
+    assertThat(message.getFieldList())
+        .extracting(FieldDescriptorProto::getName)
         .containsAll(requestFields.keySet());
   }
 
   private FileDescriptorProto deductionFile() throws Exception {
-    ServerReflectionResponse answer = reflect(ServerReflectionRequest.newBuilder()
-        .setFileContainingSymbol("protocol.payment.deduction.v1.DeductionAdminApi").build());
-    return answer.getFileDescriptorResponse().getFileDescriptorProtoList().stream().map(bytes -> {
-      try {
-        return FileDescriptorProto.parseFrom(bytes);
-      } catch (InvalidProtocolBufferException e) {
-        throw new AssertionError(e);
-      }
-    }).filter(f -> f.getPackage().equals("protocol.payment.deduction.v1")).findFirst().orElseThrow();
+    ServerReflectionResponse answer =
+        reflect(
+            ServerReflectionRequest.newBuilder()
+                .setFileContainingSymbol("protocol.payment.deduction.v1.DeductionAdminApi")
+                .build());
+    return answer.getFileDescriptorResponse().getFileDescriptorProtoList().stream()
+        .map(
+            bytes -> {
+              try {
+                return FileDescriptorProto.parseFrom(bytes);
+              } catch (InvalidProtocolBufferException e) {
+                throw new AssertionError(e);
+              }
+            })
+        .filter(f -> f.getPackage().equals("protocol.payment.deduction.v1"))
+        .findFirst()
+        .orElseThrow();
   }
 
   private ServerReflectionResponse reflect(ServerReflectionRequest request) throws Exception {
     Metadata headers = new Metadata();
-    headers.put(Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + adminKey);
-    return Reflection.ask(ClientInterceptors.intercept(admin.channel(), MetadataUtils.newAttachHeadersInterceptor(headers)),
+    headers.put(
+        Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER), "Bearer " + adminKey);
+    return Reflection.ask(
+        ClientInterceptors.intercept(
+            admin.channel(), MetadataUtils.newAttachHeadersInterceptor(headers)),
         request);
   }
 

@@ -16,7 +16,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 class DomainErrorInterceptorTest {
   @Test
   void clientError_isInvalidArgumentWithItsMessage() {
-    Status status = DomainErrorInterceptor.statusOf(VeilException.clientError("name must be 1 to 128 characters"));
+    Status status =
+        DomainErrorInterceptor.statusOf(
+            VeilException.clientError("name must be 1 to 128 characters"));
 
     assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
     assertThat(status.getDescription()).isEqualTo("name must be 1 to 128 characters");
@@ -24,8 +26,11 @@ class DomainErrorInterceptorTest {
 
   @Test
   void notFound_isNotFound() {
-    assertThat(DomainErrorInterceptor.statusOf(new VeilException(ErrorCode.NOT_FOUND, "no client with id 9"))
-        .getCode()).isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(
+            DomainErrorInterceptor.statusOf(
+                    new VeilException(ErrorCode.NOT_FOUND, "no client with id 9"))
+                .getCode())
+        .isEqualTo(Status.Code.NOT_FOUND);
   }
 
   @ParameterizedTest
@@ -39,8 +44,10 @@ class DomainErrorInterceptorTest {
 
   @Test
   void storeUnavailable_isUnavailableWithoutTheStoresMessage() {
-    Status status = DomainErrorInterceptor.statusOf(
-        new StoreUnavailableException("jdbc:postgresql://db:5432/veil refused", new SQLException("refused")));
+    Status status =
+        DomainErrorInterceptor.statusOf(
+            new StoreUnavailableException(
+                "jdbc:postgresql://db:5432/veil refused", new SQLException("refused")));
 
     assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
     assertThat(status.getDescription()).doesNotContain("postgresql");
@@ -48,7 +55,8 @@ class DomainErrorInterceptorTest {
 
   @Test
   void invalidIdentifier_isInvalidArgumentNamingOnlyTheInputKind() {
-    Status status = DomainErrorInterceptor.statusOf(new InvalidIdentifierException(IdentityInput.PHONE));
+    Status status =
+        DomainErrorInterceptor.statusOf(new InvalidIdentifierException(IdentityInput.PHONE));
 
     assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
     assertThat(status.getDescription()).isEqualTo("invalid phone");

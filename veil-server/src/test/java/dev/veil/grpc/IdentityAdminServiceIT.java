@@ -51,6 +51,7 @@ import org.junit.jupiter.api.Test;
 class IdentityAdminServiceIT {
   /** Master, refresh, and the keyset of the admin client's own site. */
   private static final int KEYSETS = 3;
+
   private final RunningAdminServer server = RunningAdminServer.inProcess();
   private final InMemoryNode node = server.node();
   private final IdentityAdminApiBlockingStub admin = server.admin();
@@ -72,9 +73,14 @@ class IdentityAdminServiceIT {
 
   @Test
   void createClient_returnsEnabledClientAndAKeyThatAuthenticates() {
-    CreateClientResponse created = admin.createClient(
-        CreateClientRequest.newBuilder().setName("  Publisher One ").setSiteId(42).addRoles("generator")
-            .addRoles("MAPPER").build());
+    CreateClientResponse created =
+        admin.createClient(
+            CreateClientRequest.newBuilder()
+                .setName("  Publisher One ")
+                .setSiteId(42)
+                .addRoles("generator")
+                .addRoles("MAPPER")
+                .build());
 
     Client client = created.getClient();
     assertThat(client.getName()).isEqualTo("Publisher One");
@@ -107,7 +113,8 @@ class IdentityAdminServiceIT {
         Duration took = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-        assertThat(took).as("refused at db.timeout (1 s), with room for a loaded machine")
+        assertThat(took)
+            .as("refused at db.timeout (1 s), with room for a loaded machine")
             .isLessThan(Duration.ofSeconds(4));
       } finally {
         gate.countDown();
@@ -128,13 +135,15 @@ class IdentityAdminServiceIT {
 
   @Test
   void createClient_withBlankName_isInvalidArgumentSayingItIsBlank() {
-    for (String blank : List.of("", "   ", "\u00a0\u00a0", "\u200b", " \u2060\ufeff\u202e\u2007 ", "\u3164")) {
+    for (String blank :
+        List.of("", "   ", "\u00a0\u00a0", "\u200b", " \u2060\ufeff\u202e\u2007 ", "\u3164")) {
       Status status = statusOf(() -> admin.createClient(createRequest(blank, "MAPPER")));
 
       assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
       assertThat(status.getDescription()).isEqualTo("name must not be blank");
     }
-    assertThat(admin.listClients(ListClientsRequest.getDefaultInstance()).getClientsCount()).isEqualTo(1);
+    assertThat(admin.listClients(ListClientsRequest.getDefaultInstance()).getClientsCount())
+        .isEqualTo(1);
   }
 
   @Test
@@ -148,7 +157,9 @@ class IdentityAdminServiceIT {
     Status tooLong = statusOf(() -> admin.createClient(createRequest(emoji.repeat(129), "MAPPER")));
     assertThat(tooLong.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
     assertThat(tooLong.getDescription()).isEqualTo("name must be at most 128 characters");
-    assertThat(statusOf(() -> admin.createClient(createRequest("n".repeat(129), "MAPPER"))).getDescription())
+    assertThat(
+            statusOf(() -> admin.createClient(createRequest("n".repeat(129), "MAPPER")))
+                .getDescription())
         .isEqualTo("name must be at most 128 characters");
   }
 
@@ -161,7 +172,8 @@ class IdentityAdminServiceIT {
 
   @Test
   void createClient_withControlCharactersInName_isInvalidArgument() {
-    Status status = statusOf(() -> admin.createClient(createRequest("evil\u001b[2Jname", "MAPPER")));
+    Status status =
+        statusOf(() -> admin.createClient(createRequest("evil\u001b[2Jname", "MAPPER")));
 
     assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
     assertThat(status.getDescription()).contains("control characters");
@@ -172,7 +184,9 @@ class IdentityAdminServiceIT {
     Status status = statusOf(() -> admin.createClient(createRequest("x", "MAPPER", "SUPERUSER")));
 
     assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
-    assertThat(status.getDescription()).contains("SUPERUSER").contains("GENERATOR, MAPPER, OPTOUT, ID_READER, ADMIN");
+    assertThat(status.getDescription())
+        .contains("SUPERUSER")
+        .contains("GENERATOR, MAPPER, OPTOUT, ID_READER, ADMIN");
   }
 
   @Test
@@ -193,8 +207,15 @@ class IdentityAdminServiceIT {
 
   @Test
   void createClient_withNegativeSiteId_isInvalidArgument() {
-    Status status = statusOf(() -> admin.createClient(
-        CreateClientRequest.newBuilder().setName("x").setSiteId(-5).addRoles("MAPPER").build()));
+    Status status =
+        statusOf(
+            () ->
+                admin.createClient(
+                    CreateClientRequest.newBuilder()
+                        .setName("x")
+                        .setSiteId(-5)
+                        .addRoles("MAPPER")
+                        .build()));
 
     assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
   }
@@ -204,9 +225,12 @@ class IdentityAdminServiceIT {
     admin.createClient(createRequest("b", "MAPPER"));
     admin.createClient(createRequest("c", "OPTOUT", "ID_READER"));
 
-    List<Client> clients = admin.listClients(ListClientsRequest.getDefaultInstance()).getClientsList();
+    List<Client> clients =
+        admin.listClients(ListClientsRequest.getDefaultInstance()).getClientsList();
 
-    assertThat(clients).extracting(Client::getName).containsExactly(InMemoryNode.ADMIN_NAME, "b", "c");
+    assertThat(clients)
+        .extracting(Client::getName)
+        .containsExactly(InMemoryNode.ADMIN_NAME, "b", "c");
     assertThat(clients).extracting(Client::getId).isSorted();
     assertThat(clients.get(2).getRolesList()).containsExactly("OPTOUT", "ID_READER");
   }
@@ -216,12 +240,19 @@ class IdentityAdminServiceIT {
     CreateClientResponse other = admin.createClient(createRequest("second admin", "ADMIN"));
     long id = other.getClient().getId();
 
-    Client disabled = admin.setClientEnabled(
-        SetClientEnabledRequest.newBuilder().setClientId(id).setEnabled(false).build()).getClient();
+    Client disabled =
+        admin
+            .setClientEnabled(
+                SetClientEnabledRequest.newBuilder().setClientId(id).setEnabled(false).build())
+            .getClient();
 
     assertThat(disabled.getEnabled()).isFalse();
-    Status status = statusOf(() -> server.withAuthorization("Bearer " + other.getApiKey())
-        .listClients(ListClientsRequest.getDefaultInstance()));
+    Status status =
+        statusOf(
+            () ->
+                server
+                    .withAuthorization("Bearer " + other.getApiKey())
+                    .listClients(ListClientsRequest.getDefaultInstance()));
     assertThat(status.getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
   }
 
@@ -229,12 +260,20 @@ class IdentityAdminServiceIT {
   void setClientEnabled_false_onTheLastEnabledAdmin_isRefused_andTheAdminKeepsWorking() {
     long adminId = admin.listClients(ListClientsRequest.getDefaultInstance()).getClients(0).getId();
 
-    Status status = statusOf(() -> admin.setClientEnabled(
-        SetClientEnabledRequest.newBuilder().setClientId(adminId).setEnabled(false).build()));
+    Status status =
+        statusOf(
+            () ->
+                admin.setClientEnabled(
+                    SetClientEnabledRequest.newBuilder()
+                        .setClientId(adminId)
+                        .setEnabled(false)
+                        .build()));
 
     assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
     assertThat(status.getDescription()).contains("last enabled ADMIN client");
-    assertThat(admin.listClients(ListClientsRequest.getDefaultInstance()).getClients(0).getEnabled()).isTrue();
+    assertThat(
+            admin.listClients(ListClientsRequest.getDefaultInstance()).getClients(0).getEnabled())
+        .isTrue();
   }
 
   @Test
@@ -242,12 +281,24 @@ class IdentityAdminServiceIT {
     long firstId = admin.listClients(ListClientsRequest.getDefaultInstance()).getClients(0).getId();
     CreateClientResponse second = admin.createClient(createRequest("second admin", "ADMIN"));
 
-    Client disabled = server.withAuthorization("Bearer " + second.getApiKey()).setClientEnabled(
-        SetClientEnabledRequest.newBuilder().setClientId(firstId).setEnabled(false).build()).getClient();
+    Client disabled =
+        server
+            .withAuthorization("Bearer " + second.getApiKey())
+            .setClientEnabled(
+                SetClientEnabledRequest.newBuilder().setClientId(firstId).setEnabled(false).build())
+            .getClient();
 
     assertThat(disabled.getEnabled()).isFalse();
-    Status refused = statusOf(() -> server.withAuthorization("Bearer " + second.getApiKey()).setClientEnabled(
-        SetClientEnabledRequest.newBuilder().setClientId(second.getClient().getId()).setEnabled(false).build()));
+    Status refused =
+        statusOf(
+            () ->
+                server
+                    .withAuthorization("Bearer " + second.getApiKey())
+                    .setClientEnabled(
+                        SetClientEnabledRequest.newBuilder()
+                            .setClientId(second.getClient().getId())
+                            .setEnabled(false)
+                            .build()));
     assertThat(refused.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
   }
 
@@ -255,20 +306,34 @@ class IdentityAdminServiceIT {
   void setClientEnabled_true_enablesADisabledClientAgain() {
     CreateClientResponse other = admin.createClient(createRequest("second admin", "ADMIN"));
     long id = other.getClient().getId();
-    admin.setClientEnabled(SetClientEnabledRequest.newBuilder().setClientId(id).setEnabled(false).build());
+    admin.setClientEnabled(
+        SetClientEnabledRequest.newBuilder().setClientId(id).setEnabled(false).build());
 
-    Client enabled = admin.setClientEnabled(
-        SetClientEnabledRequest.newBuilder().setClientId(id).setEnabled(true).build()).getClient();
+    Client enabled =
+        admin
+            .setClientEnabled(
+                SetClientEnabledRequest.newBuilder().setClientId(id).setEnabled(true).build())
+            .getClient();
 
     assertThat(enabled.getEnabled()).isTrue();
-    assertThat(server.withAuthorization("Bearer " + other.getApiKey())
-        .listClients(ListClientsRequest.getDefaultInstance()).getClientsCount()).isEqualTo(2);
+    assertThat(
+            server
+                .withAuthorization("Bearer " + other.getApiKey())
+                .listClients(ListClientsRequest.getDefaultInstance())
+                .getClientsCount())
+        .isEqualTo(2);
   }
 
   @Test
   void setClientEnabled_unknownClient_isNotFound() {
-    Status status = statusOf(() -> admin.setClientEnabled(
-        SetClientEnabledRequest.newBuilder().setClientId(999).setEnabled(false).build()));
+    Status status =
+        statusOf(
+            () ->
+                admin.setClientEnabled(
+                    SetClientEnabledRequest.newBuilder()
+                        .setClientId(999)
+                        .setEnabled(false)
+                        .build()));
 
     assertThat(status.getCode()).isEqualTo(Status.Code.NOT_FOUND);
     assertThat(status.getDescription()).contains("999");
@@ -278,18 +343,24 @@ class IdentityAdminServiceIT {
   void rotateClientKey_returnsANewKey_andTheOldKeyStopsWorking() {
     CreateClientResponse created = admin.createClient(createRequest("rotating", "ADMIN"));
 
-    RotateClientKeyResponse rotated = admin.rotateClientKey(
-        RotateClientKeyRequest.newBuilder().setClientId(created.getClient().getId()).build());
+    RotateClientKeyResponse rotated =
+        admin.rotateClientKey(
+            RotateClientKeyRequest.newBuilder().setClientId(created.getClient().getId()).build());
 
     assertThat(rotated.getApiKey()).isNotEqualTo(created.getApiKey());
     assertThat(rotated.getClient().getKeyId()).isNotEqualTo(created.getClient().getKeyId());
-    assertThat(node.services().authenticator().authenticate("Bearer " + created.getApiKey())).isEmpty();
-    assertThat(node.services().authenticator().authenticate("Bearer " + rotated.getApiKey())).isPresent();
+    assertThat(node.services().authenticator().authenticate("Bearer " + created.getApiKey()))
+        .isEmpty();
+    assertThat(node.services().authenticator().authenticate("Bearer " + rotated.getApiKey()))
+        .isPresent();
   }
 
   @Test
   void rotateClientKey_unknownClient_isNotFound() {
-    Status status = statusOf(() -> admin.rotateClientKey(RotateClientKeyRequest.newBuilder().setClientId(0).build()));
+    Status status =
+        statusOf(
+            () ->
+                admin.rotateClientKey(RotateClientKeyRequest.newBuilder().setClientId(0).build()));
 
     assertThat(status.getCode()).isEqualTo(Status.Code.NOT_FOUND);
   }
@@ -298,15 +369,19 @@ class IdentityAdminServiceIT {
 
   @Test
   void listKeys_returnsMetadataOfEveryKeyset() {
-    List<EncryptionKeyInfo> keys = admin.listKeys(ListKeysRequest.getDefaultInstance()).getKeysList();
+    List<EncryptionKeyInfo> keys =
+        admin.listKeys(ListKeysRequest.getDefaultInstance()).getKeysList();
 
-    assertThat(keys).extracting(EncryptionKeyInfo::getSiteId)
+    assertThat(keys)
+        .extracting(EncryptionKeyInfo::getSiteId)
         .containsExactlyInAnyOrder(EncryptionKey.MASTER_SITE_ID, EncryptionKey.REFRESH_SITE_ID, 1);
-    assertThat(keys).allSatisfy(k -> {
-      assertThat(k.getState()).isEqualTo(KeyState.KEY_STATE_ACTIVE);
-      assertThat(k.getActivatesMs()).isEqualTo(RunningAdminServer.START.toEpochMilli());
-      assertThat(k.getExpiresMs()).isGreaterThan(k.getActivatesMs());
-    });
+    assertThat(keys)
+        .allSatisfy(
+            k -> {
+              assertThat(k.getState()).isEqualTo(KeyState.KEY_STATE_ACTIVE);
+              assertThat(k.getActivatesMs()).isEqualTo(RunningAdminServer.START.toEpochMilli());
+              assertThat(k.getExpiresMs()).isGreaterThan(k.getActivatesMs());
+            });
   }
 
   @Test
@@ -321,36 +396,48 @@ class IdentityAdminServiceIT {
 
   @Test
   void rotateKeys_forGivenKeysets_createsOnePendingKeyEach() {
-    RotateKeysResponse rotated = admin.rotateKeys(RotateKeysRequest.newBuilder()
-        .addSiteIds(EncryptionKey.MASTER_SITE_ID).addSiteIds(EncryptionKey.MASTER_SITE_ID).build());
+    RotateKeysResponse rotated =
+        admin.rotateKeys(
+            RotateKeysRequest.newBuilder()
+                .addSiteIds(EncryptionKey.MASTER_SITE_ID)
+                .addSiteIds(EncryptionKey.MASTER_SITE_ID)
+                .build());
 
-    assertThat(rotated.getCreatedList()).singleElement().satisfies(k -> {
-      assertThat(k.getSiteId()).isEqualTo(EncryptionKey.MASTER_SITE_ID);
-      assertThat(k.getState()).isEqualTo(KeyState.KEY_STATE_PENDING);
-    });
-    assertThat(admin.listKeys(ListKeysRequest.getDefaultInstance()).getKeysCount()).isEqualTo(KEYSETS + 1);
+    assertThat(rotated.getCreatedList())
+        .singleElement()
+        .satisfies(
+            k -> {
+              assertThat(k.getSiteId()).isEqualTo(EncryptionKey.MASTER_SITE_ID);
+              assertThat(k.getState()).isEqualTo(KeyState.KEY_STATE_PENDING);
+            });
+    assertThat(admin.listKeys(ListKeysRequest.getDefaultInstance()).getKeysCount())
+        .isEqualTo(KEYSETS + 1);
   }
 
   @Test
   void rotateKeys_withoutSiteIds_rotatesEveryKeyset() {
     RotateKeysResponse rotated = admin.rotateKeys(RotateKeysRequest.getDefaultInstance());
 
-    assertThat(rotated.getCreatedList()).extracting(EncryptionKeyInfo::getSiteId)
+    assertThat(rotated.getCreatedList())
+        .extracting(EncryptionKeyInfo::getSiteId)
         .containsExactlyInAnyOrder(EncryptionKey.MASTER_SITE_ID, EncryptionKey.REFRESH_SITE_ID, 1);
   }
 
   @Test
   void rotateKeys_pendingKeyBecomesActiveAfterTheActivationDelay() {
-    admin.rotateKeys(RotateKeysRequest.newBuilder().addSiteIds(EncryptionKey.REFRESH_SITE_ID).build());
+    admin.rotateKeys(
+        RotateKeysRequest.newBuilder().addSiteIds(EncryptionKey.REFRESH_SITE_ID).build());
     node.clock().advance(node.services().keys().policy().activationDelay());
 
     assertThat(admin.listKeys(ListKeysRequest.getDefaultInstance()).getKeysList())
-        .extracting(EncryptionKeyInfo::getState).containsOnly(KeyState.KEY_STATE_ACTIVE);
+        .extracting(EncryptionKeyInfo::getState)
+        .containsOnly(KeyState.KEY_STATE_ACTIVE);
   }
 
   @Test
   void rotateKeys_forASiteWithoutKeyset_isNotFoundAndCreatesNothing() {
-    Status status = statusOf(() -> admin.rotateKeys(RotateKeysRequest.newBuilder().addSiteIds(777).build()));
+    Status status =
+        statusOf(() -> admin.rotateKeys(RotateKeysRequest.newBuilder().addSiteIds(777).build()));
 
     assertThat(status.getCode()).isEqualTo(Status.Code.NOT_FOUND);
     assertThat(status.getDescription()).contains("777");
@@ -361,7 +448,10 @@ class IdentityAdminServiceIT {
 
   @Test
   void rotateSalts_byFraction_rotatesThatShareOfBuckets() {
-    int rotated = admin.rotateSalts(RotateSaltsRequest.newBuilder().setFraction(0.25).build()).getRotatedBuckets();
+    int rotated =
+        admin
+            .rotateSalts(RotateSaltsRequest.newBuilder().setFraction(0.25).build())
+            .getRotatedBuckets();
 
     assertThat(rotated).isEqualTo(TestConfigs.BUCKETS / 4);
     assertThat(node.services().salts().current().rotatedCount()).isEqualTo(TestConfigs.BUCKETS / 4);
@@ -370,8 +460,13 @@ class IdentityAdminServiceIT {
   @Test
   void rotateSalts_byBucketIds_rotatesExactlyThoseBuckets() {
     var snapshot = node.services().salts().current();
-    RotateSaltsRequest request = RotateSaltsRequest.newBuilder().setBuckets(BucketIdList.newBuilder()
-        .addBucketIds(snapshot.bucketId(3)).addBucketIds(snapshot.bucketId(7))).build();
+    RotateSaltsRequest request =
+        RotateSaltsRequest.newBuilder()
+            .setBuckets(
+                BucketIdList.newBuilder()
+                    .addBucketIds(snapshot.bucketId(3))
+                    .addBucketIds(snapshot.bucketId(7)))
+            .build();
 
     int rotated = admin.rotateSalts(request).getRotatedBuckets();
 
@@ -385,9 +480,14 @@ class IdentityAdminServiceIT {
   @Test
   void rotateSalts_withFractionOutOfRange_isInvalidArgument() {
     for (double fraction : new double[] {0, -0.1, 1.5, Double.NaN}) {
-      Status status = statusOf(() -> admin.rotateSalts(RotateSaltsRequest.newBuilder().setFraction(fraction).build()));
+      Status status =
+          statusOf(
+              () ->
+                  admin.rotateSalts(RotateSaltsRequest.newBuilder().setFraction(fraction).build()));
 
-      assertThat(status.getCode()).as("fraction %s", fraction).isEqualTo(Status.Code.INVALID_ARGUMENT);
+      assertThat(status.getCode())
+          .as("fraction %s", fraction)
+          .isEqualTo(Status.Code.INVALID_ARGUMENT);
       assertThat(status.getDescription()).contains("fraction");
     }
     assertThat(node.services().salts().current().rotatedCount()).isZero();
@@ -396,8 +496,13 @@ class IdentityAdminServiceIT {
   @Test
   void rotateSalts_withUnknownBucketId_isNotFoundAsTheProtoSays_andRotatesNothing() {
     var snapshot = node.services().salts().current();
-    RotateSaltsRequest request = RotateSaltsRequest.newBuilder().setBuckets(BucketIdList.newBuilder()
-        .addBucketIds(snapshot.bucketId(1)).addBucketIds("AAAAAAAAAAAA")).build();
+    RotateSaltsRequest request =
+        RotateSaltsRequest.newBuilder()
+            .setBuckets(
+                BucketIdList.newBuilder()
+                    .addBucketIds(snapshot.bucketId(1))
+                    .addBucketIds("AAAAAAAAAAAA"))
+            .build();
 
     Status status = statusOf(() -> admin.rotateSalts(request));
 
@@ -408,8 +513,10 @@ class IdentityAdminServiceIT {
 
   @Test
   void rotateSalts_withMalformedBucketId_isInvalidArgumentWithoutEchoingIt() {
-    RotateSaltsRequest request = RotateSaltsRequest.newBuilder()
-        .setBuckets(BucketIdList.newBuilder().addBucketIds("jane@example.com")).build();
+    RotateSaltsRequest request =
+        RotateSaltsRequest.newBuilder()
+            .setBuckets(BucketIdList.newBuilder().addBucketIds("jane@example.com"))
+            .build();
 
     Status status = statusOf(() -> admin.rotateSalts(request));
 
@@ -419,8 +526,13 @@ class IdentityAdminServiceIT {
 
   @Test
   void rotateSalts_withEmptyBucketList_isInvalidArgument() {
-    Status status = statusOf(() -> admin.rotateSalts(
-        RotateSaltsRequest.newBuilder().setBuckets(BucketIdList.getDefaultInstance()).build()));
+    Status status =
+        statusOf(
+            () ->
+                admin.rotateSalts(
+                    RotateSaltsRequest.newBuilder()
+                        .setBuckets(BucketIdList.getDefaultInstance())
+                        .build()));
 
     assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
   }
@@ -446,20 +558,26 @@ class IdentityAdminServiceIT {
     assertThat(before.getOldestSaltMs()).isEqualTo(RunningAdminServer.START.toEpochMilli());
     assertThat(before.getLastDailyRotationDay()).isEqualTo("2026-03-01");
     assertThat(after.getRotatedBuckets()).isEqualTo(TestConfigs.BUCKETS);
-    assertThat(after.getOldestSaltMs()).isEqualTo(RunningAdminServer.START.plus(Duration.ofMinutes(5)).toEpochMilli());
+    assertThat(after.getOldestSaltMs())
+        .isEqualTo(RunningAdminServer.START.plus(Duration.ofMinutes(5)).toEpochMilli());
   }
 
   // --- opt-outs ---
 
   @Test
   void recordOptOut_byEmail_isFoundByItsHashAndTakesEffectInMemory() {
-    RecordOptOutResponse recorded = admin.recordOptOut(
-        RecordOptOutRequest.newBuilder().setIdentity(email(" Jane.Doe@Example.com")).build());
-    String hash = Base64.getEncoder().encodeToString(
-        Sha256.digest("jane.doe@example.com".getBytes(StandardCharsets.UTF_8)));
+    RecordOptOutResponse recorded =
+        admin.recordOptOut(
+            RecordOptOutRequest.newBuilder().setIdentity(email(" Jane.Doe@Example.com")).build());
+    String hash =
+        Base64.getEncoder()
+            .encodeToString(Sha256.digest("jane.doe@example.com".getBytes(StandardCharsets.UTF_8)));
 
-    LookupOptOutResponse found = admin.lookupOptOut(LookupOptOutRequest.newBuilder()
-        .setIdentity(Identity.newBuilder().setEmailHash(hash)).build());
+    LookupOptOutResponse found =
+        admin.lookupOptOut(
+            LookupOptOutRequest.newBuilder()
+                .setIdentity(Identity.newBuilder().setEmailHash(hash))
+                .build());
 
     assertThat(recorded.getOptedOutMs()).isEqualTo(RunningAdminServer.START.toEpochMilli());
     assertThat(found.getOptedOut()).isTrue();
@@ -469,19 +587,26 @@ class IdentityAdminServiceIT {
 
   @Test
   void recordOptOut_byPhoneHashInHex_isFoundByThePhone() {
-    String hex = HexFormat.of().formatHex(Sha256.digest("+12025550123".getBytes(StandardCharsets.UTF_8)));
-    admin.recordOptOut(RecordOptOutRequest.newBuilder()
-        .setIdentity(Identity.newBuilder().setPhoneHash(hex)).build());
+    String hex =
+        HexFormat.of().formatHex(Sha256.digest("+12025550123".getBytes(StandardCharsets.UTF_8)));
+    admin.recordOptOut(
+        RecordOptOutRequest.newBuilder()
+            .setIdentity(Identity.newBuilder().setPhoneHash(hex))
+            .build());
 
-    LookupOptOutResponse found = admin.lookupOptOut(LookupOptOutRequest.newBuilder()
-        .setIdentity(Identity.newBuilder().setPhone("+12025550123")).build());
+    LookupOptOutResponse found =
+        admin.lookupOptOut(
+            LookupOptOutRequest.newBuilder()
+                .setIdentity(Identity.newBuilder().setPhone("+12025550123"))
+                .build());
 
     assertThat(found.getOptedOut()).isTrue();
   }
 
   @Test
   void recordOptOut_twice_keepsTheFirstTime() {
-    RecordOptOutRequest request = RecordOptOutRequest.newBuilder().setIdentity(email("a@example.com")).build();
+    RecordOptOutRequest request =
+        RecordOptOutRequest.newBuilder().setIdentity(email("a@example.com")).build();
     long first = admin.recordOptOut(request).getOptedOutMs();
     node.clock().advance(Duration.ofDays(1));
 
@@ -492,8 +617,9 @@ class IdentityAdminServiceIT {
 
   @Test
   void lookupOptOut_forAnIdentityThatDidNotOptOut_saysSo() {
-    LookupOptOutResponse found = admin.lookupOptOut(
-        LookupOptOutRequest.newBuilder().setIdentity(email("nobody@example.com")).build());
+    LookupOptOutResponse found =
+        admin.lookupOptOut(
+            LookupOptOutRequest.newBuilder().setIdentity(email("nobody@example.com")).build());
 
     assertThat(found.getOptedOut()).isFalse();
     assertThat(found.getOptedOutMs()).isZero();
@@ -501,8 +627,13 @@ class IdentityAdminServiceIT {
 
   @Test
   void recordOptOut_withInvalidEmail_isInvalidArgumentWithoutEchoingIt() {
-    Status status = statusOf(() -> admin.recordOptOut(
-        RecordOptOutRequest.newBuilder().setIdentity(email("jane.doe-at-example.com")).build()));
+    Status status =
+        statusOf(
+            () ->
+                admin.recordOptOut(
+                    RecordOptOutRequest.newBuilder()
+                        .setIdentity(email("jane.doe-at-example.com"))
+                        .build()));
 
     assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
     assertThat(status.getDescription()).isEqualTo("invalid email").doesNotContain("jane");
@@ -511,8 +642,13 @@ class IdentityAdminServiceIT {
 
   @Test
   void lookupOptOut_withMalformedHash_isInvalidArgument() {
-    Status status = statusOf(() -> admin.lookupOptOut(LookupOptOutRequest.newBuilder()
-        .setIdentity(Identity.newBuilder().setEmailHash("not-a-hash")).build()));
+    Status status =
+        statusOf(
+            () ->
+                admin.lookupOptOut(
+                    LookupOptOutRequest.newBuilder()
+                        .setIdentity(Identity.newBuilder().setEmailHash("not-a-hash"))
+                        .build()));
 
     assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
     assertThat(status.getDescription()).isEqualTo("invalid email_hash");

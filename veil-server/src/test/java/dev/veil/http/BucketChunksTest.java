@@ -23,14 +23,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class BucketChunksTest {
   private static final Instant CREATED = Instant.parse("2026-01-01T00:00:00Z");
-  private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss");
+  private static final DateTimeFormatter TIME =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss");
 
   private static SaltSnapshot snapshot(int buckets) {
     byte[] secret = new byte[32];
-    SaltSnapshot initial = SaltSnapshot.initial(new SaltSystem(buckets, CREATED, secret, secret, secret));
+    SaltSnapshot initial =
+        SaltSnapshot.initial(new SaltSystem(buckets, CREATED, secret, secret, secret));
     // Two rotations: records with a later time, listed after the unrotated ones.
-    return initial.with(List.of(new BucketSalt(1, 1, Instant.parse("2026-02-03T04:05:06.789Z")),
-        new BucketSalt(0, 1, Instant.parse("9999-12-31T23:59:59Z"))));
+    return initial.with(
+        List.of(
+            new BucketSalt(1, 1, Instant.parse("2026-02-03T04:05:06.789Z")),
+            new BucketSalt(0, 1, Instant.parse("9999-12-31T23:59:59Z"))));
   }
 
   private static List<Buffer> chunks(SaltSnapshot snapshot, PrimitiveIterator.OfInt buckets) {
@@ -43,7 +47,8 @@ class BucketChunksTest {
   }
 
   /** The answer as a JSON generator writes it, record by record. */
-  private static String withJackson(SaltSnapshot snapshot, PrimitiveIterator.OfInt buckets) throws IOException {
+  private static String withJackson(SaltSnapshot snapshot, PrimitiveIterator.OfInt buckets)
+      throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try (JsonGenerator json = Envelope.JSON.createGenerator(out)) {
       json.writeStartObject();
@@ -53,8 +58,11 @@ class BucketChunksTest {
         int bucket = buckets.nextInt();
         json.writeStartObject();
         json.writeStringField("bucket_id", snapshot.bucketId(bucket));
-        json.writeStringField("last_updated", TIME.format(LocalDateTime.ofEpochSecond(
-            Math.floorDiv(snapshot.effectiveAtMillis(bucket), 1000L), 0, ZoneOffset.UTC)));
+        json.writeStringField(
+            "last_updated",
+            TIME.format(
+                LocalDateTime.ofEpochSecond(
+                    Math.floorDiv(snapshot.effectiveAtMillis(bucket), 1000L), 0, ZoneOffset.UTC)));
         json.writeEndObject();
       }
       json.writeEndArray();
@@ -72,8 +80,10 @@ class BucketChunksTest {
 
     StringBuilder joined = new StringBuilder();
     chunks.forEach(c -> joined.append(c.toString(StandardCharsets.UTF_8)));
-    assertThat(joined.toString()).isEqualTo(withJackson(snapshot, snapshot.updatedAfter(Instant.EPOCH)));
-    assertThat(chunks).hasSize(Math.max(1, (buckets + BucketChunks.RECORDS - 1) / BucketChunks.RECORDS))
+    assertThat(joined.toString())
+        .isEqualTo(withJackson(snapshot, snapshot.updatedAfter(Instant.EPOCH)));
+    assertThat(chunks)
+        .hasSize(Math.max(1, (buckets + BucketChunks.RECORDS - 1) / BucketChunks.RECORDS))
         .allSatisfy(c -> assertThat(c.length()).isLessThanOrEqualTo(BucketChunks.MAX_BYTES));
   }
 
@@ -81,9 +91,11 @@ class BucketChunksTest {
   void anEmptyAnswer_isOneChunk() {
     SaltSnapshot snapshot = snapshot(16);
 
-    List<Buffer> chunks = chunks(snapshot, snapshot.updatedAfter(Instant.parse("9999-12-31T23:59:59Z")));
+    List<Buffer> chunks =
+        chunks(snapshot, snapshot.updatedAfter(Instant.parse("9999-12-31T23:59:59Z")));
 
-    assertThat(chunks).extracting(c -> c.toString(StandardCharsets.UTF_8))
+    assertThat(chunks)
+        .extracting(c -> c.toString(StandardCharsets.UTF_8))
         .containsExactly("{\"status\":\"success\",\"body\":[]}");
   }
 

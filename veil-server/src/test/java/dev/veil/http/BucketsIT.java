@@ -149,13 +149,25 @@ class BucketsIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "yesterday", "1740830400000", "-5", "2025-13-01T00:00:00", "2025-03-01",
-      "2025-03-01 12:00:00", "10000-01-01T00:00:00", "2025-03-01T12:00:00+01:00", "1.5"})
+  @ValueSource(
+      strings = {
+        "",
+        "yesterday",
+        "1740830400000",
+        "-5",
+        "2025-13-01T00:00:00",
+        "2025-03-01",
+        "2025-03-01 12:00:00",
+        "10000-01-01T00:00:00",
+        "2025-03-01T12:00:00+01:00",
+        "1.5"
+      })
   void buckets_unparseableSinceTimestamp_returnsInvalidMessage(String since) {
     Response r = buckets(since);
 
     assertThat(r.code()).isEqualTo(400);
-    assertThat(r.message()).isEqualTo("Invalid since_timestamp: must be ISO 8601 date-time or epoch seconds");
+    assertThat(r.message())
+        .isEqualTo("Invalid since_timestamp: must be ISO 8601 date-time or epoch seconds");
   }
 
   @Test
@@ -169,10 +181,16 @@ class BucketsIT {
   void buckets_clientThatStopsReading_holdsTheStreamUntilItLeaves() {
     try (TestNode big = TestNode.start(Map.of("salt.buckets", "262144"))) {
       String key = big.newApiKey(Role.MAPPER);
-      dev.veil.observability.RequestMetrics series = big.metrics().httpRequests("/v1/identity/buckets", "GET");
+      dev.veil.observability.RequestMetrics series =
+          big.metrics().httpRequests("/v1/identity/buckets", "GET");
       try (dev.veil.http.testing.RawHttp http = dev.veil.http.testing.RawHttp.connect(big.port())) {
-        String head = http.write("GET /v1/identity/buckets?since_timestamp=0 HTTP/1.1\r\nHost: x\r\n"
-            + "Authorization: Bearer " + key + "\r\n\r\n").readResponse();
+        String head =
+            http.write(
+                    "GET /v1/identity/buckets?since_timestamp=0 HTTP/1.1\r\nHost: x\r\n"
+                        + "Authorization: Bearer "
+                        + key
+                        + "\r\n\r\n")
+                .readResponse();
         assertThat(head).startsWith("HTTP/1.1 200").contains("transfer-encoding: chunked");
       }
       // About 15 MB of answer cannot fit in socket buffers: with backpressure the stream waits
@@ -188,10 +206,18 @@ class BucketsIT {
   }
 
   @Test
-  void buckets_unreadAnswers_holdAtMostTheBudget_othersWait_andEachIsClosedOnceStalled() throws Exception {
+  void buckets_unreadAnswers_holdAtMostTheBudget_othersWait_andEachIsClosedOnceStalled()
+      throws Exception {
     int budget = 4 * BucketChunks.MAX_BYTES;
-    try (TestNode big = TestNode.start(Map.of("salt.buckets", "262144",
-        "limits.stream-buffer-bytes", Integer.toString(budget), "http.stream-stall-timeout", "1s"))) {
+    try (TestNode big =
+        TestNode.start(
+            Map.of(
+                "salt.buckets",
+                "262144",
+                "limits.stream-buffer-bytes",
+                Integer.toString(budget),
+                "http.stream-stall-timeout",
+                "1s"))) {
       String key = big.newApiKey(Role.MAPPER);
       RequestMetrics series = big.metrics().httpRequests("/v1/identity/buckets", "GET");
       try (UnreadBuckets unread = UnreadBuckets.open(big.port(), key, 12)) {
@@ -208,12 +234,20 @@ class BucketsIT {
         assertThat(maxWaiting).as("streams that waited for their turn").isPositive();
         assertThat(series.count(499)).as("streams closed").isEqualTo(12);
         assertThat(gauge(big, "veil_http_stream_stalls_total")).isEqualTo(12);
-        assertThat(unread.readUntilClosed(Duration.ofSeconds(30))).as("answers cut off").isEqualTo(12);
+        assertThat(unread.readUntilClosed(Duration.ofSeconds(30)))
+            .as("answers cut off")
+            .isEqualTo(12);
       }
       assertThat(gauge(big, "veil_http_stream_buffered_bytes")).isZero();
-      HttpResponse<InputStream> whole = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
-          .send(HttpRequest.newBuilder(big.uri("/v1/identity/buckets?since_timestamp=0"))
-              .header("Authorization", Http.bearer(key)).build(), HttpResponse.BodyHandlers.ofInputStream());
+      HttpResponse<InputStream> whole =
+          HttpClient.newBuilder()
+              .version(HttpClient.Version.HTTP_1_1)
+              .build()
+              .send(
+                  HttpRequest.newBuilder(big.uri("/v1/identity/buckets?since_timestamp=0"))
+                      .header("Authorization", Http.bearer(key))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofInputStream());
       assertThat(bucketCount(whole.body())).isEqualTo(262_144);
     }
   }
@@ -240,10 +274,15 @@ class BucketsIT {
   void buckets_aMillionBuckets_areStreamedCompletely() throws Exception {
     try (TestNode big = TestNode.start(Map.of("salt.buckets", "1048576"))) {
       String key = big.newApiKey(Role.MAPPER);
-      HttpRequest request = HttpRequest.newBuilder(big.uri("/v1/identity/buckets?since_timestamp=0"))
-          .header("Authorization", Http.bearer(key)).build();
-      HttpResponse<InputStream> response = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()
-          .send(request, HttpResponse.BodyHandlers.ofInputStream());
+      HttpRequest request =
+          HttpRequest.newBuilder(big.uri("/v1/identity/buckets?since_timestamp=0"))
+              .header("Authorization", Http.bearer(key))
+              .build();
+      HttpResponse<InputStream> response =
+          HttpClient.newBuilder()
+              .version(HttpClient.Version.HTTP_1_1)
+              .build()
+              .send(request, HttpResponse.BodyHandlers.ofInputStream());
 
       assertThat(response.statusCode()).isEqualTo(200);
       SaltSnapshot snapshot = big.services().salts().current();
@@ -251,7 +290,8 @@ class BucketsIT {
       String lastId = null;
       try (JsonParser json = new JsonFactory().createParser(response.body())) {
         while (json.nextToken() != null) {
-          if (json.currentToken() == JsonToken.FIELD_NAME && "bucket_id".equals(json.currentName())) {
+          if (json.currentToken() == JsonToken.FIELD_NAME
+              && "bucket_id".equals(json.currentName())) {
             json.nextToken();
             lastId = json.getText();
             if (count == 0) {

@@ -22,6 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class HttpFramingIT {
   /** 25 bytes, 0x19. */
   private static final String BODY = "{\"email\":\"a@example.com\"}";
+
   private static final Duration SOON = Duration.ofSeconds(5);
   private static TestNode node;
   private static String generator;
@@ -38,15 +39,29 @@ class HttpFramingIT {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"FOO/1.1", "http/1.1", "HTTP/1.2", "HTTP/2.0", "HTTP/1.10", "HTTP/0.9", "HTTP/3.0"})
+  @ValueSource(
+      strings = {
+        "FOO/1.1",
+        "http/1.1",
+        "HTTP/1.2",
+        "HTTP/2.0",
+        "HTTP/1.10",
+        "HTTP/0.9",
+        "HTTP/3.0"
+      })
   void anUnknownHttpVersion_isRefusedWith400OverHttp11_countedAndClosed(String version) {
     RequestMetrics invalid = node.metrics().httpRequests("invalid", "other");
     long before = invalid.count(400);
     try (RawHttp http = RawHttp.connect(node.port())) {
-      String response = http.write("GET /ops/healthz " + version + "\r\nHost: x\r\n\r\n").readResponse();
+      String response =
+          http.write("GET /ops/healthz " + version + "\r\nHost: x\r\n\r\n").readResponse();
 
-      assertThat(response).startsWith("HTTP/1.1 400 ").doesNotContain(version)
-          .contains("connection: close", "\"status\":\"clienterror\"",
+      assertThat(response)
+          .startsWith("HTTP/1.1 400 ")
+          .doesNotContain(version)
+          .contains(
+              "connection: close",
+              "\"status\":\"clienterror\"",
               "\"message\":\"Malformed HTTP request: the version must be HTTP/1.1 or HTTP/1.0\"");
       assertThat(http.closedByServerWithin(SOON)).isTrue();
     }
@@ -58,7 +73,9 @@ class HttpFramingIT {
     try (RawHttp http = RawHttp.connect(node.port())) {
       String response = http.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n").readResponse();
 
-      assertThat(response).startsWith("HTTP/1.1 400 ").contains("the version must be HTTP/1.1 or HTTP/1.0");
+      assertThat(response)
+          .startsWith("HTTP/1.1 400 ")
+          .contains("the version must be HTTP/1.1 or HTTP/1.0");
       assertThat(http.closedByServerWithin(SOON)).isTrue();
     }
   }
@@ -67,32 +84,47 @@ class HttpFramingIT {
   @ValueSource(strings = {"HTTP/1.1", "HTTP/1.0"})
   void http11And10_areServed(String version) {
     try (RawHttp http = RawHttp.connect(node.port())) {
-      String response = http.write("GET /ops/healthz " + version + "\r\nHost: x\r\n\r\n").readResponse();
+      String response =
+          http.write("GET /ops/healthz " + version + "\r\nHost: x\r\n\r\n").readResponse();
 
       assertThat(response).startsWith(version + " 200 ");
     }
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"1000000000000000019", "100000019", "80000019", "100000000", "ffffffffffffffffffffffff19"})
+  @ValueSource(
+      strings = {
+        "1000000000000000019",
+        "100000019",
+        "80000019",
+        "100000000",
+        "ffffffffffffffffffffffff19"
+      })
   void aChunkSizeTooLargeToRead_isRefusedWith400_countedAndClosed(String size) {
     RequestMetrics generate = node.metrics().httpRequests("/v1/token/generate", "POST");
     long before = generate.count(400);
     try (RawHttp http = RawHttp.connect(node.port())) {
-      String response = http.write(chunkedHead() + size + "\r\n" + BODY + "\r\n0\r\n\r\n").readResponse();
+      String response =
+          http.write(chunkedHead() + size + "\r\n" + BODY + "\r\n0\r\n\r\n").readResponse();
 
-      assertThat(response).startsWith("HTTP/1.1 400 ").contains("connection: close", "\"status\":\"clienterror\"",
-          "\"message\":\"Malformed HTTP request: chunk size too large\"");
+      assertThat(response)
+          .startsWith("HTTP/1.1 400 ")
+          .contains(
+              "connection: close",
+              "\"status\":\"clienterror\"",
+              "\"message\":\"Malformed HTTP request: chunk size too large\"");
       assertThat(http.closedByServerWithin(SOON)).isTrue();
     }
     assertThat(generate.count(400)).isEqualTo(before + 1);
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"19", "0000000019", "000000000000000000000000000019", "19;x=y", "19 ;x=y", "  19"})
+  @ValueSource(
+      strings = {"19", "0000000019", "000000000000000000000000000019", "19;x=y", "19 ;x=y", "  19"})
   void aChunkSizeWithLeadingZerosOrAnExtension_isRead(String size) {
     try (RawHttp http = RawHttp.connect(node.port())) {
-      String response = http.write(chunkedHead() + size + "\r\n" + BODY + "\r\n0\r\n\r\n").readResponse();
+      String response =
+          http.write(chunkedHead() + size + "\r\n" + BODY + "\r\n0\r\n\r\n").readResponse();
 
       assertThat(response).startsWith("HTTP/1.1 200 ").contains("\"status\":\"success\"");
     }
@@ -120,13 +152,18 @@ class HttpFramingIT {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"zz\r\n" + BODY, "19\r\n" + BODY + "XY", "19\n" + BODY + "\r\n", ";x\r\n" + BODY})
+  @ValueSource(
+      strings = {"zz\r\n" + BODY, "19\r\n" + BODY + "XY", "19\n" + BODY + "\r\n", ";x\r\n" + BODY})
   void aChunkedBodyWithBrokenFraming_isRefusedWith400_andClosed(String framing) {
     try (RawHttp http = RawHttp.connect(node.port())) {
       String response = http.write(chunkedHead() + framing + "\r\n0\r\n\r\n").readResponse();
 
-      assertThat(response).startsWith("HTTP/1.1 400 ").contains("connection: close", "\"status\":\"clienterror\"",
-          "\"message\":\"Malformed HTTP request: invalid chunked body\"");
+      assertThat(response)
+          .startsWith("HTTP/1.1 400 ")
+          .contains(
+              "connection: close",
+              "\"status\":\"clienterror\"",
+              "\"message\":\"Malformed HTTP request: invalid chunked body\"");
       assertThat(http.closedByServerWithin(SOON)).isTrue();
     }
   }
@@ -134,16 +171,27 @@ class HttpFramingIT {
   @Test
   void aTooLargeChunkSize_afterGoodChunks_isRefused() {
     try (RawHttp http = RawHttp.connect(node.port())) {
-      String response = http.write(chunkedHead() + "5\r\n" + BODY.substring(0, 5) + "\r\n"
-          + "10000000000000014\r\n" + BODY.substring(5) + "\r\n0\r\n\r\n").readResponse();
+      String response =
+          http.write(
+                  chunkedHead()
+                      + "5\r\n"
+                      + BODY.substring(0, 5)
+                      + "\r\n"
+                      + "10000000000000014\r\n"
+                      + BODY.substring(5)
+                      + "\r\n0\r\n\r\n")
+              .readResponse();
 
-      assertThat(response).startsWith("HTTP/1.1 400 ").contains("Malformed HTTP request: chunk size too large");
+      assertThat(response)
+          .startsWith("HTTP/1.1 400 ")
+          .contains("Malformed HTTP request: chunk size too large");
       assertThat(http.closedByServerWithin(SOON)).isTrue();
     }
   }
 
   private static String chunkedHead() {
-    return "POST /v1/token/generate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + generator
+    return "POST /v1/token/generate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+        + generator
         + "\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
   }
 

@@ -27,8 +27,18 @@ class JsonBytesTest {
 
   @Test
   void string_escapesLikeJackson() throws Exception {
-    for (String s : new String[] {"", "plain@example.com", "q\"uote\\back/slash", "tab\tnew\nline\r\b\f",
-        "ctl\u0000\u0001\u001f\u007f", "Änne@bücher.de", "日本@例え.jp", "emoji \uD83D\uDE00 pair", "\u2028\u2029"}) {
+    for (String s :
+        new String[] {
+          "",
+          "plain@example.com",
+          "q\"uote\\back/slash",
+          "tab\tnew\nline\r\b\f",
+          "ctl\u0000\u0001\u001f\u007f",
+          "Änne@bücher.de",
+          "日本@例え.jp",
+          "emoji \uD83D\uDE00 pair",
+          "\u2028\u2029"
+        }) {
       assertThat(written(new JsonBytes(4).string(s))).as(s).isEqualTo(jackson(s));
     }
   }

@@ -59,16 +59,26 @@ class KeyLatestIT {
   @Test
   void keyLatest_keysDecryptAnAdvertisingTokenWithoutTheServer() {
     String generator = node.newApiKey(Role.GENERATOR);
-    String token = node.get("/v1/token/generate?email=bidder%40example.com", generator).bodyNode()
-        .path("advertising_token").asText();
+    String token =
+        node.get("/v1/token/generate?email=bidder%40example.com", generator)
+            .bodyNode()
+            .path("advertising_token")
+            .asText();
 
     Map<Integer, EncryptionKey> fetched = new HashMap<>();
     for (JsonNode key : node.get("/v1/key/latest", reader).bodyNode()) {
-      fetched.put(key.path("id").asInt(), new EncryptionKey(key.path("id").asInt(), key.path("site_id").asInt(),
-          Instant.ofEpochSecond(key.path("created").asLong()), Instant.ofEpochSecond(key.path("activates").asLong()),
-          Instant.ofEpochSecond(key.path("expires").asLong()), Base64.getDecoder().decode(key.path("secret").asText())));
+      fetched.put(
+          key.path("id").asInt(),
+          new EncryptionKey(
+              key.path("id").asInt(),
+              key.path("site_id").asInt(),
+              Instant.ofEpochSecond(key.path("created").asLong()),
+              Instant.ofEpochSecond(key.path("activates").asLong()),
+              Instant.ofEpochSecond(key.path("expires").asLong()),
+              Base64.getDecoder().decode(key.path("secret").asText())));
     }
-    AdvertisingTokenPayload payload = new AdvertisingTokenCodec(NonceSource.secure()).decode(token, fetched::get);
+    AdvertisingTokenPayload payload =
+        new AdvertisingTokenCodec(NonceSource.secure()).decode(token, fetched::get);
 
     assertThat(payload.advertisingId()).hasSize(32);
   }

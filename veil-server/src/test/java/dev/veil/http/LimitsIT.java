@@ -14,14 +14,17 @@ import org.junit.jupiter.api.Test;
 
 class LimitsIT {
   private static final int MIB = 1 << 20;
+
   /** Longer than the header timeout and a lingering close, shorter than the idle timeout. */
   private static final java.time.Duration SOON = java.time.Duration.ofSeconds(5);
+
   private static TestNode node;
   private static String mapper;
 
   @BeforeAll
   static void start() {
-    // The idle timeout well above the others, so that a close the test expects sooner is not the idle one.
+    // The idle timeout well above the others, so that a close the test expects sooner is not the
+    // idle one.
     node = TestNode.start(Map.of("http.header-timeout", "1s", "http.idle-timeout", "9s"));
     mapper = node.newApiKey(Role.MAPPER);
   }
@@ -32,18 +35,25 @@ class LimitsIT {
   }
 
   private static String postHead(String path, String extraHeaders) {
-    return "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + mapper + "\r\n"
-        + extraHeaders + "\r\n";
+    return "POST "
+        + path
+        + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+        + mapper
+        + "\r\n"
+        + extraHeaders
+        + "\r\n";
   }
 
   @Test
   void body_declaredOverOneMebibyte_isRefusedWith413BeforeTheBodyIsSent() {
     try (RawHttp http = RawHttp.connect(node.port())) {
-      String response = http.write(postHead("/v1/identity/map", "Content-Length: " + (MIB + 1) + "\r\n"))
-          .readResponse();
+      String response =
+          http.write(postHead("/v1/identity/map", "Content-Length: " + (MIB + 1) + "\r\n"))
+              .readResponse();
 
       assertThat(response).startsWith("HTTP/1.1 413");
-      assertThat(response).contains("\"status\":\"clienterror\"", "Request body too large: at most 1048576 bytes");
+      assertThat(response)
+          .contains("\"status\":\"clienterror\"", "Request body too large: at most 1048576 bytes");
       assertThat(http.closedByServerWithin(SOON)).isTrue();
     }
   }
@@ -66,8 +76,12 @@ class LimitsIT {
   @Test
   void body_withExpectContinueOverTheLimit_isRefusedWithoutAsking100Continue() {
     try (RawHttp http = RawHttp.connect(node.port())) {
-      String response = http.write(postHead("/v1/identity/map",
-          "Content-Length: " + (2 * MIB) + "\r\nExpect: 100-continue\r\n")).readResponse();
+      String response =
+          http.write(
+                  postHead(
+                      "/v1/identity/map",
+                      "Content-Length: " + (2 * MIB) + "\r\nExpect: 100-continue\r\n"))
+              .readResponse();
 
       assertThat(response).startsWith("HTTP/1.1 413");
       assertThat(http.closedByServerWithin(SOON)).isTrue();
@@ -78,8 +92,12 @@ class LimitsIT {
   void body_withExpectContinueWithinTheLimit_isInvitedAndAnswered() {
     String body = "{\"email\":[\"a@example.com\"]}";
     try (RawHttp http = RawHttp.connect(node.port())) {
-      String interim = http.write(postHead("/v1/identity/map",
-          "Content-Length: " + body.length() + "\r\nExpect: 100-continue\r\n")).readResponse();
+      String interim =
+          http.write(
+                  postHead(
+                      "/v1/identity/map",
+                      "Content-Length: " + body.length() + "\r\nExpect: 100-continue\r\n"))
+              .readResponse();
       assertThat(interim).startsWith("HTTP/1.1 100");
 
       String response = http.write(body).readResponse();
@@ -101,8 +119,9 @@ class LimitsIT {
   @Test
   void body_sentToARouteThatRefusesTheCallerFirst_isNotRead() {
     try (RawHttp http = RawHttp.connect(node.port())) {
-      String response = http.write("POST /v1/optout HTTP/1.1\r\nHost: x\r\nContent-Length: 500000\r\n\r\n")
-          .readResponse();
+      String response =
+          http.write("POST /v1/optout HTTP/1.1\r\nHost: x\r\nContent-Length: 500000\r\n\r\n")
+              .readResponse();
 
       assertThat(response).startsWith("HTTP/1.1 401").contains("connection: close");
       assertThat(http.closedByServerWithin(SOON)).isTrue();
@@ -110,13 +129,25 @@ class LimitsIT {
   }
 
   @Test
-  void aRefusedRequestsBody_isReadAndDropped_thenTheConnectionCloses_servingNothingPipelinedBehind() {
+  void
+      aRefusedRequestsBody_isReadAndDropped_thenTheConnectionCloses_servingNothingPipelinedBehind() {
     try (RawHttp http = RawHttp.connect(node.port())) {
-      String response = http.write("POST /v1/identity/map HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer nope\r\n"
-          + "Content-Length: 5\r\n\r\n{\"a\":GET /ops/readyz HTTP/1.1\r\nHost: x\r\n\r\n").readResponse();
+      String response =
+          http.write(
+                  "POST /v1/identity/map HTTP/1.1\r\n"
+                      + "Host: x\r\n"
+                      + "Authorization: Bearer nope\r\n"
+                      + "Content-Length: 5\r\n\r\n"
+                      + "{\"a\":GET /ops/readyz HTTP/1.1\r\n"
+                      + "Host: x\r\n\r\n")
+              .readResponse();
 
-      assertThat(response).startsWith("HTTP/1.1 401").contains("connection: close", "Invalid API key");
-      assertThat(http.closedByServerWithin(SOON)).as("closed, without an answer to the GET").isTrue();
+      assertThat(response)
+          .startsWith("HTTP/1.1 401")
+          .contains("connection: close", "Invalid API key");
+      assertThat(http.closedByServerWithin(SOON))
+          .as("closed, without an answer to the GET")
+          .isTrue();
     }
   }
 
@@ -125,7 +156,9 @@ class LimitsIT {
     try (RawHttp http = RawHttp.connect(node.port())) {
       String response = http.write("GET /ops/healthz HTTP/1.1\r\n\r\n").readResponse();
 
-      assertThat(response).startsWith("HTTP/1.1 400").contains("Malformed HTTP request: no Host header");
+      assertThat(response)
+          .startsWith("HTTP/1.1 400")
+          .contains("Malformed HTTP request: no Host header");
       assertThat(http.closedByServerWithin(SOON)).isTrue();
     }
   }
@@ -143,10 +176,15 @@ class LimitsIT {
   void aTransferCodingOtherThanChunkedAlone_isRefused_andNothingBehindItIsServed() {
     for (String coding : new String[] {"gzip", "xchunked", "identity"}) {
       try (RawHttp http = RawHttp.connect(node.port())) {
-        String response = http.write(postHead("/v1/identity/map", "Transfer-Encoding: " + coding + "\r\n")
-            + "GET /ops/readyz HTTP/1.1\r\nHost: x\r\n\r\n").readResponse();
+        String response =
+            http.write(
+                    postHead("/v1/identity/map", "Transfer-Encoding: " + coding + "\r\n")
+                        + "GET /ops/readyz HTTP/1.1\r\nHost: x\r\n\r\n")
+                .readResponse();
 
-        assertThat(response).as(coding).startsWith("HTTP/1.1 400")
+        assertThat(response)
+            .as(coding)
+            .startsWith("HTTP/1.1 400")
             .contains("Malformed HTTP request: Transfer-Encoding must be chunked alone");
         assertThat(http.closedByServerWithin(SOON)).as(coding).isTrue();
       }
@@ -158,11 +196,20 @@ class LimitsIT {
     String json = "{\"email\":[\"a@example.com\"]}";
     for (String length : new String[] {"", "Content-Length: 5\r\n"}) {
       try (RawHttp http = RawHttp.connect(node.port())) {
-        String response = http.write(postHead("/v1/identity/map", length + "Transfer-Encoding: chunked\r\n")
-            + Integer.toHexString(json.length()) + "\r\n" + json + "\r\n0\r\n\r\n"
-            + "GET /ops/readyz HTTP/1.1\r\nHost: x\r\n\r\n").readResponse();
+        String response =
+            http.write(
+                    postHead("/v1/identity/map", length + "Transfer-Encoding: chunked\r\n")
+                        + Integer.toHexString(json.length())
+                        + "\r\n"
+                        + json
+                        + "\r\n0\r\n\r\n"
+                        + "GET /ops/readyz HTTP/1.1\r\nHost: x\r\n\r\n")
+                .readResponse();
 
-        assertThat(response).as(length).startsWith("HTTP/1.1 200").contains("connection: close", "a@example.com");
+        assertThat(response)
+            .as(length)
+            .startsWith("HTTP/1.1 200")
+            .contains("connection: close", "a@example.com");
         assertThat(http.closedByServerWithin(SOON)).as(length).isTrue();
       }
     }
@@ -171,8 +218,12 @@ class LimitsIT {
   @Test
   void headers_over16KiB_areRefusedWith431() {
     try (RawHttp http = RawHttp.connect(node.port())) {
-      String response = http.write("GET /ops/healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(17 * 1024)
-          + "\r\n\r\n").readResponse();
+      String response =
+          http.write(
+                  "GET /ops/healthz HTTP/1.1\r\nHost: x\r\nX-Big: "
+                      + "a".repeat(17 * 1024)
+                      + "\r\n\r\n")
+              .readResponse();
 
       assertThat(response).matches("(?s)HTTP/1\\.[01] 431 .*");
       assertThat(response).contains("\"status\":\"clienterror\"");
@@ -183,8 +234,12 @@ class LimitsIT {
   @Test
   void requestLine_over16KiB_isRefusedWith414() {
     try (RawHttp http = RawHttp.connect(node.port())) {
-      String response = http.write("GET /v1/identity/map?email=" + "a".repeat(17 * 1024) + " HTTP/1.1\r\nHost: x\r\n\r\n")
-          .readResponse();
+      String response =
+          http.write(
+                  "GET /v1/identity/map?email="
+                      + "a".repeat(17 * 1024)
+                      + " HTTP/1.1\r\nHost: x\r\n\r\n")
+              .readResponse();
 
       assertThat(response).matches("(?s)HTTP/1\\.[01] 414 .*");
       assertThat(response).contains("\"message\":\"Request line too long\"");
@@ -210,8 +265,10 @@ class LimitsIT {
   @Test
   void connection_keptAliveAndIdle_isClosedAfterTheIdleTimeout() {
     try (RawHttp http = RawHttp.connect(node.port())) {
-      assertThat(http.write("GET /ops/healthz HTTP/1.1\r\nHost: x\r\n\r\n").readResponse()).startsWith("HTTP/1.1 200");
-      assertThat(http.write("GET /ops/healthz HTTP/1.1\r\nHost: x\r\n\r\n").readResponse()).startsWith("HTTP/1.1 200");
+      assertThat(http.write("GET /ops/healthz HTTP/1.1\r\nHost: x\r\n\r\n").readResponse())
+          .startsWith("HTTP/1.1 200");
+      assertThat(http.write("GET /ops/healthz HTTP/1.1\r\nHost: x\r\n\r\n").readResponse())
+          .startsWith("HTTP/1.1 200");
 
       assertThat(http.closedByServerWithin(SOON)).as("kept alive").isFalse();
       assertThat(http.closedByServerWithin(java.time.Duration.ofSeconds(15))).isTrue();
@@ -220,11 +277,20 @@ class LimitsIT {
 
   @Test
   void query_withBrokenPercentEncodingOrInvalidUtf8_isClientError() {
-    for (String query : new String[] {"email=%zz", "email=a%", "email=%C3%28", "email=%ED%A0%80", "token=%FF"}) {
+    for (String query :
+        new String[] {"email=%zz", "email=a%", "email=%C3%28", "email=%ED%A0%80", "token=%FF"}) {
       try (RawHttp http = RawHttp.connect(node.port())) {
-        String response = http.write("GET /v1/identity/map?" + query + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
-            + mapper + "\r\n\r\n").readResponse();
-        assertThat(response).as(query).startsWith("HTTP/1.1 400")
+        String response =
+            http.write(
+                    "GET /v1/identity/map?"
+                        + query
+                        + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                        + mapper
+                        + "\r\n\r\n")
+                .readResponse();
+        assertThat(response)
+            .as(query)
+            .startsWith("HTTP/1.1 400")
             .contains("Malformed query string: invalid percent-encoding or UTF-8");
       }
     }
@@ -233,8 +299,11 @@ class LimitsIT {
   @Test
   void query_withRawNonAsciiBytes_isNeverAServerError() {
     try (RawHttp http = RawHttp.connect(node.port())) {
-      byte[] head = ("GET /v1/identity/map?email=\u00c3( HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + mapper
-          + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+      byte[] head =
+          ("GET /v1/identity/map?email=\u00c3( HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                  + mapper
+                  + "\r\n\r\n")
+              .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
       String response = http.write(head).readResponse();
 
       assertThat(response).startsWith("HTTP/1.1 400");
@@ -264,7 +333,11 @@ class LimitsIT {
   @Test
   void batchSizeLimit_isConfigurable() {
     try (TestNode small = TestNode.start(Map.of("limits.max-batch-size", "2"))) {
-      Response r = small.post("/v1/identity/map", small.newApiKey(Role.MAPPER), "{\"email\":[\"a@b.com\",\"c@d.com\",\"e@f.com\"]}");
+      Response r =
+          small.post(
+              "/v1/identity/map",
+              small.newApiKey(Role.MAPPER),
+              "{\"email\":[\"a@b.com\",\"c@d.com\",\"e@f.com\"]}");
 
       assertThat(r.code()).isEqualTo(400);
       assertThat(r.message()).isEqualTo("Too many identifiers: at most 2 per request");

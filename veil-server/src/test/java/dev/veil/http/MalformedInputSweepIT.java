@@ -35,10 +35,17 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class MalformedInputSweepIT {
   private static final String MARKER = "sweep.marker.7391@example.com";
-  private static final List<String> ROUTES = List.of(
-      "/v1/token/generate", "/v1/token/refresh", "/v1/token/validate", "/v1/identity/map",
-      "/v1/identity/buckets", "/v1/optout", "/v1/key/latest");
-  private static final List<Integer> CLIENT_STATUSES = List.of(200, 400, 401, 404, 405, 413, 415, 431);
+  private static final List<String> ROUTES =
+      List.of(
+          "/v1/token/generate",
+          "/v1/token/refresh",
+          "/v1/token/validate",
+          "/v1/identity/map",
+          "/v1/identity/buckets",
+          "/v1/optout",
+          "/v1/key/latest");
+  private static final List<Integer> CLIENT_STATUSES =
+      List.of(200, 400, 401, 404, 405, 413, 415, 431);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static TestNode node;
@@ -59,34 +66,36 @@ class MalformedInputSweepIT {
     String deep = "[".repeat(20_000) + "]".repeat(20_000);
     String deepObject = "{\"email\":".repeat(5_000) + "1" + "}".repeat(5_000);
     List<byte[]> bodies = new ArrayList<>();
-    for (String text : List.of(
-        "",
-        "null",
-        "\"" + MARKER + "\"",
-        "[\"" + MARKER + "\"]",
-        "{\"email\":{\"nested\":\"" + MARKER + "\"}}",
-        "{\"email\":[\"" + MARKER + "\",1,null,{},[]]}",
-        "{\"email\":1e999999}",
-        "{\"email\":123456789012345678901234567890123456789012345678901234567890}",
-        "{\"email\":\"" + MARKER + "\",\"email\":\"" + MARKER + "\"}",
-        "{\"email\":\"" + MARKER,
-        "{\"email\":\"\\ud800" + MARKER + "\"}",
-        "{\"email\":\"" + MARKER + "\u0000\u0007\"}",
-        "{\"email_hash\":\"====" + MARKER + "\"}",
-        "{\"email_hash\":[\"not base64 +/= " + MARKER + "\"]}",
-        "{\"phone\":[\"+1" + "9".repeat(40) + "\"]}",
-        "{\"refresh_token\":\"!!" + MARKER + "\"}",
-        "{\"token\":\"AAAA" + MARKER + "\",\"email\":\"" + MARKER + "\"}",
-        "{\"email\":[],\"phone\":[]}",
-        "{\"email\":[\"" + MARKER + "\"],\"phone\":[\"+12345678901\"]}",
-        "{\"since_timestamp\":\"" + MARKER + "\"}",
-        deep,
-        deepObject,
-        "{\"email\":[" + "\"x\",".repeat(10) + "]}",
-        "{'email':'" + MARKER + "'}")) {
+    for (String text :
+        List.of(
+            "",
+            "null",
+            "\"" + MARKER + "\"",
+            "[\"" + MARKER + "\"]",
+            "{\"email\":{\"nested\":\"" + MARKER + "\"}}",
+            "{\"email\":[\"" + MARKER + "\",1,null,{},[]]}",
+            "{\"email\":1e999999}",
+            "{\"email\":123456789012345678901234567890123456789012345678901234567890}",
+            "{\"email\":\"" + MARKER + "\",\"email\":\"" + MARKER + "\"}",
+            "{\"email\":\"" + MARKER,
+            "{\"email\":\"\\ud800" + MARKER + "\"}",
+            "{\"email\":\"" + MARKER + "\u0000\u0007\"}",
+            "{\"email_hash\":\"====" + MARKER + "\"}",
+            "{\"email_hash\":[\"not base64 +/= " + MARKER + "\"]}",
+            "{\"phone\":[\"+1" + "9".repeat(40) + "\"]}",
+            "{\"refresh_token\":\"!!" + MARKER + "\"}",
+            "{\"token\":\"AAAA" + MARKER + "\",\"email\":\"" + MARKER + "\"}",
+            "{\"email\":[],\"phone\":[]}",
+            "{\"email\":[\"" + MARKER + "\"],\"phone\":[\"+12345678901\"]}",
+            "{\"since_timestamp\":\"" + MARKER + "\"}",
+            deep,
+            deepObject,
+            "{\"email\":[" + "\"x\",".repeat(10) + "]}",
+            "{'email':'" + MARKER + "'}")) {
       bodies.add(text.getBytes(StandardCharsets.UTF_8));
     }
-    byte[] invalidUtf8 = ("{\"email\":\"" + MARKER + "\u00ff\"}").getBytes(StandardCharsets.ISO_8859_1);
+    byte[] invalidUtf8 =
+        ("{\"email\":\"" + MARKER + "\u00ff\"}").getBytes(StandardCharsets.ISO_8859_1);
     bodies.add(invalidUtf8);
     bodies.add(new byte[] {(byte) 0xfe, (byte) 0xff, 0, '{', 0});
     List<Arguments> cases = new ArrayList<>();
@@ -100,42 +109,46 @@ class MalformedInputSweepIT {
 
   @ParameterizedTest(name = "POST {0} body #{1}")
   @MethodSource("bodies")
-  void post_malformedBody_isAClientAnswer_withoutEcho(String route, int index, byte[] body) throws IOException {
-    Response response = node.send(HttpRequest.newBuilder(node.uri(route))
-        .header("Authorization", Http.bearer(key))
-        .header("Content-Type", "application/json")
-        .timeout(Duration.ofSeconds(30))
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-        .build());
+  void post_malformedBody_isAClientAnswer_withoutEcho(String route, int index, byte[] body)
+      throws IOException {
+    Response response =
+        node.send(
+            HttpRequest.newBuilder(node.uri(route))
+                .header("Authorization", Http.bearer(key))
+                .header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(30))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build());
 
     assertClientAnswer(response);
   }
 
   static Stream<Arguments> queries() {
     String marker = Http.encode(MARKER);
-    List<String> queries = List.of(
-        "email=" + marker + "%00",
-        "email=%ff%fe" + marker,
-        "email=%" + marker,
-        "email=%e2%82",
-        "email=",
-        "email=" + marker + "&email=" + marker,
-        "email=" + marker + "&phone=%2B12345678901",
-        "email_hash=abc+def" + marker,
-        "email_hash=" + "A".repeat(10_000),
-        "phone=%2B" + "1".repeat(100),
-        "phone_hash=%%%%",
-        "refresh_token=" + marker + "+%2F==",
-        "refresh_token=" + "A".repeat(5_000),
-        "token=" + marker + "&email=" + marker,
-        "since_timestamp=" + marker,
-        "since_timestamp=99999999999999999999999999",
-        "since_timestamp=-1",
-        "since_timestamp=2025-13-45T99:99:99",
-        "since_timestamp=%00",
-        "&&&==&=",
-        "email",
-        "=" + marker);
+    List<String> queries =
+        List.of(
+            "email=" + marker + "%00",
+            "email=%ff%fe" + marker,
+            "email=%" + marker,
+            "email=%e2%82",
+            "email=",
+            "email=" + marker + "&email=" + marker,
+            "email=" + marker + "&phone=%2B12345678901",
+            "email_hash=abc+def" + marker,
+            "email_hash=" + "A".repeat(10_000),
+            "phone=%2B" + "1".repeat(100),
+            "phone_hash=%%%%",
+            "refresh_token=" + marker + "+%2F==",
+            "refresh_token=" + "A".repeat(5_000),
+            "token=" + marker + "&email=" + marker,
+            "since_timestamp=" + marker,
+            "since_timestamp=99999999999999999999999999",
+            "since_timestamp=-1",
+            "since_timestamp=2025-13-45T99:99:99",
+            "since_timestamp=%00",
+            "&&&==&=",
+            "email",
+            "=" + marker);
     List<Arguments> cases = new ArrayList<>();
     for (String route : ROUTES) {
       for (String query : queries) {
@@ -147,7 +160,8 @@ class MalformedInputSweepIT {
 
   @ParameterizedTest(name = "GET {0}?{1}")
   @MethodSource("queries")
-  void get_malformedQuery_isAClientAnswer_withoutEcho(String route, String query) throws IOException {
+  void get_malformedQuery_isAClientAnswer_withoutEcho(String route, String query)
+      throws IOException {
     // Raw bytes on a socket: java.net.URI refuses most of these queries before they could be sent.
     Response response = rawGet(route + "?" + query);
 
@@ -158,8 +172,12 @@ class MalformedInputSweepIT {
   private static Response rawGet(String target) throws IOException {
     try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), node.port())) {
       socket.setSoTimeout(30_000);
-      String request = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + key
-          + "\r\nConnection: close\r\n\r\n";
+      String request =
+          "GET "
+              + target
+              + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+              + key
+              + "\r\nConnection: close\r\n\r\n";
       socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
       byte[] all = socket.getInputStream().readAllBytes();
       String text = new String(all, StandardCharsets.ISO_8859_1);
@@ -179,7 +197,9 @@ class MalformedInputSweepIT {
     int pos = 0;
     while (true) {
       int lineEnd = indexOfCrlf(chunked, pos);
-      int size = Integer.parseInt(new String(chunked, pos, lineEnd - pos, StandardCharsets.ISO_8859_1).trim(), 16);
+      int size =
+          Integer.parseInt(
+              new String(chunked, pos, lineEnd - pos, StandardCharsets.ISO_8859_1).trim(), 16);
       if (size == 0) {
         return out.toByteArray();
       }
@@ -207,7 +227,10 @@ class MalformedInputSweepIT {
     assertThat(status).as("envelope status").isNotEmpty();
     // docs/spec.md 1.4 echoes a bad refresh token: "Invalid Token presented <token>".
     if (!status.equals("success") && !status.equals("optout") && !status.equals("invalid_token")) {
-      assertThat(response.body()).doesNotContain(MARKER).doesNotContain("Exception").doesNotContain("\tat ");
+      assertThat(response.body())
+          .doesNotContain(MARKER)
+          .doesNotContain("Exception")
+          .doesNotContain("\tat ");
     }
   }
 }

@@ -36,6 +36,7 @@ class OpenApiDocumentIT {
   /** Every method a client might try; CONNECT is left out (the JDK client refuses to send it). */
   private static final List<String> METHODS =
       List.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE");
+
   private static final Pattern PATH_PARAMETER = Pattern.compile("\\{([^}]+)}");
 
   private static TestNode node;
@@ -66,7 +67,9 @@ class OpenApiDocumentIT {
 
     DocsCheck.Result lint = tools.lintOpenApi(file);
 
-    assertThat(lint.exitCode()).as("redocly lint of the served /openapi.yaml:\n%s", lint.output()).isZero();
+    assertThat(lint.exitCode())
+        .as("redocly lint of the served /openapi.yaml:\n%s", lint.output())
+        .isZero();
   }
 
   @Test
@@ -75,68 +78,102 @@ class OpenApiDocumentIT {
     collectServerUrls(doc, urls);
 
     assertThat(doc.path("servers").size()).as("servers at the top of the document").isPositive();
-    assertThat(urls).allSatisfy(url -> assertThat(isRelative(url))
-        .as("server URL %s must be relative, so that it resolves against the node the document came from", url)
-        .isTrue());
+    assertThat(urls)
+        .allSatisfy(
+            url ->
+                assertThat(isRelative(url))
+                    .as(
+                        "server URL %s must be relative, so that it resolves against the node the"
+                            + " document came from",
+                        url)
+                    .isTrue());
   }
 
   @Test
   void everyPath_servesTheMethodsTheDocumentLists_andAnswersTheDocumented405ForOthers() {
     JsonNode notAllowed = doc.at("/components/responses/MethodNotAllowed");
-    String documentedStatus = notAllowed.at("/content/application~1json/schema/properties/status/const").asText();
-    assertThat(notAllowed.at("/headers/Allow").isObject()).as("MethodNotAllowed documents Allow").isTrue();
+    String documentedStatus =
+        notAllowed.at("/content/application~1json/schema/properties/status/const").asText();
+    assertThat(notAllowed.at("/headers/Allow").isObject())
+        .as("MethodNotAllowed documents Allow")
+        .isTrue();
     assertThat(documentedStatus).as("MethodNotAllowed's status word").isNotEmpty();
 
-    doc.path("paths").fields().forEachRemaining(entry -> {
-      String path = concrete(entry.getKey());
-      Set<String> listed = listedMethods(entry.getValue());
-      for (String method : METHODS) {
-        Response r = send(method, path);
-        if (listed.contains(method)) {
-          assertThat(r.code()).as("%s %s, listed in the document", method, path).isNotIn(404, 405);
-        } else {
-          assertThat(r.code()).as("%s %s, not listed in the document", method, path).isEqualTo(405);
-          assertThat(new TreeSet<>(Arrays.asList(r.header("Allow").split(", *"))))
-              .as("Allow of %s %s", method, path).isEqualTo(listed);
-          assertThat(r.header("Content-Type")).as("%s %s", method, path).startsWith("application/json");
-          if (!method.equals("HEAD")) {
-            assertThat(r.status()).as("%s %s", method, path).isEqualTo(documentedStatus);
-          }
-        }
-      }
-      entry.getValue().fields().forEachRemaining(operation -> {
-        if (METHODS.contains(operation.getKey().toUpperCase(Locale.ROOT))) {
-          assertThat(operation.getValue().at("/responses/405/$ref").asText())
-              .as("%s %s documents the 405 of its path", operation.getKey(), entry.getKey())
-              .isEqualTo("#/components/responses/MethodNotAllowed");
-        }
-      });
-    });
+    doc.path("paths")
+        .fields()
+        .forEachRemaining(
+            entry -> {
+              String path = concrete(entry.getKey());
+              Set<String> listed = listedMethods(entry.getValue());
+              for (String method : METHODS) {
+                Response r = send(method, path);
+                if (listed.contains(method)) {
+                  assertThat(r.code())
+                      .as("%s %s, listed in the document", method, path)
+                      .isNotIn(404, 405);
+                } else {
+                  assertThat(r.code())
+                      .as("%s %s, not listed in the document", method, path)
+                      .isEqualTo(405);
+                  assertThat(new TreeSet<>(Arrays.asList(r.header("Allow").split(", *"))))
+                      .as("Allow of %s %s", method, path)
+                      .isEqualTo(listed);
+                  assertThat(r.header("Content-Type"))
+                      .as("%s %s", method, path)
+                      .startsWith("application/json");
+                  if (!method.equals("HEAD")) {
+                    assertThat(r.status()).as("%s %s", method, path).isEqualTo(documentedStatus);
+                  }
+                }
+              }
+              entry
+                  .getValue()
+                  .fields()
+                  .forEachRemaining(
+                      operation -> {
+                        if (METHODS.contains(operation.getKey().toUpperCase(Locale.ROOT))) {
+                          assertThat(operation.getValue().at("/responses/405/$ref").asText())
+                              .as(
+                                  "%s %s documents the 405 of its path",
+                                  operation.getKey(), entry.getKey())
+                              .isEqualTo("#/components/responses/MethodNotAllowed");
+                        }
+                      });
+            });
   }
 
   private static Response send(String method, String path) {
-    HttpRequest.BodyPublisher body = method.equals("POST") || method.equals("PUT") || method.equals("PATCH")
-        ? HttpRequest.BodyPublishers.ofString("{}") : HttpRequest.BodyPublishers.noBody();
+    HttpRequest.BodyPublisher body =
+        method.equals("POST") || method.equals("PUT") || method.equals("PATCH")
+            ? HttpRequest.BodyPublishers.ofString("{}")
+            : HttpRequest.BodyPublishers.noBody();
     return node.send(HttpRequest.newBuilder(node.uri(path)).method(method, body).build());
   }
 
   /** The methods the document lists for a path, upper case. */
   private static Set<String> listedMethods(JsonNode pathItem) {
     Set<String> methods = new TreeSet<>();
-    pathItem.fieldNames().forEachRemaining(name -> {
-      if (METHODS.contains(name.toUpperCase(Locale.ROOT))) {
-        methods.add(name.toUpperCase(Locale.ROOT));
-      }
-    });
+    pathItem
+        .fieldNames()
+        .forEachRemaining(
+            name -> {
+              if (METHODS.contains(name.toUpperCase(Locale.ROOT))) {
+                methods.add(name.toUpperCase(Locale.ROOT));
+              }
+            });
     return methods;
   }
 
-  /** The path with its parameters filled in; {@code version} is the SDK release the server ships. */
+  /**
+   * The path with its parameters filled in; {@code version} is the SDK release the server ships.
+   */
   private static String concrete(String template) {
     Matcher m = PATH_PARAMETER.matcher(template);
     StringBuilder out = new StringBuilder();
     while (m.find()) {
-      assertThat(m.group(1)).as("a value for the path parameter of %s", template).isEqualTo("version");
+      assertThat(m.group(1))
+          .as("a value for the path parameter of %s", template)
+          .isEqualTo("version");
       m.appendReplacement(out, Matcher.quoteReplacement(SdkScript.load().version()));
     }
     return m.appendTail(out).toString();
@@ -145,10 +182,16 @@ class OpenApiDocumentIT {
   /** Every {@code servers[].url}, at the top, on paths and on operations. */
   private static void collectServerUrls(JsonNode node, List<String> urls) {
     node.path("servers").forEach(server -> urls.add(server.path("url").asText()));
-    node.path("paths").forEach(pathItem -> {
-      pathItem.path("servers").forEach(server -> urls.add(server.path("url").asText()));
-      pathItem.forEach(operation -> operation.path("servers").forEach(server -> urls.add(server.path("url").asText())));
-    });
+    node.path("paths")
+        .forEach(
+            pathItem -> {
+              pathItem.path("servers").forEach(server -> urls.add(server.path("url").asText()));
+              pathItem.forEach(
+                  operation ->
+                      operation
+                          .path("servers")
+                          .forEach(server -> urls.add(server.path("url").asText())));
+            });
   }
 
   private static boolean isRelative(String url) {

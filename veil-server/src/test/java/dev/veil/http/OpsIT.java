@@ -29,8 +29,10 @@ class OpsIT {
   @Test
   void healthzAndReadyz_answerSuccessWithoutAKey() {
     try (TestNode node = TestNode.start()) {
-      assertThat(node.get("/ops/healthz", null).body()).isEqualTo("{\"status\":\"success\",\"body\":\"alive\"}");
-      assertThat(node.get("/ops/readyz", null).body()).isEqualTo("{\"status\":\"success\",\"body\":\"ready\"}");
+      assertThat(node.get("/ops/healthz", null).body())
+          .isEqualTo("{\"status\":\"success\",\"body\":\"alive\"}");
+      assertThat(node.get("/ops/readyz", null).body())
+          .isEqualTo("{\"status\":\"success\",\"body\":\"ready\"}");
     }
   }
 
@@ -62,11 +64,20 @@ class OpsIT {
       assertThat(r.code()).isEqualTo(200);
       assertThat(r.header("Content-Type")).startsWith("text/plain; version=0.0.4");
       assertThat(r.body())
-          .contains("veil_http_requests_total{route=\"/v1/identity/map\",method=\"GET\",status=\"200\"} 2\n")
-          .contains("veil_http_requests_total{route=\"/v1/identity/map\",method=\"GET\",status=\"400\"} 1\n")
-          .contains("veil_http_requests_total{route=\"unmatched\",method=\"other\",status=\"404\"} 1\n")
-          .contains("veil_http_request_duration_seconds_count{route=\"/v1/identity/map\",method=\"GET\",status=\"200\"} 2\n")
-          .contains("veil_http_request_duration_seconds_bucket{route=\"/v1/identity/map\",method=\"GET\",status=\"200\",le=\"+Inf\"} 2\n")
+          .contains(
+              "veil_http_requests_total{route=\"/v1/identity/map\",method=\"GET\",status=\"200\"}"
+                  + " 2\n")
+          .contains(
+              "veil_http_requests_total{route=\"/v1/identity/map\",method=\"GET\",status=\"400\"}"
+                  + " 1\n")
+          .contains(
+              "veil_http_requests_total{route=\"unmatched\",method=\"other\",status=\"404\"} 1\n")
+          .contains(
+              "veil_http_request_duration_seconds_count{route=\"/v1/identity/map\",method=\"GET\",status=\"200\"}"
+                  + " 2\n")
+          .contains(
+              "veil_http_request_duration_seconds_bucket{route=\"/v1/identity/map\",method=\"GET\",status=\"200\",le=\"+Inf\"}"
+                  + " 2\n")
           .doesNotContain("a@example.com");
     }
   }
@@ -80,9 +91,11 @@ class OpsIT {
       node.get("/v1/private.person@example.com", null);
 
       assertThat(logs.messages()).hasSize(2);
-      assertThat(logs.messages().get(0)).contains("method=GET path=/v1/identity/map status=200", "client=");
+      assertThat(logs.messages().get(0))
+          .contains("method=GET path=/v1/identity/map status=200", "client=");
       assertThat(logs.messages().get(1)).contains("path=unmatched status=404");
-      assertThat(logs.messages()).allSatisfy(message -> assertThat(message).doesNotContain("private"));
+      assertThat(logs.messages())
+          .allSatisfy(message -> assertThat(message).doesNotContain("private"));
     }
   }
 
@@ -95,10 +108,22 @@ class OpsIT {
       assertThat(r.header("Content-Type")).startsWith("application/yaml");
       JsonNode doc = new ObjectMapper(new YAMLFactory()).readTree(r.body());
       assertThat(doc.path("openapi").asText()).startsWith("3.1");
-      assertThat(doc.path("paths").fieldNames()).toIterable().containsExactlyInAnyOrder(
-          "/v1/token/generate", "/v1/token/refresh", "/v1/token/validate", "/v1/identity/map",
-          "/v1/identity/buckets", "/v1/optout", "/v1/key/latest", "/ops/healthz", "/ops/readyz", "/metrics",
-          "/openapi.yaml", "/static/veil-sdk.js", "/static/veil-sdk-{version}.js");
+      assertThat(doc.path("paths").fieldNames())
+          .toIterable()
+          .containsExactlyInAnyOrder(
+              "/v1/token/generate",
+              "/v1/token/refresh",
+              "/v1/token/validate",
+              "/v1/identity/map",
+              "/v1/identity/buckets",
+              "/v1/optout",
+              "/v1/key/latest",
+              "/ops/healthz",
+              "/ops/readyz",
+              "/metrics",
+              "/openapi.yaml",
+              "/static/veil-sdk.js",
+              "/static/veil-sdk-{version}.js");
     }
   }
 
@@ -115,12 +140,21 @@ class OpsIT {
   @Test
   void head_onOpenRoutes_answersAsGetWithoutABody_andNotOnKeyedOnes() {
     try (TestNode node = TestNode.start()) {
-      Response healthz = node.send(HttpRequest.newBuilder(node.uri("/ops/healthz"))
-          .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
-      Response metrics = node.send(HttpRequest.newBuilder(node.uri("/metrics"))
-          .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
-      Response generate = node.send(HttpRequest.newBuilder(node.uri("/v1/token/generate?email=a%40example.com"))
-          .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+      Response healthz =
+          node.send(
+              HttpRequest.newBuilder(node.uri("/ops/healthz"))
+                  .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                  .build());
+      Response metrics =
+          node.send(
+              HttpRequest.newBuilder(node.uri("/metrics"))
+                  .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                  .build());
+      Response generate =
+          node.send(
+              HttpRequest.newBuilder(node.uri("/v1/token/generate?email=a%40example.com"))
+                  .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                  .build());
       Response healthzAfter = node.get("/ops/healthz", null); // the connection is still in step
 
       assertThat(healthz.code()).isEqualTo(200);
@@ -137,8 +171,10 @@ class OpsIT {
   @Test
   void head_answersCarryTheContentLengthOfTheAnswerWithABody() {
     try (TestNode node = TestNode.start()) {
-      for (String path : new String[] {"/ops/healthz", "/ops/readyz", "/openapi.yaml", "/static/veil-sdk.js",
-          "/nowhere"}) {
+      for (String path :
+          new String[] {
+            "/ops/healthz", "/ops/readyz", "/openapi.yaml", "/static/veil-sdk.js", "/nowhere"
+          }) {
         Response get = node.send(HttpRequest.newBuilder(node.uri(path)).GET().build());
         Response head = head(node, path);
 
@@ -146,8 +182,11 @@ class OpsIT {
         assertThat(head.body()).as(path).isEmpty();
         assertThat(head.header("Content-Length")).as(path).isEqualTo(byteLength(get.body()));
       }
-      Response put = node.send(HttpRequest.newBuilder(node.uri("/v1/token/generate"))
-          .PUT(HttpRequest.BodyPublishers.noBody()).build());
+      Response put =
+          node.send(
+              HttpRequest.newBuilder(node.uri("/v1/token/generate"))
+                  .PUT(HttpRequest.BodyPublishers.noBody())
+                  .build());
       Response head = head(node, "/v1/token/generate");
       assertThat(head.code()).isEqualTo(405);
       assertThat(head.header("Content-Length")).isEqualTo(byteLength(put.body()));
@@ -155,7 +194,10 @@ class OpsIT {
   }
 
   private static Response head(TestNode node, String path) {
-    return node.send(HttpRequest.newBuilder(node.uri(path)).method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+    return node.send(
+        HttpRequest.newBuilder(node.uri(path))
+            .method("HEAD", HttpRequest.BodyPublishers.noBody())
+            .build());
   }
 
   private static String byteLength(String body) {
@@ -165,8 +207,11 @@ class OpsIT {
   @Test
   void wrongMethod_returns405JsonWithAllow() {
     try (TestNode node = TestNode.start()) {
-      Response r = node.send(HttpRequest.newBuilder(node.uri("/v1/identity/map"))
-          .method("DELETE", HttpRequest.BodyPublishers.noBody()).build());
+      Response r =
+          node.send(
+              HttpRequest.newBuilder(node.uri("/v1/identity/map"))
+                  .method("DELETE", HttpRequest.BodyPublishers.noBody())
+                  .build());
       Response buckets = node.post("/v1/identity/buckets", null, "{}");
 
       assertThat(r.code()).isEqualTo(405);
@@ -186,27 +231,35 @@ class OpsIT {
       CountDownLatch entered = new CountDownLatch(1);
       node.store().holdCalls(writesTo(Part.OPT_OUTS), gate, entered);
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-      CompletableFuture<HttpResponse<String>> inFlight = client.sendAsync(
-          HttpRequest.newBuilder(node.uri("/v1/optout")).header("Authorization", Http.bearer(optOut))
-              .POST(HttpRequest.BodyPublishers.ofString("{\"email\":\"late@example.com\"}")).build(),
-          HttpResponse.BodyHandlers.ofString());
+      CompletableFuture<HttpResponse<String>> inFlight =
+          client.sendAsync(
+              HttpRequest.newBuilder(node.uri("/v1/optout"))
+                  .header("Authorization", Http.bearer(optOut))
+                  .POST(HttpRequest.BodyPublishers.ofString("{\"email\":\"late@example.com\"}"))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
 
       Future<Void> stopped = node.server().stop();
       // Closing the listeners happens on the event loops, asynchronously: wait until a new request
       // is refused (or closed unanswered) while the in-flight one is still held.
-      Await.until(Duration.ofSeconds(5), "the stopped server refuses new requests", () -> {
-        try {
-          HttpClient.newHttpClient().send(HttpRequest.newBuilder(node.uri("/ops/healthz")).build(),
-              HttpResponse.BodyHandlers.ofString());
-          return false;
-        } catch (IOException e) {
-          return true;
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          return true;
-        }
-      });
+      Await.until(
+          Duration.ofSeconds(5),
+          "the stopped server refuses new requests",
+          () -> {
+            try {
+              HttpClient.newHttpClient()
+                  .send(
+                      HttpRequest.newBuilder(node.uri("/ops/healthz")).build(),
+                      HttpResponse.BodyHandlers.ofString());
+              return false;
+            } catch (IOException e) {
+              return true;
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+              return true;
+            }
+          });
       assertThat(inFlight).isNotDone();
       gate.countDown();
 

@@ -37,8 +37,9 @@ class OptOutIT {
     Response r = node.post("/v1/optout", optOut, "{\"email\":\"Leaving@Example.com\"}");
 
     assertThat(r.code()).isEqualTo(200);
-    assertThat(r.body()).isEqualTo(
-        "{\"status\":\"success\",\"body\":{\"opted_out_at\":" + node.clock().millis() + "}}");
+    assertThat(r.body())
+        .isEqualTo(
+            "{\"status\":\"success\",\"body\":{\"opted_out_at\":" + node.clock().millis() + "}}");
     assertThat(node.services().optOuts().size()).isEqualTo(1);
   }
 
@@ -46,27 +47,45 @@ class OptOutIT {
   void optout_takesEffectOnEveryEndpoint() {
     String generator = node.newApiKey(Role.GENERATOR);
     String mapper = node.newApiKey(Role.MAPPER);
-    String refreshToken = node.get("/v1/token/generate?phone=%2B14155550100", generator)
-        .bodyNode().path("refresh_token").asText();
+    String refreshToken =
+        node.get("/v1/token/generate?phone=%2B14155550100", generator)
+            .bodyNode()
+            .path("refresh_token")
+            .asText();
 
-    node.post("/v1/optout", optOut, "{\"phone_hash\":\"" + TestNode.sha256Base64("+14155550100") + "\"}");
+    node.post(
+        "/v1/optout", optOut, "{\"phone_hash\":\"" + TestNode.sha256Base64("+14155550100") + "\"}");
 
-    assertThat(node.get("/v1/token/generate?phone=%2B14155550100", generator).status()).isEqualTo("optout");
+    assertThat(node.get("/v1/token/generate?phone=%2B14155550100", generator).status())
+        .isEqualTo("optout");
     assertThat(node.get("/v1/token/refresh?refresh_token=" + encode(refreshToken), null).status())
         .isEqualTo("optout");
-    assertThat(node.get("/v1/identity/map?phone=%2B14155550100", mapper).status()).isEqualTo("optout");
-    assertThat(node.post("/v1/identity/map", mapper, "{\"phone\":[\"+14155550100\"]}").bodyNode()
-        .path("unmapped").get(0).path("reason").asText()).isEqualTo("optout");
+    assertThat(node.get("/v1/identity/map?phone=%2B14155550100", mapper).status())
+        .isEqualTo("optout");
+    assertThat(
+            node.post("/v1/identity/map", mapper, "{\"phone\":[\"+14155550100\"]}")
+                .bodyNode()
+                .path("unmapped")
+                .get(0)
+                .path("reason")
+                .asText())
+        .isEqualTo("optout");
   }
 
   @Test
   void optout_isIdempotentAndKeepsTheFirstTime() {
-    long first = node.post("/v1/optout", optOut, "{\"email\":\"a@example.com\"}").bodyNode()
-        .path("opted_out_at").asLong();
+    long first =
+        node.post("/v1/optout", optOut, "{\"email\":\"a@example.com\"}")
+            .bodyNode()
+            .path("opted_out_at")
+            .asLong();
     node.clock().advance(Duration.ofHours(5));
 
-    long second = node.post("/v1/optout", optOut, "{\"email\":\"A@example.com\"}").bodyNode()
-        .path("opted_out_at").asLong();
+    long second =
+        node.post("/v1/optout", optOut, "{\"email\":\"A@example.com\"}")
+            .bodyNode()
+            .path("opted_out_at")
+            .asLong();
 
     assertThat(second).isEqualTo(first);
     assertThat(node.services().optOuts().size()).isEqualTo(1);
@@ -74,7 +93,11 @@ class OptOutIT {
 
   @Test
   void optout_withoutOptoutRole_isUnauthorized() {
-    Response r = node.post("/v1/optout", node.newApiKey(Role.GENERATOR, Role.MAPPER), "{\"email\":\"a@example.com\"}");
+    Response r =
+        node.post(
+            "/v1/optout",
+            node.newApiKey(Role.GENERATOR, Role.MAPPER),
+            "{\"email\":\"a@example.com\"}");
 
     assertThat(r.code()).isEqualTo(401);
     assertThat(node.services().optOuts().size()).isZero();
@@ -90,8 +113,10 @@ class OptOutIT {
 
   @Test
   void optout_withoutOrWithInvalidIdentity_returnsClientError() {
-    assertThat(node.post("/v1/optout", optOut, "{}").message()).startsWith("Required Parameter Missing");
-    assertThat(node.post("/v1/optout", optOut, "{\"email\":\"nope\"}").message()).isEqualTo("Invalid Identifier");
+    assertThat(node.post("/v1/optout", optOut, "{}").message())
+        .startsWith("Required Parameter Missing");
+    assertThat(node.post("/v1/optout", optOut, "{\"email\":\"nope\"}").message())
+        .isEqualTo("Invalid Identifier");
     assertThat(node.post("/v1/optout", optOut, "{\"email\":[\"a@b.com\"]}").message())
         .isEqualTo("Invalid parameter: email must be a string");
   }
@@ -109,9 +134,9 @@ class OptOutIT {
   }
 
   /**
-   * A store write that never returns (a frozen database the store's own bounds did not catch):
-   * the answer does not wait for it, 503 goes out at db.timeout, and the worker's late result
-   * changes nothing on the wire.
+   * A store write that never returns (a frozen database the store's own bounds did not catch): the
+   * answer does not wait for it, 503 goes out at db.timeout, and the worker's late result changes
+   * nothing on the wire.
    */
   @Test
   void optout_whoseStoreWriteHangs_isAnswered503AtDbTimeout() throws Exception {
@@ -127,12 +152,14 @@ class OptOutIT {
 
       assertThat(r.code()).isEqualTo(503);
       assertThat(r.message()).isEqualTo("Store unavailable, try again later");
-      assertThat(took).as("answered at db.timeout (1 s), with room for a loaded machine")
+      assertThat(took)
+          .as("answered at db.timeout (1 s), with room for a loaded machine")
           .isLessThan(Duration.ofSeconds(4));
     } finally {
       gate.countDown();
     }
-    assertThat(node.post("/v1/optout", optOut, "{\"email\":\"b@example.com\"}").code()).isEqualTo(200);
+    assertThat(node.post("/v1/optout", optOut, "{\"email\":\"b@example.com\"}").code())
+        .isEqualTo(200);
   }
 
   @Test
@@ -140,12 +167,17 @@ class OptOutIT {
     try (CapturedLogs logs = CapturedLogs.of(ErrorResponses.class)) {
       node.store().failCalls(writesTo(Part.OPT_OUTS));
 
-      assertThat(node.post("/v1/optout", optOut, "{\"email\":\"a@example.com\"}").code()).isEqualTo(503);
+      assertThat(node.post("/v1/optout", optOut, "{\"email\":\"a@example.com\"}").code())
+          .isEqualTo(503);
 
-      assertThat(logs.messages()).singleElement().satisfies(message -> assertThat(message)
-          .startsWith("event=store_unavailable route=/v1/optout")
-          .contains("detail=\"" + InMemoryStores.OUTAGE_MESSAGE + "\"")
-          .doesNotContain("a@example.com"));
+      assertThat(logs.messages())
+          .singleElement()
+          .satisfies(
+              message ->
+                  assertThat(message)
+                      .startsWith("event=store_unavailable route=/v1/optout")
+                      .contains("detail=\"" + InMemoryStores.OUTAGE_MESSAGE + "\"")
+                      .doesNotContain("a@example.com"));
     }
   }
 }

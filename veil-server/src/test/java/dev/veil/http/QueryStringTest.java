@@ -34,14 +34,17 @@ class QueryStringTest {
     Params p = QueryString.parse("email=a&email=b");
 
     assertThat(p.count("email")).isEqualTo(2);
-    assertThatThrownBy(() -> p.get("email")).isInstanceOf(VeilException.class)
+    assertThatThrownBy(() -> p.get("email"))
+        .isInstanceOf(VeilException.class)
         .hasMessage("Parameter given more than once: email");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"a=%", "a=%4", "a=%G1", "a=%C3", "a=%C3%28", "a=%FF", "a=%ED%A0%80", "%zz=1"})
+  @ValueSource(
+      strings = {"a=%", "a=%4", "a=%G1", "a=%C3", "a=%C3%28", "a=%FF", "a=%ED%A0%80", "%zz=1"})
   void brokenEscapesOrInvalidUtf8_areClientErrors(String query) {
-    assertThatThrownBy(() -> QueryString.parse(query)).isInstanceOf(VeilException.class)
+    assertThatThrownBy(() -> QueryString.parse(query))
+        .isInstanceOf(VeilException.class)
         .hasMessage(QueryString.MALFORMED);
   }
 

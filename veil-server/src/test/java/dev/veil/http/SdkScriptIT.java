@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /** {@code /static/veil-sdk.js} and its versioned twin: the bytes of sdk-js, headers, caching. */
 class SdkScriptIT {
-  private static final Path SOURCE = Path.of(System.getProperty("basedir", "."), "..", "sdk-js", "veil-sdk.js");
+  private static final Path SOURCE =
+      Path.of(System.getProperty("basedir", "."), "..", "sdk-js", "veil-sdk.js");
   private static TestNode node;
 
   @BeforeAll
@@ -66,15 +67,23 @@ class SdkScriptIT {
   @Test
   void revalidation_withTheEtag_answers304WithoutABody() {
     String etag = node.get("/static/veil-sdk.js", null).header("ETag");
-    Response r = node.send(HttpRequest.newBuilder(node.uri("/static/veil-sdk.js"))
-        .header("If-None-Match", "\"other\", " + etag).GET().build());
+    Response r =
+        node.send(
+            HttpRequest.newBuilder(node.uri("/static/veil-sdk.js"))
+                .header("If-None-Match", "\"other\", " + etag)
+                .GET()
+                .build());
     assertThat(r.code()).isEqualTo(304);
     assertThat(r.body()).isEmpty();
     assertThat(r.header("ETag")).isEqualTo(etag);
     assertThat(r.header("Cache-Control")).isEqualTo("public, max-age=300");
 
-    Response stale = node.send(HttpRequest.newBuilder(node.uri("/static/veil-sdk.js"))
-        .header("If-None-Match", "\"other\"").GET().build());
+    Response stale =
+        node.send(
+            HttpRequest.newBuilder(node.uri("/static/veil-sdk.js"))
+                .header("If-None-Match", "\"other\"")
+                .GET()
+                .build());
     assertThat(stale.code()).isEqualTo(200);
   }
 

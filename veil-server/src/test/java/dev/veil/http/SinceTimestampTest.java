@@ -25,15 +25,29 @@ class SinceTimestampTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", " ", "1630454400000", "-1", "+5", "2021-09-01", "2021-09-01T25:00:00",
-      "2021-02-30T00:00:00", "2021-09-01T00:00:00+02:00", "10000-01-01T00:00:00", "0x10"})
+  @ValueSource(
+      strings = {
+        "",
+        " ",
+        "1630454400000",
+        "-1",
+        "+5",
+        "2021-09-01",
+        "2021-09-01T25:00:00",
+        "2021-02-30T00:00:00",
+        "2021-09-01T00:00:00+02:00",
+        "10000-01-01T00:00:00",
+        "0x10"
+      })
   void refusesEverythingElse(String text) {
-    assertThatThrownBy(() -> SinceTimestamp.parse(text)).isInstanceOf(VeilException.class)
+    assertThatThrownBy(() -> SinceTimestamp.parse(text))
+        .isInstanceOf(VeilException.class)
         .hasMessage(SinceTimestamp.INVALID);
   }
 
   @org.junit.jupiter.api.Test
   void missing_isRequiredParameterMissing() {
-    assertThatThrownBy(() -> SinceTimestamp.parse(null)).hasMessage("Required Parameter Missing: since_timestamp");
+    assertThatThrownBy(() -> SinceTimestamp.parse(null))
+        .hasMessage("Required Parameter Missing: since_timestamp");
   }
 }

@@ -100,13 +100,18 @@ class StreamBudgetTest {
 
   @Test
   void ofTheNode_registersItsGaugesAndStallCounter() {
-    StreamBudget node = StreamBudget.of(dev.veil.testing.TestConfigs.config("limits.stream-buffer-bytes", "65536",
-        "http.stream-stall-timeout", "2s"), metrics);
-    node.acquire(32768, () -> { });
+    StreamBudget node =
+        StreamBudget.of(
+            dev.veil.testing.TestConfigs.config(
+                "limits.stream-buffer-bytes", "65536", "http.stream-stall-timeout", "2s"),
+            metrics);
+    node.acquire(32768, () -> {});
     node.stalled();
 
     assertThat(node.stallTimeout()).isEqualTo(Duration.ofSeconds(2));
-    assertThat(metrics.scrape()).contains("veil_http_stream_buffered_bytes 32768")
-        .contains("veil_http_stream_waiting 0").contains("veil_http_stream_stalls_total 1");
+    assertThat(metrics.scrape())
+        .contains("veil_http_stream_buffered_bytes 32768")
+        .contains("veil_http_stream_waiting 0")
+        .contains("veil_http_stream_stalls_total 1");
   }
 }

@@ -19,7 +19,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class TokenGenerateIT {
   private static final String EXACTLY_ONE =
-      "Required Parameter Missing: exactly one of [email, email_hash, phone, phone_hash] must be specified";
+      "Required Parameter Missing: exactly one of [email, email_hash, phone, phone_hash] must be"
+          + " specified";
   private static TestNode node;
   private static String generator;
 
@@ -53,11 +54,12 @@ class TokenGenerateIT {
   @ParameterizedTest
   @ValueSource(strings = {"email_hash", "phone", "phone_hash"})
   void generate_withEachOtherIdentityKind_returnsTokens(String parameter) {
-    String value = switch (parameter) {
-      case "email_hash" -> TestNode.sha256Base64("user@example.com");
-      case "phone" -> "+14155550100";
-      default -> TestNode.sha256Base64("+14155550100");
-    };
+    String value =
+        switch (parameter) {
+          case "email_hash" -> TestNode.sha256Base64("user@example.com");
+          case "phone" -> "+14155550100";
+          default -> TestNode.sha256Base64("+14155550100");
+        };
 
     Response r = node.get("/v1/token/generate?" + parameter + "=" + encode(value), generator);
 
@@ -75,10 +77,16 @@ class TokenGenerateIT {
 
   @Test
   void generate_sameIdentityTwice_givesDifferentTokens() {
-    String first = node.get("/v1/token/generate?email=a%40example.com", generator).bodyNode()
-        .path("advertising_token").asText();
-    String second = node.get("/v1/token/generate?email=a%40example.com", generator).bodyNode()
-        .path("advertising_token").asText();
+    String first =
+        node.get("/v1/token/generate?email=a%40example.com", generator)
+            .bodyNode()
+            .path("advertising_token")
+            .asText();
+    String second =
+        node.get("/v1/token/generate?email=a%40example.com", generator)
+            .bodyNode()
+            .path("advertising_token")
+            .asText();
 
     assertThat(first).isNotEqualTo(second);
   }
@@ -88,14 +96,22 @@ class TokenGenerateIT {
     ClientService.CreatedClient client = node.newClient(Role.GENERATOR);
     Response r = node.get("/v1/token/generate?email=site%40example.com", client.key().reveal());
 
-    AdvertisingTokenPayload payload = new AdvertisingTokenCodec(NonceSource.secure())
-        .decode(r.bodyNode().path("advertising_token").asText(), node.services().keys().ring());
+    AdvertisingTokenPayload payload =
+        new AdvertisingTokenCodec(NonceSource.secure())
+            .decode(r.bodyNode().path("advertising_token").asText(), node.services().keys().ring());
     assertThat(payload.publisher().siteId()).isEqualTo(client.client().siteId());
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "?", "?other=1", "?email=a%40b.com&phone=%2B14155550100",
-      "?email=a%40b.com&email=c%40d.com", "?email_hash=x&phone_hash=y"})
+  @ValueSource(
+      strings = {
+        "",
+        "?",
+        "?other=1",
+        "?email=a%40b.com&phone=%2B14155550100",
+        "?email=a%40b.com&email=c%40d.com",
+        "?email_hash=x&phone_hash=y"
+      })
   void generate_withoutExactlyOneIdentity_returnsRequiredParameterMissing(String query) {
     Response r = node.get("/v1/token/generate" + query, generator);
 
@@ -105,8 +121,8 @@ class TokenGenerateIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"email=not-an-email", "email=", "phone=12345", "email_hash=abc",
-      "phone_hash=%00"})
+  @ValueSource(
+      strings = {"email=not-an-email", "email=", "phone=12345", "email_hash=abc", "phone_hash=%00"})
   void generate_withIdentifierThatDoesNotNormalize_returnsInvalidIdentifier(String query) {
     Response r = node.get("/v1/token/generate?" + query, generator);
 
@@ -119,7 +135,10 @@ class TokenGenerateIT {
   void generate_hashWithUnescapedPlus_isInvalidIdentifierNotServerError() {
     String hash = hashContainingPlus();
 
-    Response raw = node.get("/v1/token/generate?email_hash=" + hash.replace("=", "%3D").replace("/", "%2F"), generator);
+    Response raw =
+        node.get(
+            "/v1/token/generate?email_hash=" + hash.replace("=", "%3D").replace("/", "%2F"),
+            generator);
     Response escaped = node.get("/v1/token/generate?email_hash=" + encode(hash), generator);
 
     assertThat(raw.code()).isEqualTo(400);
@@ -152,7 +171,15 @@ class TokenGenerateIT {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "[]", "\"email\"", "{\"email\":\"a@b.com\"", "{email:1}", "{\"email\":\"a@b.com\"} x"})
+  @ValueSource(
+      strings = {
+        "",
+        "[]",
+        "\"email\"",
+        "{\"email\":\"a@b.com\"",
+        "{email:1}",
+        "{\"email\":\"a@b.com\"} x"
+      })
   void generate_post_withMalformedBody_returnsClientError(String body) {
     Response r = node.post("/v1/token/generate", generator, body);
 
@@ -172,8 +199,10 @@ class TokenGenerateIT {
 
   @Test
   void generate_withUnknownKey_returnsUnauthorized() {
-    Response r = node.get("/v1/token/generate?email=a%40b.com",
-        "vk1.AAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB");
+    Response r =
+        node.get(
+            "/v1/token/generate?email=a%40b.com",
+            "vk1.AAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB");
 
     assertThat(r.code()).isEqualTo(401);
     assertThat(r.message()).isEqualTo("Invalid API key");
@@ -199,8 +228,11 @@ class TokenGenerateIT {
 
   @Test
   void generate_bearerWordIsCaseInsensitive() {
-    Response r = node.send(java.net.http.HttpRequest.newBuilder(node.uri("/v1/token/generate?email=a%40b.com"))
-        .header("Authorization", "bEaReR " + generator).build());
+    Response r =
+        node.send(
+            java.net.http.HttpRequest.newBuilder(node.uri("/v1/token/generate?email=a%40b.com"))
+                .header("Authorization", "bEaReR " + generator)
+                .build());
 
     assertThat(r.code()).isEqualTo(200);
   }
@@ -208,7 +240,8 @@ class TokenGenerateIT {
   @Test
   void generate_afterOptOut_returnsOptoutWithoutTokens() {
     String optOut = node.newApiKey(Role.OPTOUT);
-    assertThat(node.post("/v1/optout", optOut, "{\"email\":\"gone@example.com\"}").code()).isEqualTo(200);
+    assertThat(node.post("/v1/optout", optOut, "{\"email\":\"gone@example.com\"}").code())
+        .isEqualTo(200);
 
     Response r = node.get("/v1/token/generate?email=gone%40example.com", generator);
 

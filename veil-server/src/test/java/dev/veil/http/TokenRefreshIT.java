@@ -51,10 +51,13 @@ class TokenRefreshIT {
     assertThat(r.code()).isEqualTo(200);
     assertThat(r.status()).isEqualTo("success");
     JsonNode body = r.bodyNode();
-    assertThat(body.path("advertising_token").asText()).isNotEqualTo(first.path("advertising_token").asText());
-    assertThat(body.path("refresh_token").asText()).isNotEqualTo(first.path("refresh_token").asText());
+    assertThat(body.path("advertising_token").asText())
+        .isNotEqualTo(first.path("advertising_token").asText());
+    assertThat(body.path("refresh_token").asText())
+        .isNotEqualTo(first.path("refresh_token").asText());
     assertThat(body.path("refresh_from").asLong()).isEqualTo(node.clock().millis() + 3_600_000L);
-    assertThat(body.path("identity_expires").asLong()).isGreaterThan(first.path("identity_expires").asLong());
+    assertThat(body.path("identity_expires").asLong())
+        .isGreaterThan(first.path("identity_expires").asLong());
   }
 
   @Test
@@ -171,8 +174,11 @@ class TokenRefreshIT {
   @ValueSource(strings = {"validate@example.com", "validate@email.com", "+12345678901"})
   void refresh_ofTestIdentity_returnsOptout(String identity) {
     String parameter = identity.startsWith("+") ? "phone" : "email";
-    String token = node.get("/v1/token/generate?" + parameter + "=" + encode(identity), generator)
-        .bodyNode().path("refresh_token").asText();
+    String token =
+        node.get("/v1/token/generate?" + parameter + "=" + encode(identity), generator)
+            .bodyNode()
+            .path("refresh_token")
+            .asText();
 
     Response r = refresh(token, null);
 
@@ -183,7 +189,8 @@ class TokenRefreshIT {
   @Test
   void refresh_tokenWithUnescapedPlusInTheQuery_isClientErrorSayingWhatToFix_withAndWithoutKey() {
     String token = tokenContainingPlus();
-    String query = "/v1/token/refresh?refresh_token=" + token.replace("=", "%3D").replace("/", "%2F");
+    String query =
+        "/v1/token/refresh?refresh_token=" + token.replace("=", "%3D").replace("/", "%2F");
 
     for (String apiKey : new String[] {generator, null}) {
       Response r = node.get(query, apiKey);
@@ -207,9 +214,16 @@ class TokenRefreshIT {
   void refresh_malformedTokens_areInvalidNeverServerErrors() {
     String token = generate("user@example.com").path("refresh_token").asText();
     String[] variants = {
-      token.substring(0, token.length() - 4), token + "AAAA", token.substring(4), "!!!!", "A",
-      "AAAA".repeat(200), Base64.getEncoder().encodeToString(new byte[124]), token.toLowerCase(Locale.ROOT),
-      swapPrefix(token), "\u00e9\u00e8"
+      token.substring(0, token.length() - 4),
+      token + "AAAA",
+      token.substring(4),
+      "!!!!",
+      "A",
+      "AAAA".repeat(200),
+      Base64.getEncoder().encodeToString(new byte[124]),
+      token.toLowerCase(Locale.ROOT),
+      swapPrefix(token),
+      "\u00e9\u00e8"
     };
     for (String variant : variants) {
       Response withKey = refresh(variant, generator);

@@ -48,7 +48,8 @@ class Uid2ProfileIT {
   @Test
   void badInput_isSpelledClientError() {
     Response missing = node.get("/v1/token/generate", generator);
-    Response tooLarge = node.post("/v1/identity/map", mapper, "{\"email\":[\"" + "a".repeat(1 << 20) + "\"]}");
+    Response tooLarge =
+        node.post("/v1/identity/map", mapper, "{\"email\":[\"" + "a".repeat(1 << 20) + "\"]}");
 
     assertThat(missing.status()).isEqualTo("client_error");
     assertThat(missing.message()).startsWith("Required Parameter Missing");
@@ -67,18 +68,23 @@ class Uid2ProfileIT {
   @Test
   void mapGet_forOptedOutIdentity_maps_butBatchStillReportsOptout() {
     Response single = node.get("/v1/identity/map?email=recorded%40example.com", mapper);
-    Response batch = node.post("/v1/identity/map", mapper, "{\"email\":[\"recorded@example.com\"]}");
+    Response batch =
+        node.post("/v1/identity/map", mapper, "{\"email\":[\"recorded@example.com\"]}");
 
     assertThat(single.status()).isEqualTo("success");
     assertThat(single.bodyNode().path("advertising_id").asText()).hasSize(44);
-    assertThat(batch.bodyNode().path("unmapped").get(0).path("reason").asText()).isEqualTo("optout");
+    assertThat(batch.bodyNode().path("unmapped").get(0).path("reason").asText())
+        .isEqualTo("optout");
   }
 
   @Test
   void validate_needsNoKey() {
-    String token = generate("email", "validate@example.com").bodyNode().path("advertising_token").asText();
+    String token =
+        generate("email", "validate@example.com").bodyNode().path("advertising_token").asText();
 
-    Response r = node.get("/v1/token/validate?token=" + encode(token) + "&email=validate%40example.com", null);
+    Response r =
+        node.get(
+            "/v1/token/validate?token=" + encode(token) + "&email=validate%40example.com", null);
 
     assertThat(r.code()).isEqualTo(200);
     assertThat(r.bodyNode().asBoolean()).isTrue();
@@ -86,9 +92,12 @@ class Uid2ProfileIT {
 
   @Test
   void validate_answersHeadWith405_asInTheVeilProfile() {
-    Response r = node.send(HttpRequest.newBuilder(
-            node.uri("/v1/token/validate?token=x&email=validate%40example.com"))
-        .method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+    Response r =
+        node.send(
+            HttpRequest.newBuilder(
+                    node.uri("/v1/token/validate?token=x&email=validate%40example.com"))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                .build());
 
     assertThat(r.code()).isEqualTo(405);
     assertThat(r.header("Allow")).isEqualTo("GET, POST");
@@ -101,29 +110,38 @@ class Uid2ProfileIT {
 
   @ParameterizedTest
   @ValueSource(strings = {"optout@example.com", "+00000000000"})
-  void testIdentity_alwaysOptedOut_getsTokensThatEndOnRefresh_andIsUnmappedInBatches(String identity) {
+  void testIdentity_alwaysOptedOut_getsTokensThatEndOnRefresh_andIsUnmappedInBatches(
+      String identity) {
     String parameter = identity.startsWith("+") ? "phone" : "email";
     Response generated = generate(parameter, identity);
-    Response batch = node.post("/v1/identity/map", mapper, "{\"" + parameter + "\":[\"" + identity + "\"]}");
+    Response batch =
+        node.post("/v1/identity/map", mapper, "{\"" + parameter + "\":[\"" + identity + "\"]}");
 
     assertThat(generated.status()).isEqualTo("success");
     assertThat(refreshOf(generated).status()).isEqualTo("optout");
-    assertThat(batch.bodyNode().path("unmapped").get(0).path("reason").asText()).isEqualTo("optout");
+    assertThat(batch.bodyNode().path("unmapped").get(0).path("reason").asText())
+        .isEqualTo("optout");
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"refresh-optout@example.com", "+00000000002"})
   void testIdentity_optedOutOnRefreshOnly(String identity) {
     String parameter = identity.startsWith("+") ? "phone" : "email";
-    Response batch = node.post("/v1/identity/map", mapper, "{\"" + parameter + "\":[\"" + identity + "\"]}");
+    Response batch =
+        node.post("/v1/identity/map", mapper, "{\"" + parameter + "\":[\"" + identity + "\"]}");
 
     assertThat(refreshOf(generate(parameter, identity)).status()).isEqualTo("optout");
     assertThat(batch.bodyNode().path("mapped")).hasSize(1);
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"/v1/token/generate/", "//v1/token/generate", "/v1/./token/generate",
-      "/v1/token/%67enerate"})
+  @ValueSource(
+      strings = {
+        "/v1/token/generate/",
+        "//v1/token/generate",
+        "/v1/./token/generate",
+        "/v1/token/%67enerate"
+      })
   void pathsThatUid2sRouterMatched_reachTheirRoute(String path) {
     Response r = node.get(path + "?email=user%40example.com", generator);
     Response noKey = node.get(path + "?email=user%40example.com", null);
@@ -135,14 +153,17 @@ class Uid2ProfileIT {
 
   @Test
   void pathsThatNormalizeToNoRoute_areStillUnknown() {
-    assertThat(node.get("/v1/token%2Fgenerate?email=user%40example.com", generator).status()).isEqualTo("unknown_path");
+    assertThat(node.get("/v1/token%2Fgenerate?email=user%40example.com", generator).status())
+        .isEqualTo("unknown_path");
     assertThat(node.get("/v1/token/generate/x", generator).status()).isEqualTo("unknown_path");
   }
 
   @Test
   void unauthorizedAndTokenErrors_areTheSameAsInTheVeilProfile() {
-    assertThat(node.get("/v1/identity/map?email=a%40b.com", null).status()).isEqualTo("unauthorized");
-    assertThat(node.get("/v1/token/refresh?refresh_token=bad", generator).status()).isEqualTo("invalid_token");
+    assertThat(node.get("/v1/identity/map?email=a%40b.com", null).status())
+        .isEqualTo("unauthorized");
+    assertThat(node.get("/v1/token/refresh?refresh_token=bad", generator).status())
+        .isEqualTo("invalid_token");
     assertThat(node.get("/v1/token/refresh?refresh_token=bad", null).status()).isEqualTo("error");
   }
 }

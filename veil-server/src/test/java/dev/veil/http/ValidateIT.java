@@ -29,7 +29,9 @@ class ValidateIT {
   }
 
   private static String advertisingToken(String email) {
-    return node.get("/v1/token/generate?email=" + encode(email), generator).bodyNode().path("advertising_token")
+    return node.get("/v1/token/generate?email=" + encode(email), generator)
+        .bodyNode()
+        .path("advertising_token")
         .asText();
   }
 
@@ -42,7 +44,9 @@ class ValidateIT {
     String token = advertisingToken(TEST_EMAIL);
 
     Response byEmail = validate("token=" + encode(token) + "&email=" + encode(TEST_EMAIL));
-    Response byHash = validate("token=" + encode(token) + "&email_hash=" + encode(TestNode.sha256Base64(TEST_EMAIL)));
+    Response byHash =
+        validate(
+            "token=" + encode(token) + "&email_hash=" + encode(TestNode.sha256Base64(TEST_EMAIL)));
 
     assertThat(byEmail.code()).isEqualTo(200);
     assertThat(byEmail.body()).isEqualTo("{\"status\":\"success\",\"body\":true}");
@@ -53,8 +57,11 @@ class ValidateIT {
   void validate_post_withJsonBody_isTrue() {
     String token = advertisingToken(TEST_EMAIL);
 
-    Response r = node.post("/v1/token/validate", anyKey,
-        "{\"token\":\"" + token + "\",\"email\":\"" + TEST_EMAIL + "\"}");
+    Response r =
+        node.post(
+            "/v1/token/validate",
+            anyKey,
+            "{\"token\":\"" + token + "\",\"email\":\"" + TEST_EMAIL + "\"}");
 
     assertThat(r.bodyNode().asBoolean()).isTrue();
   }
@@ -73,7 +80,11 @@ class ValidateIT {
   void validate_testIdentityWithAnotherIdentitysToken_isFalse() {
     String token = advertisingToken("someone@example.com");
 
-    assertThat(validate("token=" + encode(token) + "&email=" + encode(TEST_EMAIL)).bodyNode().asBoolean()).isFalse();
+    assertThat(
+            validate("token=" + encode(token) + "&email=" + encode(TEST_EMAIL))
+                .bodyNode()
+                .asBoolean())
+        .isFalse();
   }
 
   @Test
@@ -82,10 +93,14 @@ class ValidateIT {
 
     assertThat(validate("email=" + encode(TEST_EMAIL)).bodyNode().asBoolean()).isFalse();
     assertThat(validate("token=&email=" + encode(TEST_EMAIL)).bodyNode().asBoolean()).isFalse();
-    assertThat(validate("token=garbage&email=" + encode(TEST_EMAIL)).bodyNode().asBoolean()).isFalse();
+    assertThat(validate("token=garbage&email=" + encode(TEST_EMAIL)).bodyNode().asBoolean())
+        .isFalse();
     String truncated = token.substring(0, token.length() - 3);
-    assertThat(validate("token=" + truncated + "&email=" + encode(TEST_EMAIL)).code()).isEqualTo(200);
-    assertThat(validate("token=" + truncated + "&email=" + encode(TEST_EMAIL)).bodyNode().asBoolean()).isFalse();
+    assertThat(validate("token=" + truncated + "&email=" + encode(TEST_EMAIL)).code())
+        .isEqualTo(200);
+    assertThat(
+            validate("token=" + truncated + "&email=" + encode(TEST_EMAIL)).bodyNode().asBoolean())
+        .isFalse();
   }
 
   @Test

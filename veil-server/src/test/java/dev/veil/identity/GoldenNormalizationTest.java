@@ -18,11 +18,14 @@ import org.junit.jupiter.api.Test;
  * maps to the same advertising id as its golden SHA-256, and every invalid one is refused.
  */
 class GoldenNormalizationTest {
-  private static final Path VECTORS = Path.of("..", "veil-core", "src", "test", "resources", "golden", "vectors.json");
+  private static final Path VECTORS =
+      Path.of("..", "veil-core", "src", "test", "resources", "golden", "vectors.json");
 
-  private final IdentityMapService mapping = ServiceGraph
-      .build(TestConfigs.config(), MutableClock.at("2026-03-01T12:00:00Z"), new InMemoryStores())
-      .services().mapping();
+  private final IdentityMapService mapping =
+      ServiceGraph.build(
+              TestConfigs.config(), MutableClock.at("2026-03-01T12:00:00Z"), new InMemoryStores())
+          .services()
+          .mapping();
 
   @Test
   void everyNormalizationVector_mapsLikeItsGoldenHash() throws IOException {

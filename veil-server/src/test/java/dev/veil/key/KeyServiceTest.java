@@ -16,13 +16,15 @@ class KeyServiceTest {
   private final MutableClock clock = MutableClock.at("2026-03-01T00:00:00Z");
   private final InMemoryStores stores = new InMemoryStores();
   private final KeyPolicy policy =
-      new KeyPolicy(Duration.ofDays(1), Duration.ofHours(1), Duration.ofHours(72), Duration.ofDays(30));
+      new KeyPolicy(
+          Duration.ofDays(1), Duration.ofHours(1), Duration.ofHours(72), Duration.ofDays(30));
   private final KeyService keys = new KeyService(stores.keys(), policy, clock, new SecureRandom());
 
   @Test
   void ensureKeysets_createsMasterRefreshAndSiteKeys_activeNow() {
     List<EncryptionKey> created = keys.ensureKeysets(List.of(7));
-    assertThat(created).extracting(EncryptionKey::siteId)
+    assertThat(created)
+        .extracting(EncryptionKey::siteId)
         .containsExactlyInAnyOrder(EncryptionKey.MASTER_SITE_ID, EncryptionKey.REFRESH_SITE_ID, 7);
     Instant now = clock.instant();
     assertThat(keys.ring().activeKey(7, now)).isPresent();
@@ -32,15 +34,18 @@ class KeyServiceTest {
   @Test
   void rotateDue_createsNextKeyWithActivationDelay_andOldKeyStaysUntilThen() {
     keys.ensureKeysets(List.of());
-    EncryptionKey first = keys.ring().activeKey(EncryptionKey.MASTER_SITE_ID, clock.instant()).orElseThrow();
+    EncryptionKey first =
+        keys.ring().activeKey(EncryptionKey.MASTER_SITE_ID, clock.instant()).orElseThrow();
     clock.advance(Duration.ofHours(22));
     assertThat(keys.rotateDue()).isEmpty();
     clock.advance(Duration.ofHours(1));
     List<EncryptionKey> created = keys.rotateDue();
     assertThat(created).hasSize(2);
-    assertThat(keys.ring().activeKey(EncryptionKey.MASTER_SITE_ID, clock.instant())).contains(first);
+    assertThat(keys.ring().activeKey(EncryptionKey.MASTER_SITE_ID, clock.instant()))
+        .contains(first);
     clock.advance(Duration.ofHours(1));
-    EncryptionKey next = keys.ring().activeKey(EncryptionKey.MASTER_SITE_ID, clock.instant()).orElseThrow();
+    EncryptionKey next =
+        keys.ring().activeKey(EncryptionKey.MASTER_SITE_ID, clock.instant()).orElseThrow();
     assertThat(next.id()).isNotEqualTo(first.id());
     // the old key still decrypts for the life of the tokens it protected
     assertThat(keys.ring().byId(first.id())).isEqualTo(first);
@@ -50,14 +55,17 @@ class KeyServiceTest {
   @Test
   void refreshKeys_outliveTheRefreshTokensTheyProtect() {
     keys.ensureKeysets(List.of());
-    EncryptionKey refresh = keys.ring().activeKey(EncryptionKey.REFRESH_SITE_ID, clock.instant()).orElseThrow();
-    assertThat(Duration.between(refresh.activates(), refresh.expires())).isGreaterThan(Duration.ofDays(31));
+    EncryptionKey refresh =
+        keys.ring().activeKey(EncryptionKey.REFRESH_SITE_ID, clock.instant()).orElseThrow();
+    assertThat(Duration.between(refresh.activates(), refresh.expires()))
+        .isGreaterThan(Duration.ofDays(31));
   }
 
   @Test
   void bidderKeys_neverIncludeRefreshKeys() {
     keys.ensureKeysets(List.of(3));
-    assertThat(keys.ring().bidderKeys(clock.instant())).extracting(EncryptionKey::siteId)
+    assertThat(keys.ring().bidderKeys(clock.instant()))
+        .extracting(EncryptionKey::siteId)
         .containsExactlyInAnyOrder(EncryptionKey.MASTER_SITE_ID, 3);
   }
 
@@ -79,11 +87,14 @@ class KeyServiceTest {
     // The other node rotates between this node's catch-up and its first insert, as if both held the
     // job at once (a lock lost with a database restart, a node resuming from a pause).
     AtomicBoolean raced = new AtomicBoolean();
-    stores.beforeEachCall(call -> {
-      if (call.part() == InMemoryStores.Part.KEYS && call.write() && raced.compareAndSet(false, true)) {
-        assertThat(other.rotateDue()).hasSize(3);
-      }
-    });
+    stores.beforeEachCall(
+        call -> {
+          if (call.part() == InMemoryStores.Part.KEYS
+              && call.write()
+              && raced.compareAndSet(false, true)) {
+            assertThat(other.rotateDue()).hasSize(3);
+          }
+        });
 
     assertThat(keys.rotateDue()).as("nothing left to create").isEmpty();
 
@@ -101,11 +112,14 @@ class KeyServiceTest {
     keys.ensureKeysets(List.of());
     KeyService other = new KeyService(stores.keys(), policy, clock, new SecureRandom());
     AtomicBoolean raced = new AtomicBoolean();
-    stores.beforeEachCall(call -> {
-      if (call.part() == InMemoryStores.Part.KEYS && call.write() && raced.compareAndSet(false, true)) {
-        other.ensureKeysets(List.of(42));
-      }
-    });
+    stores.beforeEachCall(
+        call -> {
+          if (call.part() == InMemoryStores.Part.KEYS
+              && call.write()
+              && raced.compareAndSet(false, true)) {
+            other.ensureKeysets(List.of(42));
+          }
+        });
 
     assertThat(keys.ensureKeysets(List.of(42))).isEmpty();
 

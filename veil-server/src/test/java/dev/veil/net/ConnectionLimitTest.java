@@ -63,8 +63,9 @@ class ConnectionLimitTest {
     assertThat(limit.open()).as("the shed one holds its place until it has closed").isEqualTo(7);
     older.release();
     assertThat(limit.open()).isEqualTo(6);
-    assertThat(metrics.scrape()).contains("veil_connections_shed_total 1", "veil_connections_open 6",
-        "veil_connections_max 8");
+    assertThat(metrics.scrape())
+        .contains(
+            "veil_connections_shed_total 1", "veil_connections_open 6", "veil_connections_max 8");
   }
 
   @Test
@@ -81,7 +82,8 @@ class ConnectionLimitTest {
     assertThat(closed).containsExactly("b");
     b.release();
     assertThat(admit(limit, "e")).isNotNull();
-    assertThat(metrics.scrape()).contains("veil_connections_refused_total 2", "veil_connections_shed_total 1");
+    assertThat(metrics.scrape())
+        .contains("veil_connections_refused_total 2", "veil_connections_shed_total 1");
   }
 
   @Test
@@ -100,9 +102,10 @@ class ConnectionLimitTest {
   @Test
   void aCloseThatFails_doesNotFailTheNewcomer() {
     ConnectionLimit limit = new ConnectionLimit(2, metrics);
-    limit.admit(() -> {
-      throw new IllegalStateException("not registered yet");
-    });
+    limit.admit(
+        () -> {
+          throw new IllegalStateException("not registered yet");
+        });
 
     assertThat(admit(limit, "new")).isNotNull();
     assertThat(limit.open()).isEqualTo(2);
@@ -110,15 +113,18 @@ class ConnectionLimitTest {
 
   @Test
   void aLimitBelowOne_isRefused() {
-    assertThatThrownBy(() -> new ConnectionLimit(0, metrics)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new ConnectionLimit(0, metrics))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void theDescriptorBudget_leavesWhatTheNodeHoldsAndAReserve() {
     assertThat(new DescriptorBudget(20_000, 130).connections()).isEqualTo(20_000 - 130 - 2_000);
     assertThat(new DescriptorBudget(256, 130).connections()).isEqualTo(256 - 130 - 64);
-    assertThat(new DescriptorBudget(150, 130).connections()).isEqualTo(DescriptorBudget.MIN_CONNECTIONS);
-    assertThat(new DescriptorBudget(-1, -1).connections()).isEqualTo(DescriptorBudget.UNKNOWN_CONNECTIONS);
+    assertThat(new DescriptorBudget(150, 130).connections())
+        .isEqualTo(DescriptorBudget.MIN_CONNECTIONS);
+    assertThat(new DescriptorBudget(-1, -1).connections())
+        .isEqualTo(DescriptorBudget.UNKNOWN_CONNECTIONS);
     assertThat(DescriptorBudget.ofThisProcess().connections()).isPositive();
   }
 }

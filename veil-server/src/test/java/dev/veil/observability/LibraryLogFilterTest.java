@@ -15,9 +15,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What Vert.x, Netty and HikariCP log through SLF4J themselves, under the tests' logback
- * configuration (which declares {@link LibraryLogFilter} as {@code logback.xml} does): each library,
- * made to log a message and an exception that quote an address, leaves one {@code event=library_log}
- * line under its own logger and level, with the exception's class and never the address.
+ * configuration (which declares {@link LibraryLogFilter} as {@code logback.xml} does): each
+ * library, made to log a message and an exception that quote an address, leaves one {@code
+ * event=library_log} line under its own logger and level, with the exception's class and never the
+ * address.
  */
 class LibraryLogFilterTest {
   private static final String MARKER = "victim.person@example.com";
@@ -27,34 +28,46 @@ class LibraryLogFilterTest {
     Vertx vertx = Vertx.vertx();
     List<String> lines;
     try (CapturedLogs logs = CapturedLogs.of("io.vertx")) {
-      vertx.runOnContext(v -> {
-        throw new IllegalStateException("bad input " + MARKER);
-      });
+      vertx.runOnContext(
+          v -> {
+            throw new IllegalStateException("bad input " + MARKER);
+          });
       Await.until(Duration.ofSeconds(10), "Vert.x's line", () -> !logs.messages().isEmpty());
       lines = logs.messages();
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().get();
     }
 
-    assertThat(lines).singleElement().satisfies(line -> assertThat(line)
-        .startsWith("event=library_log source=io.vertx.core.impl.ContextImpl method=")
-        .endsWith(" exception=java.lang.IllegalStateException")
-        .doesNotContain(MARKER));
+    assertThat(lines)
+        .singleElement()
+        .satisfies(
+            line ->
+                assertThat(line)
+                    .startsWith("event=library_log source=io.vertx.core.impl.ContextImpl method=")
+                    .endsWith(" exception=java.lang.IllegalStateException")
+                    .doesNotContain(MARKER));
   }
 
   @Test
   void netty_aFailingListenerQuotingInput_isLoggedWithoutItsMessage() {
     Promise<Void> promise = new DefaultPromise<>(ImmediateEventExecutor.INSTANCE);
-    promise.addListener(done -> {
-      throw new IllegalArgumentException("peer sent " + MARKER);
-    });
+    promise.addListener(
+        done -> {
+          throw new IllegalArgumentException("peer sent " + MARKER);
+        });
     try (CapturedLogs logs = CapturedLogs.of("io.netty")) {
       promise.setSuccess(null);
 
-      assertThat(logs.messages()).singleElement().satisfies(line -> assertThat(line)
-          .startsWith("event=library_log source=io.netty.util.concurrent.DefaultPromise method=notifyListener0 ")
-          .endsWith(" exception=java.lang.IllegalArgumentException")
-          .doesNotContain(MARKER));
+      assertThat(logs.messages())
+          .singleElement()
+          .satisfies(
+              line ->
+                  assertThat(line)
+                      .startsWith(
+                          "event=library_log source=io.netty.util.concurrent.DefaultPromise"
+                              + " method=notifyListener0 ")
+                      .endsWith(" exception=java.lang.IllegalArgumentException")
+                      .doesNotContain(MARKER));
     }
   }
 
@@ -63,12 +76,16 @@ class LibraryLogFilterTest {
     HikariConfig config = new HikariConfig();
     config.setPoolName("pool-" + MARKER);
     config.setJdbcUrl("jdbc:sqlite::memory:");
-    config.setMaxLifetime(10_000); // under Hikari's minimum: "<pool> - maxLifetime is less than 30000ms, ..."
+    config.setMaxLifetime(
+        10_000); // under Hikari's minimum: "<pool> - maxLifetime is less than 30000ms, ..."
     try (CapturedLogs logs = CapturedLogs.of("com.zaxxer.hikari")) {
       config.validate();
 
-      assertThat(logs.messages()).singleElement().isEqualTo(
-          "event=library_log source=com.zaxxer.hikari.HikariConfig method=validateNumerics exception=none");
+      assertThat(logs.messages())
+          .singleElement()
+          .isEqualTo(
+              "event=library_log source=com.zaxxer.hikari.HikariConfig method=validateNumerics"
+                  + " exception=none");
     }
   }
 

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link LibraryLogs} with the tests' logback configuration ({@code io.grpc} and {@code io.netty} at
- * WARN), its events captured where logback receives them. JUL settings are per JVM: each test sets
- * them as it needs and leaves the libraries routed.
+ * {@link LibraryLogs} with the tests' logback configuration ({@code io.grpc} and {@code io.netty}
+ * at WARN), its events captured where logback receives them. JUL settings are per JVM: each test
+ * sets them as it needs and leaves the libraries routed.
  */
 class LibraryLogsTest {
   private static final String EMAIL = "victim.person@example.com";
@@ -44,16 +44,20 @@ class LibraryLogsTest {
     IOException cause = new IOException("peer sent " + EMAIL);
 
     java.util.logging.Logger.getLogger("io.grpc.netty.SomeTransport")
-        .log(Level.WARNING, "Transport failed for " + EMAIL, new IllegalStateException(EMAIL, cause));
+        .log(
+            Level.WARNING,
+            "Transport failed for " + EMAIL,
+            new IllegalStateException(EMAIL, cause));
 
     assertThat(captured.list).hasSize(1);
     ILoggingEvent event = captured.list.get(0);
     assertThat(event.getLoggerName()).isEqualTo("io.grpc.netty.SomeTransport");
     assertThat(event.getLevel()).isEqualTo(ch.qos.logback.classic.Level.WARN);
     assertThat(event.getFormattedMessage())
-        .isEqualTo("event=library_log source=io.grpc.netty.SomeTransport"
-            + " method=routed_warning_becomesOneEventWithoutMessageOrStack"
-            + " exception=java.lang.IllegalStateException,java.io.IOException");
+        .isEqualTo(
+            "event=library_log source=io.grpc.netty.SomeTransport"
+                + " method=routed_warning_becomesOneEventWithoutMessageOrStack"
+                + " exception=java.lang.IllegalStateException,java.io.IOException");
     assertThat(event.getThrowableProxy()).isNull();
   }
 
@@ -66,10 +70,15 @@ class LibraryLogsTest {
     netty.fine("below WARN");
     netty.severe("an error, no exception");
 
-    assertThat(captured.list).singleElement().satisfies(e -> {
-      assertThat(e.getLevel()).isEqualTo(ch.qos.logback.classic.Level.ERROR);
-      assertThat(e.getFormattedMessage()).endsWith(" exception=none").doesNotContain("an error");
-    });
+    assertThat(captured.list)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getLevel()).isEqualTo(ch.qos.logback.classic.Level.ERROR);
+              assertThat(e.getFormattedMessage())
+                  .endsWith(" exception=none")
+                  .doesNotContain("an error");
+            });
     assertThat(java.util.logging.Logger.getLogger("io.netty").getLevel())
         .as("records logback would drop are not even made")
         .isEqualTo(Level.WARNING);

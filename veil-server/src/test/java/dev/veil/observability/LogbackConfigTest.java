@@ -19,13 +19,14 @@ import org.junit.jupiter.api.Test;
 /**
  * The production {@code logback.xml} (tests run under {@code logback-test.xml}), lines as it prints
  * them: what libraries log through SLF4J themselves comes out as one {@code event=library_log} line
- * each, with logger, level, calling method and exception class, without the message, its
- * arguments or a stack trace (docs/spec.md 9); Veil's own lines keep their message.
+ * each, with logger, level, calling method and exception class, without the message, its arguments
+ * or a stack trace (docs/spec.md 9); Veil's own lines keep their message.
  */
 class LogbackConfigTest {
   private static final String EMAIL = "victim.person@example.com";
   private static final String LIBRARY_LINE =
-      "\\S+ level=(WARN|ERROR) logger=\\S+ event=library_log source=\\S+ method=\\S+ exception=\\S+";
+      "\\S+ level=(WARN|ERROR) logger=\\S+ event=library_log source=\\S+ method=\\S+"
+          + " exception=\\S+";
 
   private final LoggerContext context = new LoggerContext();
   private final ByteArrayOutputStream printed = new ByteArrayOutputStream();
@@ -37,7 +38,8 @@ class LogbackConfigTest {
     JoranConfigurator configurator = new JoranConfigurator();
     configurator.setContext(context);
     configurator.doConfigure(LogbackConfigTest.class.getResource("/logback.xml"));
-    ((OutputStreamAppender<ILoggingEvent>) context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("STDOUT"))
+    ((OutputStreamAppender<ILoggingEvent>)
+            context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("STDOUT"))
         .setOutputStream(printed);
   }
 
@@ -48,33 +50,55 @@ class LogbackConfigTest {
 
   @Test
   void libraryWarningsAndErrors_areOneLineEach_withoutMessageArgumentsOrStack() {
-    List<String> netty = print("io.netty.bootstrap.ServerBootstrap",
-        l -> l.warn("Failed to register an accepted channel: {}", EMAIL, new IllegalStateException(EMAIL)));
-    List<String> vertx = print("io.vertx.core.impl.ContextImpl",
-        l -> l.error("Unhandled exception", new IllegalArgumentException("bad\n" + EMAIL, new java.io.IOException())));
-    List<String> hikari = print("com.zaxxer.hikari.pool.HikariPool",
-        l -> l.error("{} - Exception during pool initialization: " + EMAIL, "pool"));
+    List<String> netty =
+        print(
+            "io.netty.bootstrap.ServerBootstrap",
+            l ->
+                l.warn(
+                    "Failed to register an accepted channel: {}",
+                    EMAIL,
+                    new IllegalStateException(EMAIL)));
+    List<String> vertx =
+        print(
+            "io.vertx.core.impl.ContextImpl",
+            l ->
+                l.error(
+                    "Unhandled exception",
+                    new IllegalArgumentException("bad\n" + EMAIL, new java.io.IOException())));
+    List<String> hikari =
+        print(
+            "com.zaxxer.hikari.pool.HikariPool",
+            l -> l.error("{} - Exception during pool initialization: " + EMAIL, "pool"));
 
     for (List<String> lines : List.of(netty, vertx, hikari)) {
-      assertThat(lines).singleElement().satisfies(line -> assertThat(line).matches(LIBRARY_LINE).doesNotContain(EMAIL));
+      assertThat(lines)
+          .singleElement()
+          .satisfies(line -> assertThat(line).matches(LIBRARY_LINE).doesNotContain(EMAIL));
     }
-    assertThat(netty.get(0)).contains(" level=WARN logger=ServerBootstrap ",
-        " source=io.netty.bootstrap.ServerBootstrap method=lambda$", " exception=java.lang.IllegalStateException");
+    assertThat(netty.get(0))
+        .contains(
+            " level=WARN logger=ServerBootstrap ",
+            " source=io.netty.bootstrap.ServerBootstrap method=lambda$",
+            " exception=java.lang.IllegalStateException");
     assertThat(vertx.get(0))
-        .contains(" level=ERROR ", " exception=java.lang.IllegalArgumentException,java.io.IOException");
+        .contains(
+            " level=ERROR ", " exception=java.lang.IllegalArgumentException,java.io.IOException");
     assertThat(hikari.get(0)).endsWith(" exception=none");
   }
 
   @Test
   void libraryLinesBelowWarn_areNotPrinted() {
-    assertThat(print("io.vertx.core.net.impl.ConnectionBase", l -> l.info("connected " + EMAIL))).isEmpty();
+    assertThat(print("io.vertx.core.net.impl.ConnectionBase", l -> l.info("connected " + EMAIL)))
+        .isEmpty();
   }
 
   @Test
   void veilsOwnLines_keepTheirMessage() {
     assertThat(print("dev.veil.server.VeilServer", l -> l.info("event=started port={}", 8080)))
         .singleElement()
-        .satisfies(line -> assertThat(line).endsWith(" level=INFO logger=VeilServer event=started port=8080"));
+        .satisfies(
+            line ->
+                assertThat(line).endsWith(" level=INFO logger=VeilServer event=started port=8080"));
   }
 
   /** What the production configuration prints when {@code logger} logs as {@code call} does. */

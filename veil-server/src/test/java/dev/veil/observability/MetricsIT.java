@@ -41,8 +41,11 @@ import org.junit.jupiter.api.Test;
  * deploy/} against a real scrape.
  */
 class MetricsIT {
-  private static final Path DEPLOY = Path.of(System.getProperty("user.dir")).resolve("../deploy").normalize();
-  private static final String LIST_CLIENTS = "protocol.identity.admin.v1.IdentityAdminApi/ListClients";
+  private static final Path DEPLOY =
+      Path.of(System.getProperty("user.dir")).resolve("../deploy").normalize();
+  private static final String LIST_CLIENTS =
+      "protocol.identity.admin.v1.IdentityAdminApi/ListClients";
+
   /** Metric names in PromQL: every family Veil writes starts with one of these. */
   private static final Pattern METRIC = Pattern.compile("\\b(?:veil|jvm|process)_[a-zA-Z0-9_:]*");
 
@@ -84,43 +87,61 @@ class MetricsIT {
     Scrape before = scrape();
 
     Response tokens = http.get("/v1/token/generate?email=metrics.user%40example.com", generator);
-    assertThat(http.post("/v1/optout", optOut, "{\"email\":\"opted.out@example.com\"}").code()).isEqualTo(200);
-    assertThat(http.get("/v1/token/generate?email=opted.out%40example.com", generator).status()).isEqualTo("optout");
+    assertThat(http.post("/v1/optout", optOut, "{\"email\":\"opted.out@example.com\"}").code())
+        .isEqualTo(200);
+    assertThat(http.get("/v1/token/generate?email=opted.out%40example.com", generator).status())
+        .isEqualTo("optout");
     assertThat(http.get("/v1/token/generate?email=not-an-email", generator).code()).isEqualTo(400);
     String refreshToken = tokens.successBody().path("refresh_token").asText();
-    assertThat(http.post("/v1/token/refresh", null, "{\"refresh_token\":\"" + refreshToken + "\"}").code())
+    assertThat(
+            http.post("/v1/token/refresh", null, "{\"refresh_token\":\"" + refreshToken + "\"}")
+                .code())
         .isEqualTo(200);
     assertThat(http.post("/v1/token/refresh", generator, "{\"refresh_token\":\"AAAA\"}").status())
         .isEqualTo("invalid_token");
-    Response batch = http.post("/v1/identity/map", mapper,
-        "{\"email\":[\"one@example.com\",\"two@example.com\",\"not an email\"]}");
+    Response batch =
+        http.post(
+            "/v1/identity/map",
+            mapper,
+            "{\"email\":[\"one@example.com\",\"two@example.com\",\"not an email\"]}");
     assertThat(batch.successBody().path("mapped")).hasSize(2);
-    assertThat(http.get("/v1/identity/map?email=opted.out%40example.com", mapper).status()).isEqualTo("optout");
+    assertThat(http.get("/v1/identity/map?email=opted.out%40example.com", mapper).status())
+        .isEqualTo("optout");
     try (IdentityAdminClient admin = new IdentityAdminClient(server.grpcPort(), adminKey);
         IdentityAdminClient stranger = new IdentityAdminClient(server.grpcPort(), "not a key")) {
       admin.listClients();
-      StatusRuntimeException refused = catchThrowableOfType(StatusRuntimeException.class, stranger::listClients);
+      StatusRuntimeException refused =
+          catchThrowableOfType(StatusRuntimeException.class, stranger::listClients);
       assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
     }
 
     Scrape after = scrape();
-    Map<String, Integer> expected = Map.ofEntries(
-        Map.entry("veil_token_generations_total{outcome=\"generated\"}", 1),
-        Map.entry("veil_token_generations_total{outcome=\"optout\"}", 1),
-        Map.entry("veil_token_generations_total{outcome=\"invalid_identifier\"}", 1),
-        Map.entry("veil_token_refreshes_total{outcome=\"refreshed\"}", 1),
-        Map.entry("veil_token_refreshes_total{outcome=\"invalid\"}", 1),
-        Map.entry("veil_token_refreshes_total{outcome=\"optout\"}", 0),
-        Map.entry("veil_token_refreshes_total{outcome=\"expired\"}", 0),
-        Map.entry("veil_identity_map_identifiers_total{outcome=\"mapped\"}", 2),
-        Map.entry("veil_identity_map_identifiers_total{outcome=\"invalid_identifier\"}", 1),
-        Map.entry("veil_identity_map_identifiers_total{outcome=\"optout\"}", 1),
-        Map.entry("veil_optouts_recorded_total", 1),
-        Map.entry("veil_optout_identities", 1),
-        Map.entry("veil_admin_grpc_calls_total{method=\"" + LIST_CLIENTS + "\",code=\"OK\"}", 1),
-        Map.entry("veil_admin_grpc_calls_total{method=\"" + LIST_CLIENTS + "\",code=\"UNAUTHENTICATED\"}", 1));
-    expected.forEach((series, delta) -> assertThat(after.value(series) - before.valueOrZero(series))
-        .as(series).isEqualTo(delta.doubleValue()));
+    Map<String, Integer> expected =
+        Map.ofEntries(
+            Map.entry("veil_token_generations_total{outcome=\"generated\"}", 1),
+            Map.entry("veil_token_generations_total{outcome=\"optout\"}", 1),
+            Map.entry("veil_token_generations_total{outcome=\"invalid_identifier\"}", 1),
+            Map.entry("veil_token_refreshes_total{outcome=\"refreshed\"}", 1),
+            Map.entry("veil_token_refreshes_total{outcome=\"invalid\"}", 1),
+            Map.entry("veil_token_refreshes_total{outcome=\"optout\"}", 0),
+            Map.entry("veil_token_refreshes_total{outcome=\"expired\"}", 0),
+            Map.entry("veil_identity_map_identifiers_total{outcome=\"mapped\"}", 2),
+            Map.entry("veil_identity_map_identifiers_total{outcome=\"invalid_identifier\"}", 1),
+            Map.entry("veil_identity_map_identifiers_total{outcome=\"optout\"}", 1),
+            Map.entry("veil_optouts_recorded_total", 1),
+            Map.entry("veil_optout_identities", 1),
+            Map.entry(
+                "veil_admin_grpc_calls_total{method=\"" + LIST_CLIENTS + "\",code=\"OK\"}", 1),
+            Map.entry(
+                "veil_admin_grpc_calls_total{method=\""
+                    + LIST_CLIENTS
+                    + "\",code=\"UNAUTHENTICATED\"}",
+                1));
+    expected.forEach(
+        (series, delta) ->
+            assertThat(after.value(series) - before.valueOrZero(series))
+                .as(series)
+                .isEqualTo(delta.doubleValue()));
     assertThat(after.type("veil_token_generations_total")).isEqualTo("counter");
     assertThat(after.type("veil_admin_grpc_calls_total")).isEqualTo("counter");
     assertThat(after.type("veil_optouts_recorded_total")).isEqualTo("counter");
@@ -138,22 +159,31 @@ class MetricsIT {
     assertThat(s.value("process_start_time_seconds")).isBetween(now - 86_400, now);
     assertThat(s.value("process_uptime_seconds")).isPositive();
     assertThat(s.value("process_resident_memory_bytes")).isGreaterThan(1 << 20);
-    assertThat(s.value("process_virtual_memory_bytes")).isGreaterThan(s.value("process_resident_memory_bytes"));
+    assertThat(s.value("process_virtual_memory_bytes"))
+        .isGreaterThan(s.value("process_resident_memory_bytes"));
     assertThat(s.value("jvm_memory_used_bytes{area=\"heap\"}")).isPositive();
     assertThat(s.value("jvm_memory_used_bytes{area=\"nonheap\"}")).isPositive();
     assertThat(s.value("jvm_memory_committed_bytes{area=\"heap\"}"))
         .isGreaterThanOrEqualTo(s.value("jvm_memory_used_bytes{area=\"heap\"}"));
     assertThat(s.value("jvm_memory_max_bytes{area=\"heap\"}"))
         .isGreaterThanOrEqualTo(s.value("jvm_memory_committed_bytes{area=\"heap\"}"));
-    assertThat(s.series()).anySatisfy(series -> assertThat(series).startsWith("jvm_gc_collection_seconds_count{gc=\""));
+    assertThat(s.series())
+        .anySatisfy(
+            series -> assertThat(series).startsWith("jvm_gc_collection_seconds_count{gc=\""));
     assertThat(s.type("jvm_gc_collection_seconds")).isEqualTo("summary");
     assertThat(s.value("jvm_threads_current")).isPositive();
     assertThat(s.value("jvm_threads_peak")).isGreaterThanOrEqualTo(s.value("jvm_threads_current"));
     assertThat(s.value("jvm_threads_daemon")).isLessThanOrEqualTo(s.value("jvm_threads_current"));
     assertThat(s.value("jvm_threads_state{state=\"RUNNABLE\"}")).isPositive();
     assertThat(s.value("jvm_classes_currently_loaded")).isPositive();
-    assertThat(s.value("veil_build_info{version=\"" + projectVersion() + "\",java_version=\""
-        + System.getProperty("java.version") + "\",profile=\"veil\"}")).isEqualTo(1);
+    assertThat(
+            s.value(
+                "veil_build_info{version=\""
+                    + projectVersion()
+                    + "\",java_version=\""
+                    + System.getProperty("java.version")
+                    + "\",profile=\"veil\"}"))
+        .isEqualTo(1);
     assertThat(s.value("veil_sync_age_seconds")).isGreaterThanOrEqualTo(0);
   }
 
@@ -161,10 +191,14 @@ class MetricsIT {
   void scrape_runsOffTheEventLoop() {
     try (TestNode node = TestNode.start()) {
       AtomicReference<String> scrapedOn = new AtomicReference<>();
-      node.metrics().gauge("veil_test_thread", "Where the scrape ran.", () -> {
-        scrapedOn.set(Thread.currentThread().getName());
-        return 1;
-      });
+      node.metrics()
+          .gauge(
+              "veil_test_thread",
+              "Where the scrape ran.",
+              () -> {
+                scrapedOn.set(Thread.currentThread().getName());
+                return 1;
+              });
 
       assertThat(node.get("/metrics", null).body()).contains("veil_test_thread 1\n");
       assertThat(scrapedOn.get()).isNotNull().doesNotContain("eventloop");
@@ -172,15 +206,19 @@ class MetricsIT {
   }
 
   @Test
-  void grafanaDashboard_isImportable_andEveryMetricItQueriesIsInAScrape() throws IOException, InterruptedException {
+  void grafanaDashboard_isImportable_andEveryMetricItQueriesIsInAScrape()
+      throws IOException, InterruptedException {
     exerciseEveryFamily();
     Scrape s = scrape();
-    JsonNode dashboard = new ObjectMapper().readTree(DEPLOY.resolve("grafana/veil-dashboard.json").toFile());
+    JsonNode dashboard =
+        new ObjectMapper().readTree(DEPLOY.resolve("grafana/veil-dashboard.json").toFile());
 
-    assertThat(dashboard.path("__inputs")).anySatisfy(input -> {
-      assertThat(input.path("name").asText()).isEqualTo("DS_PROMETHEUS");
-      assertThat(input.path("pluginId").asText()).isEqualTo("prometheus");
-    });
+    assertThat(dashboard.path("__inputs"))
+        .anySatisfy(
+            input -> {
+              assertThat(input.path("name").asText()).isEqualTo("DS_PROMETHEUS");
+              assertThat(input.path("pluginId").asText()).isEqualTo("prometheus");
+            });
     assertThat(dashboard.path("id").isNull()).as("an importable dashboard has id null").isTrue();
     List<JsonNode> panels = new ArrayList<>();
     dashboard.path("panels").forEach(panels::add);
@@ -188,13 +226,17 @@ class MetricsIT {
     List<String> queries = new ArrayList<>();
     for (JsonNode panel : panels) {
       if (!panel.path("type").asText().equals("row")) {
-        assertThat(panel.path("datasource").path("uid").asText()).as(panel.path("title").asText())
+        assertThat(panel.path("datasource").path("uid").asText())
+            .as(panel.path("title").asText())
             .isEqualTo("${DS_PROMETHEUS}");
         assertThat(panel.path("targets")).as(panel.path("title").asText()).isNotEmpty();
       }
       panel.path("targets").forEach(t -> queries.add(t.path("expr").asText()));
     }
-    dashboard.path("templating").path("list").forEach(v -> queries.add(v.path("definition").asText()));
+    dashboard
+        .path("templating")
+        .path("list")
+        .forEach(v -> queries.add(v.path("definition").asText()));
 
     Set<String> used = new TreeSet<>();
     for (String query : queries) {
@@ -205,20 +247,34 @@ class MetricsIT {
       } while (m.find());
     }
     assertThat(s.sampleNames()).containsAll(used);
-    assertThat(used).contains("veil_http_requests_total", "veil_token_generations_total", "veil_token_refreshes_total",
-        "veil_identity_map_identifiers_total", "veil_optouts_recorded_total", "veil_admin_grpc_calls_total",
-        "jvm_memory_used_bytes", "jvm_gc_collection_seconds_sum", "process_open_fds", "process_cpu_seconds_total",
-        "veil_sync_age_seconds");
+    assertThat(used)
+        .contains(
+            "veil_http_requests_total",
+            "veil_token_generations_total",
+            "veil_token_refreshes_total",
+            "veil_identity_map_identifiers_total",
+            "veil_optouts_recorded_total",
+            "veil_admin_grpc_calls_total",
+            "jvm_memory_used_bytes",
+            "jvm_gc_collection_seconds_sum",
+            "process_open_fds",
+            "process_cpu_seconds_total",
+            "veil_sync_age_seconds");
   }
 
   @Test
   void prometheusConfig_scrapesMetricsOfEachNode() throws IOException {
-    JsonNode config = new ObjectMapper(new YAMLFactory()).readTree(DEPLOY.resolve("prometheus/prometheus.yml").toFile());
+    JsonNode config =
+        new ObjectMapper(new YAMLFactory())
+            .readTree(DEPLOY.resolve("prometheus/prometheus.yml").toFile());
 
-    assertThat(config.path("scrape_configs")).isNotEmpty().allSatisfy(job -> {
-      assertThat(job.path("metrics_path").asText()).isEqualTo("/metrics");
-      assertThat(job.path("job_name").asText()).startsWith("veil");
-    });
+    assertThat(config.path("scrape_configs"))
+        .isNotEmpty()
+        .allSatisfy(
+            job -> {
+              assertThat(job.path("metrics_path").asText()).isEqualTo("/metrics");
+              assertThat(job.path("job_name").asText()).startsWith("veil");
+            });
     assertThat(config.path("scrape_configs").get(0).path("static_configs").get(0).path("targets"))
         .allSatisfy(target -> assertThat(target.asText()).endsWith(":8080"));
   }
@@ -234,7 +290,8 @@ class MetricsIT {
   /** The Maven project version, from the parent section of this module's pom. */
   private static String projectVersion() throws IOException {
     String pom = Files.readString(Path.of(System.getProperty("user.dir"), "pom.xml"));
-    Matcher m = Pattern.compile("<parent>.*?<version>([^<]+)</version>", Pattern.DOTALL).matcher(pom);
+    Matcher m =
+        Pattern.compile("<parent>.*?<version>([^<]+)</version>", Pattern.DOTALL).matcher(pom);
     assertThat(m.find()).as("the parent version in pom.xml").isTrue();
     return m.group(1);
   }

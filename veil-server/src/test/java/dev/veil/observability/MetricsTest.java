@@ -24,14 +24,30 @@ class MetricsTest {
         .contains("veil_http_requests_total{route=\"/v1/x\",method=\"GET\",status=\"200\"} 2\n")
         .contains("veil_http_requests_total{route=\"/v1/x\",method=\"GET\",status=\"400\"} 1\n")
         .contains("# TYPE veil_http_request_duration_seconds histogram\n")
-        .contains("veil_http_request_duration_seconds_bucket{route=\"/v1/x\",method=\"GET\",status=\"200\",le=\"0.0005\"} 1\n")
-        .contains("veil_http_request_duration_seconds_bucket{route=\"/v1/x\",method=\"GET\",status=\"200\",le=\"0.0025\"} 1\n")
-        .contains("veil_http_request_duration_seconds_bucket{route=\"/v1/x\",method=\"GET\",status=\"200\",le=\"0.005\"} 2\n")
-        .contains("veil_http_request_duration_seconds_bucket{route=\"/v1/x\",method=\"GET\",status=\"200\",le=\"+Inf\"} 2\n")
-        .contains("veil_http_request_duration_seconds_sum{route=\"/v1/x\",method=\"GET\",status=\"200\"} 0.0033\n")
-        .contains("veil_http_request_duration_seconds_bucket{route=\"/v1/x\",method=\"GET\",status=\"400\",le=\"10\"} 0\n")
-        .contains("veil_http_request_duration_seconds_bucket{route=\"/v1/x\",method=\"GET\",status=\"400\",le=\"+Inf\"} 1\n")
-        .contains("veil_http_request_duration_seconds_count{route=\"/v1/x\",method=\"GET\",status=\"400\"} 1\n");
+        .contains(
+            "veil_http_request_duration_seconds_bucket{route=\"/v1/x\",method=\"GET\",status=\"200\",le=\"0.0005\"}"
+                + " 1\n")
+        .contains(
+            "veil_http_request_duration_seconds_bucket{route=\"/v1/x\",method=\"GET\",status=\"200\",le=\"0.0025\"}"
+                + " 1\n")
+        .contains(
+            "veil_http_request_duration_seconds_bucket{route=\"/v1/x\",method=\"GET\",status=\"200\",le=\"0.005\"}"
+                + " 2\n")
+        .contains(
+            "veil_http_request_duration_seconds_bucket{route=\"/v1/x\",method=\"GET\",status=\"200\",le=\"+Inf\"}"
+                + " 2\n")
+        .contains(
+            "veil_http_request_duration_seconds_sum{route=\"/v1/x\",method=\"GET\",status=\"200\"}"
+                + " 0.0033\n")
+        .contains(
+            "veil_http_request_duration_seconds_bucket{route=\"/v1/x\",method=\"GET\",status=\"400\",le=\"10\"}"
+                + " 0\n")
+        .contains(
+            "veil_http_request_duration_seconds_bucket{route=\"/v1/x\",method=\"GET\",status=\"400\",le=\"+Inf\"}"
+                + " 1\n")
+        .contains(
+            "veil_http_request_duration_seconds_count{route=\"/v1/x\",method=\"GET\",status=\"400\"}"
+                + " 1\n");
     assertThat(route.count(200)).isEqualTo(2);
   }
 
@@ -60,8 +76,12 @@ class MetricsTest {
     metrics.gauge("veil_keys", "Keys held.\nIn memory.", () -> 7);
 
     assertThat(metrics.scrape())
-        .contains("# HELP veil_optouts_total Opt-outs recorded.\n# TYPE veil_optouts_total counter\nveil_optouts_total 3\n")
-        .contains("# HELP veil_keys Keys held.\\nIn memory.\n# TYPE veil_keys gauge\nveil_keys 7\n");
+        .contains(
+            "# HELP veil_optouts_total Opt-outs recorded.\n"
+                + "# TYPE veil_optouts_total counter\n"
+                + "veil_optouts_total 3\n")
+        .contains(
+            "# HELP veil_keys Keys held.\\nIn memory.\n# TYPE veil_keys gauge\nveil_keys 7\n");
     assertThat(metrics.counter("veil_optouts_total", "x")).isSameAs(counter);
   }
 
@@ -69,8 +89,10 @@ class MetricsTest {
   void invalidNamesAndNegativeIncrements_areRefused() {
     Metrics metrics = new Metrics();
 
-    assertThatThrownBy(() -> metrics.counter("bad name", "")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> metrics.counter("ok_total", "").add(-1)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> metrics.counter("bad name", ""))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> metrics.counter("ok_total", "").add(-1))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -87,11 +109,12 @@ class MetricsTest {
     RequestMetrics route = metrics.httpRequests("/a", "POST");
     ExecutorService pool = Executors.newFixedThreadPool(4);
     for (int t = 0; t < 4; t++) {
-      pool.execute(() -> {
-        for (int i = 0; i < 10_000; i++) {
-          route.record(200 + (i % 2), i);
-        }
-      });
+      pool.execute(
+          () -> {
+            for (int i = 0; i < 10_000; i++) {
+              route.record(200 + (i % 2), i);
+            }
+          });
     }
     pool.shutdown();
     assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
@@ -107,9 +130,11 @@ class MetricsTest {
     calls.labels("a/\"C", "NOT_FOUND").add(2);
     ok.inc();
 
-    assertThat(metrics.scrape()).contains("# HELP veil_calls_total Calls.\n# TYPE veil_calls_total counter\n"
-        + "veil_calls_total{method=\"a/B\",code=\"OK\"} 1\n"
-        + "veil_calls_total{method=\"a/\\\"C\",code=\"NOT_FOUND\"} 2\n");
+    assertThat(metrics.scrape())
+        .contains(
+            "# HELP veil_calls_total Calls.\n# TYPE veil_calls_total counter\n"
+                + "veil_calls_total{method=\"a/B\",code=\"OK\"} 1\n"
+                + "veil_calls_total{method=\"a/\\\"C\",code=\"NOT_FOUND\"} 2\n");
     assertThat(calls.labels("a/B", "OK")).isSameAs(ok);
     assertThat(metrics.counterFamily("veil_calls_total", "x", "method", "code")).isSameAs(calls);
   }
@@ -132,7 +157,8 @@ class MetricsTest {
     java.util.concurrent.atomic.AtomicLong recorded = new java.util.concurrent.atomic.AtomicLong(4);
     metrics.counterOf("veil_things_total", "Things.", recorded::get);
 
-    assertThat(metrics.scrape()).contains("# TYPE veil_things_total counter\nveil_things_total 4\n");
+    assertThat(metrics.scrape())
+        .contains("# TYPE veil_things_total counter\nveil_things_total 4\n");
     recorded.set(9);
     assertThat(metrics.scrape()).contains("veil_things_total 9\n");
   }

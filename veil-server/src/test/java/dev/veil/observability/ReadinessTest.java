@@ -14,9 +14,13 @@ import org.junit.jupiter.api.Test;
 
 class ReadinessTest {
   private final MutableClock clock = MutableClock.at("2026-05-01T00:00:00Z");
-  private final KeyService keys = new KeyService(new InMemoryStores().keys(),
-      new KeyPolicy(Duration.ofDays(1), Duration.ofHours(1), Duration.ofHours(72), Duration.ofDays(30)), clock,
-      new SecureRandom());
+  private final KeyService keys =
+      new KeyService(
+          new InMemoryStores().keys(),
+          new KeyPolicy(
+              Duration.ofDays(1), Duration.ofHours(1), Duration.ofHours(72), Duration.ofDays(30)),
+          clock,
+          new SecureRandom());
   private final Readiness readiness = new Readiness(keys, clock, Duration.ofMinutes(10));
 
   @Test
@@ -42,7 +46,9 @@ class ReadinessTest {
 
     clock.advance(Duration.ofSeconds(1));
     assertThat(readiness.notReadyReason())
-        .isEqualTo("data not synced with the store for 601s (sync.max-staleness 10m); is the store reachable?");
+        .isEqualTo(
+            "data not synced with the store for 601s (sync.max-staleness 10m); is the store"
+                + " reachable?");
 
     readiness.recordSync(clock.instant());
     assertThat(readiness.isReady()).as("ready again after the next successful sync").isTrue();

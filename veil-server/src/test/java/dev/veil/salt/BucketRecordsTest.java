@@ -53,25 +53,28 @@ class BucketRecordsTest {
   void concurrentFirstReads_allSeeCompleteFields() throws Exception {
     int count = 1 << 15;
     BucketRecords records =
-        new BucketRecords(count, filler(32, 0, new AtomicInteger()), filler(12, 7, new AtomicInteger()));
+        new BucketRecords(
+            count, filler(32, 0, new AtomicInteger()), filler(12, 7, new AtomicInteger()));
     CountDownLatch start = new CountDownLatch(1);
     AtomicInteger bad = new AtomicInteger();
     List<Thread> readers = new ArrayList<>();
     for (int t = 0; t < 4; t++) {
       boolean forward = t % 2 == 0;
-      Thread reader = new Thread(() -> {
-        try {
-          start.await();
-        } catch (InterruptedException e) {
-          return;
-        }
-        for (int n = 0; n < count; n++) {
-          int bucket = forward ? n : count - 1 - n;
-          if (!holds(records, bucket, true, 0) || !holds(records, bucket, false, 7)) {
-            bad.incrementAndGet();
-          }
-        }
-      });
+      Thread reader =
+          new Thread(
+              () -> {
+                try {
+                  start.await();
+                } catch (InterruptedException e) {
+                  return;
+                }
+                for (int n = 0; n < count; n++) {
+                  int bucket = forward ? n : count - 1 - n;
+                  if (!holds(records, bucket, true, 0) || !holds(records, bucket, false, 7)) {
+                    bad.incrementAndGet();
+                  }
+                }
+              });
       reader.start();
       readers.add(reader);
     }
@@ -85,7 +88,8 @@ class BucketRecordsTest {
   @Test
   void copyOf_keepsComputedFields_andRecomputesTheChangedSalts() {
     AtomicInteger ids = new AtomicInteger();
-    BucketRecords first = new BucketRecords(10, filler(32, 0, new AtomicInteger()), filler(12, 7, ids));
+    BucketRecords first =
+        new BucketRecords(10, filler(32, 0, new AtomicInteger()), filler(12, 7, ids));
     first.salt(1);
     first.salt(2);
     first.id(2);

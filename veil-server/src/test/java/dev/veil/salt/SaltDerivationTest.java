@@ -45,19 +45,25 @@ class SaltDerivationTest {
   @Test
   void initialSnapshot_matchesTheDefinition() throws Exception {
     int n = 1 << 17;
-    SaltSystem system = new SaltSystem(n, Instant.parse("2026-01-01T00:00:00Z"), SEED, BUCKET_ID_SECRET, filled(3));
+    SaltSystem system =
+        new SaltSystem(n, Instant.parse("2026-01-01T00:00:00Z"), SEED, BUCKET_ID_SECRET, filled(3));
     SaltSnapshot snapshot = SaltSnapshot.initial(system);
     for (int bucket : new int[] {0, 1, 12345, n / 2, n - 1}) {
       assertThat(snapshot.salt(bucket)).as("salt of %d", bucket).isEqualTo(expectedSalt(bucket, 0));
-      assertThat(snapshot.bucketId(bucket)).as("id of %d", bucket).isEqualTo(expectedBucketId(bucket));
+      assertThat(snapshot.bucketId(bucket))
+          .as("id of %d", bucket)
+          .isEqualTo(expectedBucketId(bucket));
     }
   }
 
   @Test
   void rotatedSalt_usesTheGeneration() throws Exception {
-    SaltSystem system = new SaltSystem(10, Instant.parse("2026-01-01T00:00:00Z"), SEED, BUCKET_ID_SECRET, filled(3));
-    SaltSnapshot rotated = SaltSnapshot.initial(system)
-        .with(java.util.List.of(new BucketSalt(4, 3, Instant.parse("2026-02-01T00:00:00Z"))));
+    SaltSystem system =
+        new SaltSystem(
+            10, Instant.parse("2026-01-01T00:00:00Z"), SEED, BUCKET_ID_SECRET, filled(3));
+    SaltSnapshot rotated =
+        SaltSnapshot.initial(system)
+            .with(java.util.List.of(new BucketSalt(4, 3, Instant.parse("2026-02-01T00:00:00Z"))));
     assertThat(rotated.salt(4)).isEqualTo(expectedSalt(4, 3));
     assertThat(rotated.salt(5)).isEqualTo(expectedSalt(5, 0));
     assertThat(rotated.bucketId(4)).isEqualTo(expectedBucketId(4));

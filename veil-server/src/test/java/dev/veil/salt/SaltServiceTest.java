@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
 class SaltServiceTest {
   private final MutableClock clock = MutableClock.at("2026-01-01T00:00:00Z");
   private final InMemoryStores stores = new InMemoryStores();
-  private final SaltSystem system = SaltSystem.loadOrCreate(stores.meta(), 100, clock, new SecureRandom());
+  private final SaltSystem system =
+      SaltSystem.loadOrCreate(stores.meta(), 100, clock, new SecureRandom());
   private final SaltRotationPolicy daily = new SaltRotationPolicy(0.05, Duration.ofDays(1));
   private final SaltService salts = new SaltService(system, stores.salts(), daily, clock);
 
@@ -38,8 +39,10 @@ class SaltServiceTest {
 
   @Test
   void initially_everyBucketIsUpdatedAfterATimeBeforeCreation_andNoneAfterIt() {
-    assertThat(drain(salts.current().updatedAfter(Instant.parse("2025-12-31T23:59:59Z")))).hasSize(100);
-    assertThat(drain(salts.current().updatedAfter(Instant.parse("2026-01-01T00:00:00Z")))).isEmpty();
+    assertThat(drain(salts.current().updatedAfter(Instant.parse("2025-12-31T23:59:59Z"))))
+        .hasSize(100);
+    assertThat(drain(salts.current().updatedAfter(Instant.parse("2026-01-01T00:00:00Z"))))
+        .isEmpty();
   }
 
   @Test
@@ -83,7 +86,8 @@ class SaltServiceTest {
     assertThatThrownBy(() -> salts.rotateBuckets(List.of("nope")))
         .isInstanceOf(VeilException.class)
         .hasMessageContaining("unknown bucket id")
-        .extracting(e -> ((VeilException) e).code()).isEqualTo(ErrorCode.NOT_FOUND);
+        .extracting(e -> ((VeilException) e).code())
+        .isEqualTo(ErrorCode.NOT_FOUND);
   }
 
   @Test
@@ -96,14 +100,16 @@ class SaltServiceTest {
     assertThat(salts.status().lastDailyRotationDay()).isEqualTo("2026-01-02");
     clock.advance(Duration.ofDays(1));
     assertThat(salts.rotateScheduled()).isEqualTo(5);
-    assertThat(stores.saltRuns()).containsOnlyKeys(
-        Instant.parse("2026-01-02T00:00:00Z"), Instant.parse("2026-01-03T00:00:00Z"));
+    assertThat(stores.saltRuns())
+        .containsOnlyKeys(
+            Instant.parse("2026-01-02T00:00:00Z"), Instant.parse("2026-01-03T00:00:00Z"));
   }
 
   @Test
   void rotateScheduled_withAShortPeriod_runsOncePerPeriod_andNamesItByItsStart() {
-    SaltService fast = new SaltService(system, stores.salts(), new SaltRotationPolicy(0.01, Duration.ofSeconds(5)),
-        clock);
+    SaltService fast =
+        new SaltService(
+            system, stores.salts(), new SaltRotationPolicy(0.01, Duration.ofSeconds(5)), clock);
     clock.advance(Duration.ofMillis(4_999));
     assertThat(fast.rotateScheduled()).isZero(); // still the creation period
     clock.advance(Duration.ofMillis(1));
@@ -120,18 +126,23 @@ class SaltServiceTest {
     SaltService other = new SaltService(system, stores.salts(), daily, clock);
     clock.advance(Duration.ofDays(1));
     // The other node writes its run between this node's catch-up and this node's write, as if
-    // both held the job at once (a lock lost with a database restart, a node resuming from a pause).
+    // both held the job at once (a lock lost with a database restart, a node resuming from a
+    // pause).
     AtomicBoolean raced = new AtomicBoolean();
-    stores.beforeEachCall(call -> {
-      if (call.part() == InMemoryStores.Part.SALTS && call.write() && raced.compareAndSet(false, true)) {
-        assertThat(other.rotateScheduled()).isEqualTo(5);
-      }
-    });
+    stores.beforeEachCall(
+        call -> {
+          if (call.part() == InMemoryStores.Part.SALTS
+              && call.write()
+              && raced.compareAndSet(false, true)) {
+            assertThat(other.rotateScheduled()).isEqualTo(5);
+          }
+        });
 
     assertThat(salts.rotateScheduled()).isZero();
 
     stores.beforeEachCall(null);
-    assertThat(stores.saltRuns()).containsExactly(Map.entry(Instant.parse("2026-01-02T00:00:00Z"), 5));
+    assertThat(stores.saltRuns())
+        .containsExactly(Map.entry(Instant.parse("2026-01-02T00:00:00Z"), 5));
     assertThat(salts.current().rotatedCount()).isEqualTo(5);
     for (int i = 0; i < 100; i++) {
       assertThat(salts.current().generation(i)).isLessThanOrEqualTo(1);
@@ -143,16 +154,20 @@ class SaltServiceTest {
     SaltService other = new SaltService(system, stores.salts(), daily, clock);
     String bucket = salts.current().bucketId(9);
     AtomicBoolean raced = new AtomicBoolean();
-    stores.beforeEachCall(call -> {
-      if (call.part() == InMemoryStores.Part.SALTS && call.write() && raced.compareAndSet(false, true)) {
-        other.rotateBuckets(List.of(bucket));
-      }
-    });
+    stores.beforeEachCall(
+        call -> {
+          if (call.part() == InMemoryStores.Part.SALTS
+              && call.write()
+              && raced.compareAndSet(false, true)) {
+            other.rotateBuckets(List.of(bucket));
+          }
+        });
 
     assertThat(salts.rotateBuckets(List.of(bucket))).isEqualTo(1);
 
     stores.beforeEachCall(null);
-    assertThat(salts.current().generation(9)).isEqualTo(2); // two requests, two rotations, no lost one
+    assertThat(salts.current().generation(9))
+        .isEqualTo(2); // two requests, two rotations, no lost one
     other.catchUp();
     assertThat(other.current().salt(9)).isEqualTo(salts.current().salt(9));
   }
@@ -160,29 +175,31 @@ class SaltServiceTest {
   @Test
   void catchUp_ignoresARowDeliveredAgainAfterANewerOne() {
     List<Versioned<BucketSalt>> stale = new ArrayList<>();
-    SaltStore redelivering = new SaltStore() {
-      @Override
-      public ChangeCursor forEachChange(ChangeCursor since, Consumer<Versioned<BucketSalt>> sink) {
-        ChangeCursor next = stores.salts().forEachChange(since, sink);
-        stale.forEach(sink);
-        return next;
-      }
+    SaltStore redelivering =
+        new SaltStore() {
+          @Override
+          public ChangeCursor forEachChange(
+              ChangeCursor since, Consumer<Versioned<BucketSalt>> sink) {
+            ChangeCursor next = stores.salts().forEachChange(since, sink);
+            stale.forEach(sink);
+            return next;
+          }
 
-      @Override
-      public boolean saveRotations(List<BucketSalt> rotations) {
-        return stores.salts().saveRotations(rotations);
-      }
+          @Override
+          public boolean saveRotations(List<BucketSalt> rotations) {
+            return stores.salts().saveRotations(rotations);
+          }
 
-      @Override
-      public boolean saveScheduledRotation(Instant periodStart, List<BucketSalt> rotations) {
-        return stores.salts().saveScheduledRotation(periodStart, rotations);
-      }
+          @Override
+          public boolean saveScheduledRotation(Instant periodStart, List<BucketSalt> rotations) {
+            return stores.salts().saveScheduledRotation(periodStart, rotations);
+          }
 
-      @Override
-      public Optional<Instant> lastScheduledRun() {
-        return stores.salts().lastScheduledRun();
-      }
-    };
+          @Override
+          public Optional<Instant> lastScheduledRun() {
+            return stores.salts().lastScheduledRun();
+          }
+        };
     SaltService node = new SaltService(system, redelivering, daily, clock);
     salts.rotateBuckets(List.of(salts.current().bucketId(4)));
     salts.rotateBuckets(List.of(salts.current().bucketId(4)));

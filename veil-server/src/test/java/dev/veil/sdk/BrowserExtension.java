@@ -10,15 +10,16 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * Wiring of the browser tests: without a browser each test is skipped (reported as skipped, with the
- * reason, after a notice on stderr) or, with {@value Browser#REQUIRE_ENV}=1, fails; otherwise one
- * {@link DemoServer} and one {@link Browser} serve the whole run (JUnit closes both at its end), the
- * browser is reset before each test (a fresh tab, no cookies, no storage), and both are handed to
- * test constructors.
+ * Wiring of the browser tests: without a browser each test is skipped (reported as skipped, with
+ * the reason, after a notice on stderr) or, with {@value Browser#REQUIRE_ENV}=1, fails; otherwise
+ * one {@link DemoServer} and one {@link Browser} serve the whole run (JUnit closes both at its
+ * end), the browser is reset before each test (a fresh tab, no cookies, no storage), and both are
+ * handed to test constructors.
  */
 public final class BrowserExtension
     implements ExecutionCondition, BeforeAllCallback, BeforeEachCallback, ParameterResolver {
-  private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(BrowserExtension.class);
+  private static final ExtensionContext.Namespace NAMESPACE =
+      ExtensionContext.Namespace.create(BrowserExtension.class);
 
   @Override
   public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
@@ -52,16 +53,22 @@ public final class BrowserExtension
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
     Browser.assumeAvailable(); // fails here when the browser is required but missing
-    return parameter.getParameter().getType() == DemoServer.class ? server(context) : browser(context);
+    return parameter.getParameter().getType() == DemoServer.class
+        ? server(context)
+        : browser(context);
   }
 
   private static DemoServer server(ExtensionContext context) {
-    return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(DemoServer.class, k -> DemoServer.start(),
-        DemoServer.class);
+    return context
+        .getRoot()
+        .getStore(NAMESPACE)
+        .getOrComputeIfAbsent(DemoServer.class, k -> DemoServer.start(), DemoServer.class);
   }
 
   private static Browser browser(ExtensionContext context) {
-    return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(Browser.class, k -> Browser.start(),
-        Browser.class);
+    return context
+        .getRoot()
+        .getStore(NAMESPACE)
+        .getOrComputeIfAbsent(Browser.class, k -> Browser.start(), Browser.class);
   }
 }

@@ -18,9 +18,10 @@ import org.openqa.selenium.By;
 @ExtendWith(BrowserExtension.class)
 class DemoFlowIT {
   /** Collects CSP violations from the first line of every page, before any page script runs. */
-  private static final String RECORD_CSP_VIOLATIONS = "window.__cspViolations = [];"
-      + "document.addEventListener('securitypolicyviolation', e => window.__cspViolations.push("
-      + "e.effectiveDirective + ' ' + e.blockedURI));";
+  private static final String RECORD_CSP_VIOLATIONS =
+      "window.__cspViolations = [];"
+          + "document.addEventListener('securitypolicyviolation', e => window.__cspViolations.push("
+          + "e.effectiveDirective + ' ' + e.blockedURI));";
 
   private final Browser browser;
   private final DemoServer server;
@@ -44,10 +45,12 @@ class DemoFlowIT {
     assertThat(page.state().token()).isEqualTo(first);
     assertThat(page.storedIdentity()).containsEntry("advertising_token", first);
     assertThat(page.shownMillis("identity-expires")).isGreaterThan(before);
-    assertThat(page.shownMillis("refresh-from")).isBetween(before, page.shownMillis("identity-expires"));
+    assertThat(page.shownMillis("refresh-from"))
+        .isBetween(before, page.shownMillis("identity-expires"));
     assertThat(page.text("bid-request")).contains("\"id\": \"" + first + "\"");
     assertThat(page.status()).startsWith("Logged in");
-    // Durations as people read them ("in 1 min 59 s"), not "(in 119 s)" (tokens here live 60 and 120 s).
+    // Durations as people read them ("in 1 min 59 s"), not "(in 119 s)" (tokens here live 60 and
+    // 120 s).
     assertReadableDuration(page.text("identity-expires"));
     assertReadableDuration(page.text("refresh-expires"));
     assertReadableDuration(page.text("refresh-from"));
@@ -57,17 +60,22 @@ class DemoFlowIT {
     assertNotBlank(browser.screenshot("demo-logged-in"));
 
     page.waitForEvent("IdentityUpdated", "refreshed");
-    browser.waitFor("the refreshed token on the page", d -> !page.shownToken().equals(first)
-        && page.shownToken().equals(page.state().token()));
+    browser.waitFor(
+        "the refreshed token on the page",
+        d -> !page.shownToken().equals(first) && page.shownToken().equals(page.state().token()));
 
     browser.driver().findElement(By.id("send-bid")).click();
     browser.waitFor("the bidder's answer", d -> !page.text("bid-result").isEmpty());
-    assertThat(browser.driver().findElement(By.id("bid-result")).getAttribute("data-match")).isEqualTo("true");
-    assertThat(browser.driver().findElement(By.id("bid-result")).getAttribute("data-decryption")).isEqualTo("SUCCESS");
-    assertThat(page.text("bid-result")).contains("received the token unchanged", "decrypted it with its own key");
+    assertThat(browser.driver().findElement(By.id("bid-result")).getAttribute("data-match"))
+        .isEqualTo("true");
+    assertThat(browser.driver().findElement(By.id("bid-result")).getAttribute("data-decryption"))
+        .isEqualTo("SUCCESS");
+    assertThat(page.text("bid-result"))
+        .contains("received the token unchanged", "decrypted it with its own key");
     // What the bidder read is what the token holds: the user's advertising id, an email identity.
     assertThat(browser.driver().findElement(By.id("bid-decrypted")).isDisplayed()).isTrue();
-    assertThat(page.text("decrypted-advertising-id")).isEqualTo(server.advertisingIdOf("reader@example.com"));
+    assertThat(page.text("decrypted-advertising-id"))
+        .isEqualTo(server.advertisingIdOf("reader@example.com"));
     assertThat(page.text("decrypted-identity-type")).isEqualTo("email");
     assertReadableDuration(page.text("decrypted-expires"));
     browser.js("document.getElementById('bid-result').scrollIntoView();");
@@ -95,8 +103,10 @@ class DemoFlowIT {
     assertThat(demo.get("/", null).body()).contains("<link rel=\"icon\" href=\"/favicon.svg\"");
   }
 
-  private static final java.util.regex.Pattern DURATION = java.util.regex.Pattern.compile(
-      "\\((?:in )?(?:(\\d+) days? ?)?(?:(\\d+) h ?)?(?:(\\d+) min ?)?(?:(\\d+) s)?(?: ago)?\\)$|\\(now\\)$");
+  private static final java.util.regex.Pattern DURATION =
+      java.util.regex.Pattern.compile(
+          "\\((?:in )?(?:(\\d+) days? ?)?(?:(\\d+) h ?)?(?:(\\d+) min ?)?(?:(\\d+) s)?(?:"
+              + " ago)?\\)$|\\(now\\)$");
 
   /** A time shown with a duration in the largest units that fit: no "90 s", no "(in 259200 s)". */
   private static void assertReadableDuration(String shown) {
@@ -106,7 +116,9 @@ class DemoFlowIT {
     for (int unit = 0; unit < bounds.length; unit++) {
       String count = m.group(unit + 1);
       if (count != null) {
-        assertThat(Integer.parseInt(count)).as("unit %d of '%s'", unit, shown).isLessThan(bounds[unit]);
+        assertThat(Integer.parseInt(count))
+            .as("unit %d of '%s'", unit, shown)
+            .isLessThan(bounds[unit]);
       }
     }
   }
@@ -134,7 +146,8 @@ class DemoFlowIT {
   void demo_unknownInputIsRefusedOnThePage() {
     page.open();
     browser.driver().findElement(By.id("email")).sendKeys("not-an-email");
-    // The input's own validation would stop a user; a script posting the form gets the server's answer.
+    // The input's own validation would stop a user; a script posting the form gets the server's
+    // answer.
     browser.js("document.getElementById('email').type = 'text';");
     browser.driver().findElement(By.id("login")).click();
     browser.waitFor("the login error", d -> !page.text("login-error").isEmpty());
@@ -160,7 +173,10 @@ class DemoFlowIT {
     Http demo = new Http(server.demoUrl("127.0.0.1", "").replaceAll("/$", ""));
     for (String path : List.of("/", "/demo.js", "/veil-sdk.js")) {
       String csp = demo.get(path, null).header("Content-Security-Policy");
-      assertThat(csp).as(path).contains("script-src 'self';", "default-src 'none'", "require-trusted-types-for 'script'")
+      assertThat(csp)
+          .as(path)
+          .contains(
+              "script-src 'self';", "default-src 'none'", "require-trusted-types-for 'script'")
           .doesNotContain("unsafe-inline", "unsafe-eval", "*");
     }
     String html = demo.get("/", null).body();
@@ -170,7 +186,10 @@ class DemoFlowIT {
 
   @Test
   void csp_sdkAndPageRunWithoutAViolation_whileInlineScriptAndEvalAreBlocked() {
-    browser.driver().executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", RECORD_CSP_VIOLATIONS));
+    browser
+        .driver()
+        .executeCdpCommand(
+            "Page.addScriptToEvaluateOnNewDocument", Map.of("source", RECORD_CSP_VIOLATIONS));
     page.open();
     page.login("csp@example.com");
     page.waitForEvent("IdentityUpdated", "refreshed");
@@ -178,16 +197,22 @@ class DemoFlowIT {
     page.waitForEvent("LoggedOut", null);
     assertThat(browser.<List<Object>>js("return window.__cspViolations;")).isEmpty();
 
-    String inline = browser.js("try { const s = document.createElement('script');"
-        + " s.textContent = 'window.__inlineRan = true'; document.head.appendChild(s);"
-        + " return String(window.__inlineRan === true); } catch (e) { return e.name; }");
+    String inline =
+        browser.js(
+            "try { const s = document.createElement('script');"
+                + " s.textContent = 'window.__inlineRan = true'; document.head.appendChild(s);"
+                + " return String(window.__inlineRan === true); } catch (e) { return e.name; }");
     assertThat(inline).isNotEqualTo("true");
-    // Scripts run by the test itself may eval (DevTools is exempt); a task the page runs later may not.
-    browser.js("setTimeout(() => { try { window.__evalResult = String(window.eval('40 + 2')); }"
-        + " catch (e) { window.__evalResult = e.name; } }, 0);");
-    String eval = browser.waitFor("the eval attempt", d -> browser.<String>js("return window.__evalResult;"));
+    // Scripts run by the test itself may eval (DevTools is exempt); a task the page runs later may
+    // not.
+    browser.js(
+        "setTimeout(() => { try { window.__evalResult = String(window.eval('40 + 2')); }"
+            + " catch (e) { window.__evalResult = e.name; } }, 0);");
+    String eval =
+        browser.waitFor("the eval attempt", d -> browser.<String>js("return window.__evalResult;"));
     assertThat(eval).isEqualTo("EvalError");
-    browser.waitFor("the violations to be reported", d -> !browser.<List<Object>>js("return window.__cspViolations;")
-        .isEmpty());
+    browser.waitFor(
+        "the violations to be reported",
+        d -> !browser.<List<Object>>js("return window.__cspViolations;").isEmpty());
   }
 }

@@ -16,9 +16,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(BrowserExtension.class)
 class PublisherMistakesIT {
   /** Collects the page's console warnings in {@code window.__warnings}. */
-  private static final String RECORD_WARNINGS = "window.__warnings = []; const originalWarn = console.warn;"
-      + "console.warn = function () { window.__warnings.push(Array.from(arguments).join(' '));"
-      + " return originalWarn.apply(console, arguments); };";
+  private static final String RECORD_WARNINGS =
+      "window.__warnings = []; const originalWarn = console.warn;"
+          + "console.warn = function () { window.__warnings.push(Array.from(arguments).join(' '));"
+          + " return originalWarn.apply(console, arguments); };";
 
   private final Browser browser;
   private final DemoServer server;
@@ -49,10 +50,18 @@ class PublisherMistakesIT {
     identity.put("refresh_from", now + 200);
     browser.js("window.__veil.init({identity: arguments[0], refreshRetryPeriod: 1000});", identity);
 
-    List<String> warned = browser.waitFor("a console warning about the refresh's answer",
-        d -> warnings().stream().anyMatch(w -> w.contains("answered HTTP 404")) ? warnings() : null);
-    assertThat(warned).filteredOn(w -> w.contains("/v1/token/refresh answered HTTP 404"))
-        .singleElement().asString().contains("is baseUrl the Veil API?");
+    List<String> warned =
+        browser.waitFor(
+            "a console warning about the refresh's answer",
+            d ->
+                warnings().stream().anyMatch(w -> w.contains("answered HTTP 404"))
+                    ? warnings()
+                    : null);
+    assertThat(warned)
+        .filteredOn(w -> w.contains("/v1/token/refresh answered HTTP 404"))
+        .singleElement()
+        .asString()
+        .contains("is baseUrl the Veil API?");
     DemoPage.State state = page.state();
     assertThat(state.token()).isEqualTo(identity.get("advertising_token"));
     assertThat(state.loginRequired()).isFalse();
@@ -63,9 +72,13 @@ class PublisherMistakesIT {
     page.open();
     browser.js(RECORD_WARNINGS);
     // Fill this origin's localStorage until not even 16 more characters fit.
-    long filled = browser.<Number>js("let n = 0, chunk = 1 << 20;"
-        + "while (chunk >= 16) { try { localStorage.setItem('filler-' + n, 'x'.repeat(chunk)); n++; }"
-        + " catch (e) { chunk = chunk >> 1; } } return n;").longValue();
+    long filled =
+        browser
+            .<Number>js(
+                "let n = 0, chunk = 1 << 20;while (chunk >= 16) { try {"
+                    + " localStorage.setItem('filler-' + n, 'x'.repeat(chunk)); n++; } catch (e) {"
+                    + " chunk = chunk >> 1; } } return n;")
+            .longValue();
     assertThat(filled).isPositive();
     int before = page.events().size();
 
@@ -73,7 +86,8 @@ class PublisherMistakesIT {
     String token = page.state().token();
     assertThat(token).isNotNull();
     assertThat(page.state().stored()).isNull();
-    assertThat(warnings()).anyMatch(w -> w.contains("cannot write localStorage") && w.contains("memory only"));
+    assertThat(warnings())
+        .anyMatch(w -> w.contains("cannot write localStorage") && w.contains("memory only"));
 
     page.waitForEventAfter(before, "IdentityUpdated", "refreshed");
     assertThat(page.state().token()).isNotEqualTo(token);

@@ -28,36 +28,54 @@ class SdkTypeScriptTest {
   @Test
   void readmeSnippets_compileUnderStrictAgainstTheSdkTypes(@TempDir Path dir) throws IOException {
     DocsCheck tools = DocsCheck.locate();
-    String readme = Files.readString(DocsCheck.projectRoot().resolve("README.md"), StandardCharsets.UTF_8);
+    String readme =
+        Files.readString(DocsCheck.projectRoot().resolve("README.md"), StandardCharsets.UTF_8);
     assertThat(snippets(section(readme, SDK_SECTION)))
-        .as("```ts blocks in the README's section %s", SDK_SECTION).isNotEmpty();
+        .as("```ts blocks in the README's section %s", SDK_SECTION)
+        .isNotEmpty();
 
     List<String> snippets = snippets(readme);
     for (int i = 0; i < snippets.size(); i++) {
-      DocsCheck.Result tsc = compile(tools, dir, "readme-snippet-" + (i + 1) + ".ts", snippets.get(i));
+      DocsCheck.Result tsc =
+          compile(tools, dir, "readme-snippet-" + (i + 1) + ".ts", snippets.get(i));
 
-      assertThat(tsc.exitCode()).as("tsc --strict of README snippet %d:\n%s\n%s", i + 1, snippets.get(i),
-          tsc.output()).isZero();
+      assertThat(tsc.exitCode())
+          .as("tsc --strict of README snippet %d:\n%s\n%s", i + 1, snippets.get(i), tsc.output())
+          .isZero();
     }
   }
 
-  /** Nothing defines it until the page's queue or the script does: an {@code async} script may come late. */
+  /**
+   * Nothing defines it until the page's queue or the script does: an {@code async} script may come
+   * late.
+   */
   @Test
   void theGlobal_isPossiblyUndefinedBeforeThePageQueuesOnIt(@TempDir Path dir) throws IOException {
     DocsCheck tools = DocsCheck.locate();
 
-    DocsCheck.Result tsc = compile(tools, dir, "no-queue.ts", "window.__veil.callbacks.push(() => {});\n");
+    DocsCheck.Result tsc =
+        compile(tools, dir, "no-queue.ts", "window.__veil.callbacks.push(() => {});\n");
 
     assertThat(tsc.exitCode()).as(tsc.output()).isNotZero();
     assertThat(tsc.output()).contains("'window.__veil' is possibly 'undefined'");
   }
 
-  private static DocsCheck.Result compile(DocsCheck tools, Path dir, String name, String source) throws IOException {
+  private static DocsCheck.Result compile(DocsCheck tools, Path dir, String name, String source)
+      throws IOException {
     Path file = dir.resolve(name);
     Files.writeString(file, source, StandardCharsets.UTF_8);
-    return tools.tsc(dir, List.of("--strict", "--noEmit", "--target", "es2022", "--lib", "es2022,dom",
-        file.toString(), DocsCheck.projectRoot().resolve("sdk-js/veil-sdk.d.ts").toString(),
-        tools.file("readme-page.d.ts").toString()));
+    return tools.tsc(
+        dir,
+        List.of(
+            "--strict",
+            "--noEmit",
+            "--target",
+            "es2022",
+            "--lib",
+            "es2022,dom",
+            file.toString(),
+            DocsCheck.projectRoot().resolve("sdk-js/veil-sdk.d.ts").toString(),
+            tools.file("readme-page.d.ts").toString()));
   }
 
   private static List<String> snippets(String markdown) {

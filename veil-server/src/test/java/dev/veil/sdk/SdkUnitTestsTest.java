@@ -19,18 +19,20 @@ import org.junit.jupiter.api.Test;
  * the browser.
  */
 class SdkUnitTestsTest {
-  private static final Path SDK = Path.of(System.getProperty("basedir", "."), "..", "sdk-js").normalize();
+  private static final Path SDK =
+      Path.of(System.getProperty("basedir", "."), "..", "sdk-js").normalize();
 
   @Test
   void sdkUnitTests_pass() throws IOException, InterruptedException {
     String node = findNode();
     Path output = Files.createTempFile("veil-sdk-node-test-", ".txt");
     try {
-      Process process = new ProcessBuilder(node, "--test", "test/")
-          .directory(SDK.toFile())
-          .redirectErrorStream(true)
-          .redirectOutput(output.toFile())
-          .start();
+      Process process =
+          new ProcessBuilder(node, "--test", "test/")
+              .directory(SDK.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile())
+              .start();
       if (!process.waitFor(5, TimeUnit.MINUTES)) {
         process.destroyForcibly();
         fail("node --test did not finish within 5 minutes");

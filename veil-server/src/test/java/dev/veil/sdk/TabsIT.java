@@ -17,10 +17,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(BrowserExtension.class)
 class TabsIT {
   /** Records each refresh call of the page: when (page clock) and the refresh token it sent. */
-  private static final String RECORD_REFRESH_CALLS = "window.__refreshCalls = []; const originalFetch = window.fetch;"
-      + "window.fetch = function (url, init) { if (String(url).endsWith('/v1/token/refresh'))"
-      + " window.__refreshCalls.push({at: Date.now(), token: JSON.parse(init.body).refresh_token});"
-      + " return originalFetch.apply(this, arguments); };";
+  private static final String RECORD_REFRESH_CALLS =
+      "window.__refreshCalls = []; const originalFetch = window.fetch;window.fetch = function (url,"
+          + " init) { if (String(url).endsWith('/v1/token/refresh'))"
+          + " window.__refreshCalls.push({at: Date.now(), token:"
+          + " JSON.parse(init.body).refresh_token}); return originalFetch.apply(this, arguments);"
+          + " };";
 
   private final Browser browser;
   private final DemoServer server;
@@ -41,11 +43,16 @@ class TabsIT {
    * the SDK), then opens the demo page with {@code query}.
    */
   private void openWithStartScript(String script, String query) {
-    browser.driver().executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", script));
+    browser
+        .driver()
+        .executeCdpCommand("Page.addScriptToEvaluateOnNewDocument", Map.of("source", script));
     page.open("127.0.0.1", query);
   }
 
-  /** The SDK's randomness in this page, fixed: its jitter before each refresh is {@code fraction} of 2 s. */
+  /**
+   * The SDK's randomness in this page, fixed: its jitter before each refresh is {@code fraction} of
+   * 2 s.
+   */
   private static String fixedJitter(double fraction) {
     return "Math.random = () => " + fraction + ";";
   }
@@ -67,19 +74,25 @@ class TabsIT {
     assertThat(page.tokenPanelShown()).isTrue();
 
     // Refreshes keep happening (every 2 s); between two of them both tabs must hold the same token.
-    browser.waitFor("both tabs on one refreshed token", d -> {
-      browser.switchTo(first);
-      String a = page.state().token();
-      browser.switchTo(second);
-      String b = page.state().token();
-      return a != null && a.equals(b) && !a.equals(initial);
-    });
-    browser.waitFor("a tab adopting the other's refresh", d -> {
-      browser.switchTo(first);
-      boolean adoptedInFirst = page.events().stream().anyMatch(e -> e.status().equals("adopted"));
-      browser.switchTo(second);
-      return adoptedInFirst || page.events().stream().anyMatch(e -> e.status().equals("adopted"));
-    });
+    browser.waitFor(
+        "both tabs on one refreshed token",
+        d -> {
+          browser.switchTo(first);
+          String a = page.state().token();
+          browser.switchTo(second);
+          String b = page.state().token();
+          return a != null && a.equals(b) && !a.equals(initial);
+        });
+    browser.waitFor(
+        "a tab adopting the other's refresh",
+        d -> {
+          browser.switchTo(first);
+          boolean adoptedInFirst =
+              page.events().stream().anyMatch(e -> e.status().equals("adopted"));
+          browser.switchTo(second);
+          return adoptedInFirst
+              || page.events().stream().anyMatch(e -> e.status().equals("adopted"));
+        });
 
     browser.switchTo(second);
     page.logout();
@@ -107,7 +120,8 @@ class TabsIT {
 
   @Test
   void threeTabsOnOneIdentity_sendItsRefreshOnce_theOthersAdoptTheAnswer() {
-    // Fixed random jitters (0, 1.5 s, 1.98 s) instead of chance: the first tab's answer must reach the
+    // Fixed random jitters (0, 1.5 s, 1.98 s) instead of chance: the first tab's answer must reach
+    // the
     // others before their own attempts, which then take it instead of sending the same token again.
     List<String> tabs = new ArrayList<>();
     double[] jitters = {0.0, 0.75, 0.99};
@@ -117,30 +131,42 @@ class TabsIT {
     }
     Map<String, Object> identity = server.identityFor(uniqueEmail("jitter"));
     long now = browser.<Number>js("return Date.now();").longValue();
-    identity.put("refresh_from", now + 1_500); // the SDK trusts the body's times: due soon in every tab
-    browser.js("window.__veil.init({identity: arguments[0], baseUrl: arguments[1]});", identity, server.apiBase());
+    identity.put(
+        "refresh_from", now + 1_500); // the SDK trusts the body's times: due soon in every tab
+    browser.js(
+        "window.__veil.init({identity: arguments[0], baseUrl: arguments[1]});",
+        identity,
+        server.apiBase());
     String original = (String) identity.get("advertising_token");
 
     for (String tab : tabs) {
       browser.switchTo(tab);
-      browser.waitFor("the refreshed token in every tab", d -> {
-        String token = page.state().token();
-        return token != null && !token.equals(original);
-      });
+      browser.waitFor(
+          "the refreshed token in every tab",
+          d -> {
+            String token = page.state().token();
+            return token != null && !token.equals(original);
+          });
     }
     long sends = 0;
     for (String tab : tabs) {
       browser.switchTo(tab);
-      sends += refreshCalls().stream().filter(c -> c.get("token").equals(identity.get("refresh_token"))).count();
+      sends +=
+          refreshCalls().stream()
+              .filter(c -> c.get("token").equals(identity.get("refresh_token")))
+              .count();
     }
-    assertThat(sends).as("requests that sent the first refresh token, over three tabs").isEqualTo(1);
+    assertThat(sends)
+        .as("requests that sent the first refresh token, over three tabs")
+        .isEqualTo(1);
   }
 
   @Test
   void twoTabsWithAClockAheadOfTheServer_doNotRefreshInALoop() {
     // This computer's clock runs 30 s ahead: every pair the server issues (refreshable after 2 s)
     // looks due the moment it arrives, in both tabs. Fixed jitters keep the tabs from racing.
-    String clockAhead = "{ const realNow = Date.now; Date.now = () => realNow.call(Date) + 30000; }";
+    String clockAhead =
+        "{ const realNow = Date.now; Date.now = () => realNow.call(Date) + 30000; }";
     String query = "refreshRetryPeriod=2500";
     openWithStartScript(clockAhead + fixedJitter(0.0) + RECORD_REFRESH_CALLS, query);
     String first = browser.driver().getWindowHandle();
@@ -148,18 +174,27 @@ class TabsIT {
     browser.newTab();
     openWithStartScript(clockAhead + fixedJitter(0.5) + RECORD_REFRESH_CALLS, query);
     // From the first fresh pair the second tab takes on (refreshed itself, or adopted), each tab
-    // refreshes no sooner than a retry period after its last new pair: not as soon as it adopts one.
+    // refreshes no sooner than a retry period after its last new pair: not as soon as it adopts
+    // one.
     long since = page.waitForEventAfter(0, "IdentityUpdated", null).at();
     String second = browser.driver().getWindowHandle();
-    long next = browser.waitFor("a refresh call in either tab after " + since, d -> {
-      List<Long> later = new ArrayList<>();
-      for (String tab : List.of(first, second)) {
-        browser.switchTo(tab);
-        refreshCalls().stream().map(c -> ((Number) c.get("at")).longValue()).filter(at -> at > since).forEach(later::add);
-      }
-      return later.stream().min(Long::compare).orElse(null);
-    });
-    assertThat(next - since).as("time from a new pair to the next refresh call").isGreaterThanOrEqualTo(2_400);
+    long next =
+        browser.waitFor(
+            "a refresh call in either tab after " + since,
+            d -> {
+              List<Long> later = new ArrayList<>();
+              for (String tab : List.of(first, second)) {
+                browser.switchTo(tab);
+                refreshCalls().stream()
+                    .map(c -> ((Number) c.get("at")).longValue())
+                    .filter(at -> at > since)
+                    .forEach(later::add);
+              }
+              return later.stream().min(Long::compare).orElse(null);
+            });
+    assertThat(next - since)
+        .as("time from a new pair to the next refresh call")
+        .isGreaterThanOrEqualTo(2_400);
     browser.switchTo(first);
     assertThat(page.state().loginRequired()).isFalse();
   }

@@ -33,14 +33,24 @@ class AdminBootstrapTest {
     ServiceGraph.Built first = ServiceGraph.build(TestConfigs.config(), clock, store);
     ApiClient admin = first.services().clients().list().get(0);
     // An operator edited the row (the API refuses to disable the last enabled admin).
-    store.clients().update(new ApiClient(admin.id(), admin.name(), admin.siteId(), admin.roles(), false,
-        admin.created(), admin.key()));
+    store
+        .clients()
+        .update(
+            new ApiClient(
+                admin.id(),
+                admin.name(),
+                admin.siteId(),
+                admin.roles(),
+                false,
+                admin.created(),
+                admin.key()));
 
     ServiceGraph.Built restarted = ServiceGraph.build(TestConfigs.config(), clock, store);
 
     assertThat(restarted.bootstrapAdminKey()).isPresent();
     assertThat(restarted.services().clients().list())
-        .filteredOn(c -> c.enabled() && c.roles().contains(Role.ADMIN)).hasSize(1)
+        .filteredOn(c -> c.enabled() && c.roles().contains(Role.ADMIN))
+        .hasSize(1)
         .allSatisfy(c -> assertThat(c.id()).isNotEqualTo(admin.id()));
   }
 }

@@ -13,14 +13,14 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
- * The background work of a node, driven by hand (no threads): catch-up records a successful sync
- * in readiness and survives an outage; the rotation job runs each salt period once.
+ * The background work of a node, driven by hand (no threads): catch-up records a successful sync in
+ * readiness and survives an outage; the rotation job runs each salt period once.
  */
 class BackgroundJobsTest {
   private final MutableClock clock = MutableClock.at("2026-02-01T00:00:00Z");
   private final InMemoryStores stores = new InMemoryStores();
-  private final VeilConfig config = TestConfigs.config("salt.rotation-period", "10s",
-      "salt.daily-rotation-fraction", "1/8");
+  private final VeilConfig config =
+      TestConfigs.config("salt.rotation-period", "10s", "salt.daily-rotation-fraction", "1/8");
   private final Services node = ServiceGraph.build(config, clock, stores).services();
   private final Services otherNode = ServiceGraph.build(config, clock, stores).services();
   private final BackgroundJobs jobs = new BackgroundJobs(node, stores.jobLock(), clock);
@@ -64,7 +64,8 @@ class BackgroundJobsTest {
     other.rotateOnce();
     jobs.rotateOnce();
 
-    assertThat(stores.saltRuns()).containsExactly(java.util.Map.entry(Instant.parse("2026-02-01T00:00:10Z"), 8));
+    assertThat(stores.saltRuns())
+        .containsExactly(java.util.Map.entry(Instant.parse("2026-02-01T00:00:10Z"), 8));
     clock.advance(Duration.ofSeconds(10));
     other.rotateOnce();
     jobs.rotateOnce();
@@ -77,10 +78,11 @@ class BackgroundJobsTest {
   void syncOnce_whoseStoreCallTheStopInterrupts_logsNoOutage() {
     try (CapturedLogs logs = CapturedLogs.of(BackgroundJobs.class)) {
       // What a node's stop does to a catch-up in flight: close() interrupts it inside a store call.
-      stores.beforeEachCall(call -> {
-        jobs.close();
-        throw new StoreUnavailableException("read bucket salts interrupted on the store", null);
-      });
+      stores.beforeEachCall(
+          call -> {
+            jobs.close();
+            throw new StoreUnavailableException("read bucket salts interrupted on the store", null);
+          });
 
       jobs.syncOnce();
 

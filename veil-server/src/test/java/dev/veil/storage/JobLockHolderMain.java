@@ -6,8 +6,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Child process of {@link PostgresStoreTest}: opens the store at {@code args[0]}, takes the job lock
- * of job {@code args[1]}, prints {@code holding} and keeps it until killed (a node dying mid-job).
+ * Child process of {@link PostgresStoreTest}: opens the store at {@code args[0]}, takes the job
+ * lock of job {@code args[1]}, prints {@code holding} and keeps it until killed (a node dying
+ * mid-job).
  */
 public final class JobLockHolderMain {
   private JobLockHolderMain() {}
@@ -16,15 +17,19 @@ public final class JobLockHolderMain {
     PrintStream out =
         new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     try (Store store = Stores.open(args[0])) {
-      store.jobLock().runExclusive(args[1], () -> {
-        out.println("holding");
-        try {
-          Thread.sleep(Long.MAX_VALUE);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        return null;
-      });
+      store
+          .jobLock()
+          .runExclusive(
+              args[1],
+              () -> {
+                out.println("holding");
+                try {
+                  Thread.sleep(Long.MAX_VALUE);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+                return null;
+              });
     }
   }
 }

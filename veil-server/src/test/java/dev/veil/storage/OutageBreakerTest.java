@@ -47,7 +47,8 @@ class OutageBreakerTest {
   void whileOpen_oneCallPerRetryIntervalProbes_andASuccessCloses() {
     breaker.failed(new SQLTransientConnectionException("pool timeout"));
     nanos.addAndGet(Duration.ofMillis(999).toNanos());
-    assertThatThrownBy(() -> breaker.beforeCall("read", "pg")).isInstanceOf(StoreUnavailableException.class);
+    assertThatThrownBy(() -> breaker.beforeCall("read", "pg"))
+        .isInstanceOf(StoreUnavailableException.class);
 
     nanos.addAndGet(Duration.ofMillis(1).toNanos());
     breaker.beforeCall("read", "pg"); // the probe
@@ -62,13 +63,15 @@ class OutageBreakerTest {
 
   @Test
   void aFailedProbe_keepsItOpenForAnotherInterval() {
-    breaker.failed(new SQLException("terminating connection due to administrator command", "57P01"));
+    breaker.failed(
+        new SQLException("terminating connection due to administrator command", "57P01"));
     nanos.addAndGet(Duration.ofSeconds(1).toNanos());
     breaker.beforeCall("read", "pg");
     breaker.failed(new SQLException("the database system is starting up", "57P03"));
 
     nanos.addAndGet(Duration.ofMillis(500).toNanos());
-    assertThatThrownBy(() -> breaker.beforeCall("read", "pg")).isInstanceOf(StoreUnavailableException.class);
+    assertThatThrownBy(() -> breaker.beforeCall("read", "pg"))
+        .isInstanceOf(StoreUnavailableException.class);
     nanos.addAndGet(Duration.ofMillis(500).toNanos());
     breaker.beforeCall("read", "pg");
   }
@@ -91,9 +94,11 @@ class OutageBreakerTest {
     nanos.addAndGet(5_000_000_000L);
     breaker.failed(silent);
     breaker.backgroundCallEnded();
-    nanos.addAndGet(1_100_000_000L); // a probe is due again, and the poll's next round is about to start
+    nanos.addAndGet(
+        1_100_000_000L); // a probe is due again, and the poll's next round is about to start
 
-    assertThatThrownBy(() -> breaker.beforeCall("record opt-out", "pg")).isInstanceOf(StoreUnavailableException.class);
+    assertThatThrownBy(() -> breaker.beforeCall("record opt-out", "pg"))
+        .isInstanceOf(StoreUnavailableException.class);
     breaker.beforeBackgroundCall("catch-up", "pg"); // the poll takes the probe
     breaker.succeeded();
     breaker.backgroundCallEnded();
@@ -109,7 +114,8 @@ class OutageBreakerTest {
     nanos.addAndGet(OutageBreaker.BACKGROUND_GRACE_INTERVALS * 1_000_000_000L);
 
     breaker.beforeCall("record opt-out", "pg"); // the probe
-    assertThatThrownBy(() -> breaker.beforeCall("record opt-out", "pg")).isInstanceOf(StoreUnavailableException.class);
+    assertThatThrownBy(() -> breaker.beforeCall("record opt-out", "pg"))
+        .isInstanceOf(StoreUnavailableException.class);
   }
 
   @Test
@@ -119,7 +125,8 @@ class OutageBreakerTest {
     breaker.beforeBackgroundCall("catch-up", "pg"); // the probe, into a silent network
     nanos.addAndGet(12_000_000_000L); // still waiting, well past the grace after its start
 
-    assertThatThrownBy(() -> breaker.beforeCall("record opt-out", "pg")).isInstanceOf(StoreUnavailableException.class);
+    assertThatThrownBy(() -> breaker.beforeCall("record opt-out", "pg"))
+        .isInstanceOf(StoreUnavailableException.class);
     breaker.failed(new SQLException("read timed out", "08006"));
     breaker.backgroundCallEnded();
     nanos.addAndGet(OutageBreaker.BACKGROUND_GRACE_INTERVALS * 1_000_000_000L);

@@ -10,13 +10,18 @@ import org.junit.jupiter.api.Test;
 class PostgresDatabaseMessagesTest {
   @Test
   void theInnermostCause_isSaid_anUnknownHostAsSuch() {
-    SQLException unknownHost = new SQLException("The connection attempt failed.",
-        new RuntimeException("wrapped", new UnknownHostException("db.example.invalid")));
-    SQLException refused = new SQLException("The connection attempt failed.",
-        new java.net.ConnectException("Connection refused"));
+    SQLException unknownHost =
+        new SQLException(
+            "The connection attempt failed.",
+            new RuntimeException("wrapped", new UnknownHostException("db.example.invalid")));
+    SQLException refused =
+        new SQLException(
+            "The connection attempt failed.", new java.net.ConnectException("Connection refused"));
 
-    assertThat(PostgresDatabase.rootMessage(unknownHost)).isEqualTo("unknown host db.example.invalid");
+    assertThat(PostgresDatabase.rootMessage(unknownHost))
+        .isEqualTo("unknown host db.example.invalid");
     assertThat(PostgresDatabase.rootMessage(refused)).isEqualTo("Connection refused");
-    assertThat(PostgresDatabase.rootMessage(new IllegalStateException())).isEqualTo("IllegalStateException");
+    assertThat(PostgresDatabase.rootMessage(new IllegalStateException()))
+        .isEqualTo("IllegalStateException");
   }
 }

@@ -103,16 +103,20 @@ class PostgresStoreTest extends StoreContractTest {
   @Test
   void changeFeed_anUpdateCommittedAfterAHigherSeq_isDeliveredByTheNextRead() throws Exception {
     Store store = open();
-    Versioned<ApiClient> client = store.clients().insert("c", 0, Set.of(Role.MAPPER), true, T0, digest("c"));
+    Versioned<ApiClient> client =
+        store.clients().insert("c", 0, Set.of(Role.MAPPER), true, T0, digest("c"));
     store.salts().saveRotations(List.of(new BucketSalt(3, 1, T0)));
     Read<ApiClient> clientsBefore = read(store.clients(), ChangeCursor.START);
     Read<BucketSalt> saltsBefore = read(store.salts(), ChangeCursor.START);
     try (Connection slow = database.connect()) {
       slow.setAutoCommit(false);
       try (Statement s = slow.createStatement()) {
-        s.executeUpdate("UPDATE api_client SET enabled = false, seq = nextval('change_seq') WHERE id = "
-            + client.value().id());
-        s.executeUpdate("UPDATE bucket_salt SET generation = 2, seq = nextval('change_seq') WHERE bucket_index = 3");
+        s.executeUpdate(
+            "UPDATE api_client SET enabled = false, seq = nextval('change_seq') WHERE id = "
+                + client.value().id());
+        s.executeUpdate(
+            "UPDATE bucket_salt SET generation = 2, seq = nextval('change_seq') WHERE bucket_index"
+                + " = 3");
       }
       // An explicit site id: asking for a site of its own would wait for the open transaction.
       store.clients().insert("later", 7, Set.of(Role.MAPPER), true, T0, digest("later"));
@@ -130,9 +134,9 @@ class PostgresStoreTest extends StoreContractTest {
   }
 
   /**
-   * Writers on two connections that hold their transactions open for a random moment after taking
-   * a seq, and a reader that polls all the while: the reader ends with every committed row, also
-   * the many that became visible behind a higher seq (counted, to show the test meets the case).
+   * Writers on two connections that hold their transactions open for a random moment after taking a
+   * seq, and a reader that polls all the while: the reader ends with every committed row, also the
+   * many that became visible behind a higher seq (counted, to show the test meets the case).
    */
   @Test
   void changeFeed_underConcurrentOutOfOrderCommits_neverMissesARow() throws Exception {
@@ -148,22 +152,24 @@ class PostgresStoreTest extends StoreContractTest {
       List<Future<?>> done = new ArrayList<>();
       for (int w = 0; w < writers; w++) {
         int writer = w;
-        done.add(pool.submit(() -> {
-          Random random = new Random(writer);
-          try (Connection c = database.connect()) {
-            c.setAutoCommit(false);
-            for (int i = 0; i < perWriter; i++) {
-              byte[] h = hash(10_000 * (writer + 1) + i);
-              insertOptOut(c, h);
-              // Keep the transaction open a random moment so that the writers commit out of
-              // sequence order: the interleaving under test, not a wait for anything.
-              Thread.sleep(random.nextInt(15));
-              c.commit();
-              committed.add(ByteBuffer.wrap(h));
-            }
-          }
-          return null;
-        }));
+        done.add(
+            pool.submit(
+                () -> {
+                  Random random = new Random(writer);
+                  try (Connection c = database.connect()) {
+                    c.setAutoCommit(false);
+                    for (int i = 0; i < perWriter; i++) {
+                      byte[] h = hash(10_000 * (writer + 1) + i);
+                      insertOptOut(c, h);
+                      // Keep the transaction open a random moment so that the writers commit out of
+                      // sequence order: the interleaving under test, not a wait for anything.
+                      Thread.sleep(random.nextInt(15));
+                      c.commit();
+                      committed.add(ByteBuffer.wrap(h));
+                    }
+                  }
+                  return null;
+                }));
       }
       ChangeCursor cursor = ChangeCursor.START;
       while (!done.stream().allMatch(Future::isDone)) {
@@ -176,8 +182,13 @@ class PostgresStoreTest extends StoreContractTest {
     } finally {
       pool.shutdownNow();
     }
-    System.out.println("PostgresStoreTest: " + behindHighest[0] + " of " + committed.size()
-        + " rows became visible behind a higher seq (a seq > last poll would have missed them)");
+    System.out.println(
+        "PostgresStoreTest: "
+            + behindHighest[0]
+            + " of "
+            + committed.size()
+            + " rows became visible behind a higher seq (a seq > last poll would have missed"
+            + " them)");
     assertThat(seen).containsAll(committed);
     assertThat(behindHighest[0]).as("rows that became visible behind a higher seq").isPositive();
   }
@@ -185,19 +196,26 @@ class PostgresStoreTest extends StoreContractTest {
   private static ChangeCursor poll(
       Store store, ChangeCursor cursor, Set<ByteBuffer> seen, long[] highest, int[] behindHighest) {
     long before = highest[0];
-    return store.optOuts().forEachChange(cursor, v -> {
-      if (seen.add(ByteBuffer.wrap(v.value().firstLevelHash())) && v.seq() < before) {
-        behindHighest[0]++;
-      }
-      highest[0] = Math.max(highest[0], v.seq());
-    });
+    return store
+        .optOuts()
+        .forEachChange(
+            cursor,
+            v -> {
+              if (seen.add(ByteBuffer.wrap(v.value().firstLevelHash())) && v.seq() < before) {
+                behindHighest[0]++;
+              }
+              highest[0] = Math.max(highest[0], v.seq());
+            });
   }
 
-  /** Inserts an opt-out the way the store does, on {@code c}, without committing; returns its seq. */
+  /**
+   * Inserts an opt-out the way the store does, on {@code c}, without committing; returns its seq.
+   */
   private static long insertOptOut(Connection c, byte[] hash) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(
-        "INSERT INTO opt_out (first_level_hash, opted_out_ms, seq) VALUES (?, 0, nextval('change_seq'))"
-            + " RETURNING seq")) {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO opt_out (first_level_hash, opted_out_ms, seq) VALUES (?, 0,"
+                + " nextval('change_seq')) RETURNING seq")) {
       ps.setBytes(1, hash);
       try (ResultSet rs = ps.executeQuery()) {
         rs.next();
@@ -258,7 +276,9 @@ class PostgresStoreTest extends StoreContractTest {
             .redirectErrorStream(true)
             .start();
     try {
-      BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+      BufferedReader out =
+          new BufferedReader(
+              new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
       String line;
       while ((line = out.readLine()) != null && !line.equals("holding")) {
         // start-up output of the child
@@ -269,7 +289,9 @@ class PostgresStoreTest extends StoreContractTest {
       holder.toHandle().destroyForcibly(); // SIGKILL: the kernel closes its connection
       assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
 
-      Await.until(Duration.ofSeconds(30), "the dead holder's lock to be released",
+      Await.until(
+          Duration.ofSeconds(30),
+          "the dead holder's lock to be released",
           () -> survivor.jobLock().runExclusive("rotate-salts", () -> "ran").isPresent());
     } finally {
       holder.destroyForcibly();
@@ -278,17 +300,36 @@ class PostgresStoreTest extends StoreContractTest {
 
   @Test
   void sessions_boundEveryStatement_andEndIdleTransactions() {
-    JdbcStore store = (JdbcStore) Stores.open(database.url(), StoreSettings.defaults().withTimeout(Duration.ofSeconds(3)));
+    JdbcStore store =
+        (JdbcStore)
+            Stores.open(
+                database.url(), StoreSettings.defaults().withTimeout(Duration.ofSeconds(3)));
     try {
-      String settings = store.database().read("read settings", c -> setting(c, "statement_timeout") + ","
-          + setting(c, "idle_in_transaction_session_timeout") + "," + setting(c, "tcp_keepalives_idle"));
+      String settings =
+          store
+              .database()
+              .read(
+                  "read settings",
+                  c ->
+                      setting(c, "statement_timeout")
+                          + ","
+                          + setting(c, "idle_in_transaction_session_timeout")
+                          + ","
+                          + setting(c, "tcp_keepalives_idle"));
       assertThat(settings).isEqualTo("3s,1min,10");
-      Throwable slow = catchThrowable(() -> store.database().read("sleep", c -> {
-        try (Statement s = c.createStatement()) {
-          s.execute("SELECT pg_sleep(10)");
-        }
-        return null;
-      }));
+      Throwable slow =
+          catchThrowable(
+              () ->
+                  store
+                      .database()
+                      .read(
+                          "sleep",
+                          c -> {
+                            try (Statement s = c.createStatement()) {
+                              s.execute("SELECT pg_sleep(10)");
+                            }
+                            return null;
+                          }));
       assertThat(slow).isInstanceOf(StoreUnavailableException.class).hasMessageContaining("57014");
       assertThat(store.isReachable()).as("a cancelled statement leaves the store usable").isTrue();
     } finally {

@@ -73,7 +73,9 @@ class SqliteStoreTest extends StoreContractTest {
   void readers_useFullSync_andForeignKeys() {
     JdbcStore store = (JdbcStore) open();
     String settings =
-        store.database().read("read pragmas", pragmas("journal_mode", "synchronous", "foreign_keys"));
+        store
+            .database()
+            .read("read pragmas", pragmas("journal_mode", "synchronous", "foreign_keys"));
     assertThat(settings).isEqualTo("wal,2,1");
   }
 
@@ -81,15 +83,23 @@ class SqliteStoreTest extends StoreContractTest {
   void aWriteThatFindsTheDiskFull_isUnavailable_namingSqlitesReason() {
     JdbcStore store = (JdbcStore) open();
     // A file that may not grow is what a full disk looks like to SQLite: SQLITE_FULL.
-    store.database().write("cap the file", c -> pragma(c, "max_page_count = " + pragma(c, "page_count")));
+    store
+        .database()
+        .write("cap the file", c -> pragma(c, "max_page_count = " + pragma(c, "page_count")));
 
-    assertThatThrownBy(() -> store.database().write("fill the file", c -> {
-      try (Statement s = c.createStatement()) {
-        s.execute("CREATE TABLE filler (b BLOB)");
-        s.execute("INSERT INTO filler VALUES (randomblob(1000000))");
-      }
-      return null;
-    }))
+    assertThatThrownBy(
+            () ->
+                store
+                    .database()
+                    .write(
+                        "fill the file",
+                        c -> {
+                          try (Statement s = c.createStatement()) {
+                            s.execute("CREATE TABLE filler (b BLOB)");
+                            s.execute("INSERT INTO filler VALUES (randomblob(1000000))");
+                          }
+                          return null;
+                        }))
         .isInstanceOf(StoreUnavailableException.class)
         .hasMessage("fill the file failed on " + store.describe() + " (SQLITE_FULL)");
   }

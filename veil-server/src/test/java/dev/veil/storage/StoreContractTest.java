@@ -148,7 +148,8 @@ abstract class StoreContractTest {
   void keys_insert_truncatesTimesToMillis() {
     Store store = open();
     Instant precise = T0.plusNanos(1_234_567);
-    EncryptionKey key = insertKey(store, 1, precise, precise, precise.plusSeconds(1), secret(1)).value();
+    EncryptionKey key =
+        insertKey(store, 1, precise, precise, precise.plusSeconds(1), secret(1)).value();
     assertThat(key.created()).isEqualTo(T0.plusMillis(1));
     assertThat(all(store.keys()).get(0).value()).isEqualTo(key);
   }
@@ -165,7 +166,8 @@ abstract class StoreContractTest {
   void keys_insert_secondSuccessorOfOneKey_returnsTheFirstAndWritesNothing() {
     Store store = open();
     KeyStore.Inserted first = store.keys().insert(5, 0, T0, T0, T0.plusSeconds(9), secret(1));
-    KeyStore.Inserted again = store.keys().insert(5, 0, T0.plusSeconds(1), T0, T0.plusSeconds(9), secret(2));
+    KeyStore.Inserted again =
+        store.keys().insert(5, 0, T0.plusSeconds(1), T0, T0.plusSeconds(9), secret(2));
     KeyStore.Inserted next =
         store.keys().insert(5, first.key().value().id(), T0, T0, T0.plusSeconds(9), secret(3));
     KeyStore.Inserted otherSite = store.keys().insert(6, 0, T0, T0, T0.plusSeconds(9), secret(4));
@@ -187,7 +189,11 @@ abstract class StoreContractTest {
     List<KeyStore.Inserted> results =
         concurrently(
             8,
-            i -> () -> (i % 2 == 0 ? store : otherNode).keys().insert(3, 0, T0, T0, T0.plusSeconds(9), secret(i)));
+            i ->
+                () ->
+                    (i % 2 == 0 ? store : otherNode)
+                        .keys()
+                        .insert(3, 0, T0, T0, T0.plusSeconds(9), secret(i)));
 
     assertThat(results).filteredOn(KeyStore.Inserted::created).hasSize(1);
     assertThat(results).extracting(KeyStore.Inserted::key).containsOnly(results.get(0).key());
@@ -219,10 +225,12 @@ abstract class StoreContractTest {
   @Test
   void changeFeed_deliversTheLatestStateOfAnUpdatedRow() {
     Store store = open();
-    Versioned<ApiClient> v1 = store.clients().insert("c", 0, Set.of(Role.MAPPER), true, T0, digest("c"));
+    Versioned<ApiClient> v1 =
+        store.clients().insert("c", 0, Set.of(Role.MAPPER), true, T0, digest("c"));
     Read<ApiClient> before = read(store.clients(), ChangeCursor.START);
-    ApiClient disabled = new ApiClient(v1.value().id(), "c", v1.value().siteId(), Set.of(Role.MAPPER), false, T0,
-        digest("c"));
+    ApiClient disabled =
+        new ApiClient(
+            v1.value().id(), "c", v1.value().siteId(), Set.of(Role.MAPPER), false, T0, digest("c"));
     Versioned<ApiClient> v2 = store.clients().update(disabled).orElseThrow();
 
     Read<ApiClient> after = read(store.clients(), before.next());
@@ -237,9 +245,16 @@ abstract class StoreContractTest {
     store.optOuts().record(hash(1), T0);
     Read<OptOut> first = read(store.optOuts(), ChangeCursor.START);
     store.optOuts().record(hash(2), T0);
-    assertThatThrownBy(() -> store.optOuts().forEachChange(first.next(), v -> {
-      throw new IllegalStateException("sink failed");
-    })).hasMessage("sink failed");
+    assertThatThrownBy(
+            () ->
+                store
+                    .optOuts()
+                    .forEachChange(
+                        first.next(),
+                        v -> {
+                          throw new IllegalStateException("sink failed");
+                        }))
+        .hasMessage("sink failed");
     assertThat(read(store.optOuts(), first.next()).rows())
         .extracting(v -> ByteBuffer.wrap(v.value().firstLevelHash()))
         .contains(ByteBuffer.wrap(hash(2)));
@@ -250,7 +265,10 @@ abstract class StoreContractTest {
   @Test
   void salts_saveRotations_insertsThenReplacesTheBucketWithANewSeq() {
     Store store = open();
-    assertThat(store.salts().saveRotations(List.of(new BucketSalt(0, 1, T0), new BucketSalt(5, 1, T0))))
+    assertThat(
+            store
+                .salts()
+                .saveRotations(List.of(new BucketSalt(0, 1, T0), new BucketSalt(5, 1, T0))))
         .isTrue();
     Read<BucketSalt> first = read(store.salts(), ChangeCursor.START);
     assertThat(first.rows())
@@ -262,7 +280,10 @@ abstract class StoreContractTest {
     assertThat(store.salts().saveRotations(List.of(rotated))).isTrue();
 
     List<Versioned<BucketSalt>> later = read(store.salts(), first.next()).rows();
-    assertThat(later).extracting(Versioned::value).contains(rotated).doesNotContain(new BucketSalt(5, 1, T0));
+    assertThat(later)
+        .extracting(Versioned::value)
+        .contains(rotated)
+        .doesNotContain(new BucketSalt(5, 1, T0));
     assertThat(later.get(later.size() - 1).seq()).isGreaterThan(mark);
     assertThat(all(store.salts()))
         .extracting(Versioned::value)
@@ -274,17 +295,31 @@ abstract class StoreContractTest {
     Store store = open();
     store.salts().saveRotations(List.of(new BucketSalt(1, 1, T0)));
 
-    assertThat(store.salts().saveRotations(List.of(new BucketSalt(2, 1, T0), new BucketSalt(1, 1, T0))))
+    assertThat(
+            store
+                .salts()
+                .saveRotations(List.of(new BucketSalt(2, 1, T0), new BucketSalt(1, 1, T0))))
         .as("bucket 1 is at generation 1 already")
         .isFalse();
-    assertThat(store.salts().saveRotations(List.of(new BucketSalt(3, 2, T0)))).as("3 has no row").isFalse();
-    assertThat(store.salts().saveRotations(List.of(new BucketSalt(1, 3, T0)))).as("skips 2").isFalse();
+    assertThat(store.salts().saveRotations(List.of(new BucketSalt(3, 2, T0))))
+        .as("3 has no row")
+        .isFalse();
+    assertThat(store.salts().saveRotations(List.of(new BucketSalt(1, 3, T0))))
+        .as("skips 2")
+        .isFalse();
 
-    assertThat(all(store.salts())).extracting(Versioned::value).containsExactly(new BucketSalt(1, 1, T0));
-    assertThat(store.salts().saveRotations(List.of(new BucketSalt(1, 2, T0), new BucketSalt(1, 3, T0))))
+    assertThat(all(store.salts()))
+        .extracting(Versioned::value)
+        .containsExactly(new BucketSalt(1, 1, T0));
+    assertThat(
+            store
+                .salts()
+                .saveRotations(List.of(new BucketSalt(1, 2, T0), new BucketSalt(1, 3, T0))))
         .as("consecutive generations of one bucket in one list")
         .isTrue();
-    assertThat(all(store.salts())).extracting(Versioned::value).containsExactly(new BucketSalt(1, 3, T0));
+    assertThat(all(store.salts()))
+        .extracting(Versioned::value)
+        .containsExactly(new BucketSalt(1, 3, T0));
   }
 
   @Test
@@ -294,8 +329,14 @@ abstract class StoreContractTest {
     List<Boolean> applied =
         concurrently(
             8,
-            i -> () -> (i % 2 == 0 ? store : otherNode).salts()
-                .saveRotations(List.of(new BucketSalt(7, 1, T0.plusSeconds(i)), new BucketSalt(8, 1, T0))));
+            i ->
+                () ->
+                    (i % 2 == 0 ? store : otherNode)
+                        .salts()
+                        .saveRotations(
+                            List.of(
+                                new BucketSalt(7, 1, T0.plusSeconds(i)),
+                                new BucketSalt(8, 1, T0))));
 
     assertThat(applied).filteredOn(Boolean::booleanValue).hasSize(1);
     assertThat(all(store.salts())).extracting(v -> v.value().generation()).containsExactly(1, 1);
@@ -308,7 +349,8 @@ abstract class StoreContractTest {
     Instant day2 = T0.plusSeconds(86_400);
     assertThat(store.salts().lastScheduledRun()).isEmpty();
 
-    assertThat(store.salts().saveScheduledRotation(day1, List.of(new BucketSalt(0, 1, T0)))).isTrue();
+    assertThat(store.salts().saveScheduledRotation(day1, List.of(new BucketSalt(0, 1, T0))))
+        .isTrue();
     assertThat(store.salts().saveScheduledRotation(day1, List.of(new BucketSalt(1, 1, T0))))
         .as("day 1 ran already")
         .isFalse();
@@ -317,7 +359,8 @@ abstract class StoreContractTest {
         .as("bucket 0 is at generation 1: stale, so day 2 is not claimed")
         .isFalse();
     assertThat(store.salts().lastScheduledRun()).contains(day1);
-    assertThat(store.salts().saveScheduledRotation(day2, List.of(new BucketSalt(0, 2, day2)))).isTrue();
+    assertThat(store.salts().saveScheduledRotation(day2, List.of(new BucketSalt(0, 2, day2))))
+        .isTrue();
 
     assertThat(store.salts().lastScheduledRun()).contains(day2);
     assertThat(all(store.salts()))
@@ -332,8 +375,11 @@ abstract class StoreContractTest {
     List<Boolean> ran =
         concurrently(
             8,
-            i -> () -> (i % 2 == 0 ? store : otherNode).salts()
-                .saveScheduledRotation(T0, List.of(new BucketSalt(i, 1, T0))));
+            i ->
+                () ->
+                    (i % 2 == 0 ? store : otherNode)
+                        .salts()
+                        .saveScheduledRotation(T0, List.of(new BucketSalt(i, 1, T0))));
 
     assertThat(ran).filteredOn(Boolean::booleanValue).hasSize(1);
     assertThat(all(store.salts())).hasSize(1);
@@ -410,32 +456,52 @@ abstract class StoreContractTest {
     CountDownLatch release = new CountDownLatch(1);
     ExecutorService holder = Executors.newSingleThreadExecutor();
     try {
-      Future<?> held = holder.submit(() -> db.write("hold the table", c -> {
-        db.lockAgainstWriters(c, "opt_out");
-        holding.countDown();
-        awaitAtMost(release, Duration.ofSeconds(10)); // ends the hold even if the write below never returns
-        return null;
-      }));
+      Future<?> held =
+          holder.submit(
+              () ->
+                  db.write(
+                      "hold the table",
+                      c -> {
+                        db.lockAgainstWriters(c, "opt_out");
+                        holding.countDown();
+                        awaitAtMost(
+                            release,
+                            Duration.ofSeconds(
+                                10)); // ends the hold even if the write below never returns
+                        return null;
+                      }));
       assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
 
       long start = System.nanoTime();
-      Throwable thrown = catchThrowable(() ->
-          Deadline.after(Duration.ofMillis(1500)).run(() -> store.optOuts().record(hash(1), T0)));
+      Throwable thrown =
+          catchThrowable(
+              () ->
+                  Deadline.after(Duration.ofMillis(1500))
+                      .run(() -> store.optOuts().record(hash(1), T0)));
       Duration took = Duration.ofNanos(System.nanoTime() - start);
       release.countDown();
       held.get(10, TimeUnit.SECONDS);
 
-      assertThat(thrown).isInstanceOf(StoreUnavailableException.class).hasMessageContaining("deadline");
-      assertThat(took).as("ended by its 1.5 s deadline (the store's own timeouts are 5 s), with room for a"
-          + " loaded machine").isLessThan(Duration.ofSeconds(4));
+      assertThat(thrown)
+          .isInstanceOf(StoreUnavailableException.class)
+          .hasMessageContaining("deadline");
+      assertThat(took)
+          .as(
+              "ended by its 1.5 s deadline (the store's own timeouts are 5 s), with room for a"
+                  + " loaded machine")
+          .isLessThan(Duration.ofSeconds(4));
       assertThat(store.optOuts().find(hash(1))).isEmpty();
-      Await.until(Duration.ofSeconds(10), "a write to succeed again", () -> {
-        try {
-          return store.optOuts().record(hash(2), T0) != null;
-        } catch (StoreUnavailableException e) {
-          return false; // PostgreSQL: fails at once until the next probe finds the database answering
-        }
-      });
+      Await.until(
+          Duration.ofSeconds(10),
+          "a write to succeed again",
+          () -> {
+            try {
+              return store.optOuts().record(hash(2), T0) != null;
+            } catch (StoreUnavailableException e) {
+              return false; // PostgreSQL: fails at once until the next probe finds the database
+              // answering
+            }
+          });
     } finally {
       release.countDown();
       holder.shutdownNow();
@@ -510,12 +576,16 @@ abstract class StoreContractTest {
     long[] delivered = {0};
     long[] later = {0};
     long lastOfFirstHalf = previous[0];
-    store.optOuts().forEachChange(half, v -> {
-      delivered[0]++;
-      if (v.seq() > lastOfFirstHalf) {
-        later[0]++;
-      }
-    });
+    store
+        .optOuts()
+        .forEachChange(
+            half,
+            v -> {
+              delivered[0]++;
+              if (v.seq() > lastOfFirstHalf) {
+                later[0]++;
+              }
+            });
     // Every row of the second half; rows of the first half only again if another transaction in
     // the database was still running at the first read (at least once), never more than all.
     assertThat(later[0]).isEqualTo(total / 2);
@@ -595,10 +665,13 @@ abstract class StoreContractTest {
     assertThat(auto.siteId()).isEqualTo(n + 3);
     assertThat(auto2.id()).isEqualTo(n + 3);
     assertThat(auto2.siteId()).isEqualTo(n + 4);
-    assertThat(sameSite.siteId()).as("an explicit site id is kept, shared or not").isEqualTo(auto.siteId());
+    assertThat(sameSite.siteId())
+        .as("an explicit site id is kept, shared or not")
+        .isEqualTo(auto.siteId());
     assertThat(all(store.clients()))
         .extracting(v -> v.value().siteId())
-        .containsExactly(first.siteId(), takesNext.siteId(), auto.siteId(), auto2.siteId(), auto.siteId());
+        .containsExactly(
+            first.siteId(), takesNext.siteId(), auto.siteId(), auto2.siteId(), auto.siteId());
   }
 
   @Test
@@ -628,9 +701,7 @@ abstract class StoreContractTest {
       long n = insertClient(store, "probe", 0).id();
       insertClient(store, "squatter", Math.toIntExact(n + 2)); // the site of the next id
       List<ApiClient> created =
-          concurrently(
-              8,
-              i -> () -> insertClient(i % 2 == 0 ? store : otherNode, "auto " + i, 0));
+          concurrently(8, i -> () -> insertClient(i % 2 == 0 ? store : otherNode, "auto " + i, 0));
       created.forEach(c -> autoIds.add(c.id()));
     }
 
@@ -645,7 +716,10 @@ abstract class StoreContractTest {
   }
 
   private static ApiClient insertClient(Store store, String name, int siteId) {
-    return store.clients().insert(name, siteId, Set.of(Role.GENERATOR), true, T0, digest(name)).value();
+    return store
+        .clients()
+        .insert(name, siteId, Set.of(Role.GENERATOR), true, T0, digest(name))
+        .value();
   }
 
   @Test
@@ -731,7 +805,8 @@ abstract class StoreContractTest {
     Store store = open();
     Instant precise = T0.plusNanos(1_234_567);
     NewDeduction full =
-        new NewDeduction("Gym \uD83D\uDE00 Über", "line one\n\tline two", 4_294_967_295L, Optional.of("req-1"));
+        new NewDeduction(
+            "Gym \uD83D\uDE00 Über", "line one\n\tline two", 4_294_967_295L, Optional.of("req-1"));
 
     DeductionStore.Inserted a = store.deductions().insert(full, precise);
     DeductionStore.Inserted b = store.deductions().insert(draft("second"), T0);
@@ -759,12 +834,15 @@ abstract class StoreContractTest {
     store.deductions().setStatus(first.id(), DeductionStatus.EXPIRED, T0.plusSeconds(1));
 
     DeductionStore.Inserted again =
-        store.deductions().insert(new NewDeduction("other", "x", 9, Optional.of("r1")), T0.plusSeconds(2));
+        store
+            .deductions()
+            .insert(new NewDeduction("other", "x", 9, Optional.of("r1")), T0.plusSeconds(2));
     DeductionStore.Inserted noKey1 = store.deductions().insert(draft("no key"), T0);
     DeductionStore.Inserted noKey2 = store.deductions().insert(draft("no key"), T0);
 
     assertThat(again.created()).isFalse();
-    assertThat(again.deduction()).isEqualTo(first.withStatus(DeductionStatus.EXPIRED, T0.plusSeconds(1)));
+    assertThat(again.deduction())
+        .isEqualTo(first.withStatus(DeductionStatus.EXPIRED, T0.plusSeconds(1)));
     assertThat(noKey1.created()).isTrue();
     assertThat(noKey2.created()).isTrue();
     assertThat(noKey2.deduction().id()).isNotEqualTo(noKey1.deduction().id());
@@ -778,10 +856,17 @@ abstract class StoreContractTest {
     Store otherNode = open();
     List<DeductionStore.Inserted> results =
         concurrently(
-            8, i -> () -> (i % 2 == 0 ? store : otherNode).deductions().insert(draft("same", "shared"), T0));
+            8,
+            i ->
+                () ->
+                    (i % 2 == 0 ? store : otherNode)
+                        .deductions()
+                        .insert(draft("same", "shared"), T0));
 
     assertThat(results).filteredOn(DeductionStore.Inserted::created).hasSize(1);
-    assertThat(results).extracting(r -> r.deduction().id()).containsOnly(results.get(0).deduction().id());
+    assertThat(results)
+        .extracting(r -> r.deduction().id())
+        .containsOnly(results.get(0).deduction().id());
     assertThat(store.deductions().list(DeductionStatus.NORMAL, 0, 0)).hasSize(1);
   }
 
@@ -808,7 +893,8 @@ abstract class StoreContractTest {
     try (Connection c = connectDirectly();
         Statement s = c.createStatement()) {
       if (c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("sqlite")) {
-        s.executeUpdate("UPDATE sqlite_sequence SET seq = " + (next - 1) + " WHERE name = 'deduction'");
+        s.executeUpdate(
+            "UPDATE sqlite_sequence SET seq = " + (next - 1) + " WHERE name = 'deduction'");
       } else {
         s.execute("ALTER TABLE deduction ALTER COLUMN id RESTART WITH " + next);
       }
@@ -820,8 +906,10 @@ abstract class StoreContractTest {
     Store store = open();
     Deduction d = store.deductions().insert(draft("d"), T0).deduction();
 
-    Optional<Deduction> sameStatus = store.deductions().setStatus(d.id(), DeductionStatus.NORMAL, T0.plusSeconds(1));
-    Optional<Deduction> closed = store.deductions().setStatus(d.id(), DeductionStatus.EXPIRED, T0.plusSeconds(2));
+    Optional<Deduction> sameStatus =
+        store.deductions().setStatus(d.id(), DeductionStatus.NORMAL, T0.plusSeconds(1));
+    Optional<Deduction> closed =
+        store.deductions().setStatus(d.id(), DeductionStatus.EXPIRED, T0.plusSeconds(2));
     Optional<Deduction> closedAgain =
         store.deductions().setStatus(d.id(), DeductionStatus.EXPIRED, T0.plusSeconds(3));
 
@@ -882,8 +970,10 @@ abstract class StoreContractTest {
       store.deductions().setStatus(id, DeductionStatus.EXPIRED, T0);
     }
 
-    assertThat(ids(store.deductions().list(DeductionStatus.NORMAL, 0, 0))).containsExactly(1L, 3L, 4L, 6L, 7L, 9L);
-    assertThat(ids(store.deductions().list(DeductionStatus.EXPIRED, 0, 0))).containsExactly(2L, 5L, 8L);
+    assertThat(ids(store.deductions().list(DeductionStatus.NORMAL, 0, 0)))
+        .containsExactly(1L, 3L, 4L, 6L, 7L, 9L);
+    assertThat(ids(store.deductions().list(DeductionStatus.EXPIRED, 0, 0)))
+        .containsExactly(2L, 5L, 8L);
     assertThat(ids(store.deductions().list(DeductionStatus.NORMAL, 3, 2))).containsExactly(4L, 6L);
     assertThat(ids(store.deductions().list(DeductionStatus.NORMAL, 6, 0))).containsExactly(7L, 9L);
     assertThat(ids(store.deductions().list(DeductionStatus.EXPIRED, 8, 5))).isEmpty();
@@ -987,7 +1077,8 @@ abstract class StoreContractTest {
     assertThat(second.deductions().list(DeductionStatus.EXPIRED, 0, 0))
         .containsExactly(deduction.withStatus(DeductionStatus.EXPIRED, T0.plusSeconds(1)));
     assertThat(second.deductions().insert(draft("kept", "r1"), T0).created()).isFalse();
-    assertThat(second.deductions().insert(draft("new"), T0).deduction().id()).isGreaterThan(deduction.id());
+    assertThat(second.deductions().insert(draft("new"), T0).deduction().id())
+        .isGreaterThan(deduction.id());
     assertThat(second.optOuts().record(hash(2), T0).seq())
         .isGreaterThan(client.seq())
         .isGreaterThan(optOut.seq());
@@ -1104,12 +1195,17 @@ abstract class StoreContractTest {
   }
 
   @Test
-  void migrationV3_onAVersion2Store_keepsItsRowsAndCarriesTheLastSaltRotationDayOver() throws SQLException {
-    try (Connection c = connectDirectly(); Statement s = c.createStatement()) {
+  void migrationV3_onAVersion2Store_keepsItsRowsAndCarriesTheLastSaltRotationDayOver()
+      throws SQLException {
+    try (Connection c = connectDirectly();
+        Statement s = c.createStatement()) {
       String engine =
-          c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("sqlite") ? "sqlite" : "postgresql";
-      s.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-          + " applied_ms BIGINT NOT NULL)");
+          c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("sqlite")
+              ? "sqlite"
+              : "postgresql";
+      s.execute(
+          "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+              + " applied_ms BIGINT NOT NULL)");
       for (Migrator.Migration m : Migrator.MIGRATIONS.subList(0, 2)) {
         for (String statement : Migrator.statements(resource(m.resource(engine)))) {
           s.execute(statement);
@@ -1120,10 +1216,16 @@ abstract class StoreContractTest {
       if (sqlite) {
         s.execute("UPDATE change_counter SET value = value + 1");
       }
-      s.execute("INSERT INTO encryption_key (site_id, created_ms, activates_ms, expires_ms, secret, seq)"
-          + " VALUES (-1, 0, 0, 1000, " + (sqlite ? "x'" : "'\\x") + "00".repeat(32) + "', "
-          + (sqlite ? "(SELECT value FROM change_counter)" : "nextval('change_seq')") + ")");
-      try (PreparedStatement ps = c.prepareStatement("INSERT INTO meta (name, value) VALUES (?, ?)")) {
+      s.execute(
+          "INSERT INTO encryption_key (site_id, created_ms, activates_ms, expires_ms, secret, seq)"
+              + " VALUES (-1, 0, 0, 1000, "
+              + (sqlite ? "x'" : "'\\x")
+              + "00".repeat(32)
+              + "', "
+              + (sqlite ? "(SELECT value FROM change_counter)" : "nextval('change_seq')")
+              + ")");
+      try (PreparedStatement ps =
+          c.prepareStatement("INSERT INTO meta (name, value) VALUES (?, ?)")) {
         ps.setString(1, "salt.rotation.last_day");
         ps.setBytes(2, bytes("2026-03-05"));
         ps.executeUpdate();
@@ -1135,7 +1237,8 @@ abstract class StoreContractTest {
     assertThat(store.salts().lastScheduledRun()).contains(Instant.parse("2026-03-05T00:00:00Z"));
     List<Versioned<EncryptionKey>> old = all(store.keys());
     assertThat(old).hasSize(1);
-    KeyStore.Inserted next = store.keys().insert(-1, old.get(0).value().id(), T0, T0, T0.plusSeconds(1), secret(1));
+    KeyStore.Inserted next =
+        store.keys().insert(-1, old.get(0).value().id(), T0, T0, T0.plusSeconds(1), secret(1));
     assertThat(next.created()).isTrue();
     assertThat(all(store.keys())).hasSize(2);
   }

@@ -80,7 +80,8 @@ class StoreUrlTest {
 
   @Test
   void aPasswordHoldingAnAtSign_isTakenWhole() {
-    StoreUrl.Postgres pg = (StoreUrl.Postgres) StoreUrl.parse("postgresql://veil:s3cr@tPW@db:5432/veil");
+    StoreUrl.Postgres pg =
+        (StoreUrl.Postgres) StoreUrl.parse("postgresql://veil:s3cr@tPW@db:5432/veil");
 
     assertThat(pg.credentials().getProperty("password")).isEqualTo("s3cr@tPW");
     assertThat(pg.describe()).isEqualTo("postgresql://db:5432/veil?user=veil");
@@ -88,8 +89,12 @@ class StoreUrlTest {
 
   @Test
   void aPasswordHoldingASlashOrQuestionMark_isRefusedWithoutEchoingIt() {
-    for (String url : new String[] {"postgresql://veil:qx7/zk9PW@127.0.0.1:5432/veil",
-        "jdbc:postgresql://veil:qx7?zk9PW@127.0.0.1/veil", "postgresql://veil:qx7/zk9PW@h1,h2/veil"}) {
+    for (String url :
+        new String[] {
+          "postgresql://veil:qx7/zk9PW@127.0.0.1:5432/veil",
+          "jdbc:postgresql://veil:qx7?zk9PW@127.0.0.1/veil",
+          "postgresql://veil:qx7/zk9PW@h1,h2/veil"
+        }) {
       assertThatThrownBy(() -> StoreUrl.parse(url))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("percent-encode")
@@ -100,20 +105,26 @@ class StoreUrlTest {
 
   @Test
   void hostLists_ofNamesAddressesAndPorts_areRead() {
-    assertThat(((StoreUrl.Postgres) StoreUrl.parse("postgresql://u@[::1]:5432,db-2.example:6432,10.0.0.3/db"))
-        .jdbcUrl()).isEqualTo("jdbc:postgresql://[::1]:5432,db-2.example:6432,10.0.0.3/db?user=u");
+    assertThat(
+            ((StoreUrl.Postgres)
+                    StoreUrl.parse("postgresql://u@[::1]:5432,db-2.example:6432,10.0.0.3/db"))
+                .jdbcUrl())
+        .isEqualTo("jdbc:postgresql://[::1]:5432,db-2.example:6432,10.0.0.3/db?user=u");
     assertThat(((StoreUrl.Postgres) StoreUrl.parse("postgresql:///db")).jdbcUrl())
         .isEqualTo("jdbc:postgresql://localhost/db");
   }
 
   @Test
   void anSslPassword_isACredentialToo_neverInWhatIsShown() {
-    StoreUrl.Postgres pg = (StoreUrl.Postgres) StoreUrl.parse(
-        "postgresql://postgres:pw1@127.0.0.1:5432/db?sslPassword=s3cretPW3&sslmode=disable");
+    StoreUrl.Postgres pg =
+        (StoreUrl.Postgres)
+            StoreUrl.parse(
+                "postgresql://postgres:pw1@127.0.0.1:5432/db?sslPassword=s3cretPW3&sslmode=disable");
 
     assertThat(pg.credentials().getProperty("sslpassword")).isEqualTo("s3cretPW3");
     assertThat(pg.credentials().getProperty("password")).isEqualTo("pw1");
-    assertThat(pg.describe()).isEqualTo("postgresql://127.0.0.1:5432/db?user=postgres&sslmode=disable");
+    assertThat(pg.describe())
+        .isEqualTo("postgresql://127.0.0.1:5432/db?user=postgres&sslmode=disable");
     assertThat(pg.jdbcUrl()).doesNotContain("s3cret").doesNotContain("pw1");
   }
 }

@@ -40,21 +40,26 @@ class StoresTest {
   }
 
   @Test
-  void theEmbeddedStore_isReadableByItsOwnerOnly_andAnOpenerStoreIsNarrowed(@TempDir Path dir) throws Exception {
+  void theEmbeddedStore_isReadableByItsOwnerOnly_andAnOpenerStoreIsNarrowed(@TempDir Path dir)
+      throws Exception {
     Path fresh = dir.resolve("new").resolve("veil.db");
     try (Store store = Stores.open(fresh.toString())) {
       assertThat(store).isNotNull();
     }
-    assertThat(Files.getPosixFilePermissions(fresh)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
-    assertThat(Files.getPosixFilePermissions(fresh.getParent())).isEqualTo(PosixFilePermissions.fromString("rwx------"));
+    assertThat(Files.getPosixFilePermissions(fresh))
+        .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    assertThat(Files.getPosixFilePermissions(fresh.getParent()))
+        .isEqualTo(PosixFilePermissions.fromString("rwx------"));
 
     Files.setPosixFilePermissions(fresh, PosixFilePermissions.fromString("rw-r--r--"));
     try (Store store = Stores.open(fresh.toString())) {
-      assertThat(Files.getPosixFilePermissions(fresh)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+      assertThat(Files.getPosixFilePermissions(fresh))
+          .isEqualTo(PosixFilePermissions.fromString("rw-------"));
       for (String suffix : List.of("-wal", "-shm")) {
         Path companion = fresh.resolveSibling("veil.db" + suffix);
         if (Files.exists(companion)) {
-          assertThat(Files.getPosixFilePermissions(companion)).as(suffix)
+          assertThat(Files.getPosixFilePermissions(companion))
+              .as(suffix)
               .isEqualTo(PosixFilePermissions.fromString("rw-------"));
         }
       }

@@ -11,7 +11,8 @@ import java.util.regex.Pattern;
 
 /** Runs {@code veil admin ...} in-process against a server and captures what it prints. */
 public final class AdminCli {
-  private static final Pattern API_KEY = Pattern.compile("vk1\\.[A-Za-z0-9_-]{12}\\.[A-Za-z0-9_-]{43}");
+  private static final Pattern API_KEY =
+      Pattern.compile("vk1\\.[A-Za-z0-9_-]{12}\\.[A-Za-z0-9_-]{43}");
 
   private AdminCli() {}
 

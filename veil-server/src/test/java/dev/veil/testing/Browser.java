@@ -35,15 +35,23 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 public final class Browser implements AutoCloseable {
   public static final String REQUIRE_ENV = "VEIL_REQUIRE_BROWSER";
+
   /** Every host name under this domain resolves to 127.0.0.1 in this browser. */
   public static final String TEST_DOMAIN = "pub.test";
+
   static final Path CHROMIUM = Path.of(env("VEIL_CHROMIUM", "/usr/bin/chromium"));
   static final Path CHROMEDRIVER = Path.of(env("VEIL_CHROMEDRIVER", "/usr/bin/chromedriver"));
   private static final Duration DEFAULT_WAIT = Duration.ofSeconds(20);
   private static volatile boolean bannerShown;
-  /** Selenium looks for a DevTools binding per Chromium version and warns when it has none; the tests need none. */
-  @SuppressWarnings("unused") // held: java.util.logging keeps loggers weakly and would forget the level
-  private static final java.util.logging.Logger CDP_VERSION_LOGGER = quiet("org.openqa.selenium.devtools.CdpVersionFinder");
+
+  /**
+   * Selenium looks for a DevTools binding per Chromium version and warns when it has none; the
+   * tests need none.
+   */
+  @SuppressWarnings(
+      "unused") // held: java.util.logging keeps loggers weakly and would forget the level
+  private static final java.util.logging.Logger CDP_VERSION_LOGGER =
+      quiet("org.openqa.selenium.devtools.CdpVersionFinder");
 
   private final ChromeDriver driver;
   private final Path profile;
@@ -53,7 +61,10 @@ public final class Browser implements AutoCloseable {
     this.profile = profile;
   }
 
-  /** Skips the calling tests (or fails them, with {@value #REQUIRE_ENV}=1) unless the browser is installed. */
+  /**
+   * Skips the calling tests (or fails them, with {@value #REQUIRE_ENV}=1) unless the browser is
+   * installed.
+   */
   public static void assumeAvailable() {
     String reason = unavailableReason();
     if (reason == null) {
@@ -66,7 +77,9 @@ public final class Browser implements AutoCloseable {
     Assumptions.abort("browser SDK tests skipped: " + reason);
   }
 
-  /** Why the browser tests cannot run here, or null when Chromium and chromedriver are installed. */
+  /**
+   * Why the browser tests cannot run here, or null when Chromium and chromedriver are installed.
+   */
   public static String unavailableReason() {
     for (Path p : List.of(CHROMIUM, CHROMEDRIVER)) {
       if (!Files.isExecutable(p)) {
@@ -76,7 +89,9 @@ public final class Browser implements AutoCloseable {
     return null;
   }
 
-  /** Whether env {@value #REQUIRE_ENV} demands the browser tests (a missing browser is a failure). */
+  /**
+   * Whether env {@value #REQUIRE_ENV} demands the browser tests (a missing browser is a failure).
+   */
   public static boolean required() {
     return "1".equals(System.getenv(REQUIRE_ENV));
   }
@@ -85,10 +100,12 @@ public final class Browser implements AutoCloseable {
   public static void announceSkip(String reason) {
     if (!bannerShown) {
       bannerShown = true;
-      System.err.println("\n**********************************************************************");
+      System.err.println(
+          "\n**********************************************************************");
       System.err.println("* SKIPPING browser SDK tests: " + reason);
       System.err.println("* Set " + REQUIRE_ENV + "=1 to make this a failure (.ci/run does).");
-      System.err.println("**********************************************************************\n");
+      System.err.println(
+          "**********************************************************************\n");
     }
   }
 
@@ -103,17 +120,28 @@ public final class Browser implements AutoCloseable {
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM.toFile());
     options.addArguments(
-        "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--window-size=1200,900",
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--user-data-dir=" + profile,
+        "--window-size=1200,900",
         // Every tab runs its timers on time (tests open several), and http:// stays http://.
-        "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
-        "--disable-backgrounding-occluded-windows", "--disable-features=HttpsUpgrades,HttpsFirstBalancedModeAutoEnable",
+        "--disable-background-timer-throttling",
+        "--disable-renderer-backgrounding",
+        "--disable-backgrounding-occluded-windows",
+        "--disable-features=HttpsUpgrades,HttpsFirstBalancedModeAutoEnable",
         "--host-resolver-rules=MAP *." + TEST_DOMAIN + " 127.0.0.1");
-    ChromeDriverService service = new ChromeDriverService.Builder()
-        .usingDriverExecutable(CHROMEDRIVER.toFile())
-        .usingAnyFreePort()
-        .build();
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(CHROMEDRIVER.toFile())
+            .usingAnyFreePort()
+            .build();
     try {
       return new Browser(new ChromeDriver(service, options), profile);
     } catch (RuntimeException e) {
@@ -135,7 +163,8 @@ public final class Browser implements AutoCloseable {
     try {
       Path dir = Files.createDirectories(Path.of("target", "screenshots"));
       Files.write(dir.resolve(name + ".png"), png);
-      java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(png));
+      java.awt.image.BufferedImage image =
+          javax.imageio.ImageIO.read(new java.io.ByteArrayInputStream(png));
       if (image == null) {
         throw new IllegalStateException("the screenshot " + name + " is not a PNG image");
       }
@@ -149,17 +178,25 @@ public final class Browser implements AutoCloseable {
     driver.get(url);
   }
 
-  /** Runs {@code script} (a function body; {@code arguments[i]} are the args) in the current tab. */
-  @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"}) // the caller names what the script returns
+  /**
+   * Runs {@code script} (a function body; {@code arguments[i]} are the args) in the current tab.
+   */
+  @SuppressWarnings({
+    "unchecked",
+    "TypeParameterUnusedInFormals"
+  }) // the caller names what the script returns
   public <T> T js(String script, Object... args) {
     return (T) ((JavascriptExecutor) driver).executeScript(script, args);
   }
 
   /**
-   * Runs an asynchronous {@code script} that ends by calling {@code arguments[arguments.length - 1]}
-   * with its result.
+   * Runs an asynchronous {@code script} that ends by calling {@code arguments[arguments.length -
+   * 1]} with its result.
    */
-  @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"}) // the caller names what the script returns
+  @SuppressWarnings({
+    "unchecked",
+    "TypeParameterUnusedInFormals"
+  }) // the caller names what the script returns
   public <T> T jsAsync(String script, Object... args) {
     return (T) ((JavascriptExecutor) driver).executeAsyncScript(script, args);
   }
@@ -173,8 +210,12 @@ public final class Browser implements AutoCloseable {
     return waitFor(what, timeout, condition, () -> "");
   }
 
-  /** As {@link #waitFor(String, Duration, Function)}, adding {@code diagnosis} to the timeout's message. */
-  public <T> T waitFor(String what, Duration timeout, Function<WebDriver, T> condition, Supplier<String> diagnosis) {
+  /**
+   * As {@link #waitFor(String, Duration, Function)}, adding {@code diagnosis} to the timeout's
+   * message.
+   */
+  public <T> T waitFor(
+      String what, Duration timeout, Function<WebDriver, T> condition, Supplier<String> diagnosis) {
     return new WebDriverWait(driver, timeout, Duration.ofMillis(50))
         .withMessage(() -> "waiting for " + what + "; " + diagnosis.get())
         .until(condition);
@@ -198,9 +239,9 @@ public final class Browser implements AutoCloseable {
   }
 
   /**
-   * Back to a clean state between tests: one new tab on about:blank (the old tabs' pages, timers and
-   * scripts added through DevTools are gone), the network on, no cookies, and nothing stored for
-   * {@code origins}.
+   * Back to a clean state between tests: one new tab on about:blank (the old tabs' pages, timers
+   * and scripts added through DevTools are gone), the network on, no cookies, and nothing stored
+   * for {@code origins}.
    */
   public void reset(List<String> origins) {
     List<String> old = new ArrayList<>(driver.getWindowHandles());
@@ -212,7 +253,8 @@ public final class Browser implements AutoCloseable {
     offline(false);
     driver.executeCdpCommand("Network.clearBrowserCookies", Map.of());
     for (String origin : origins) {
-      driver.executeCdpCommand("Storage.clearDataForOrigin", Map.of("origin", origin, "storageTypes", "all"));
+      driver.executeCdpCommand(
+          "Storage.clearDataForOrigin", Map.of("origin", origin, "storageTypes", "all"));
     }
   }
 

@@ -54,16 +54,19 @@ public final class BufCurl {
   public static BufCurl locate() {
     Path buf = executable();
     if (!Files.isExecutable(buf)) {
-      String reason = "buf curl not found at " + buf + "; install it with: npm ci --prefix tools/grpc-client";
+      String reason =
+          "buf curl not found at " + buf + "; install it with: npm ci --prefix tools/grpc-client";
       if ("1".equals(System.getenv(REQUIRE_ENV))) {
         fail(reason + " (" + REQUIRE_ENV + "=1 demands it)");
       }
       if (!bannerShown) {
         bannerShown = true;
-        System.err.println("\n**********************************************************************");
+        System.err.println(
+            "\n**********************************************************************");
         System.err.println("* SKIPPING generic gRPC client tests: " + reason);
         System.err.println("* Set " + REQUIRE_ENV + "=1 to fail instead.");
-        System.err.println("**********************************************************************\n");
+        System.err.println(
+            "**********************************************************************\n");
       }
       Assumptions.abort("generic gRPC client tests skipped: " + reason);
     }
@@ -81,12 +84,15 @@ public final class BufCurl {
         return p;
       }
     }
-    throw new IllegalStateException("no tools/grpc-client/package.json above " + Path.of("").toAbsolutePath());
+    throw new IllegalStateException(
+        "no tools/grpc-client/package.json above " + Path.of("").toAbsolutePath());
   }
 
   /** What one run printed and how it ended. */
   public record Result(int exitCode, String out, String err) {
-    /** The gRPC status code the call ended with (0 OK, 16 UNAUTHENTICATED, 7 PERMISSION_DENIED...). */
+    /**
+     * The gRPC status code the call ended with (0 OK, 16 UNAUTHENTICATED, 7 PERMISSION_DENIED...).
+     */
     public int grpcCode() {
       return exitCode / 8;
     }
@@ -107,10 +113,11 @@ public final class BufCurl {
    *
    * @param schema the {@code .proto} file that defines the API; null to use server reflection
    * @param authorization the value of the {@code authorization} header; null to send none. With
-   *     reflection it goes on the reflection requests too ({@code --reflect-header '*'}), since
-   *     the server's reflection needs the admin key like every admin call
+   *     reflection it goes on the reflection requests too ({@code --reflect-header '*'}), since the
+   *     server's reflection needs the admin key like every admin call
    */
-  public Result call(int port, String method, String requestJson, Path schema, String authorization) {
+  public Result call(
+      int port, String method, String requestJson, Path schema, String authorization) {
     List<String> args = new ArrayList<>(List.of("--emit-defaults", "-d", "@-"));
     if (schema != null) {
       args.addAll(List.of("--schema", schema.toString()));
@@ -126,8 +133,8 @@ public final class BufCurl {
   }
 
   /**
-   * {@code --list-methods} through server reflection, sending {@code authorization} (null: none)
-   * on the reflection requests.
+   * {@code --list-methods} through server reflection, sending {@code authorization} (null: none) on
+   * the reflection requests.
    */
   public Result listMethods(int port, String authorization) {
     List<String> args = new ArrayList<>(List.of("--list-methods"));
@@ -139,8 +146,16 @@ public final class BufCurl {
   }
 
   private Result run(List<String> args, String stdin) {
-    List<String> cmd = new ArrayList<>(List.of(executable.toString(), "curl", "--protocol", "grpc",
-        "--http2-prior-knowledge", "--timeout", "30s"));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                executable.toString(),
+                "curl",
+                "--protocol",
+                "grpc",
+                "--http2-prior-knowledge",
+                "--timeout",
+                "30s"));
     cmd.addAll(args);
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().put("BUF_CACHE_DIR", cacheDir.toString());
@@ -155,7 +170,8 @@ public final class BufCurl {
         process.destroyForcibly();
         throw new AssertionError("buf curl did not finish within 60 s: " + cmd);
       }
-      return new Result(process.exitValue(), out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS));
+      return new Result(
+          process.exitValue(), out.get(10, TimeUnit.SECONDS), err.get(10, TimeUnit.SECONDS));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot run " + executable, e);
     } catch (InterruptedException e) {
@@ -167,12 +183,13 @@ public final class BufCurl {
   }
 
   private static CompletableFuture<String> drain(InputStream stream) {
-    return CompletableFuture.supplyAsync(() -> {
-      try (stream) {
-        return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    return CompletableFuture.supplyAsync(
+        () -> {
+          try (stream) {
+            return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
   }
 }

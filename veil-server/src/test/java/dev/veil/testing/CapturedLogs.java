@@ -8,7 +8,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The log events of one logger while open, for tests of what a component logs (and never logs):
- * {@code try (CapturedLogs logs = CapturedLogs.of(Foo.class)) { ...; assertThat(logs.messages())... }}.
+ * {@code try (CapturedLogs logs = CapturedLogs.of(Foo.class)) { ...; assertThat(logs.messages())...
+ * }}.
  */
 public final class CapturedLogs implements AutoCloseable {
   private final Logger logger;

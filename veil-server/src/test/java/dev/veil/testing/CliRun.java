@@ -15,10 +15,11 @@ public record CliRun(int exitCode, String out, String err) {
   public static CliRun of(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int code = new CommandLine(new Main())
-        .setOut(new PrintWriter(out, true))
-        .setErr(new PrintWriter(err, true))
-        .execute(args);
+    int code =
+        new CommandLine(new Main())
+            .setOut(new PrintWriter(out, true))
+            .setErr(new PrintWriter(err, true))
+            .execute(args);
     return new CliRun(code, out.toString(), err.toString());
   }
 }

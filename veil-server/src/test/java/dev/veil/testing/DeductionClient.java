@@ -11,9 +11,9 @@ import io.grpc.stub.MetadataUtils;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A {@code DeductionAdminApi} client on its own channel (plaintext to a loopback port, or any given one), sending
- * {@code authorization: Bearer <key>} (or nothing, for a null key). Every call has a 30 s deadline.
- * Close it after use.
+ * A {@code DeductionAdminApi} client on its own channel (plaintext to a loopback port, or any given
+ * one), sending {@code authorization: Bearer <key>} (or nothing, for a null key). Every call has a
+ * 30 s deadline. Close it after use.
  */
 public final class DeductionClient implements AutoCloseable {
   private static final Metadata.Key<String> AUTHORIZATION =
@@ -44,8 +44,14 @@ public final class DeductionClient implements AutoCloseable {
   }
 
   public DeductionResp create(String title, String desc, int payMethodId, String requestId) {
-    return api().createDeduction(DeductionReq.newBuilder().setTitle(title).setDesc(desc).setPayMethodId(payMethodId)
-        .setRequestId(requestId).build());
+    return api()
+        .createDeduction(
+            DeductionReq.newBuilder()
+                .setTitle(title)
+                .setDesc(desc)
+                .setPayMethodId(payMethodId)
+                .setRequestId(requestId)
+                .build());
   }
 
   public DeductionResp open(long id) {

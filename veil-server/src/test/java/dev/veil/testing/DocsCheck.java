@@ -13,14 +13,13 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The checkers of Veil's published documents, installed by {@code npm ci --prefix
- * tools/docs-check} (versions pinned by its {@code package-lock.json}): {@code redocly lint} for
- * the OpenAPI document, with the rules of {@code tools/docs-check/redocly.yaml}, and {@code tsc}
- * for the README's TypeScript.
+ * The checkers of Veil's published documents, installed by {@code npm ci --prefix tools/docs-check}
+ * (versions pinned by its {@code package-lock.json}): {@code redocly lint} for the OpenAPI
+ * document, with the rules of {@code tools/docs-check/redocly.yaml}, and {@code tsc} for the
+ * README's TypeScript.
  *
- * <p>Without them, {@link #locate()} skips the calling test after a loud notice on stderr, or
- * fails it when env {@value BufCurl#REQUIRE_ENV} is {@code 1} (CI sets it), as {@link BufCurl}
- * does.
+ * <p>Without them, {@link #locate()} skips the calling test after a loud notice on stderr, or fails
+ * it when env {@value BufCurl#REQUIRE_ENV} is {@code 1} (CI sets it), as {@link BufCurl} does.
  */
 public final class DocsCheck {
   private static final String DIR = "tools/docs-check";
@@ -42,7 +41,12 @@ public final class DocsCheck {
     for (String tool : List.of("redocly", "tsc")) {
       Path executable = bin(root, tool);
       if (!Files.isExecutable(executable)) {
-        skip(DIR + " is not installed (no " + executable + "); install it with: npm ci --prefix " + DIR);
+        skip(
+            DIR
+                + " is not installed (no "
+                + executable
+                + "); install it with: npm ci --prefix "
+                + DIR);
       }
     }
     return new DocsCheck(root);
@@ -55,13 +59,22 @@ public final class DocsCheck {
         return p;
       }
     }
-    throw new IllegalStateException("no " + DIR + "/package.json above " + Path.of("").toAbsolutePath());
+    throw new IllegalStateException(
+        "no " + DIR + "/package.json above " + Path.of("").toAbsolutePath());
   }
 
   /** {@code redocly lint} of {@code document} with the project's rules, one line per finding. */
   public Result lintOpenApi(Path document) {
-    return run(root, List.of(bin(root, "redocly").toString(), "lint", "--config",
-        root.resolve(DIR).resolve("redocly.yaml").toString(), "--format", "stylish", document.toString()));
+    return run(
+        root,
+        List.of(
+            bin(root, "redocly").toString(),
+            "lint",
+            "--config",
+            root.resolve(DIR).resolve("redocly.yaml").toString(),
+            "--format",
+            "stylish",
+            document.toString()));
   }
 
   /** {@code tsc} with {@code arguments}, run in {@code directory}. */
@@ -86,10 +99,12 @@ public final class DocsCheck {
     }
     if (!bannerShown) {
       bannerShown = true;
-      System.err.println("\n**********************************************************************");
+      System.err.println(
+          "\n**********************************************************************");
       System.err.println("* SKIPPING document checks (redocly, tsc): " + reason);
       System.err.println("* Set " + BufCurl.REQUIRE_ENV + "=1 to fail instead.");
-      System.err.println("**********************************************************************\n");
+      System.err.println(
+          "**********************************************************************\n");
     }
     Assumptions.abort("document checks skipped: " + reason);
   }
@@ -98,8 +113,11 @@ public final class DocsCheck {
     try {
       Path output = Files.createTempFile("veil-docs-check-", ".txt");
       try {
-        ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile())
-            .redirectErrorStream(true).redirectOutput(output.toFile());
+        ProcessBuilder builder =
+            new ProcessBuilder(command)
+                .directory(directory.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(output.toFile());
         // No calls home, no colour codes in assertion messages.
         builder.environment().put("REDOCLY_TELEMETRY", "off");
         builder.environment().put("REDOCLY_SUPPRESS_UPDATE_NOTICE", "true");

@@ -30,15 +30,22 @@ public final class Http {
   private final HttpClient client;
   private final String base;
 
-  /** A client for {@code base} (such as {@code http://127.0.0.1:8080}) that lets the JDK pick the protocol. */
+  /**
+   * A client for {@code base} (such as {@code http://127.0.0.1:8080}) that lets the JDK pick the
+   * protocol.
+   */
   public Http(String base) {
     this(base, HttpClient.Version.HTTP_2);
   }
 
-  /** A client for {@code base} that prefers {@code version} (HTTP/2 falls back to 1.1 if the server declines). */
+  /**
+   * A client for {@code base} that prefers {@code version} (HTTP/2 falls back to 1.1 if the server
+   * declines).
+   */
   public Http(String base, HttpClient.Version version) {
     this.base = base;
-    this.client = HttpClient.newBuilder().version(version).connectTimeout(Duration.ofSeconds(5)).build();
+    this.client =
+        HttpClient.newBuilder().version(version).connectTimeout(Duration.ofSeconds(5)).build();
   }
 
   public URI uri(String pathAndQuery) {
@@ -52,14 +59,18 @@ public final class Http {
 
   /** POST of a JSON text with an optional API key. */
   public Response post(String path, String apiKey, String json) {
-    return send(withKey(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(json)), apiKey));
+    return send(
+        withKey(
+            HttpRequest.newBuilder(uri(path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)),
+            apiKey));
   }
 
   /**
-   * The server's own answers for {@code identifiers} of one kind ({@code email}, {@code phone}, ...)
-   * by {@code POST /v1/identity/map} in bodies of 5,000: identifier -> {advertising_id, bucket_id},
-   * for the mapped ones.
+   * The server's own answers for {@code identifiers} of one kind ({@code email}, {@code phone},
+   * ...) by {@code POST /v1/identity/map} in bodies of 5,000: identifier -> {advertising_id,
+   * bucket_id}, for the mapped ones.
    */
   public Map<String, String[]> identityMap(String apiKey, String kind, List<String> identifiers) {
     Map<String, String[]> answers = new HashMap<>();
@@ -72,8 +83,9 @@ public final class Http {
         throw new UncheckedIOException(e);
       }
       for (JsonNode m : post("/v1/identity/map", apiKey, body).successBody().path("mapped")) {
-        answers.put(m.get("identifier").asText(), new String[] {m.get("advertising_id").asText(),
-            m.get("bucket_id").asText()});
+        answers.put(
+            m.get("identifier").asText(),
+            new String[] {m.get("advertising_id").asText(), m.get("bucket_id").asText()});
       }
     }
     return answers;

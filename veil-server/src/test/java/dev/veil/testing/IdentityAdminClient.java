@@ -34,8 +34,9 @@ public final class IdentityAdminClient implements AutoCloseable {
     this.channel = ManagedChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build();
     Metadata headers = new Metadata();
     headers.put(AUTHORIZATION, "Bearer " + adminKey);
-    this.stub = IdentityAdminApiGrpc.newBlockingStub(channel)
-        .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
+    this.stub =
+        IdentityAdminApiGrpc.newBlockingStub(channel)
+            .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers));
   }
 
   /** The stub, with a fresh 30 s deadline. */
@@ -45,7 +46,9 @@ public final class IdentityAdminClient implements AutoCloseable {
 
   /** Creates a client with its own site and the given role names. */
   public CreateClientResponse createClient(String name, String... roles) {
-    return api().createClient(CreateClientRequest.newBuilder().setName(name).addAllRoles(List.of(roles)).build());
+    return api()
+        .createClient(
+            CreateClientRequest.newBuilder().setName(name).addAllRoles(List.of(roles)).build());
   }
 
   public ListClientsResponse listClients() {

@@ -45,11 +45,19 @@ public final class InMemoryDeductionStore implements DeductionStore {
       return new Inserted(rows.get(earlier.get()), false);
     }
     if (lastId >= Deduction.MAX_ID) {
-      throw new DeductionCreateException("every deduction id up to " + Deduction.MAX_ID + " is taken");
+      throw new DeductionCreateException(
+          "every deduction id up to " + Deduction.MAX_ID + " is taken");
     }
     Instant at = Instant.ofEpochMilli(now.toEpochMilli());
-    Deduction created = new Deduction(++lastId, draft.title(), draft.desc(), draft.payMethodId(),
-        DeductionStatus.NORMAL, at, at);
+    Deduction created =
+        new Deduction(
+            ++lastId,
+            draft.title(),
+            draft.desc(),
+            draft.payMethodId(),
+            DeductionStatus.NORMAL,
+            at,
+            at);
     rows.put(created.id(), created);
     draft.requestId().ifPresent(r -> byRequestId.put(r, created.id()));
     return new Inserted(created, true);

@@ -60,7 +60,10 @@ public final class InMemoryNode {
     return services.clients().create(name, 0, Set.of(roles));
   }
 
-  /** A new enabled client named {@code name} with its own site and {@code roles}; returns its API key. */
+  /**
+   * A new enabled client named {@code name} with its own site and {@code roles}; returns its API
+   * key.
+   */
   public String newClientKey(String name, Role... roles) {
     return newClient(name, roles).key().reveal();
   }

@@ -44,17 +44,26 @@ import java.util.function.Supplier;
  * <p>Faults: {@link #setDown(boolean)} simulates an outage (every call throws {@link
  * StoreUnavailableException} and the store reports itself unreachable). For narrower faults every
  * call into a feature store first passes a hook that sees which {@link Part} it goes to and whether
- * it writes: {@link #failCalls} makes matching calls throw, {@link #holdCalls} makes them wait for a
- * latch, {@link #beforeEachCall} installs any other hook (counting calls, say). The hook runs outside
- * the lock, so a held call does not block the others. The job lock is not a feature store and has no
- * faults.
+ * it writes: {@link #failCalls} makes matching calls throw, {@link #holdCalls} makes them wait for
+ * a latch, {@link #beforeEachCall} installs any other hook (counting calls, say). The hook runs
+ * outside the lock, so a held call does not block the others. The job lock is not a feature store
+ * and has no faults.
  */
 public final class InMemoryStores implements Store {
-  /** Message of the {@link StoreUnavailableException} an outage throws (adapters must not show it). */
+  /**
+   * Message of the {@link StoreUnavailableException} an outage throws (adapters must not show it).
+   */
   public static final String OUTAGE_MESSAGE = "connection refused (simulated outage)";
 
   /** The feature stores, so that a fault can aim at one of them. */
-  public enum Part { KEYS, SALTS, OPT_OUTS, CLIENTS, META, DEDUCTIONS }
+  public enum Part {
+    KEYS,
+    SALTS,
+    OPT_OUTS,
+    CLIENTS,
+    META,
+    DEDUCTIONS
+  }
 
   /** One call into a feature store: where it goes and whether it writes. */
   public record Call(Part part, boolean write) {
@@ -83,15 +92,18 @@ public final class InMemoryStores implements Store {
   private int nextKeyId = 1;
   private long nextClientId = 1;
 
-  /** While down, every store call throws {@link StoreUnavailableException} and {@link #isReachable()} is false. */
+  /**
+   * While down, every store call throws {@link StoreUnavailableException} and {@link
+   * #isReachable()} is false.
+   */
   public void setDown(boolean down) {
     this.down = down;
   }
 
   /**
-   * Runs {@code hook} at the start of every later call into a feature store, outside the lock; it may
-   * throw to fail the call, block to hold it, or just observe it. Replaces the previous hook; {@code
-   * null} removes it.
+   * Runs {@code hook} at the start of every later call into a feature store, outside the lock; it
+   * may throw to fail the call, block to hold it, or just observe it. Replaces the previous hook;
+   * {@code null} removes it.
    */
   public void beforeEachCall(Consumer<Call> hook) {
     this.hook = hook == null ? InMemoryStores::noHook : hook;
@@ -102,13 +114,16 @@ public final class InMemoryStores implements Store {
     failCalls(match, () -> new StoreUnavailableException(OUTAGE_MESSAGE, null));
   }
 
-  /** Later calls that {@code match} throw what {@code fault} supplies (replaces the previous hook). */
+  /**
+   * Later calls that {@code match} throw what {@code fault} supplies (replaces the previous hook).
+   */
   public void failCalls(Predicate<Call> match, Supplier<? extends RuntimeException> fault) {
-    beforeEachCall(call -> {
-      if (match.test(call)) {
-        throw fault.get();
-      }
-    });
+    beforeEachCall(
+        call -> {
+          if (match.test(call)) {
+            throw fault.get();
+          }
+        });
   }
 
   /**
@@ -117,20 +132,21 @@ public final class InMemoryStores implements Store {
    * StoreUnavailableException}, so a broken test does not hang.
    */
   public void holdCalls(Predicate<Call> match, CountDownLatch gate, CountDownLatch entered) {
-    beforeEachCall(call -> {
-      if (!match.test(call)) {
-        return;
-      }
-      entered.countDown();
-      try {
-        if (!gate.await(30, TimeUnit.SECONDS)) {
-          throw new StoreUnavailableException("test gate never opened", null);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new StoreUnavailableException("interrupted while held", e);
-      }
-    });
+    beforeEachCall(
+        call -> {
+          if (!match.test(call)) {
+            return;
+          }
+          entered.countDown();
+          try {
+            if (!gate.await(30, TimeUnit.SECONDS)) {
+              throw new StoreUnavailableException("test gate never opened", null);
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreUnavailableException("interrupted while held", e);
+          }
+        });
   }
 
   /** Passes the hook, then the outage check; call before taking the lock. */
@@ -145,7 +161,8 @@ public final class InMemoryStores implements Store {
   public KeyStore keys() {
     return new KeyStore() {
       @Override
-      public ChangeCursor forEachChange(ChangeCursor since, Consumer<Versioned<EncryptionKey>> sink) {
+      public ChangeCursor forEachChange(
+          ChangeCursor since, Consumer<Versioned<EncryptionKey>> sink) {
         enter(Part.KEYS, false);
         List<Versioned<EncryptionKey>> out = new ArrayList<>();
         synchronized (lock) {
@@ -155,7 +172,12 @@ public final class InMemoryStores implements Store {
       }
 
       @Override
-      public Inserted insert(int siteId, int predecessorId, Instant created, Instant activates, Instant expires,
+      public Inserted insert(
+          int siteId,
+          int predecessorId,
+          Instant created,
+          Instant activates,
+          Instant expires,
           byte[] secret) {
         enter(Part.KEYS, true);
         synchronized (lock) {
@@ -163,7 +185,8 @@ public final class InMemoryStores implements Store {
           if (existing != null) {
             return new Inserted(existing, false);
           }
-          EncryptionKey key = new EncryptionKey(nextKeyId++, siteId, created, activates, expires, secret);
+          EncryptionKey key =
+              new EncryptionKey(nextKeyId++, siteId, created, activates, expires, secret);
           keys.put(++seq, key);
           Versioned<EncryptionKey> stored = new Versioned<>(seq, key);
           successors.put(List.of(siteId, predecessorId), stored);
@@ -218,8 +241,9 @@ public final class InMemoryStores implements Store {
   private boolean applyRotations(List<BucketSalt> rotations) {
     Map<Integer, Integer> generations = new HashMap<>();
     for (BucketSalt r : rotations) {
-      int before = generations.computeIfAbsent(r.bucketIndex(),
-          i -> salts.containsKey(i) ? salts.get(i).value().generation() : 0);
+      int before =
+          generations.computeIfAbsent(
+              r.bucketIndex(), i -> salts.containsKey(i) ? salts.get(i).value().generation() : 0);
       if (r.generation() != before + 1) {
         return false;
       }
@@ -245,7 +269,8 @@ public final class InMemoryStores implements Store {
       public Versioned<OptOut> record(byte[] firstLevelHash, Instant optedOutAt) {
         enter(Part.OPT_OUTS, true);
         synchronized (lock) {
-          return optOuts.computeIfAbsent(ByteBuffer.wrap(firstLevelHash.clone()),
+          return optOuts.computeIfAbsent(
+              ByteBuffer.wrap(firstLevelHash.clone()),
               k -> new Versioned<>(++seq, new OptOut(firstLevelHash.clone(), optedOutAt)));
         }
       }
@@ -254,7 +279,8 @@ public final class InMemoryStores implements Store {
       public Optional<OptOut> find(byte[] firstLevelHash) {
         enter(Part.OPT_OUTS, false);
         synchronized (lock) {
-          return Optional.ofNullable(optOuts.get(ByteBuffer.wrap(firstLevelHash))).map(Versioned::value);
+          return Optional.ofNullable(optOuts.get(ByteBuffer.wrap(firstLevelHash)))
+              .map(Versioned::value);
         }
       }
 
@@ -274,12 +300,19 @@ public final class InMemoryStores implements Store {
       }
 
       @Override
-      public Versioned<ApiClient> insert(String name, int siteId, Set<Role> roles, boolean enabled, Instant created,
+      public Versioned<ApiClient> insert(
+          String name,
+          int siteId,
+          Set<Role> roles,
+          boolean enabled,
+          Instant created,
           ApiKeyDigest key) {
         enter(Part.CLIENTS, true);
         synchronized (lock) {
           long id = nextClientId++;
-          ApiClient c = new ApiClient(id, name, siteId == 0 ? freeSiteId(id) : siteId, roles, enabled, created, key);
+          ApiClient c =
+              new ApiClient(
+                  id, name, siteId == 0 ? freeSiteId(id) : siteId, roles, enabled, created, key);
           Versioned<ApiClient> v = new Versioned<>(++seq, c);
           clients.put(id, v);
           return v;
@@ -354,7 +387,9 @@ public final class InMemoryStores implements Store {
   }
 
   /** The rows written after {@code afterSeq}, oldest first. */
-  /** As the JDBC stores choose it: {@code id}, or the next higher site id no client or keyset has. */
+  /**
+   * As the JDBC stores choose it: {@code id}, or the next higher site id no client or keyset has.
+   */
   private int freeSiteId(long id) {
     Set<Integer> taken = new HashSet<>();
     clients.values().forEach(v -> taken.add(v.value().siteId()));
@@ -367,15 +402,18 @@ public final class InMemoryStores implements Store {
   }
 
   private static <T> List<Versioned<T>> changedAfter(Collection<Versioned<T>> rows, long afterSeq) {
-    return rows.stream().filter(v -> v.seq() > afterSeq).sorted(Comparator.comparingLong(Versioned::seq)).toList();
+    return rows.stream()
+        .filter(v -> v.seq() > afterSeq)
+        .sorted(Comparator.comparingLong(Versioned::seq))
+        .toList();
   }
 
   /**
    * Hands the rows written after the cursor (a sequence number here: writes are atomic under one
    * lock, so they become visible in sequence order) to {@code sink} outside the lock.
    */
-  private <T> ChangeCursor forEachChanged(Part part, Collection<Versioned<T>> rows, ChangeCursor since,
-      Consumer<Versioned<T>> sink) {
+  private <T> ChangeCursor forEachChanged(
+      Part part, Collection<Versioned<T>> rows, ChangeCursor since, Consumer<Versioned<T>> sink) {
     enter(part, false);
     List<Versioned<T>> changed;
     synchronized (lock) {
@@ -384,8 +422,8 @@ public final class InMemoryStores implements Store {
     return deliver(changed, since, sink);
   }
 
-  private static <T> ChangeCursor deliver(List<Versioned<T>> changed, ChangeCursor since,
-      Consumer<Versioned<T>> sink) {
+  private static <T> ChangeCursor deliver(
+      List<Versioned<T>> changed, ChangeCursor since, Consumer<Versioned<T>> sink) {
     changed.forEach(sink);
     return changed.isEmpty() ? since : new ChangeCursor(changed.get(changed.size() - 1).seq());
   }
@@ -406,7 +444,8 @@ public final class InMemoryStores implements Store {
   // ---- deductions (DeductionAdminApi); hooks and the outage switch apply to them too (every
   // deduction call counts as a write: the fake does not tell reads from writes) ----
 
-  private final InMemoryDeductionStore deductions = new InMemoryDeductionStore(() -> enter(Part.DEDUCTIONS, true));
+  private final InMemoryDeductionStore deductions =
+      new InMemoryDeductionStore(() -> enter(Part.DEDUCTIONS, true));
 
   @Override
   public dev.veil.deduction.DeductionStore deductions() {

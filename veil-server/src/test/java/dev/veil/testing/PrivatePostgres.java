@@ -39,8 +39,8 @@ import org.junit.jupiter.api.Assumptions;
  * it started: a frozen server keeps its sockets open, and the kernel still completes new TCP
  * connections to it, but nothing answers, as with a hung host or a stalled disk.
  *
- * <p>{@link #close()} thaws a frozen server, stops it ({@code immediate}) and deletes the directory;
- * a JVM shutdown hook does the same if the test never gets there.
+ * <p>{@link #close()} thaws a frozen server, stops it ({@code immediate}) and deletes the
+ * directory; a JVM shutdown hook does the same if the test never gets there.
  */
 public final class PrivatePostgres implements AutoCloseable {
   public static final String BIN_ENV = "VEIL_POSTGRES_BIN";
@@ -67,16 +67,19 @@ public final class PrivatePostgres implements AutoCloseable {
     Path bin = binaries().orElse(null);
     if (bin == null) {
       String configured = System.getenv(BIN_ENV);
-      skipOrFail(configured == null || configured.isBlank()
-          ? "no PostgreSQL binaries (initdb, pg_ctl) under /usr/lib/postgresql/*/bin; set " + BIN_ENV
-          : BIN_ENV + "=" + configured + " holds no initdb");
+      skipOrFail(
+          configured == null || configured.isBlank()
+              ? "no PostgreSQL binaries (initdb, pg_ctl) under /usr/lib/postgresql/*/bin; set "
+                  + BIN_ENV
+              : BIN_ENV + "=" + configured + " holds no initdb");
     }
     boolean root = "root".equals(System.getProperty("user.name"));
     Path dir = Files.createTempDirectory("veil-pg-");
     if (root) {
       UserPrincipal postgres;
       try {
-        postgres = dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("postgres");
+        postgres =
+            dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("postgres");
       } catch (IOException e) {
         deleteTree(dir);
         skipOrFail("running as root and there is no 'postgres' user to run PostgreSQL as");
@@ -87,7 +90,14 @@ public final class PrivatePostgres implements AutoCloseable {
     PrivatePostgres pg = new PrivatePostgres(bin, dir, freePort(), root);
     Runtime.getRuntime().addShutdownHook(pg.cleanup);
     try {
-      pg.run("initdb", "-D", pg.data().toString(), "-U", "postgres", "--auth=trust", "--encoding=UTF8",
+      pg.run(
+          "initdb",
+          "-D",
+          pg.data().toString(),
+          "-U",
+          "postgres",
+          "--auth=trust",
+          "--encoding=UTF8",
           "--no-instructions");
       pg.startServer();
       return pg;
@@ -100,15 +110,20 @@ public final class PrivatePostgres implements AutoCloseable {
   private static Optional<Path> binaries() {
     String configured = System.getenv(BIN_ENV);
     if (configured != null && !configured.isBlank()) {
-      return Optional.of(Path.of(configured.strip())).filter(p -> Files.isExecutable(p.resolve("initdb")));
+      return Optional.of(Path.of(configured.strip()))
+          .filter(p -> Files.isExecutable(p.resolve("initdb")));
     }
     Path root = Path.of("/usr/lib/postgresql");
     if (!Files.isDirectory(root)) {
       return Optional.empty();
     }
     try (Stream<Path> versions = Files.list(root)) {
-      return versions.map(v -> v.resolve("bin"))
-          .filter(b -> Files.isExecutable(b.resolve("initdb")) && Files.isExecutable(b.resolve("pg_ctl")))
+      return versions
+          .map(v -> v.resolve("bin"))
+          .filter(
+              b ->
+                  Files.isExecutable(b.resolve("initdb"))
+                      && Files.isExecutable(b.resolve("pg_ctl")))
           .max(Comparator.comparing(PrivatePostgres::versionOf));
     } catch (IOException e) {
       return Optional.empty();
@@ -129,7 +144,8 @@ public final class PrivatePostgres implements AutoCloseable {
     }
     System.err.println("\n**********************************************************************");
     System.err.println("* SKIPPING a test that needs a private PostgreSQL server: " + reason);
-    System.err.println("* Install PostgreSQL, or set " + PostgresTestDatabase.REQUIRE_ENV + "=1 to fail instead.");
+    System.err.println(
+        "* Install PostgreSQL, or set " + PostgresTestDatabase.REQUIRE_ENV + "=1 to fail instead.");
     System.err.println("**********************************************************************\n");
     Assumptions.abort("private PostgreSQL unavailable: " + reason);
   }
@@ -144,7 +160,10 @@ public final class PrivatePostgres implements AutoCloseable {
     return dir.resolve("data");
   }
 
-  /** {@code postgresql://postgres@127.0.0.1:<port>/postgres}: a store URL for {@code veil serve --db}. */
+  /**
+   * {@code postgresql://postgres@127.0.0.1:<port>/postgres}: a store URL for {@code veil serve
+   * --db}.
+   */
   public String url() {
     return "postgresql://postgres@127.0.0.1:" + port + "/postgres";
   }
@@ -164,8 +183,18 @@ public final class PrivatePostgres implements AutoCloseable {
 
   /** Starts the stopped server and waits until it accepts connections. */
   public synchronized void startServer() throws IOException, InterruptedException {
-    run("pg_ctl", "-D", data().toString(), "-l", dir.resolve("server.log").toString(), "-w", "-t", "60",
-        "-o", "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c max_connections=60", "start");
+    run(
+        "pg_ctl",
+        "-D",
+        data().toString(),
+        "-l",
+        dir.resolve("server.log").toString(),
+        "-w",
+        "-t",
+        "60",
+        "-o",
+        "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c max_connections=60",
+        "start");
   }
 
   /**
@@ -183,16 +212,22 @@ public final class PrivatePostgres implements AutoCloseable {
   public synchronized void freeze() throws IOException, InterruptedException {
     long postmaster = postmasterPid();
     signal("STOP", List.of(postmaster));
-    signal("STOP", ProcessHandle.of(postmaster).map(p -> p.descendants().map(ProcessHandle::pid).toList())
-        .orElse(List.of()));
+    signal(
+        "STOP",
+        ProcessHandle.of(postmaster)
+            .map(p -> p.descendants().map(ProcessHandle::pid).toList())
+            .orElse(List.of()));
     frozen = true;
   }
 
   /** SIGCONT to every process of a frozen server, the postmaster last. */
   public synchronized void thaw() throws IOException, InterruptedException {
     long postmaster = postmasterPid();
-    signal("CONT", ProcessHandle.of(postmaster).map(p -> p.descendants().map(ProcessHandle::pid).toList())
-        .orElse(List.of()));
+    signal(
+        "CONT",
+        ProcessHandle.of(postmaster)
+            .map(p -> p.descendants().map(ProcessHandle::pid).toList())
+            .orElse(List.of()));
     signal("CONT", List.of(postmaster));
     frozen = false;
   }
@@ -201,7 +236,8 @@ public final class PrivatePostgres implements AutoCloseable {
     return Long.parseLong(Files.readAllLines(data().resolve("postmaster.pid")).get(0).strip());
   }
 
-  private static void signal(String name, List<Long> pids) throws IOException, InterruptedException {
+  private static void signal(String name, List<Long> pids)
+      throws IOException, InterruptedException {
     if (pids.isEmpty()) {
       return;
     }
@@ -232,15 +268,23 @@ public final class PrivatePostgres implements AutoCloseable {
     command.addAll(List.of(args));
     Path output = Files.createTempFile("veil-pg-cmd-", ".txt");
     try {
-      Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-          .redirectOutput(output.toFile()).start();
+      Process p =
+          new ProcessBuilder(command)
+              .directory(dir.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(output.toFile())
+              .start();
       if (!p.waitFor(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
         p.destroyForcibly();
         throw new IOException(tool + " did not finish within " + COMMAND_TIMEOUT_SECONDS + " s");
       }
       if (p.exitValue() != 0) {
-        throw new IOException(tool + " failed with exit code " + p.exitValue() + ":\n"
-            + Files.readString(output, StandardCharsets.UTF_8));
+        throw new IOException(
+            tool
+                + " failed with exit code "
+                + p.exitValue()
+                + ":\n"
+                + Files.readString(output, StandardCharsets.UTF_8));
       }
     } finally {
       Files.deleteIfExists(output);
@@ -269,7 +313,8 @@ public final class PrivatePostgres implements AutoCloseable {
         }
         stopServer("immediate");
       } catch (IOException e) {
-        System.err.println("PrivatePostgres: stopping the server in " + dir + " failed: " + e.getMessage());
+        System.err.println(
+            "PrivatePostgres: stopping the server in " + dir + " failed: " + e.getMessage());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

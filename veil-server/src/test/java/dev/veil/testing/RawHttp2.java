@@ -17,10 +17,12 @@ import java.util.concurrent.TimeUnit;
  * server sends: a client holding a connection idle.
  */
 public final class RawHttp2 implements AutoCloseable {
-  private static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
+  private static final byte[] PREFACE =
+      "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
   private static final byte[] EMPTY_SETTINGS = {0, 0, 0, 4, 0, 0, 0, 0, 0};
 
   private final Socket socket;
+
   /** Whether the server had closed the connection before the preface could be written. */
   private boolean closedBeforeWriting;
 

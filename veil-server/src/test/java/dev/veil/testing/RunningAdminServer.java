@@ -3,42 +3,43 @@ package dev.veil.testing;
 import dev.veil.config.VeilConfig;
 import dev.veil.deduction.DeductionService;
 import dev.veil.grpc.AdminGrpcServer;
-import dev.veil.grpc.DeductionAdminService;
 import dev.veil.grpc.AdminListener;
+import dev.veil.grpc.DeductionAdminService;
+import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc;
+import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc.IdentityAdminApiBlockingStub;
 import dev.veil.net.ConnectionLimit;
 import dev.veil.observability.Metrics;
 import dev.veil.server.Services;
-import io.grpc.inprocess.InProcessChannelBuilder;
-import io.grpc.inprocess.InProcessServerBuilder;
-import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc;
-import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc.IdentityAdminApiBlockingStub;
 import io.grpc.BindableService;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Metadata;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.stub.MetadataUtils;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.function.Function;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * An {@link AdminGrpcServer} over an {@link InMemoryNode} with {@code IdentityAdminApi} (and any
  * further admin services), a channel to it and stubs that carry the node's admin key. {@link
  * #inProcess} serves it over gRPC's in-process transport, for tests of what the services answer;
  * {@link #start} on an ephemeral loopback port through the node's own admin listener, for tests of
- * the listener (connections, message sizes, binding) and of clients that dial a port. Close it after
- * each test.
+ * the listener (connections, message sizes, binding) and of clients that dial a port. Close it
+ * after each test.
  */
 public final class RunningAdminServer implements AutoCloseable {
   /** Where the node's clock starts. */
   public static final Instant START = Instant.parse("2026-03-01T12:00:00Z");
+
   public static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
@@ -51,7 +52,9 @@ public final class RunningAdminServer implements AutoCloseable {
   private final String name;
 
   private RunningAdminServer(
-      boolean onPort, Function<InMemoryNode, List<BindableService>> extraAdminServices, String... settings) {
+      boolean onPort,
+      Function<InMemoryNode, List<BindableService>> extraAdminServices,
+      String... settings) {
     this.node = new InMemoryNode(START, TestConfigs.config(settings));
     Services services = node.services();
     List<BindableService> admin = new ArrayList<>();
@@ -59,10 +62,13 @@ public final class RunningAdminServer implements AutoCloseable {
     admin.addAll(extraAdminServices.apply(node));
     VeilConfig config = services.config();
     this.name = "admin-" + UUID.randomUUID();
-    AdminListener listener = onPort
-        ? AdminListener.onPort(config.grpc(), config.connections(),
-            ConnectionLimit.forNode(config.connections().maxConnections(), metrics))
-        : AdminListener.of(InProcessServerBuilder.forName(name), "in-process server " + name);
+    AdminListener listener =
+        onPort
+            ? AdminListener.onPort(
+                config.grpc(),
+                config.connections(),
+                ConnectionLimit.forNode(config.connections().maxConnections(), metrics))
+            : AdminListener.of(InProcessServerBuilder.forName(name), "in-process server " + name);
     this.server = new AdminGrpcServer(listener, services.authenticator(), admin, executor, metrics);
     this.port = server.start();
     this.channel = newChannel();
@@ -82,15 +88,18 @@ public final class RunningAdminServer implements AutoCloseable {
    * {@code IdentityAdminApi} and {@code extraAdminServices} over the in-process transport,
    * configured by {@code settings} (key, value, ...) over the test defaults.
    */
-  public static RunningAdminServer inProcess(List<BindableService> extraAdminServices, String... settings) {
+  public static RunningAdminServer inProcess(
+      List<BindableService> extraAdminServices, String... settings) {
     return new RunningAdminServer(false, node -> extraAdminServices, settings);
   }
 
   /**
-   * On a loopback port, a server that also serves {@code extraAdminServices}, configured by {@code settings} (key, value,
-   * ...) over the test defaults, e.g. {@code "grpc.max-message-bytes", "1024"}.
+   * On a loopback port, a server that also serves {@code extraAdminServices}, configured by {@code
+   * settings} (key, value, ...) over the test defaults, e.g. {@code "grpc.max-message-bytes",
+   * "1024"}.
    */
-  public static RunningAdminServer start(List<BindableService> extraAdminServices, String... settings) {
+  public static RunningAdminServer start(
+      List<BindableService> extraAdminServices, String... settings) {
     return new RunningAdminServer(true, node -> extraAdminServices, settings);
   }
 
@@ -98,19 +107,23 @@ public final class RunningAdminServer implements AutoCloseable {
    * {@code IdentityAdminApi} and the services {@code extraAdminServices} makes over the node (its
    * store and clock), over the in-process transport, with the test defaults.
    */
-  public static RunningAdminServer inProcessWith(Function<InMemoryNode, List<BindableService>> extraAdminServices) {
+  public static RunningAdminServer inProcessWith(
+      Function<InMemoryNode, List<BindableService>> extraAdminServices) {
     return new RunningAdminServer(false, extraAdminServices);
   }
 
   /** Like {@link #inProcessWith}, on a loopback port. */
-  public static RunningAdminServer startWith(Function<InMemoryNode, List<BindableService>> extraAdminServices) {
+  public static RunningAdminServer startWith(
+      Function<InMemoryNode, List<BindableService>> extraAdminServices) {
     return new RunningAdminServer(true, extraAdminServices);
   }
 
   /** {@code DeductionAdminApi} over {@code node}'s store and clock, as a node serves it. */
   public static List<BindableService> deductionAdmin(InMemoryNode node) {
-    return List.of(new DeductionAdminService(new DeductionService(node.store().deductions(), node.clock()),
-        node.services().config().dbTimeout()));
+    return List.of(
+        new DeductionAdminService(
+            new DeductionService(node.store().deductions(), node.clock()),
+            node.services().config().dbTimeout()));
   }
 
   /** A new channel to the server (the caller closes it). */
@@ -150,7 +163,8 @@ public final class RunningAdminServer implements AutoCloseable {
   public Channel adminChannel() {
     Metadata headers = new Metadata();
     headers.put(AUTHORIZATION, "Bearer " + adminKey());
-    return ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers));
+    return ClientInterceptors.intercept(
+        channel, MetadataUtils.newAttachHeadersInterceptor(headers));
   }
 
   /** A stub that sends {@code authorization: Bearer <admin key>}. */

@@ -16,8 +16,11 @@ import java.util.regex.Pattern;
  * writes them.
  */
 public final class Scrape {
-  private static final Pattern TYPE = Pattern.compile("# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram|summary|untyped)");
-  private static final Pattern SAMPLE = Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{.*\\})? (\\S+)");
+  private static final Pattern TYPE =
+      Pattern.compile(
+          "# TYPE ([a-zA-Z_:][a-zA-Z0-9_:]*) (counter|gauge|histogram|summary|untyped)");
+  private static final Pattern SAMPLE =
+      Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{.*\\})? (\\S+)");
 
   private final Map<String, String> types = new LinkedHashMap<>();
   private final Map<String, Double> samples = new LinkedHashMap<>();
@@ -95,13 +98,20 @@ public final class Scrape {
     Double v = samples.get(series);
     if (v == null) {
       String name = series.contains("{") ? series.substring(0, series.indexOf('{')) : series;
-      throw new AssertionError("no series " + series + " in the scrape; of that name it holds "
-          + samples.keySet().stream().filter(s -> s.equals(name) || s.startsWith(name + "{")).toList());
+      throw new AssertionError(
+          "no series "
+              + series
+              + " in the scrape; of that name it holds "
+              + samples.keySet().stream()
+                  .filter(s -> s.equals(name) || s.startsWith(name + "{"))
+                  .toList());
     }
     return v;
   }
 
-  /** The value of {@code series}, or 0 when the scrape does not hold it (a counter not yet moved). */
+  /**
+   * The value of {@code series}, or 0 when the scrape does not hold it (a counter not yet moved).
+   */
   public double valueOrZero(String series) {
     return samples.getOrDefault(series, 0.0);
   }
@@ -111,7 +121,9 @@ public final class Scrape {
     return samples.keySet();
   }
 
-  /** The sample names (family names, plus {@code _bucket}, {@code _count}, {@code _sum} samples). */
+  /**
+   * The sample names (family names, plus {@code _bucket}, {@code _count}, {@code _sum} samples).
+   */
   public Set<String> sampleNames() {
     return familyOfName.keySet();
   }

@@ -39,28 +39,37 @@ public final class ServerProcess implements AutoCloseable {
     reader.start();
   }
 
-  /** Starts {@code veil serve} with the data directory and extra arguments; waits until it prints its ports. */
-  public static ServerProcess start(Path dataDir, String... args) throws IOException, InterruptedException {
+  /**
+   * Starts {@code veil serve} with the data directory and extra arguments; waits until it prints
+   * its ports.
+   */
+  public static ServerProcess start(Path dataDir, String... args)
+      throws IOException, InterruptedException {
     return start(dataDir, List.of(), args);
   }
 
   /**
-   * Like {@link #start(Path, String...)}, with JVM options after the default {@code -Xmx512m} (so an
-   * {@code -Xmx} among them wins).
+   * Like {@link #start(Path, String...)}, with JVM options after the default {@code -Xmx512m} (so
+   * an {@code -Xmx} among them wins).
    */
   public static ServerProcess start(Path dataDir, List<String> jvmOptions, String... args)
       throws IOException, InterruptedException {
-    return awaitReady(new ServerProcess(new ProcessBuilder(command(dataDir, jvmOptions, args))
-        .redirectErrorStream(true).start()));
+    return awaitReady(
+        new ServerProcess(
+            new ProcessBuilder(command(dataDir, jvmOptions, args))
+                .redirectErrorStream(true)
+                .start()));
   }
 
   /**
    * Starts {@code veil serve} like {@link #start}, under a file-descriptor limit of {@code
    * descriptors} (bash's {@code ulimit -n}, soft and hard, so the JVM cannot raise it).
    */
-  public static ServerProcess startWithDescriptorLimit(int descriptors, Path dataDir, String... args)
-      throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of("bash", "-c", "ulimit -n " + descriptors + " && exec \"$0\" \"$@\""));
+  public static ServerProcess startWithDescriptorLimit(
+      int descriptors, Path dataDir, String... args) throws IOException, InterruptedException {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of("bash", "-c", "ulimit -n " + descriptors + " && exec \"$0\" \"$@\""));
     cmd.addAll(command(dataDir, List.of(), args));
     return awaitReady(new ServerProcess(new ProcessBuilder(cmd).redirectErrorStream(true).start()));
   }
@@ -68,29 +77,45 @@ public final class ServerProcess implements AutoCloseable {
   private static ServerProcess awaitReady(ServerProcess server) throws InterruptedException {
     if (!server.ready.await(60, TimeUnit.SECONDS) || server.grpcPort == 0) {
       server.close();
-      throw new IllegalStateException("server did not start; output:\n" + String.join("\n", server.lines));
+      throw new IllegalStateException(
+          "server did not start; output:\n" + String.join("\n", server.lines));
     }
     return server;
   }
 
   /** Starts {@code veil serve} like {@link #start} but returns at once, before it is ready. */
   public static ServerProcess launch(Path dataDir, String... args) throws IOException {
-    ProcessBuilder pb = new ProcessBuilder(command(dataDir, List.of(), args)).redirectErrorStream(true);
+    ProcessBuilder pb =
+        new ProcessBuilder(command(dataDir, List.of(), args)).redirectErrorStream(true);
     return new ServerProcess(pb.start());
   }
 
   private static List<String> command(Path dataDir, List<String> jvmOptions, String... args) {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m"));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m"));
     cmd.addAll(jvmOptions);
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.veil.cli.Main", "serve",
-        "--data-dir", dataDir.toString(), "--port", "0", "--grpc-port", "0"));
+    cmd.addAll(
+        List.of(
+            "-cp",
+            System.getProperty("java.class.path"),
+            "dev.veil.cli.Main",
+            "serve",
+            "--data-dir",
+            dataDir.toString(),
+            "--port",
+            "0",
+            "--grpc-port",
+            "0"));
     cmd.addAll(List.of(args));
     return cmd;
   }
 
   private void pump() {
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader r =
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = r.readLine()) != null) {
         lines.add(line);
@@ -157,7 +182,8 @@ public final class ServerProcess implements AutoCloseable {
   }
 
   private void signal(String name) throws IOException, InterruptedException {
-    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+    Process kill =
+        new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
     if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
       throw new IOException("kill -" + name + " " + process.pid() + " failed");
     }

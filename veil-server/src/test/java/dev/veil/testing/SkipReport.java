@@ -17,14 +17,14 @@ import org.junit.platform.launcher.TestPlan;
 
 /**
  * Writes why tests were skipped to {@value #FILE}, one paragraph per reason with the tests it
- * skipped, so that the build can print it on the console: the tests' own output goes to files
- * under {@code target/surefire-reports}, where a skip's reason is easily missed. The build prints
- * the file right after the tests ({@code maven-antrun-plugin}, execution {@code skipped-tests} in
+ * skipped, so that the build can print it on the console: the tests' own output goes to files under
+ * {@code target/surefire-reports}, where a skip's reason is easily missed. The build prints the
+ * file right after the tests ({@code maven-antrun-plugin}, execution {@code skipped-tests} in
  * {@code veil-server/pom.xml}); no file means nothing was skipped.
  *
  * <p>A test is skipped when a tool it needs is missing (Chromium, {@code buf}, PostgreSQL): it
- * aborts with a message that names the group and the reason, e.g. {@code browser SDK tests
- * skipped: no Chromium at /usr/bin/chromium}. Registered through {@code META-INF/services}.
+ * aborts with a message that names the group and the reason, e.g. {@code browser SDK tests skipped:
+ * no Chromium at /usr/bin/chromium}. Registered through {@code META-INF/services}.
  */
 public final class SkipReport implements TestExecutionListener {
   static final String FILE = "target/skipped-tests.txt";
@@ -47,7 +47,9 @@ public final class SkipReport implements TestExecutionListener {
   @Override
   public void executionFinished(TestIdentifier test, TestExecutionResult result) {
     if (result.getStatus() == TestExecutionResult.Status.ABORTED) {
-      record(test, result.getThrowable().map(Throwable::getMessage).orElse("aborted without a reason"));
+      record(
+          test,
+          result.getThrowable().map(Throwable::getMessage).orElse("aborted without a reason"));
     }
   }
 
@@ -57,11 +59,16 @@ public final class SkipReport implements TestExecutionListener {
       return;
     }
     StringBuilder text = new StringBuilder();
-    testsByReason.forEach((reason, tests) -> {
-      int count = countByReason.get(reason);
-      text.append(count).append(count == 1 ? " test" : " tests").append(" SKIPPED: ").append(reason).append('\n');
-      tests.forEach(t -> text.append("    ").append(t).append('\n'));
-    });
+    testsByReason.forEach(
+        (reason, tests) -> {
+          int count = countByReason.get(reason);
+          text.append(count)
+              .append(count == 1 ? " test" : " tests")
+              .append(" SKIPPED: ")
+              .append(reason)
+              .append('\n');
+          tests.forEach(t -> text.append("    ").append(t).append('\n'));
+        });
     try {
       Files.writeString(Path.of(FILE), text, StandardCharsets.UTF_8);
     } catch (IOException e) {
@@ -71,10 +78,15 @@ public final class SkipReport implements TestExecutionListener {
 
   /** Records a skipped test, or a skipped class with the tests in it. */
   private synchronized void record(TestIdentifier test, String reason) {
-    String name = test.getSource()
-        .filter(MethodSource.class::isInstance)
-        .map(s -> ((MethodSource) s).getClassName().replaceFirst("^.*\\.", "") + "." + ((MethodSource) s).getMethodName())
-        .orElse(test.getDisplayName());
+    String name =
+        test.getSource()
+            .filter(MethodSource.class::isInstance)
+            .map(
+                s ->
+                    ((MethodSource) s).getClassName().replaceFirst("^.*\\.", "")
+                        + "."
+                        + ((MethodSource) s).getMethodName())
+            .orElse(test.getDisplayName());
     int count = 1;
     if (test.isContainer() && plan != null) {
       count = (int) plan.getDescendants(test).stream().filter(TestIdentifier::isTest).count();

@@ -5,14 +5,19 @@ import dev.veil.config.VeilConfig;
 import java.util.HashMap;
 import java.util.Map;
 
-/** Configurations for tests: ephemeral ports on loopback, a small bucket count, overrides by key. */
+/**
+ * Configurations for tests: ephemeral ports on loopback, a small bucket count, overrides by key.
+ */
 public final class TestConfigs {
   /** The salt bucket count of test configurations. */
   public static final int BUCKETS = 64;
 
   private TestConfigs() {}
 
-  /** Defaults with ephemeral ports and {@value #BUCKETS} buckets, then {@code keyValues} (key, value, ...). */
+  /**
+   * Defaults with ephemeral ports and {@value #BUCKETS} buckets, then {@code keyValues} (key,
+   * value, ...).
+   */
   public static VeilConfig config(String... keyValues) {
     Map<String, String> flags = new HashMap<>();
     flags.put("http.port", "0");

@@ -15,8 +15,8 @@ import java.util.List;
 
 /**
  * Connections that ask for the whole buckets answer ({@code GET /v1/identity/buckets}) and then
- * read nothing, as a stalled or hostile client does: each has a 4 KiB receive buffer, so the
- * answer backs up into the server.
+ * read nothing, as a stalled or hostile client does: each has a 4 KiB receive buffer, so the answer
+ * backs up into the server.
  */
 public final class UnreadBuckets implements AutoCloseable {
   /** The last bytes of a complete chunked answer: the empty last chunk. */
@@ -26,16 +26,24 @@ public final class UnreadBuckets implements AutoCloseable {
 
   private UnreadBuckets() {}
 
-  /** Opens {@code count} connections to 127.0.0.1:{@code port}, each sending one request with {@code mapperKey}. */
+  /**
+   * Opens {@code count} connections to 127.0.0.1:{@code port}, each sending one request with {@code
+   * mapperKey}.
+   */
   public static UnreadBuckets open(int port, String mapperKey, int count) throws IOException {
-    byte[] request = ("GET /v1/identity/buckets?since_timestamp=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-        + "Authorization: Bearer " + mapperKey + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+    byte[] request =
+        ("GET /v1/identity/buckets?since_timestamp=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Authorization: Bearer "
+                + mapperKey
+                + "\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII);
     UnreadBuckets clients = new UnreadBuckets();
     try {
       for (int i = 0; i < count; i++) {
         Socket socket = new Socket();
         clients.sockets.add(socket);
-        socket.setReceiveBufferSize(4096); // before connecting, so the window is small from the start
+        socket.setReceiveBufferSize(
+            4096); // before connecting, so the window is small from the start
         socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 10_000);
         socket.getOutputStream().write(request);
       }

@@ -6,8 +6,9 @@
  *       dev.veil.testing.InMemoryStores} (every store in memory, with outages and narrower faults).
  *   <li>A node in-process: {@link dev.veil.testing.TestConfigs} (ephemeral ports, few buckets),
  *       {@link dev.veil.testing.InMemoryNode} (the production service graph over the fakes) and
- *       {@link dev.veil.testing.RunningAdminServer} (the admin gRPC server in front of it, in process or on a port); the
- *       HTTP listener in front of it is {@code dev.veil.http.testing.TestNode}.
+ *       {@link dev.veil.testing.RunningAdminServer} (the admin gRPC server in front of it, in
+ *       process or on a port); the HTTP listener in front of it is {@code
+ *       dev.veil.http.testing.TestNode}.
  *   <li>The real process: {@link dev.veil.testing.ServerProcess} (which can also be killed, paused
  *       and resumed), with {@link dev.veil.testing.Http}, {@link dev.veil.testing.AdminCli}, {@link
  *       dev.veil.testing.IdentityAdminClient} and {@link dev.veil.testing.Await} to talk to it, and

@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 class TokenServiceTest {
   private final MutableClock clock = MutableClock.at("2026-05-01T12:00:00Z");
   private final InMemoryStores stores = new InMemoryStores();
-  private final Services services = ServiceGraph.build(TestConfigs.config(), clock, stores).services();
+  private final Services services =
+      ServiceGraph.build(TestConfigs.config(), clock, stores).services();
   private final TokenService tokens = services.tokens();
   private final IdentityHash alice = IdentityHash.parse(IdentityInput.EMAIL, "alice@example.com");
 
@@ -51,7 +52,8 @@ class TokenServiceTest {
     IdentityTokens a = generate(alice);
     byte[] raw = Base64.getDecoder().decode(a.refreshToken());
     raw[raw.length - 5] ^= 1;
-    assertThat(tokens.refresh(Base64.getEncoder().encodeToString(raw))).isInstanceOf(RefreshOutcome.Invalid.class);
+    assertThat(tokens.refresh(Base64.getEncoder().encodeToString(raw)))
+        .isInstanceOf(RefreshOutcome.Invalid.class);
     assertThat(tokens.refresh("")).isInstanceOf(RefreshOutcome.Invalid.class);
     assertThat(tokens.refresh("not a token")).isInstanceOf(RefreshOutcome.Invalid.class);
     clock.advance(Duration.ofDays(30));

@@ -11,11 +11,11 @@ import java.util.Optional;
 import java.util.function.DoubleSupplier;
 
 /**
- * Sends a request through a {@link Transport} and applies the client's error contract: a 2xx
- * answer is handed to the caller's reader; any other answer becomes a {@link VeilApiException};
- * no answer becomes a {@link VeilTransportException}. Transport failures (an {@link IOException}
- * while sending or while reading the body) and the answers 429 and 503 are retried under the
- * {@link RetryPolicy} (429 up to its {@link RetryPolicy#rateLimitedAttempts}); nothing else is.
+ * Sends a request through a {@link Transport} and applies the client's error contract: a 2xx answer
+ * is handed to the caller's reader; any other answer becomes a {@link VeilApiException}; no answer
+ * becomes a {@link VeilTransportException}. Transport failures (an {@link IOException} while
+ * sending or while reading the body) and the answers 429 and 503 are retried under the {@link
+ * RetryPolicy} (429 up to its {@link RetryPolicy#rateLimitedAttempts}); nothing else is.
  * Thread-safe.
  */
 public final class ApiCaller {
@@ -29,26 +29,42 @@ public final class ApiCaller {
 
   private final Transport transport;
   private final RetryPolicy policy;
-  /** The policy once a call has been answered (the server was reachable): {@link #policy} unless given. */
+
+  /**
+   * The policy once a call has been answered (the server was reachable): {@link #policy} unless
+   * given.
+   */
   private final RetryPolicy afterAnswer;
+
   /** Whether any call has had a 2xx answer. */
   private volatile boolean answered;
+
   private final Sleeper sleeper;
   private final DoubleSupplier random;
   private final String apiKey;
 
-  public ApiCaller(Transport transport, RetryPolicy policy, Sleeper sleeper, DoubleSupplier random, String apiKey) {
+  public ApiCaller(
+      Transport transport,
+      RetryPolicy policy,
+      Sleeper sleeper,
+      DoubleSupplier random,
+      String apiKey) {
     this(transport, policy, policy, sleeper, random, apiKey);
   }
 
   /**
    * @param policy the retries until a call has been answered
    * @param afterAnswer the retries from the first 2xx answer on, also of calls under way: a bulk
-   *     job can say at once that a server it never reached is not there, yet wait out a restart
-   *     of one that has been answering
+   *     job can say at once that a server it never reached is not there, yet wait out a restart of
+   *     one that has been answering
    */
-  public ApiCaller(Transport transport, RetryPolicy policy, RetryPolicy afterAnswer, Sleeper sleeper,
-      DoubleSupplier random, String apiKey) {
+  public ApiCaller(
+      Transport transport,
+      RetryPolicy policy,
+      RetryPolicy afterAnswer,
+      Sleeper sleeper,
+      DoubleSupplier random,
+      String apiKey) {
     this.transport = transport;
     this.policy = policy;
     this.afterAnswer = afterAnswer;
@@ -119,11 +135,15 @@ public final class ApiCaller {
     }
   }
 
-  private static VeilApiException refusal(int status, InputStream body, int attempt) throws IOException {
+  private static VeilApiException refusal(int status, InputStream body, int attempt)
+      throws IOException {
     byte[] bytes = body.readNBytes(MAX_ERROR_BODY);
     Envelopes.Error envelope = Envelopes.error(bytes);
     String word = envelope.status() == null ? "unknown" : envelope.status();
-    String message = envelope.message() == null ? "HTTP " + status + " without a Veil error message" : envelope.message();
+    String message =
+        envelope.message() == null
+            ? "HTTP " + status + " without a Veil error message"
+            : envelope.message();
     return new VeilApiException(status, word, message, attempt);
   }
 

@@ -12,13 +12,15 @@ import java.util.function.Consumer;
 
 /**
  * The answer of {@code GET /v1/identity/buckets}: {@code [{"bucket_id","last_updated"}…]}, where
- * {@code last_updated} is an ISO local date-time in UTC. Read as a stream, one bucket at a time,
- * so that a first poll listing every bucket (about a million) needs no large buffer.
+ * {@code last_updated} is an ISO local date-time in UTC. Read as a stream, one bucket at a time, so
+ * that a first poll listing every bucket (about a million) needs no large buffer.
  */
 public final class BucketJson {
   private BucketJson() {}
 
-  /** The request path for buckets rotated after {@code since} (whole epoch seconds, rounded down). */
+  /**
+   * The request path for buckets rotated after {@code since} (whole epoch seconds, rounded down).
+   */
   public static String path(Instant since) {
     return "/v1/identity/buckets?since_timestamp=" + Math.max(0, since.getEpochSecond());
   }
@@ -26,15 +28,18 @@ public final class BucketJson {
   /** Hands every bucket of the answer to {@code sink}, in the server's order; returns the count. */
   public static long read(InputStream in, Consumer<RotatedBucket> sink) throws IOException {
     long[] count = {0};
-    Envelopes.read(in, p -> {
-      Envelopes.expect(p, p.currentToken(), JsonToken.START_ARRAY);
-      while (p.nextToken() == JsonToken.START_OBJECT) {
-        sink.accept(bucket(p));
-        count[0]++;
-      }
-      Envelopes.expect(p, p.currentToken(), JsonToken.END_ARRAY);
-      return Boolean.TRUE;
-    }).successBody();
+    Envelopes.read(
+            in,
+            p -> {
+              Envelopes.expect(p, p.currentToken(), JsonToken.START_ARRAY);
+              while (p.nextToken() == JsonToken.START_OBJECT) {
+                sink.accept(bucket(p));
+                count[0]++;
+              }
+              Envelopes.expect(p, p.currentToken(), JsonToken.END_ARRAY);
+              return Boolean.TRUE;
+            })
+        .successBody();
     return count[0];
   }
 

@@ -4,14 +4,15 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Checks of the durations the builders take, so that a setting the client cannot honour (a
- * timeout under the sockets' millisecond, one longer than they can count, a period the scheduler
- * would refuse) is refused when it is set, with its name and range, and not later by a socket or
+ * Checks of the durations the builders take, so that a setting the client cannot honour (a timeout
+ * under the sockets' millisecond, one longer than they can count, a period the scheduler would
+ * refuse) is refused when it is set, with its name and range, and not later by a socket or
  * scheduler with an exception of its own.
  */
 public final class Durations {
   /** The longest socket timeout: {@code setSoTimeout} counts in {@code int} milliseconds. */
   public static final Duration MAX_TIMEOUT = Duration.ofDays(24);
+
   /** The longest period or wait the client accepts: a year. */
   public static final Duration MAX_PERIOD = Duration.ofDays(365);
 
@@ -41,12 +42,15 @@ public final class Durations {
   public static Duration within(Duration d, String name, Duration min, Duration max) {
     Objects.requireNonNull(d, name);
     if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
-      throw new IllegalArgumentException(name + " must be " + text(min) + " to " + text(max) + ", not " + text(d));
+      throw new IllegalArgumentException(
+          name + " must be " + text(min) + " to " + text(max) + ", not " + text(d));
     }
     return d;
   }
 
-  /** {@code d} in the largest whole unit that states it exactly: "24 days", "1 ms", else ISO-8601. */
+  /**
+   * {@code d} in the largest whole unit that states it exactly: "24 days", "1 ms", else ISO-8601.
+   */
   static String text(Duration d) {
     if (d.isZero()) {
       return "0";
@@ -56,7 +60,9 @@ public final class Durations {
     }
     long seconds = d.getSeconds();
     if (d.getNano() != 0) {
-      return seconds > Long.MAX_VALUE / 1000 ? d.toString() : (seconds * 1000 + d.getNano() / 1_000_000) + " ms";
+      return seconds > Long.MAX_VALUE / 1000
+          ? d.toString()
+          : (seconds * 1000 + d.getNano() / 1_000_000) + " ms";
     }
     if (seconds % 86_400 == 0) {
       return plural(seconds / 86_400, "day");

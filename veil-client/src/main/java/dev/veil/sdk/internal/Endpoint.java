@@ -28,17 +28,23 @@ public final class Endpoint {
     try {
       uri = new URI(baseUrl);
     } catch (URISyntaxException e) {
-      throw new IllegalArgumentException("baseUrl is not a URL: " + e.getReason() + " at index " + e.getIndex());
+      throw new IllegalArgumentException(
+          "baseUrl is not a URL: " + e.getReason() + " at index " + e.getIndex());
     }
     String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
     if (uri.getRawUserInfo() != null) {
       throw new IllegalArgumentException(
-          "baseUrl must not hold a user or password (they would not be sent): give the API key with apiKey");
+          "baseUrl must not hold a user or password (they would not be sent): give the API key with"
+              + " apiKey");
     }
     if (uri.getHost() == null) {
-      throw new IllegalArgumentException(uri.getRawAuthority() == null ? "baseUrl must name a host"
-          : "baseUrl's host " + uri.getRawAuthority() + " is not a host name (letters, digits, '-' and '.'), "
-              + "an IPv4 address or a bracketed IPv6 one");
+      throw new IllegalArgumentException(
+          uri.getRawAuthority() == null
+              ? "baseUrl must name a host"
+              : "baseUrl's host "
+                  + uri.getRawAuthority()
+                  + " is not a host name (letters, digits, '-' and '.'), "
+                  + "an IPv4 address or a bracketed IPv6 one");
     }
     if (uri.getPort() == 0 || uri.getPort() > 65_535) {
       throw new IllegalArgumentException("baseUrl's port must be 1 to 65535, not " + uri.getPort());
@@ -57,7 +63,8 @@ public final class Endpoint {
   /**
    * Returns {@code apiKey} (null for none).
    *
-   * @throws IllegalArgumentException if it is blank or has other than printable ASCII without spaces
+   * @throws IllegalArgumentException if it is blank or has other than printable ASCII without
+   *     spaces
    */
   public static String apiKey(String apiKey) {
     if (apiKey == null) {

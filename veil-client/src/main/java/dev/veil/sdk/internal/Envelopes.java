@@ -11,8 +11,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 
 /**
- * Veil's JSON envelopes, read and written with Jackson's streaming API (no object mapping, so
- * a 5,000-entry batch answer is read without building a tree). Answers look like {@code
+ * Veil's JSON envelopes, read and written with Jackson's streaming API (no object mapping, so a
+ * 5,000-entry batch answer is read without building a tree). Answers look like {@code
  * {"status":"success","body":<value>}}, {@code {"status":"optout"}} or {@code
  * {"status":"<error>","message":"<text>"}}; members may come in any order and unknown members are
  * skipped.
@@ -23,6 +23,7 @@ public final class Envelopes {
 
   /** The envelope's {@code status} when the request succeeded. */
   public static final String SUCCESS = "success";
+
   /** The envelope's {@code status} for an opted-out identity. */
   public static final String OPTOUT = "optout";
 
@@ -47,7 +48,8 @@ public final class Envelopes {
     /** The body of a successful answer, else an {@link IOException} naming the status. */
     public T successBody() throws IOException {
       if (!isSuccess() || body == null) {
-        throw new JsonParseException(null, "expected status success with a body, got status " + status);
+        throw new JsonParseException(
+            null, "expected status success with a body, got status " + status);
       }
       return body;
     }

@@ -5,7 +5,10 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 
-/** Exclusive locks on files that one writer at a time may use; the operating system releases them when the process dies. */
+/**
+ * Exclusive locks on files that one writer at a time may use; the operating system releases them
+ * when the process dies.
+ */
 public final class FileLocks {
   private FileLocks() {}
 

@@ -18,7 +18,10 @@ import java.util.function.Consumer;
  */
 final class HttpConnection {
   private static final int BUFFER = 64 * 1024;
-  /** Unread body bytes skipped on close to keep the connection; more than this closes it instead. */
+
+  /**
+   * Unread body bytes skipped on close to keep the connection; more than this closes it instead.
+   */
   private static final int MAX_DRAIN = 64 * 1024;
 
   private final Socket socket;
@@ -51,7 +54,9 @@ final class HttpConnection {
     out.flush();
   }
 
-  /** Reads the answer's head; {@code release} gets the connection back when the answer is closed. */
+  /**
+   * Reads the answer's head; {@code release} gets the connection back when the answer is closed.
+   */
   Transport.Response readAnswer(Consumer<HttpConnection> release) throws IOException {
     in.mark(1);
     if (in.read() < 0) {
@@ -61,7 +66,8 @@ final class HttpConnection {
     in.reset();
     HttpHead head = HttpHead.read(in);
     Body body = body(head);
-    return new SocketTransport.SocketResponse(head.status(), head, body, new Finish(head, body, release));
+    return new SocketTransport.SocketResponse(
+        head.status(), head, body, new Finish(head, body, release));
   }
 
   /**
@@ -102,7 +108,9 @@ final class HttpConnection {
     try {
       reusable = head.keepAlive() && body.skipRest(MAX_DRAIN);
     } catch (IOException unreadable) {
-      reusable = false; // the answer was already read as far as its reader wanted; only the connection is lost
+      reusable =
+          false; // the answer was already read as far as its reader wanted; only the connection is
+      // lost
     }
     if (reusable) {
       idleSince = System.nanoTime();
@@ -130,7 +138,9 @@ final class HttpConnection {
     }
   }
 
-  /** An answer body; {@link #close()} does nothing, the connection decides on the answer's close. */
+  /**
+   * An answer body; {@link #close()} does nothing, the connection decides on the answer's close.
+   */
   private abstract static class Body extends InputStream {
     final InputStream in;
 
@@ -228,7 +238,10 @@ final class HttpConnection {
     }
   }
 
-  /** {@code chunked} transfer coding: hex size line, data, CR LF; size 0 ends it (trailers are skipped). */
+  /**
+   * {@code chunked} transfer coding: hex size line, data, CR LF; size 0 ends it (trailers are
+   * skipped).
+   */
   private static final class ChunkedBody extends Body {
     private long chunkLeft;
     private boolean ended;

@@ -36,7 +36,9 @@ final class HttpHead {
     while (true) {
       int[] budget = {MAX_BYTES};
       String statusLine = line(in, budget, true);
-      if (!statusLine.startsWith("HTTP/1.") || statusLine.length() < 12 || statusLine.charAt(8) != ' ') {
+      if (!statusLine.startsWith("HTTP/1.")
+          || statusLine.length() < 12
+          || statusLine.charAt(8) != ' ') {
         throw new ProtocolException("not an HTTP/1.x answer");
       }
       int status = parseStatus(statusLine.substring(9, 12));
@@ -46,7 +48,9 @@ final class HttpHead {
         if (colon <= 0) {
           throw new ProtocolException("malformed header line in the answer");
         }
-        fields.putIfAbsent(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
+        fields.putIfAbsent(
+            line.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+            line.substring(colon + 1).trim());
       }
       if (status >= 200 || status < 100) {
         return new HttpHead(status, statusLine.startsWith("HTTP/1.0"), fields);

@@ -43,20 +43,23 @@ public final class HttpTransport implements Transport {
 
   @Override
   public Response send(Request request) throws IOException, InterruptedException {
-    HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(baseUrl + request.pathAndQuery()))
-        .timeout(requestTimeout)
-        .header("Accept", "application/json")
-        .header("User-Agent", USER_AGENT);
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(URI.create(baseUrl + request.pathAndQuery()))
+            .timeout(requestTimeout)
+            .header("Accept", "application/json")
+            .header("User-Agent", USER_AGENT);
     if (request.apiKey() != null) {
       builder.header("Authorization", "Bearer " + request.apiKey());
     }
     if (request.jsonBody() == null) {
       builder.GET();
     } else {
-      builder.header("Content-Type", "application/json")
+      builder
+          .header("Content-Type", "application/json")
           .POST(HttpRequest.BodyPublishers.ofByteArray(request.jsonBody()));
     }
-    HttpResponse<InputStream> answer = http.send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
+    HttpResponse<InputStream> answer =
+        http.send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());
     return new JdkResponse(answer);
   }
 

@@ -13,8 +13,8 @@ import java.util.List;
 
 /**
  * The answer of {@code GET /v1/key/latest} (UID2's shape): {@code
- * [{"id","site_id","created","activates","expires","secret"}…]}, times in epoch seconds, the
- * secret in standard base64 (32 bytes).
+ * [{"id","site_id","created","activates","expires","secret"}…]}, times in epoch seconds, the secret
+ * in standard base64 (32 bytes).
  */
 public final class KeyJson {
   public static final String PATH = "/v1/key/latest";
@@ -55,12 +55,23 @@ public final class KeyJson {
         default -> p.skipChildren();
       }
     }
-    if (id == null || siteId == null || created == null || activates == null || expires == null || secret == null
-        || id != id.intValue() || siteId != siteId.intValue()) {
+    if (id == null
+        || siteId == null
+        || created == null
+        || activates == null
+        || expires == null
+        || secret == null
+        || id != id.intValue()
+        || siteId != siteId.intValue()) {
       throw new JsonParseException(p, "key record lacks a member or has one out of range");
     }
-    return new EncryptionKey(id.intValue(), siteId.intValue(), Instant.ofEpochSecond(created),
-        Instant.ofEpochSecond(activates), Instant.ofEpochSecond(expires), secret);
+    return new EncryptionKey(
+        id.intValue(),
+        siteId.intValue(),
+        Instant.ofEpochSecond(created),
+        Instant.ofEpochSecond(activates),
+        Instant.ofEpochSecond(expires),
+        secret);
   }
 
   private static byte[] secret(JsonParser p) throws IOException {

@@ -24,7 +24,9 @@ public final class MapAnswer {
     this(data, offsets, reasons, false);
   }
 
-  /** @param idsPlainCsv known: no advertising or bucket id holds a byte that a CSV field must quote */
+  /**
+   * @param idsPlainCsv known: no advertising or bucket id holds a byte that a CSV field must quote
+   */
   MapAnswer(byte[] data, int[] offsets, String[] reasons, boolean idsPlainCsv) {
     this.data = data;
     this.offsets = offsets;
@@ -40,7 +42,10 @@ public final class MapAnswer {
     return idsPlainCsv;
   }
 
-  /** An answer of {@code size} unmapped results with the same reason, made without asking the server. */
+  /**
+   * An answer of {@code size} unmapped results with the same reason, made without asking the
+   * server.
+   */
   public static MapAnswer allUnmapped(int size, String reason) {
     String[] reasons = new String[size];
     Arrays.fill(reasons, reason);

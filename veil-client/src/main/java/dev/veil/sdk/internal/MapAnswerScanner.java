@@ -21,10 +21,15 @@ final class MapAnswerScanner {
   private static final byte[] UNMAPPED = ascii(",\"unmapped\":[");
 
   private final byte[] b;
+
   /** No value sent needs a JSON escape: an echo is the value's bytes as they are, then a quote. */
   private final boolean plain;
+
   private int pos;
-  /** No advertising or bucket id scanned so far holds a comma (the other CSV specials end the scan). */
+
+  /**
+   * No advertising or bucket id scanned so far holds a comma (the other CSV specials end the scan).
+   */
   private boolean idsPlainCsv = true;
 
   private MapAnswerScanner(byte[] body, boolean plain) {
@@ -76,7 +81,8 @@ final class MapAnswerScanner {
     if (!literal((byte) '}') || !literal((byte) '}')) {
       return null;
     }
-    while (pos < b.length && (b[pos] == ' ' || b[pos] == '\n' || b[pos] == '\r' || b[pos] == '\t')) {
+    while (pos < b.length
+        && (b[pos] == ' ' || b[pos] == '\n' || b[pos] == '\r' || b[pos] == '\t')) {
       pos++;
     }
     if (pos != b.length) {
@@ -159,7 +165,10 @@ final class MapAnswerScanner {
     return p;
   }
 
-  /** Moves to the closing quote of the string starting here; its position, or -1 at an escape or the end. */
+  /**
+   * Moves to the closing quote of the string starting here; its position, or -1 at an escape or the
+   * end.
+   */
   private int stringEnd() {
     int p = ByteScan.jsonSpecial(b, pos, b.length);
     if (p < 0 || b[p] != '"') {

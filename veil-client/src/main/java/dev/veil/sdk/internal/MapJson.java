@@ -15,10 +15,9 @@ import java.util.Arrays;
  * answer {@code {"mapped":[{identifier,advertising_id,bucket_id}…],
  * "unmapped":[{identifier,reason}…]}}, both lists in request order. Values travel as UTF-8 bytes
  * end to end (the cache stores them so), and the answer is read into one array ({@link MapAnswer})
- * without a tree or a string per member. The answer is matched
- * back to the request by walking both lists along the request, comparing each echoed identifier
- * with the value sent; identical values in one request map identically, so duplicates cannot be
- * confused.
+ * without a tree or a string per member. The answer is matched back to the request by walking both
+ * lists along the request, comparing each echoed identifier with the value sent; identical values
+ * in one request map identically, so duplicates cannot be confused.
  */
 public final class MapJson {
   /** Bytes of a request body besides its values: {@code {"phone_hash":[]}} and a margin. */
@@ -96,7 +95,10 @@ public final class MapJson {
     return scanned != null ? scanned : parse(new ByteArrayInputStream(body), sent);
   }
 
-  /** {@code POST /v1/identity/map} of {@code sent}, all of kind {@code kind}, through {@code caller}: one answer per value. */
+  /**
+   * {@code POST /v1/identity/map} of {@code sent}, all of kind {@code kind}, through {@code
+   * caller}: one answer per value.
+   */
   public static MapAnswer call(ApiCaller caller, IdentityInput kind, ValueList sent) {
     return caller.call("/v1/identity/map", request(kind, sent), answerReader(sent));
   }
@@ -143,7 +145,9 @@ public final class MapJson {
     return lists;
   }
 
-  /** Reads {@code [{identifier, advertising_id, bucket_id}…]} or {@code [{identifier, reason}…]}. */
+  /**
+   * Reads {@code [{identifier, advertising_id, bucket_id}…]} or {@code [{identifier, reason}…]}.
+   */
   private static void readArray(JsonParser p, Lists lists, boolean mapped) throws IOException {
     Envelopes.expect(p, p.currentToken(), JsonToken.START_ARRAY);
     Bytes echoes = mapped ? lists.mappedEchoes : lists.unmappedEchoes;
@@ -190,8 +194,13 @@ public final class MapJson {
     final Bytes ids;
     final Bytes mappedEchoes;
     final Bytes unmappedEchoes = new Bytes(64);
-    /** Per mapped row: echo start, echo end, advertising id start, its end, bucket id start, its end. */
+
+    /**
+     * Per mapped row: echo start, echo end, advertising id start, its end, bucket id start, its
+     * end.
+     */
     private int[] mapped;
+
     private int mappedCount;
     private int[] unmapped = new int[8];
     private String[] reasons = new String[4];
@@ -203,7 +212,8 @@ public final class MapJson {
       mapped = new int[6 * Math.max(1, expected)];
     }
 
-    void addMapped(int echoStart, int echoEnd, int advStart, int advEnd, int bucketStart, int bucketEnd) {
+    void addMapped(
+        int echoStart, int echoEnd, int advStart, int advEnd, int bucketStart, int bucketEnd) {
       if (6 * (mappedCount + 1) > mapped.length) {
         mapped = Arrays.copyOf(mapped, mapped.length * 2);
       }
@@ -233,13 +243,15 @@ public final class MapJson {
       int m = 0;
       int u = 0;
       for (int i = 0; i < n; i++) {
-        if (m < mappedCount && sent.equalsAt(i, mappedEchoes.array(), mapped[6 * m], mapped[6 * m + 1])) {
+        if (m < mappedCount
+            && sent.equalsAt(i, mappedEchoes.array(), mapped[6 * m], mapped[6 * m + 1])) {
           System.arraycopy(mapped, 6 * m++ + 2, offsets, 4 * i, 4);
         } else if (u < unmappedCount
             && sent.equalsAt(i, unmappedEchoes.array(), unmapped[2 * u], unmapped[2 * u + 1])) {
           results[i] = reasons[u++];
         } else {
-          throw new JsonParseException(null, "mapping answer does not match the request at position " + i);
+          throw new JsonParseException(
+              null, "mapping answer does not match the request at position " + i);
         }
       }
       if (m != mappedCount || u != unmappedCount) {

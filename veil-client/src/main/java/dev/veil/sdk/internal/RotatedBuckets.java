@@ -17,13 +17,23 @@ public final class RotatedBuckets {
 
   private char[] chars = new char[1 << 10];
   private int charsUsed;
-  /** Per bucket, in the order added: where its id ends in {@link #chars} (it starts where the previous ends). */
+
+  /**
+   * Per bucket, in the order added: where its id ends in {@link #chars} (it starts where the
+   * previous ends).
+   */
   private int[] ends = new int[64];
+
   private long[] millis = new long[64];
+
   /** Per bucket: its id's hash, compared before its characters (which are elsewhere in memory). */
   private int[] hashes = new int[64];
+
   private int size;
-  /** Bucket index + 1 per slot; 0 is an empty slot. Its length is a power of two, at most half full. */
+
+  /**
+   * Bucket index + 1 per slot; 0 is an empty slot. Its length is a power of two, at most half full.
+   */
   private int[] table = new int[128];
 
   public int size() {
@@ -48,7 +58,9 @@ public final class RotatedBuckets {
     charsUsed = 0;
   }
 
-  /** Records that bucket {@code id} rotated at {@code atMillis}; of several times, the latest stays. */
+  /**
+   * Records that bucket {@code id} rotated at {@code atMillis}; of several times, the latest stays.
+   */
   public void merge(String id, long atMillis) {
     int hash = hash(id, 0, id.length());
     int slot = slotOf(hash, id, 0, id.length());

@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import javax.net.ssl.SSLParameters;
@@ -32,25 +31,30 @@ import javax.net.ssl.SSLSocketFactory;
  * Content-Length}, answers with a {@code Content-Length}, chunked, or delimited by the connection's
  * close; no redirects, no compression, no HTTP/2. A request on a pooled connection that the server
  * had closed meanwhile is sent again once on a new connection, before any retry of the {@link
- * dev.veil.sdk.RetryPolicy}. The request timeout bounds every wait for bytes (the answer's head
- * and each read of its body). A thread waiting for bytes is not woken by an interrupt (a JDK socket
- * does not look at it): the interrupt is seen once the answer comes or the timeout passes, and
- * then no retry follows ({@link ApiCaller}). Thread-safe.
+ * dev.veil.sdk.RetryPolicy}. The request timeout bounds every wait for bytes (the answer's head and
+ * each read of its body). A thread waiting for bytes is not woken by an interrupt (a JDK socket
+ * does not look at it): the interrupt is seen once the answer comes or the timeout passes, and then
+ * no retry follows ({@link ApiCaller}). Thread-safe.
  */
 public final class SocketTransport implements Transport {
   private static final String USER_AGENT = "veil-java/0.1.0";
   private static final int MAX_IDLE = 8;
-  /** Pooled connections idle longer than this are closed instead of reused (the server's is 60 s). */
+
+  /**
+   * Pooled connections idle longer than this are closed instead of reused (the server's is 60 s).
+   */
   private static final long MAX_IDLE_NANOS = Duration.ofSeconds(30).toNanos();
+
   /**
    * The receive buffer asked for, before connecting, where the system allows it whole: a mapping
    * answer (about 700 KB for 5,000 identifiers) then fits in the socket at once, so the server
-   * writes it without waiting for this process to read (which, on a busy core, can be late), and
-   * it is read in a few large reads. Setting a buffer turns off the kernel's own sizing, so it is
-   * left alone where the system's maximum is lower (about 2–3 % off `veil map`'s wall time and CPU
-   * on the benchmark machine; docs/benchmarks-client.md).
+   * writes it without waiting for this process to read (which, on a busy core, can be late), and it
+   * is read in a few large reads. Setting a buffer turns off the kernel's own sizing, so it is left
+   * alone where the system's maximum is lower (about 2–3 % off `veil map`'s wall time and CPU on
+   * the benchmark machine; docs/benchmarks-client.md).
    */
   static final int RECEIVE_BUFFER = 4 << 20;
+
   private static final boolean SET_RECEIVE_BUFFER = systemAllowsReceiveBuffer(RECEIVE_BUFFER);
 
   private final String host;
@@ -114,7 +118,8 @@ public final class SocketTransport implements Transport {
     return exchange(connect(), head, request.jsonBody());
   }
 
-  private Response exchange(HttpConnection connection, byte[] head, byte[] body) throws IOException {
+  private Response exchange(HttpConnection connection, byte[] head, byte[] body)
+      throws IOException {
     try {
       connection.write(head, body);
       return connection.readAnswer(releaser);
@@ -126,7 +131,11 @@ public final class SocketTransport implements Transport {
 
   private byte[] head(Request request) {
     StringBuilder h = new StringBuilder(256);
-    h.append(request.method()).append(' ').append(pathPrefix).append(request.pathAndQuery()).append(" HTTP/1.1\r\n");
+    h.append(request.method())
+        .append(' ')
+        .append(pathPrefix)
+        .append(request.pathAndQuery())
+        .append(" HTTP/1.1\r\n");
     h.append("Host: ").append(hostHeader).append("\r\n");
     h.append("User-Agent: ").append(USER_AGENT).append("\r\n");
     h.append("Accept: application/json\r\n");
@@ -141,7 +150,10 @@ public final class SocketTransport implements Transport {
     return h.toString().getBytes(StandardCharsets.ISO_8859_1);
   }
 
-  /** Gives connections back to the pool (a class, not a method reference: see {@link Sleeper.ThreadSleep}). */
+  /**
+   * Gives connections back to the pool (a class, not a method reference: see {@link
+   * Sleeper.ThreadSleep}).
+   */
   private final class Releaser implements Consumer<HttpConnection> {
     @Override
     public void accept(HttpConnection connection) {
@@ -188,8 +200,10 @@ public final class SocketTransport implements Transport {
       socket.setTcpNoDelay(true);
       socket.setSoTimeout(readTimeoutMillis);
       if (tls) {
-        SSLSocket secure = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault())
-            .createSocket(socket, host, port, true);
+        SSLSocket secure =
+            (SSLSocket)
+                ((SSLSocketFactory) SSLSocketFactory.getDefault())
+                    .createSocket(socket, host, port, true);
         SSLParameters parameters = secure.getSSLParameters();
         parameters.setEndpointIdentificationAlgorithm("HTTPS");
         secure.setSSLParameters(parameters);
@@ -207,7 +221,10 @@ public final class SocketTransport implements Transport {
     }
   }
 
-  /** An answer whose body streams from its connection; closing it returns the connection to the pool. */
+  /**
+   * An answer whose body streams from its connection; closing it returns the connection to the
+   * pool.
+   */
   static final class SocketResponse implements Response {
     private final int status;
     private final HttpHead head;
@@ -242,7 +259,10 @@ public final class SocketTransport implements Transport {
     }
   }
 
-  /** Whether Linux's {@code net.core.rmem_max} is at least {@code bytes} (false where it cannot be read). */
+  /**
+   * Whether Linux's {@code net.core.rmem_max} is at least {@code bytes} (false where it cannot be
+   * read).
+   */
   static boolean systemAllowsReceiveBuffer(int bytes) {
     return numberInFileAtLeast(Path.of("/proc/sys/net/core/rmem_max"), bytes);
   }
@@ -257,7 +277,8 @@ public final class SocketTransport implements Transport {
     try (InputStream in = new FileInputStream(file.toFile())) {
       byte[] b = new byte[64];
       int n = in.read(b);
-      return n > 0 && Long.parseLong(new String(b, 0, n, StandardCharsets.US_ASCII).strip()) >= bytes;
+      return n > 0
+          && Long.parseLong(new String(b, 0, n, StandardCharsets.US_ASCII).strip()) >= bytes;
     } catch (IOException | RuntimeException e) {
       return false; // not Linux, not readable, or not a number: the kernel's own sizing
     }

@@ -22,16 +22,19 @@ public interface Transport {
 
   /**
    * The transport for {@code baseUrl}: the client's own connections ({@link SocketTransport}) when
-   * no HTTP client is given and the server is reached directly; otherwise the JDK's client, the
-   * one given or a default one ({@link HttpTransport}), which honours proxies.
+   * no HTTP client is given and the server is reached directly; otherwise the JDK's client, the one
+   * given or a default one ({@link HttpTransport}), which honours proxies.
    *
    * @param httpClient a JDK client to use, or null
    */
-  static Transport forUrl(String baseUrl, HttpClient httpClient, Duration connectTimeout, Duration requestTimeout) {
+  static Transport forUrl(
+      String baseUrl, HttpClient httpClient, Duration connectTimeout, Duration requestTimeout) {
     if (httpClient == null && SocketTransport.reachesDirectly(baseUrl)) {
       return new SocketTransport(baseUrl, connectTimeout, requestTimeout);
     }
-    return new HttpTransport(httpClient != null ? httpClient : HttpTransport.defaultClient(connectTimeout), baseUrl,
+    return new HttpTransport(
+        httpClient != null ? httpClient : HttpTransport.defaultClient(connectTimeout),
+        baseUrl,
         requestTimeout);
   }
 

@@ -3,8 +3,8 @@ package dev.veil.sdk.internal;
 import java.util.concurrent.BlockingQueue;
 
 /**
- * Blocking steps that wait through interrupts and keep the interrupt for later: for the threads
- * of a mapping run, which must hand over every answer they hold before they stop.
+ * Blocking steps that wait through interrupts and keep the interrupt for later: for the threads of
+ * a mapping run, which must hand over every answer they hold before they stop.
  */
 public final class Uninterruptibly {
   private Uninterruptibly() {}

@@ -8,11 +8,11 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 
 /**
- * ISO local date-times in UTC, as the bucket endpoint writes them ({@code 2026-11-27T04:05:00.123}),
- * read as instants. The server's shape (four-digit year, seconds, up to nine digits of fraction)
- * is read by hand: {@link LocalDateTime#parse} took about three microseconds each, most of a first
- * poll that lists a million buckets. Every other text goes to {@link LocalDateTime#parse}, so what
- * is accepted, and the answer, are the same as with it alone.
+ * ISO local date-times in UTC, as the bucket endpoint writes them ({@code
+ * 2026-11-27T04:05:00.123}), read as instants. The server's shape (four-digit year, seconds, up to
+ * nine digits of fraction) is read by hand: {@link LocalDateTime#parse} took about three
+ * microseconds each, most of a first poll that lists a million buckets. Every other text goes to
+ * {@link LocalDateTime#parse}, so what is accepted, and the answer, are the same as with it alone.
  */
 public final class UtcDateTimes {
   private UtcDateTimes() {}
@@ -24,8 +24,15 @@ public final class UtcDateTimes {
    */
   public static Instant parse(String text) {
     int n = text.length();
-    if (n < 19 || n == 20 || n > 29 || text.charAt(4) != '-' || text.charAt(7) != '-' || text.charAt(10) != 'T'
-        || text.charAt(13) != ':' || text.charAt(16) != ':' || (n > 19 && text.charAt(19) != '.')) {
+    if (n < 19
+        || n == 20
+        || n > 29
+        || text.charAt(4) != '-'
+        || text.charAt(7) != '-'
+        || text.charAt(10) != 'T'
+        || text.charAt(13) != ':'
+        || text.charAt(16) != ':'
+        || (n > 19 && text.charAt(19) != '.')) {
       return LocalDateTime.parse(text).toInstant(ZoneOffset.UTC);
     }
     int year = digits(text, 0, 4);
@@ -35,7 +42,10 @@ public final class UtcDateTimes {
     int minute = digits(text, 14, 16);
     int second = digits(text, 17, 19);
     int nanos = n > 19 ? digits(text, 20, n) : 0;
-    if ((year | month | day | hour | minute | second | nanos) < 0 || hour > 23 || minute > 59 || second > 59) {
+    if ((year | month | day | hour | minute | second | nanos) < 0
+        || hour > 23
+        || minute > 59
+        || second > 59) {
       return LocalDateTime.parse(text).toInstant(ZoneOffset.UTC); // throws, with the JDK's message
     }
     for (int i = n; i < 29; i++) {
@@ -45,7 +55,8 @@ public final class UtcDateTimes {
     try {
       epochDay = LocalDate.of(year, month, day).toEpochDay();
     } catch (DateTimeException e) {
-      return LocalDateTime.parse(text).toInstant(ZoneOffset.UTC); // no such day: throws, with the JDK's message
+      return LocalDateTime.parse(text)
+          .toInstant(ZoneOffset.UTC); // no such day: throws, with the JDK's message
     }
     return Instant.ofEpochSecond(epochDay * 86_400 + hour * 3_600 + minute * 60 + second, nanos);
   }

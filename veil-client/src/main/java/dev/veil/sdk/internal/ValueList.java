@@ -14,8 +14,13 @@ public final class ValueList {
   private int[] ends;
   private int count;
   private int size;
-  /** The JSON bound of values {@code [0, boundCount)}; the rest are measured when asked (one scan for all). */
+
+  /**
+   * The JSON bound of values {@code [0, boundCount)}; the rest are measured when asked (one scan
+   * for all).
+   */
   private int jsonBound;
+
   private int boundCount;
 
   public ValueList(int expectedCount, int expectedBytes) {
@@ -54,7 +59,9 @@ public final class ValueList {
     return count;
   }
 
-  /** The array holding the values; read it with {@link #start} and {@link #end}, never change it. */
+  /**
+   * The array holding the values; read it with {@link #start} and {@link #end}, never change it.
+   */
   public byte[] bytes() {
     return bytes;
   }
@@ -80,15 +87,17 @@ public final class ValueList {
     return to - from == length(i) && ByteScan.sameBytes(bytes, start(i), other, from, to - from);
   }
 
-  /** Whether a value holds a byte that JSON must escape (a quote, a backslash, a control character). */
+  /**
+   * Whether a value holds a byte that JSON must escape (a quote, a backslash, a control character).
+   */
   public boolean needsEscapes() {
     return jsonBytesBound() != size + 3 * count;
   }
 
   /**
-   * A bound of the bytes these values take in a JSON array: quotes, commas and escapes. Values added
-   * since the last call are measured together: one scan of their bytes when none needs an escape
-   * (nearly always), rather than one per value.
+   * A bound of the bytes these values take in a JSON array: quotes, commas and escapes. Values
+   * added since the last call are measured together: one scan of their bytes when none needs an
+   * escape (nearly always), rather than one per value.
    */
   public int jsonBytesBound() {
     if (boundCount < count) {

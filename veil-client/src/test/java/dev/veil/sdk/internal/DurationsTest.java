@@ -10,16 +10,21 @@ import org.junit.jupiter.api.Test;
 class DurationsTest {
   @Test
   void aTimeout_isOneMillisecondTo24Days() {
-    assertThat(Durations.timeout(Duration.ofMillis(1), "requestTimeout")).isEqualTo(Duration.ofMillis(1));
-    assertThat(Durations.timeout(Duration.ofDays(24), "requestTimeout")).isEqualTo(Duration.ofDays(24));
+    assertThat(Durations.timeout(Duration.ofMillis(1), "requestTimeout"))
+        .isEqualTo(Duration.ofMillis(1));
+    assertThat(Durations.timeout(Duration.ofDays(24), "requestTimeout"))
+        .isEqualTo(Duration.ofDays(24));
     assertThatThrownBy(() -> Durations.timeout(Duration.ofNanos(500_000), "requestTimeout"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("requestTimeout must be 1 ms to 24 days, not PT0.0005S");
-    assertThatThrownBy(() -> Durations.timeout(Duration.ofSeconds(Long.MAX_VALUE), "connectTimeout"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("requestTimeout must be 1 ms to 24 days, not PT0.0005S");
+    assertThatThrownBy(
+            () -> Durations.timeout(Duration.ofSeconds(Long.MAX_VALUE), "connectTimeout"))
         .hasMessage("connectTimeout must be 1 ms to 24 days, not 9223372036854775807 s");
     assertThatThrownBy(() -> Durations.timeout(Duration.ZERO, "connectTimeout"))
         .hasMessage("connectTimeout must be 1 ms to 24 days, not 0");
     assertThatThrownBy(() -> Durations.timeout(null, "connectTimeout"))
-        .isInstanceOf(NullPointerException.class).hasMessage("connectTimeout");
+        .isInstanceOf(NullPointerException.class)
+        .hasMessage("connectTimeout");
   }
 
   @Test

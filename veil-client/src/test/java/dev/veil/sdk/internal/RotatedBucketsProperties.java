@@ -14,14 +14,17 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
-/** The compact map of rotated buckets answers as a {@code HashMap} of the same merges does, through every growth. */
+/**
+ * The compact map of rotated buckets answers as a {@code HashMap} of the same merges does, through
+ * every growth.
+ */
 class RotatedBucketsProperties {
   /** A bucket id (short, from a small alphabet so that ids repeat) and a time. */
   record Merge(String id, long millis) {}
 
   @Property(tries = 300)
-  void afterAnyMerges_everyIdAnswersAsAHashMapOfTheLatestTimes(@ForAll("merges") List<Merge> merges,
-      @ForAll("ids") List<String> probes) {
+  void afterAnyMerges_everyIdAnswersAsAHashMapOfTheLatestTimes(
+      @ForAll("merges") List<Merge> merges, @ForAll("ids") List<String> probes) {
     RotatedBuckets compact = new RotatedBuckets();
     Map<String, Long> reference = new HashMap<>();
     for (Merge m : merges) {
@@ -31,22 +34,29 @@ class RotatedBucketsProperties {
 
     assertThat(compact.size()).isEqualTo(reference.size());
     for (long from : new long[] {-6, 0, 2_500, 5_001}) {
-      assertThat(compact.countAtOrAfter(from)).as("count from %d", from)
+      assertThat(compact.countAtOrAfter(from))
+          .as("count from %d", from)
           .isEqualTo(reference.values().stream().filter(t -> t >= from).count());
     }
     for (String id : reference.keySet()) {
       assertThat(compact.rotatedAtMillis(id, 0, id.length())).as(id).isEqualTo(reference.get(id));
       String row = "someone@example.com,ADVERTISINGID," + id; // looked up in place, as in a row
-      assertThat(compact.rotatedAtMillis(row, row.lastIndexOf(',') + 1, row.length())).isEqualTo(reference.get(id));
+      assertThat(compact.rotatedAtMillis(row, row.lastIndexOf(',') + 1, row.length()))
+          .isEqualTo(reference.get(id));
       byte[] utf8 = row.getBytes(StandardCharsets.UTF_8); // and in a row's bytes
-      assertThat(compact.rotatedAtMillis(utf8, utf8.length - id.getBytes(StandardCharsets.UTF_8).length, utf8.length))
-          .as(id).isEqualTo(reference.get(id));
+      assertThat(
+              compact.rotatedAtMillis(
+                  utf8, utf8.length - id.getBytes(StandardCharsets.UTF_8).length, utf8.length))
+          .as(id)
+          .isEqualTo(reference.get(id));
     }
     for (String id : probes) {
-      assertThat(compact.rotatedAtMillis(id, 0, id.length())).as(id)
+      assertThat(compact.rotatedAtMillis(id, 0, id.length()))
+          .as(id)
           .isEqualTo(reference.getOrDefault(id, RotatedBuckets.ABSENT));
       byte[] utf8 = ("x," + id).getBytes(StandardCharsets.UTF_8);
-      assertThat(compact.rotatedAtMillis(utf8, 2, utf8.length)).as(id)
+      assertThat(compact.rotatedAtMillis(utf8, 2, utf8.length))
+          .as(id)
           .isEqualTo(reference.getOrDefault(id, RotatedBuckets.ABSENT));
     }
   }
@@ -75,7 +85,10 @@ class RotatedBucketsProperties {
 
   @Provide
   Arbitrary<List<Merge>> merges() {
-    return Combinators.combine(id(), Arbitraries.longs().between(-5, 5_000)).as(Merge::new).list().ofMaxSize(600);
+    return Combinators.combine(id(), Arbitraries.longs().between(-5, 5_000))
+        .as(Merge::new)
+        .list()
+        .ofMaxSize(600);
   }
 
   @Provide

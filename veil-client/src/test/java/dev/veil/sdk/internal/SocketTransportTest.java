@@ -34,7 +34,9 @@ class SocketTransportTest {
   }
 
   private SocketTransport transport() {
-    return new SocketTransport("http://127.0.0.1:" + server.port() + "/prefix", Duration.ofSeconds(5),
+    return new SocketTransport(
+        "http://127.0.0.1:" + server.port() + "/prefix",
+        Duration.ofSeconds(5),
         Duration.ofSeconds(5));
   }
 
@@ -44,11 +46,13 @@ class SocketTransportTest {
 
   @Test
   void post_sendsHeadAndBody_andReusesTheConnection() throws Exception {
-    server.answer("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Type: application/json\r\n\r\n{}");
+    server.answer(
+        "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Type: application/json\r\n\r\n{}");
     server.answer("HTTP/1.1 201 Created\r\ncontent-length: 5\r\nRetry-After: 3\r\n\r\nhello");
     SocketTransport transport = transport();
 
-    try (Transport.Response r = transport.send(new Transport.Request("/v1/identity/map", "[1]".getBytes(), "key"))) {
+    try (Transport.Response r =
+        transport.send(new Transport.Request("/v1/identity/map", "[1]".getBytes(), "key"))) {
       assertThat(r.status()).isEqualTo(200);
       assertThat(body(r)).isEqualTo("{}");
     }
@@ -60,10 +64,16 @@ class SocketTransportTest {
 
     assertThat(server.connections()).isEqualTo(1);
     String first = server.requests().get(0);
-    assertThat(first).startsWith("POST /prefix/v1/identity/map HTTP/1.1\r\n").contains("Host: 127.0.0.1:" + server.port())
-        .contains("Authorization: Bearer key").contains("Content-Length: 3").endsWith("\r\n\r\n[1]");
-    assertThat(server.requests().get(1)).startsWith("GET /prefix/v1/x?y=1 HTTP/1.1\r\n")
-        .doesNotContain("Authorization").doesNotContain("Content-Length");
+    assertThat(first)
+        .startsWith("POST /prefix/v1/identity/map HTTP/1.1\r\n")
+        .contains("Host: 127.0.0.1:" + server.port())
+        .contains("Authorization: Bearer key")
+        .contains("Content-Length: 3")
+        .endsWith("\r\n\r\n[1]");
+    assertThat(server.requests().get(1))
+        .startsWith("GET /prefix/v1/x?y=1 HTTP/1.1\r\n")
+        .doesNotContain("Authorization")
+        .doesNotContain("Content-Length");
   }
 
   @Test
@@ -74,7 +84,8 @@ class SocketTransportTest {
     }
     server.answer("HTTP/1.1 200 OK\r\nContent-Length: " + large.length() + "\r\n\r\n" + large);
 
-    try (Transport.Response r = transport().send(new Transport.Request("/v1/identity/map", "[1]".getBytes(), "key"))) {
+    try (Transport.Response r =
+        transport().send(new Transport.Request("/v1/identity/map", "[1]".getBytes(), "key"))) {
       assertThat(body(r)).isEqualTo(large.toString());
     }
   }
@@ -86,11 +97,13 @@ class SocketTransportTest {
     boolean expected = false;
     if (Files.isReadable(rmemMax)) {
       Process cat = new ProcessBuilder("cat", rmemMax.toString()).start();
-      String max = new String(cat.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
+      String max =
+          new String(cat.getInputStream().readAllBytes(), StandardCharsets.US_ASCII).strip();
       assertThat(cat.waitFor()).isZero();
       expected = Long.parseLong(max) >= SocketTransport.RECEIVE_BUFFER;
     }
-    assertThat(SocketTransport.systemAllowsReceiveBuffer(SocketTransport.RECEIVE_BUFFER)).isEqualTo(expected);
+    assertThat(SocketTransport.systemAllowsReceiveBuffer(SocketTransport.RECEIVE_BUFFER))
+        .isEqualTo(expected);
     assertThat(SocketTransport.systemAllowsReceiveBuffer(Integer.MAX_VALUE)).isFalse();
   }
 
@@ -112,8 +125,9 @@ class SocketTransportTest {
 
   @Test
   void chunkedBodies_interimAnswers_andBodiesEndedByClose() throws Exception {
-    server.answer("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
-        + "4;ext=1\r\nWiki\r\n6\r\npedia \r\nB\r\nin chunks.\n\r\n0\r\nTrailer: x\r\n\r\n");
+    server.answer(
+        "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "4;ext=1\r\nWiki\r\n6\r\npedia \r\nB\r\nin chunks.\n\r\n0\r\nTrailer: x\r\n\r\n");
     server.answer("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nuntil the end", true);
     SocketTransport transport = transport();
 
@@ -128,7 +142,9 @@ class SocketTransportTest {
 
   @Test
   void aPooledConnectionTheServerClosed_isReplaced_withoutAnError() throws Exception {
-    server.answer("HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\na", true); // the server hangs up after answering
+    server.answer(
+        "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\na",
+        true); // the server hangs up after answering
     server.answer("HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nb");
     SocketTransport transport = transport();
 
@@ -165,14 +181,19 @@ class SocketTransportTest {
 
     assertThatThrownBy(() -> transport.send(new Transport.Request("/1", null, null)))
         .isInstanceOf(ProtocolException.class);
-    assertThatThrownBy(() -> {
-      try (Transport.Response r = transport.send(new Transport.Request("/2", null, null))) {
-        body(r);
-      }
-    }).isInstanceOf(IOException.class).hasMessageContaining("before its Content-Length");
+    assertThatThrownBy(
+            () -> {
+              try (Transport.Response r = transport.send(new Transport.Request("/2", null, null))) {
+                body(r);
+              }
+            })
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("before its Content-Length");
   }
 
-  /** Answers each request with the next scripted bytes; optionally closes the connection after it. */
+  /**
+   * Answers each request with the next scripted bytes; optionally closes the connection after it.
+   */
   private static final class ScriptedServer implements AutoCloseable {
     private final ServerSocket socket;
     private final BlockingQueue<Object[]> script = new LinkedBlockingQueue<>();

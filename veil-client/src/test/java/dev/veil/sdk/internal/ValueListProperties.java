@@ -8,10 +8,14 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.Size;
 
-/** The bound of a list, measured in one scan where it can, is the sum of its values' own bounds, however adds and asks interleave. */
+/**
+ * The bound of a list, measured in one scan where it can, is the sum of its values' own bounds,
+ * however adds and asks interleave.
+ */
 class ValueListProperties {
   @Property(tries = 1000)
-  void jsonBound_isTheSumOfEachValuesBound(@ForAll @Size(max = 40) List<String> values, @ForAll List<Boolean> askAfter) {
+  void jsonBound_isTheSumOfEachValuesBound(
+      @ForAll @Size(max = 40) List<String> values, @ForAll List<Boolean> askAfter) {
     ValueList list = new ValueList(1, 16);
     int expected = 0;
     for (int i = 0; i < values.size(); i++) {
@@ -24,6 +28,9 @@ class ValueListProperties {
     }
 
     assertThat(list.jsonBytesBound()).isEqualTo(expected);
-    assertThat(list.needsEscapes()).isEqualTo(values.stream().anyMatch(v -> v.chars().anyMatch(c -> c < 0x20 || c == '"' || c == '\\')));
+    assertThat(list.needsEscapes())
+        .isEqualTo(
+            values.stream()
+                .anyMatch(v -> v.chars().anyMatch(c -> c < 0x20 || c == '"' || c == '\\')));
   }
 }

@@ -12,27 +12,29 @@ import javax.crypto.spec.SecretKeySpec;
  * ({@code EncryptionKey}) are always 256 bits, which makes this AES-256-GCM.
  *
  * <p>Each thread reuses one encrypting and one decrypting {@link Cipher}: creating a {@code Cipher}
- * costs about 5 µs, more than the encryption of a whole token. The JDK refuses to initialise a
- * GCM encryption twice in a row with the same key and IV ("Cannot reuse iv"), a guard against
- * nonce reuse that also trips deterministic tests; in that case the cipher is first initialised
- * with a different IV and then with the requested one. Callers stay responsible for never
- * reusing an IV with the same key in production (use {@link NonceSource#secure()}).
+ * costs about 5 µs, more than the encryption of a whole token. The JDK refuses to initialise a GCM
+ * encryption twice in a row with the same key and IV ("Cannot reuse iv"), a guard against nonce
+ * reuse that also trips deterministic tests; in that case the cipher is first initialised with a
+ * different IV and then with the requested one. Callers stay responsible for never reusing an IV
+ * with the same key in production (use {@link NonceSource#secure()}).
  *
  * <p>Thread-safe: all methods are static and use per-thread ciphers.
  */
 public final class AesGcm {
   /** Length of the initialization vector in bytes. */
   public static final int IV_BYTES = 12;
+
   /** Length of the authentication tag in bytes, appended to the ciphertext. */
   public static final int TAG_BYTES = 16;
 
   private static final byte[] NO_AAD = new byte[0];
+
   /**
    * Ciphers per thread and key. Re-initializing a {@code Cipher} with a different key expands the
    * key again (about 1.6 µs, measured by veil-bench's AesGcmKeySwitchBenchmark), while a token
    * generate uses three keys in turn; keeping one cipher per key makes every init a same-key init.
-   * Bounded, least recently used first out, so a server with many site keys stays small
-   * ({@link CipherCache}).
+   * Bounded, least recently used first out, so a server with many site keys stays small ({@link
+   * CipherCache}).
    */
   private static final int CIPHERS_PER_THREAD = 32;
 
@@ -44,13 +46,14 @@ public final class AesGcm {
   private AesGcm() {}
 
   /**
-   * Encrypts {@code plain[off, off+len)} and writes ciphertext then tag ({@code len + 16} bytes)
-   * to {@code out} at {@code outOff}. Returns the number of bytes written.
+   * Encrypts {@code plain[off, off+len)} and writes ciphertext then tag ({@code len + 16} bytes) to
+   * {@code out} at {@code outOff}. Returns the number of bytes written.
    *
    * @throws IllegalArgumentException if the key is not an AES key, the IV is not 12 bytes, or
    *     {@code out} is too small
    */
-  public static int encrypt(SecretKeySpec key, byte[] iv, byte[] plain, int off, int len, byte[] out, int outOff) {
+  public static int encrypt(
+      SecretKeySpec key, byte[] iv, byte[] plain, int off, int len, byte[] out, int outOff) {
     return encrypt(key, iv, NO_AAD, plain, off, len, out, outOff);
   }
 
@@ -60,7 +63,14 @@ public final class AesGcm {
    * same bytes must be given to decrypt).
    */
   public static int encrypt(
-      SecretKeySpec key, byte[] iv, byte[] aad, byte[] plain, int off, int len, byte[] out, int outOff) {
+      SecretKeySpec key,
+      byte[] iv,
+      byte[] aad,
+      byte[] plain,
+      int off,
+      int len,
+      byte[] out,
+      int outOff) {
     checkKeyAndIv(key, iv);
     Cipher cipher = ENCRYPTORS.get().get(key);
     try {
@@ -70,7 +80,8 @@ public final class AesGcm {
       }
       return cipher.doFinal(plain, off, len, out, outOff);
     } catch (GeneralSecurityException e) {
-      throw new IllegalArgumentException("AES-GCM encryption failed: " + e.getClass().getSimpleName(), e);
+      throw new IllegalArgumentException(
+          "AES-GCM encryption failed: " + e.getClass().getSimpleName(), e);
     }
   }
 
@@ -82,7 +93,8 @@ public final class AesGcm {
    *     the input is shorter than a tag
    * @throws IllegalArgumentException if the key is not an AES key or the IV is not 12 bytes
    */
-  public static byte[] decrypt(SecretKeySpec key, byte[] iv, byte[] in, int off, int len) throws AEADBadTagException {
+  public static byte[] decrypt(SecretKeySpec key, byte[] iv, byte[] in, int off, int len)
+      throws AEADBadTagException {
     return decrypt(key, iv, NO_AAD, in, off, len);
   }
 
@@ -90,7 +102,8 @@ public final class AesGcm {
    * Like {@link #decrypt(SecretKeySpec, byte[], byte[], int, int)}, and also checks that {@code
    * aad} is the additional authenticated data given to encrypt.
    */
-  public static byte[] decrypt(SecretKeySpec key, byte[] iv, byte[] aad, byte[] in, int off, int len)
+  public static byte[] decrypt(
+      SecretKeySpec key, byte[] iv, byte[] aad, byte[] in, int off, int len)
       throws AEADBadTagException {
     checkKeyAndIv(key, iv);
     if (len < TAG_BYTES) {
@@ -106,11 +119,13 @@ public final class AesGcm {
     } catch (AEADBadTagException e) {
       throw e;
     } catch (GeneralSecurityException e) {
-      throw new IllegalArgumentException("AES-GCM decryption failed: " + e.getClass().getSimpleName(), e);
+      throw new IllegalArgumentException(
+          "AES-GCM decryption failed: " + e.getClass().getSimpleName(), e);
     }
   }
 
-  private static void initEncrypt(Cipher cipher, SecretKeySpec key, byte[] iv) throws GeneralSecurityException {
+  private static void initEncrypt(Cipher cipher, SecretKeySpec key, byte[] iv)
+      throws GeneralSecurityException {
     GCMParameterSpec spec = new GCMParameterSpec(TAG_BYTES * 8, iv);
     try {
       cipher.init(Cipher.ENCRYPT_MODE, key, spec);

@@ -6,10 +6,10 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * One thread's ciphers, one per key, at most {@code capacity}, the least recently used replaced
- * first. Keys are compared by identity: every {@code EncryptionKey} holds one {@link
- * SecretKeySpec} for its life, and {@code SecretKeySpec.hashCode()} allocates (it lower-cases the
- * algorithm name) on each call, which a map keyed by the spec would pay three times per token
- * generate. Two specs with the same bytes only cost a second cipher. Not thread-safe.
+ * first. Keys are compared by identity: every {@code EncryptionKey} holds one {@link SecretKeySpec}
+ * for its life, and {@code SecretKeySpec.hashCode()} allocates (it lower-cases the algorithm name)
+ * on each call, which a map keyed by the spec would pay three times per token generate. Two specs
+ * with the same bytes only cost a second cipher. Not thread-safe.
  */
 final class CipherCache {
   private final SecretKeySpec[] keys;

@@ -4,8 +4,8 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 
 /**
- * Fills initialization vectors (nonces) for AES-GCM. Production code uses {@link #secure()};
- * tests inject a source that returns fixed bytes, which makes token encodings reproducible.
+ * Fills initialization vectors (nonces) for AES-GCM. Production code uses {@link #secure()}; tests
+ * inject a source that returns fixed bytes, which makes token encodings reproducible.
  *
  * <p>{@code SecureRandom::nextBytes} is a valid implementation. Implementations used by the token
  * codecs must be thread-safe.

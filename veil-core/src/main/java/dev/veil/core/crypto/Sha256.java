@@ -14,7 +14,8 @@ public final class Sha256 {
   /** Length of a SHA-256 digest in bytes. */
   public static final int BYTES = 32;
 
-  private static final ThreadLocal<MessageDigest> DIGEST = ThreadLocal.withInitial(Sha256::newMessageDigest);
+  private static final ThreadLocal<MessageDigest> DIGEST =
+      ThreadLocal.withInitial(Sha256::newMessageDigest);
 
   private Sha256() {}
 

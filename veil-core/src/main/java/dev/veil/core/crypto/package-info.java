@@ -3,8 +3,8 @@
  *
  * <ul>
  *   <li>{@link dev.veil.core.crypto.Sha256}: SHA-256 over one or two byte arrays.
- *   <li>{@link dev.veil.core.crypto.AesGcm}: AES-256-GCM (12-byte IV, 16-byte tag), optionally
- *       with additional authenticated data.
+ *   <li>{@link dev.veil.core.crypto.AesGcm}: AES-256-GCM (12-byte IV, 16-byte tag), optionally with
+ *       additional authenticated data.
  *   <li>{@link dev.veil.core.crypto.NonceSource}: where IVs come from; injected so that tests can
  *       supply fixed IVs.
  * </ul>

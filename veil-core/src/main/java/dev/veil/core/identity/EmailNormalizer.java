@@ -1,7 +1,6 @@
 package dev.veil.core.identity;
 
 import dev.veil.core.text.ByteScan;
-
 import java.util.Optional;
 
 /**
@@ -13,9 +12,9 @@ import java.util.Optional;
  * <ol>
  *   <li>Leading and trailing ASCII whitespace (space, tab, LF, VT, FF, CR) is removed.
  *   <li>What remains must be at most {@value #MAX_LENGTH} characters (UTF-16 code units).
- *   <li>It must contain no whitespace or space separator, no control character, no Unicode
- *       format character (such as U+200B zero-width space or U+FEFF) and no unpaired surrogate.
- *       Other non-ASCII characters are allowed and kept as they are.
+ *   <li>It must contain no whitespace or space separator, no control character, no Unicode format
+ *       character (such as U+200B zero-width space or U+FEFF) and no unpaired surrogate. Other
+ *       non-ASCII characters are allowed and kept as they are.
  *   <li>ASCII letters {@code A-Z} become lowercase; no other character is case-folded.
  *   <li>There must be exactly one {@code @}, with a non-empty local part before it and a non-empty
  *       domain after it. Nothing else about the domain or local part is checked.
@@ -23,8 +22,8 @@ import java.util.Optional;
  *       {@code +} on and then every {@code .}; if that leaves it empty the address is invalid.
  * </ol>
  *
- * <p>The result satisfies every rule unchanged, so {@code normalize(normalize(x)) ==
- * normalize(x)}. Thread-safe.
+ * <p>The result satisfies every rule unchanged, so {@code normalize(normalize(x)) == normalize(x)}.
+ * Thread-safe.
  */
 public final class EmailNormalizer {
   /** Longest accepted address after trimming, in characters (the SMTP path limit). */
@@ -96,7 +95,9 @@ public final class EmailNormalizer {
           }
           at = i;
         }
-      } else if (Character.isHighSurrogate(c) && i + 1 < end && Character.isLowSurrogate(raw.charAt(i + 1))) {
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < end
+          && Character.isLowSurrogate(raw.charAt(i + 1))) {
         if (isForbidden(Character.toCodePoint(c, raw.charAt(++i)))) {
           return false;
         }
@@ -139,7 +140,8 @@ public final class EmailNormalizer {
       throw new IllegalArgumentException("not ASCII");
     }
     if (end - start > MAX_LENGTH || at <= start || at == end - 1) {
-      return false; // too long, a control character or space, no '@' or several, or one at either end
+      return false; // too long, a control character or space, no '@' or several, or one at either
+      // end
     }
     if (end - at - 1 != GMAIL.length() || !isAsciiGmail(b, at + 1)) {
       return true;
@@ -177,7 +179,8 @@ public final class EmailNormalizer {
   /** The lowered text, or null if it holds a forbidden character. */
   private static String lowerCaseAsciiIfClean(String raw, int start, int end) {
     if (isLowerCaseCleanAscii(raw, start, end)) {
-      return raw.substring(start, end); // the common case: nothing to change, nothing copied if untrimmed
+      return raw.substring(
+          start, end); // the common case: nothing to change, nothing copied if untrimmed
     }
     StringBuilder out = new StringBuilder(end - start);
     for (int i = start; i < end; i++) {
@@ -187,7 +190,9 @@ public final class EmailNormalizer {
           return null;
         }
         out.append(c >= 'A' && c <= 'Z' ? (char) (c + ('a' - 'A')) : c);
-      } else if (Character.isHighSurrogate(c) && i + 1 < end && Character.isLowSurrogate(raw.charAt(i + 1))) {
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < end
+          && Character.isLowSurrogate(raw.charAt(i + 1))) {
         int codePoint = Character.toCodePoint(c, raw.charAt(i + 1));
         if (isForbidden(codePoint)) {
           return null;
@@ -202,7 +207,10 @@ public final class EmailNormalizer {
     return out.toString();
   }
 
-  /** Whether every character is printable ASCII other than an upper-case letter (then lowering changes nothing). */
+  /**
+   * Whether every character is printable ASCII other than an upper-case letter (then lowering
+   * changes nothing).
+   */
   private static boolean isLowerCaseCleanAscii(String raw, int start, int end) {
     for (int i = start; i < end; i++) {
       char c = raw.charAt(i);
@@ -218,7 +226,8 @@ public final class EmailNormalizer {
     if (at <= 0 || at == address.length() - 1 || address.indexOf('@', at + 1) >= 0) {
       return Optional.empty();
     }
-    boolean gmail = address.length() - at - 1 == GMAIL.length() && address.startsWith(GMAIL, at + 1);
+    boolean gmail =
+        address.length() - at - 1 == GMAIL.length() && address.startsWith(GMAIL, at + 1);
     if (!gmail) {
       return Optional.of(address);
     }

@@ -5,8 +5,8 @@ import java.util.Base64;
 
 /**
  * Decodes the text forms of a 32-byte hash that callers may send: standard base64 (44 characters
- * with its one {@code =}, or 43 without it) or 64 hexadecimal digits in either case. Base64 must
- * be canonical (unused trailing bits zero) so that every hash has one base64 spelling; base64url,
+ * with its one {@code =}, or 43 without it) or 64 hexadecimal digits in either case. Base64 must be
+ * canonical (unused trailing bits zero) so that every hash has one base64 spelling; base64url,
  * whitespace and any other character are refused.
  */
 final class HashText {

@@ -9,8 +9,8 @@ import java.util.Optional;
 
 /**
  * The SHA-256 of a normalized identifier, with the kind of identifier it came from. This is the
- * value every identity operation starts from: an email and the base64 hash of that email give
- * equal {@code IdentityHash}es.
+ * value every identity operation starts from: an email and the base64 hash of that email give equal
+ * {@code IdentityHash}es.
  *
  * <p>Immutable and thread-safe. The bytes are copied in and out, compared in constant time, and
  * never shown by {@link #toString()} (they identify a person).
@@ -31,8 +31,8 @@ public final class IdentityHash {
    * Parses a request value. {@link IdentityInput#EMAIL} and {@link IdentityInput#PHONE} values are
    * normalized ({@link EmailNormalizer}, {@link PhoneNormalizer}) and hashed with SHA-256 over
    * their UTF-8 bytes. {@code *_HASH} values must spell exactly 32 bytes as standard base64 (44
-   * characters with padding, or 43 without; canonical) or as 64 hex digits (either case); a
-   * base64 value whose {@code +} arrived as a space is invalid.
+   * characters with padding, or 43 without; canonical) or as 64 hex digits (either case); a base64
+   * value whose {@code +} arrived as a space is invalid.
    *
    * @throws InvalidIdentifierException if the value is null, does not normalize, or is not an
    *     accepted hash form; the message never contains the value
@@ -50,9 +50,12 @@ public final class IdentityHash {
       return new IdentityHash(input.type(), bytes);
     }
     Optional<String> normalized =
-        input.type() == IdentityType.EMAIL ? EmailNormalizer.normalize(value) : PhoneNormalizer.normalize(value);
+        input.type() == IdentityType.EMAIL
+            ? EmailNormalizer.normalize(value)
+            : PhoneNormalizer.normalize(value);
     String identifier = normalized.orElseThrow(() -> new InvalidIdentifierException(input));
-    return new IdentityHash(input.type(), Sha256.digest(identifier.getBytes(StandardCharsets.UTF_8)));
+    return new IdentityHash(
+        input.type(), Sha256.digest(identifier.getBytes(StandardCharsets.UTF_8)));
   }
 
   /**
@@ -94,12 +97,15 @@ public final class IdentityHash {
   /** Equal when the type and all 32 bytes are equal; the bytes are compared in constant time. */
   @Override
   public boolean equals(Object o) {
-    return o instanceof IdentityHash other && other.type == type && MessageDigest.isEqual(other.hash, hash);
+    return o instanceof IdentityHash other
+        && other.type == type
+        && MessageDigest.isEqual(other.hash, hash);
   }
 
   @Override
   public int hashCode() {
-    int firstFourBytes = (hash[0] << 24) | ((hash[1] & 0xFF) << 16) | ((hash[2] & 0xFF) << 8) | (hash[3] & 0xFF);
+    int firstFourBytes =
+        (hash[0] << 24) | ((hash[1] & 0xFF) << 16) | ((hash[2] & 0xFF) << 8) | (hash[3] & 0xFF);
     return 31 * type.ordinal() + firstFourBytes;
   }
 

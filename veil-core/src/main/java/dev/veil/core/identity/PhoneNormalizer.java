@@ -3,15 +3,16 @@ package dev.veil.core.identity;
 import java.util.Optional;
 
 /**
- * Accepts phone numbers in E.164 form only: {@code +} followed by 10 to 15 ASCII digits and
- * nothing else. Nothing is trimmed or rewritten (no spaces, dashes, parentheses or national
- * formats), so a valid number is its own normal form and normalizing is idempotent.
+ * Accepts phone numbers in E.164 form only: {@code +} followed by 10 to 15 ASCII digits and nothing
+ * else. Nothing is trimmed or rewritten (no spaces, dashes, parentheses or national formats), so a
+ * valid number is its own normal form and normalizing is idempotent.
  *
  * <p>Thread-safe and allocation-free.
  */
 public final class PhoneNormalizer {
   /** Fewest digits after the {@code +}. */
   public static final int MIN_DIGITS = 10;
+
   /** Most digits after the {@code +} (the E.164 maximum). */
   public static final int MAX_DIGITS = 15;
 

@@ -10,27 +10,34 @@ import java.util.Objects;
  * step reads a {@code long} and tests all eight bytes at once with carry-free arithmetic, so the
  * common case (a run of ordinary bytes) costs a few instructions per eight bytes instead of a
  * branch per byte. Clients and the server scan hundreds of bytes per identifier (lines of input,
- * JSON strings, CSV fields); this is about twice as fast as a byte loop even before the JIT's
- * last tier.
+ * JSON strings, CSV fields); this is about twice as fast as a byte loop even before the JIT's last
+ * tier.
  *
  * <p>Every method looks at bytes {@code [from, to)} and returns the index of the first match, or
  * -1. Thread-safe (no state).
  */
 public final class ByteScan {
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final long ONES = 0x0101010101010101L;
   private static final long HIGHS = 0x8080808080808080L;
   private static final long LOWS = 0x7F7F7F7F7F7F7F7FL;
+
   /** {@link #soleAt}: no {@code @}, or more than one. */
   public static final int NOT_ONE_AT = -1;
+
   /** {@link #soleAt}: a control character, space or DEL (0x00 to 0x20, 0x7F). */
   public static final int CONTROL_OR_SPACE = -2;
+
   /** {@link #soleAt}: a byte of 0x80 or above. */
   public static final int NOT_ASCII = -3;
 
   private ByteScan() {}
 
-  /** A byte that JSON must escape inside a string: {@code "}, {@code \} or a control character (below 0x20). */
+  /**
+   * A byte that JSON must escape inside a string: {@code "}, {@code \} or a control character
+   * (below 0x20).
+   */
   public static int jsonSpecial(byte[] b, int from, int to) {
     int i = from;
     for (; i + 8 <= to; i += 8) {
@@ -142,10 +149,13 @@ public final class ByteScan {
 
   /** {@link #lineShape}: the line holds a comma. */
   public static final int COMMA = 1;
+
   /** {@link #lineShape}: the line holds a double quote. */
   public static final int QUOTE = 2;
+
   /** {@link #lineShape}: the line holds a byte that is not ASCII. */
   public static final int NON_ASCII = 4;
+
   /** {@link #lineShape}: the line holds an {@code @}. */
   public static final int AT = 8;
 
@@ -166,8 +176,11 @@ public final class ByteScan {
       ats |= equal(v, '@');
       highs |= v;
     }
-    int shape = ((commas & HIGHS) != 0 ? COMMA : 0) | ((quotes & HIGHS) != 0 ? QUOTE : 0)
-        | ((highs & HIGHS) != 0 ? NON_ASCII : 0) | ((ats & HIGHS) != 0 ? AT : 0);
+    int shape =
+        ((commas & HIGHS) != 0 ? COMMA : 0)
+            | ((quotes & HIGHS) != 0 ? QUOTE : 0)
+            | ((highs & HIGHS) != 0 ? NON_ASCII : 0)
+            | ((ats & HIGHS) != 0 ? AT : 0);
     for (; i < to; i++) {
       byte c = b[i];
       shape |= c == ',' ? COMMA : c == '"' ? QUOTE : c < 0 ? NON_ASCII : c == '@' ? AT : 0;
@@ -298,8 +311,8 @@ public final class ByteScan {
 
   /**
    * Per byte of {@code v}, a high bit that is set where the byte equals {@code c}, and possibly
-   * also, but only above a byte that equals {@code c}, where it is {@code c ^ 0x01}. The lowest
-   * set bit is therefore always exact, which is all the searches here use.
+   * also, but only above a byte that equals {@code c}, where it is {@code c ^ 0x01}. The lowest set
+   * bit is therefore always exact, which is all the searches here use.
    */
   private static long equal(long v, int c) {
     long x = v ^ (ONES * c);
@@ -307,8 +320,8 @@ public final class ByteScan {
   }
 
   /**
-   * Per byte of {@code v}, a high bit set where the byte is below {@code n} (n at most 0x80),
-   * exact for the lowest such byte; bytes of 0x80 and above (non-ASCII) never match.
+   * Per byte of {@code v}, a high bit set where the byte is below {@code n} (n at most 0x80), exact
+   * for the lowest such byte; bytes of 0x80 and above (non-ASCII) never match.
    */
   private static long below(long v, int n) {
     return (v - ONES * n) & ~v;

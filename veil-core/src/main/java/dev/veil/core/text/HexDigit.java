@@ -1,10 +1,15 @@
 package dev.veil.core.text;
 
-/** ASCII hexadecimal digits (unlike {@link Character#digit}, which also takes other scripts' digits). */
+/**
+ * ASCII hexadecimal digits (unlike {@link Character#digit}, which also takes other scripts'
+ * digits).
+ */
 public final class HexDigit {
   private HexDigit() {}
 
-  /** The value of {@code c} as a hexadecimal digit ({@code 0-9}, {@code a-f}, {@code A-F}), or -1. */
+  /**
+   * The value of {@code c} as a hexadecimal digit ({@code 0-9}, {@code a-f}, {@code A-F}), or -1.
+   */
   public static int value(char c) {
     if (c >= '0' && c <= '9') {
       return c - '0';

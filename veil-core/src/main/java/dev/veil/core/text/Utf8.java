@@ -9,7 +9,10 @@ package dev.veil.core.text;
 public final class Utf8 {
   private Utf8() {}
 
-  /** Where bytes {@code [from, to)} stop being well-formed UTF-8 (the start of the bad sequence), or -1. */
+  /**
+   * Where bytes {@code [from, to)} stop being well-formed UTF-8 (the start of the bad sequence), or
+   * -1.
+   */
   public static int malformedAt(byte[] b, int from, int to) {
     int i = from;
     while (true) {
@@ -25,7 +28,10 @@ public final class Utf8 {
     }
   }
 
-  /** The length of the well-formed sequence that starts at {@code i} with a lead byte of 0x80 or above, or 0. */
+  /**
+   * The length of the well-formed sequence that starts at {@code i} with a lead byte of 0x80 or
+   * above, or 0.
+   */
   private static int sequenceLength(byte[] b, int i, int to) {
     int lead = b[i] & 0xFF;
     int length;

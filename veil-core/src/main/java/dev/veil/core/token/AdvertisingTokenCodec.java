@@ -15,8 +15,8 @@ import java.util.Objects;
  *
  * <h2>Design note: layout</h2>
  *
- * <p>All integers big-endian, times in epoch milliseconds; 163 bytes, written as base64url
- * without padding (218 characters):
+ * <p>All integers big-endian, times in epoch milliseconds; 163 bytes, written as base64url without
+ * padding (218 characters):
  *
  * <pre>
  *  0   1  identity prefix (0x03 email, 0x07 phone)      } header, clear,
@@ -41,31 +41,31 @@ import java.util.Objects;
  * <h2>Design note: no AAD, and the prefix bound inside</h2>
  *
  * <p>Bidders must be able to read these tokens with UID2's own bidder SDKs, since the layout is
- * UID2's. Those SDKs open both GCM layers without additional authenticated data, so this codec
- * uses none either: the bytes are exactly what a UID2 V4 reader expects. (Refresh tokens, read
- * only by Veil, keep their header as AAD; see {@link RefreshTokenCodec}.)
+ * UID2's. Those SDKs open both GCM layers without additional authenticated data, so this codec uses
+ * none either: the bytes are exactly what a UID2 V4 reader expects. (Refresh tokens, read only by
+ * Veil, keep their header as AAD; see {@link RefreshTokenCodec}.)
  *
  * <p>Without AAD the clear header is protected as follows. A changed version byte is refused as
  * unsupported. A changed master key id names another key (the tag fails) or an unknown one. That
  * leaves the identity prefix, which selects nothing: so the encoder writes it a second time, into
- * the top byte (bits 24 to 31) of the 4-byte privacy bits field of the inner plaintext, under
- * both tags, and the decoder requires that byte to equal byte 0 of the token ({@link
+ * the top byte (bits 24 to 31) of the 4-byte privacy bits field of the inner plaintext, under both
+ * tags, and the decoder requires that byte to equal byte 0 of the token ({@link
  * InvalidTokenException.Reason#TAMPERED} otherwise). Turning an email token into a phone token
  * therefore needs the site key, not just the master key that every bidder holds. The caller's
- * privacy bits must fit in the low 24 bits ({@link #encode} refuses the rest), and decoding
- * returns them with the top byte cleared, so a payload round-trips unchanged. UID2 SDKs ignore
- * the high bits of the privacy bits; they see a positive value with 0x03 or 0x07 on top.
+ * privacy bits must fit in the low 24 bits ({@link #encode} refuses the rest), and decoding returns
+ * them with the top byte cleared, so a payload round-trips unchanged. UID2 SDKs ignore the high
+ * bits of the privacy bits; they see a positive value with 0x03 or 0x07 on top.
  *
  * <p>What AAD used to add and is given up: the inner layer is bound to the secret of the site key,
- * not to its id, and the site key id itself is covered by the outer tag only. A changed site key
- * id still fails the inner tag (another secret) or is unknown; only two ids sharing one secret
- * could not be told apart, which a key generator never produces. As with UID2, anyone holding the
- * master key (every bidder) can rewrite the outer plaintext (expiry included); that was true with
- * AAD as well.
+ * not to its id, and the site key id itself is covered by the outer tag only. A changed site key id
+ * still fails the inner tag (another secret) or is unknown; only two ids sharing one secret could
+ * not be told apart, which a key generator never produces. As with UID2, anyone holding the master
+ * key (every bidder) can rewrite the outer plaintext (expiry included); that was true with AAD as
+ * well.
  *
  * <p>Decoding rejects, with {@link InvalidTokenException}: any text that is not exactly 218
- * canonical base64url characters; an unknown version or prefix; an unknown master or site key id;
- * a master key outside the master keyset, or a site key whose site id differs from the site id
+ * canonical base64url characters; an unknown version or prefix; an unknown master or site key id; a
+ * master key outside the master keyset, or a site key whose site id differs from the site id
  * inside; any tag failure; an inner prefix byte that differs from byte 0.
  *
  * <p>The codec checks neither the token's expiry nor the keys' lifetimes: callers compare {@link
@@ -77,25 +77,34 @@ import java.util.Objects;
 public final class AdvertisingTokenCodec {
   /** The version byte of this layout. */
   public static final byte VERSION = (byte) 0x80;
+
   /** Length of a token in bytes, before base64url. */
   public static final int TOKEN_BYTES = 163;
+
   /** Length of a token as text. */
   public static final int TOKEN_CHARS = 218;
 
-  private static final int INNER_PLAIN = 4 + 8 + 4 + 4 + 8 + 8 + AdvertisingTokenPayload.ADVERTISING_ID_BYTES;
+  private static final int INNER_PLAIN =
+      4 + 8 + 4 + 4 + 8 + 8 + AdvertisingTokenPayload.ADVERTISING_ID_BYTES;
   private static final int INNER_SEALED = INNER_PLAIN + GcmSegment.OVERHEAD;
   private static final int OUTER_HEAD = 8 + 8 + OperatorInfo.BYTES + 4;
   private static final int OUTER_PLAIN = OUTER_HEAD + INNER_SEALED;
+
   /** Where the plaintexts start in the work buffer, after the token. */
   private static final int PLAIN_AT = TOKEN_BYTES;
+
   private static final int WORK_BYTES = PLAIN_AT + OUTER_PLAIN + INNER_PLAIN;
+
   /** Each thread's work buffer for {@link #encodeAscii}: the token and both plaintexts. */
-  private static final ThreadLocal<byte[]> WORK = ThreadLocal.withInitial(() -> new byte[WORK_BYTES]);
+  private static final ThreadLocal<byte[]> WORK =
+      ThreadLocal.withInitial(() -> new byte[WORK_BYTES]);
 
   /** Neither layer has additional authenticated data: UID2's SDKs use none. */
   private static final byte[] NO_AAD = new byte[0];
+
   /** The bits of the privacy bits field that belong to the caller; the top byte is the prefix. */
   private static final int CALLER_PRIVACY_BITS = 0x00FF_FFFF;
+
   private static final int PREFIX_SHIFT = 24;
 
   private final NonceSource nonces;
@@ -121,10 +130,12 @@ public final class AdvertisingTokenCodec {
    * Like {@link #encode}, the token text as US-ASCII bytes ({@value #TOKEN_CHARS} of them), for
    * writers that put it straight into a response without a {@code String} in between.
    */
-  public byte[] encodeAscii(AdvertisingTokenPayload p, EncryptionKey masterKey, EncryptionKey siteKey) {
+  public byte[] encodeAscii(
+      AdvertisingTokenPayload p, EncryptionKey masterKey, EncryptionKey siteKey) {
     checkKeys(p, masterKey, siteKey);
     if ((p.privacyBits() & ~CALLER_PRIVACY_BITS) != 0) {
-      throw new IllegalArgumentException("privacy bits of an advertising token must fit in 24 bits");
+      throw new IllegalArgumentException(
+          "privacy bits of an advertising token must fit in 24 bits");
     }
     TokenHeader header = new TokenHeader(p.identityType(), VERSION, masterKey.id());
     byte[] outerIv = nextIv();
@@ -135,10 +146,18 @@ public final class AdvertisingTokenCodec {
     try {
       header.writeTo(work);
       writeInnerPlain(ByteBuffer.wrap(work, PLAIN_AT + OUTER_PLAIN, INNER_PLAIN), p);
-      GcmSegment.seal(siteKey, innerIv, NO_AAD, work, PLAIN_AT + OUTER_PLAIN, INNER_PLAIN, work,
+      GcmSegment.seal(
+          siteKey,
+          innerIv,
+          NO_AAD,
+          work,
+          PLAIN_AT + OUTER_PLAIN,
+          INNER_PLAIN,
+          work,
           PLAIN_AT + OUTER_HEAD);
       writeOuterHead(ByteBuffer.wrap(work, PLAIN_AT, OUTER_HEAD), p, siteKey.id());
-      GcmSegment.seal(masterKey, outerIv, NO_AAD, work, PLAIN_AT, OUTER_PLAIN, work, TokenHeader.BYTES);
+      GcmSegment.seal(
+          masterKey, outerIv, NO_AAD, work, PLAIN_AT, OUTER_PLAIN, work, TokenHeader.BYTES);
       return TokenText.URL_UNPADDED.encodeAscii(work, 0, TOKEN_BYTES);
     } finally {
       Arrays.fill(work, PLAIN_AT, WORK_BYTES, (byte) 0); // no plaintext stays behind in the buffer
@@ -159,8 +178,10 @@ public final class AdvertisingTokenCodec {
     if (masterKey.siteId() != EncryptionKey.MASTER_SITE_ID) {
       throw new InvalidTokenException(Reason.TAMPERED);
     }
-    ByteBuffer outer = ByteBuffer.wrap(
-        GcmSegment.open(masterKey, NO_AAD, bytes, TokenHeader.BYTES, TOKEN_BYTES - TokenHeader.BYTES));
+    ByteBuffer outer =
+        ByteBuffer.wrap(
+            GcmSegment.open(
+                masterKey, NO_AAD, bytes, TokenHeader.BYTES, TOKEN_BYTES - TokenHeader.BYTES));
     Instant expires = Instant.ofEpochMilli(outer.getLong());
     Instant created = Instant.ofEpochMilli(outer.getLong());
     OperatorInfo operator = OperatorInfo.readFrom(outer);
@@ -169,8 +190,8 @@ public final class AdvertisingTokenCodec {
     if (isReservedKeyset(siteKey.siteId())) {
       throw new InvalidTokenException(Reason.TAMPERED);
     }
-    ByteBuffer inner = ByteBuffer.wrap(
-        GcmSegment.open(siteKey, NO_AAD, outer.array(), OUTER_HEAD, INNER_SEALED));
+    ByteBuffer inner =
+        ByteBuffer.wrap(GcmSegment.open(siteKey, NO_AAD, outer.array(), OUTER_HEAD, INNER_SEALED));
     PublisherInfo publisher = PublisherInfo.readFrom(inner);
     if (publisher.siteId() != siteKey.siteId()) {
       throw new InvalidTokenException(Reason.TAMPERED);
@@ -184,16 +205,26 @@ public final class AdvertisingTokenCodec {
     Instant refreshed = Instant.ofEpochMilli(inner.getLong());
     byte[] advertisingId = new byte[AdvertisingTokenPayload.ADVERTISING_ID_BYTES];
     inner.get(advertisingId);
-    return new AdvertisingTokenPayload(header.identityType(), expires, created, operator, publisher, privacyBits,
-        established, refreshed, advertisingId);
+    return new AdvertisingTokenPayload(
+        header.identityType(),
+        expires,
+        created,
+        operator,
+        publisher,
+        privacyBits,
+        established,
+        refreshed,
+        advertisingId);
   }
 
-  private static void checkKeys(AdvertisingTokenPayload p, EncryptionKey masterKey, EncryptionKey siteKey) {
+  private static void checkKeys(
+      AdvertisingTokenPayload p, EncryptionKey masterKey, EncryptionKey siteKey) {
     if (masterKey.siteId() != EncryptionKey.MASTER_SITE_ID) {
       throw new IllegalArgumentException("the outer key must belong to the master keyset");
     }
     if (siteKey.siteId() != p.publisher().siteId() || isReservedKeyset(siteKey.siteId())) {
-      throw new IllegalArgumentException("the inner key must belong to the publisher's site keyset");
+      throw new IllegalArgumentException(
+          "the inner key must belong to the publisher's site keyset");
     }
   }
 

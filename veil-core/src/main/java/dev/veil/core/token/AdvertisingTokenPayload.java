@@ -52,7 +52,8 @@ public record AdvertisingTokenPayload(
     established = EpochMillis.truncate(established, "established");
     refreshed = EpochMillis.truncate(refreshed, "refreshed");
     if (advertisingId.length != ADVERTISING_ID_BYTES) {
-      throw new IllegalArgumentException("advertising id must be " + ADVERTISING_ID_BYTES + " bytes");
+      throw new IllegalArgumentException(
+          "advertising id must be " + ADVERTISING_ID_BYTES + " bytes");
     }
     advertisingId = advertisingId.clone();
   }
@@ -84,16 +85,38 @@ public record AdvertisingTokenPayload(
 
   @Override
   public int hashCode() {
-    return Objects.hash(identityType, expires, created, operator, publisher, privacyBits, established, refreshed)
-        * 31
+    return Objects.hash(
+                identityType,
+                expires,
+                created,
+                operator,
+                publisher,
+                privacyBits,
+                established,
+                refreshed)
+            * 31
         + Arrays.hashCode(advertisingId);
   }
 
   /** All fields except the advertising id. */
   @Override
   public String toString() {
-    return "AdvertisingTokenPayload{identityType=" + identityType + ", expires=" + expires + ", created=" + created
-        + ", operator=" + operator + ", publisher=" + publisher + ", privacyBits=" + privacyBits
-        + ", established=" + established + ", refreshed=" + refreshed + ", advertisingId=<redacted>}";
+    return "AdvertisingTokenPayload{identityType="
+        + identityType
+        + ", expires="
+        + expires
+        + ", created="
+        + created
+        + ", operator="
+        + operator
+        + ", publisher="
+        + publisher
+        + ", privacyBits="
+        + privacyBits
+        + ", established="
+        + established
+        + ", refreshed="
+        + refreshed
+        + ", advertisingId=<redacted>}";
   }
 }

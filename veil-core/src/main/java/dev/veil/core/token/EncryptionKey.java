@@ -6,14 +6,15 @@ import java.util.Objects;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * A 256-bit AES key with its id, keyset (site id: {@link #MASTER_SITE_ID}, {@link
- * #REFRESH_SITE_ID} or a publisher's site id) and lifetime. A key encrypts only while active
- * ({@code activates <= now < expires}) and decrypts until it expires. Immutable and thread-safe;
- * {@link #toString()} never shows the secret and {@link #equals} compares it in constant time.
+ * A 256-bit AES key with its id, keyset (site id: {@link #MASTER_SITE_ID}, {@link #REFRESH_SITE_ID}
+ * or a publisher's site id) and lifetime. A key encrypts only while active ({@code activates <= now
+ * < expires}) and decrypts until it expires. Immutable and thread-safe; {@link #toString()} never
+ * shows the secret and {@link #equals} compares it in constant time.
  */
 public final class EncryptionKey {
   /** Site id of the master keyset (outer layer of advertising tokens). */
   public static final int MASTER_SITE_ID = -1;
+
   /** Site id of the refresh keyset (refresh tokens only; never given to bidders). */
   public static final int REFRESH_SITE_ID = -2;
 
@@ -25,7 +26,8 @@ public final class EncryptionKey {
   private final byte[] secret;
   private final SecretKeySpec spec;
 
-  public EncryptionKey(int id, int siteId, Instant created, Instant activates, Instant expires, byte[] secret) {
+  public EncryptionKey(
+      int id, int siteId, Instant created, Instant activates, Instant expires, byte[] secret) {
     if (secret.length != 32) {
       throw new IllegalArgumentException("key secret must be 32 bytes");
     }
@@ -96,7 +98,14 @@ public final class EncryptionKey {
 
   @Override
   public String toString() {
-    return "EncryptionKey{id=" + id + ", siteId=" + siteId + ", activates=" + activates
-        + ", expires=" + expires + ", secret=<redacted>}";
+    return "EncryptionKey{id="
+        + id
+        + ", siteId="
+        + siteId
+        + ", activates="
+        + activates
+        + ", expires="
+        + expires
+        + ", secret=<redacted>}";
   }
 }

@@ -6,8 +6,8 @@ import java.util.Arrays;
 import javax.crypto.AEADBadTagException;
 
 /**
- * An encrypted segment inside a token: IV (12 bytes), ciphertext, tag (16 bytes), AES-256-GCM
- * under one {@link EncryptionKey}, with caller-chosen additional authenticated data.
+ * An encrypted segment inside a token: IV (12 bytes), ciphertext, tag (16 bytes), AES-256-GCM under
+ * one {@link EncryptionKey}, with caller-chosen additional authenticated data.
  */
 final class GcmSegment {
   /** Bytes a segment adds to its plaintext: IV and tag. */
@@ -19,14 +19,23 @@ final class GcmSegment {
    * Writes {@code iv}, then the encryption of {@code plain[off, off+len)}, then the tag to {@code
    * out} at {@code outOff}; returns the number of bytes written ({@code len + OVERHEAD}).
    */
-  static int seal(EncryptionKey key, byte[] iv, byte[] aad, byte[] plain, int off, int len, byte[] out, int outOff) {
+  static int seal(
+      EncryptionKey key,
+      byte[] iv,
+      byte[] aad,
+      byte[] plain,
+      int off,
+      int len,
+      byte[] out,
+      int outOff) {
     System.arraycopy(iv, 0, out, outOff, AesGcm.IV_BYTES);
-    return AesGcm.IV_BYTES + AesGcm.encrypt(key.spec(), iv, aad, plain, off, len, out, outOff + AesGcm.IV_BYTES);
+    return AesGcm.IV_BYTES
+        + AesGcm.encrypt(key.spec(), iv, aad, plain, off, len, out, outOff + AesGcm.IV_BYTES);
   }
 
   /**
-   * Decrypts the segment {@code in[off, off+len)} and returns its plaintext ({@code len -
-   * OVERHEAD} bytes).
+   * Decrypts the segment {@code in[off, off+len)} and returns its plaintext ({@code len - OVERHEAD}
+   * bytes).
    *
    * @throws InvalidTokenException ({@link Reason#TAMPERED}) if the tag does not match
    */

@@ -4,9 +4,9 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * A token that cannot be decoded: every caller treats it as "invalid token", and the {@link
- * Reason} only says why, for metrics and tests. The message names the reason and never contains
- * the token. It carries no stack trace: bad tokens are expected input, not faults.
+ * A token that cannot be decoded: every caller treats it as "invalid token", and the {@link Reason}
+ * only says why, for metrics and tests. The message names the reason and never contains the token.
+ * It carries no stack trace: bad tokens are expected input, not faults.
  */
 public final class InvalidTokenException extends RuntimeException {
   private static final long serialVersionUID = 1L;
@@ -27,7 +27,11 @@ public final class InvalidTokenException extends RuntimeException {
 
   /** An exception for a token rejected for {@code reason}. */
   public InvalidTokenException(Reason reason) {
-    super("invalid token: " + Objects.requireNonNull(reason).name().toLowerCase(Locale.ROOT), null, false, false);
+    super(
+        "invalid token: " + Objects.requireNonNull(reason).name().toLowerCase(Locale.ROOT),
+        null,
+        false,
+        false);
     this.reason = reason;
   }
 

@@ -44,16 +44,26 @@ import java.util.Objects;
 public final class RefreshTokenCodec {
   /** The version byte of this layout. */
   public static final byte VERSION = (byte) 0x70;
+
   /** Length of a token in bytes, before base64. */
   public static final int TOKEN_BYTES = 124;
+
   /** Length of a token as text. */
   public static final int TOKEN_CHARS = 168;
 
-  private static final int PLAIN = 8 + 8 + OperatorInfo.BYTES + PublisherInfo.BYTES + 4 + 8 + 1
-      + RefreshTokenPayload.FIRST_LEVEL_HASH_BYTES;
+  private static final int PLAIN =
+      8
+          + 8
+          + OperatorInfo.BYTES
+          + PublisherInfo.BYTES
+          + 4
+          + 8
+          + 1
+          + RefreshTokenPayload.FIRST_LEVEL_HASH_BYTES;
 
   /** Each thread's work buffer for {@link #encodeAscii}: the token, then the plaintext. */
-  private static final ThreadLocal<byte[]> WORK = ThreadLocal.withInitial(() -> new byte[TOKEN_BYTES + PLAIN]);
+  private static final ThreadLocal<byte[]> WORK =
+      ThreadLocal.withInitial(() -> new byte[TOKEN_BYTES + PLAIN]);
 
   private final NonceSource nonces;
 
@@ -87,10 +97,15 @@ public final class RefreshTokenCodec {
     try {
       writePlain(ByteBuffer.wrap(work, TOKEN_BYTES, PLAIN), p);
       header.writeTo(work);
-      GcmSegment.seal(refreshKey, iv, header.toBytes(), work, TOKEN_BYTES, PLAIN, work, TokenHeader.BYTES);
+      GcmSegment.seal(
+          refreshKey, iv, header.toBytes(), work, TOKEN_BYTES, PLAIN, work, TokenHeader.BYTES);
       return TokenText.STANDARD_PADDED.encodeAscii(work, 0, TOKEN_BYTES);
     } finally {
-      Arrays.fill(work, TOKEN_BYTES, TOKEN_BYTES + PLAIN, (byte) 0); // no plaintext stays behind in the buffer
+      Arrays.fill(
+          work,
+          TOKEN_BYTES,
+          TOKEN_BYTES + PLAIN,
+          (byte) 0); // no plaintext stays behind in the buffer
     }
   }
 
@@ -111,8 +126,10 @@ public final class RefreshTokenCodec {
     if (key.siteId() != EncryptionKey.REFRESH_SITE_ID) {
       throw new InvalidTokenException(Reason.TAMPERED);
     }
-    ByteBuffer plain = ByteBuffer.wrap(
-        GcmSegment.open(key, header.toBytes(), bytes, TokenHeader.BYTES, TOKEN_BYTES - TokenHeader.BYTES));
+    ByteBuffer plain =
+        ByteBuffer.wrap(
+            GcmSegment.open(
+                key, header.toBytes(), bytes, TokenHeader.BYTES, TOKEN_BYTES - TokenHeader.BYTES));
     Instant expires = Instant.ofEpochMilli(plain.getLong());
     Instant created = Instant.ofEpochMilli(plain.getLong());
     OperatorInfo operator = OperatorInfo.readFrom(plain);
@@ -125,7 +142,14 @@ public final class RefreshTokenCodec {
     byte[] firstLevelHash = new byte[RefreshTokenPayload.FIRST_LEVEL_HASH_BYTES];
     plain.get(firstLevelHash);
     return new RefreshTokenPayload(
-        header.identityType(), expires, created, operator, publisher, privacyBits, established, firstLevelHash);
+        header.identityType(),
+        expires,
+        created,
+        operator,
+        publisher,
+        privacyBits,
+        established,
+        firstLevelHash);
   }
 
   private static void writePlain(ByteBuffer out, RefreshTokenPayload p) {

@@ -8,9 +8,10 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * Everything a refresh token carries. Times are truncated to whole milliseconds, as on the wire,
- * so a decoded payload equals the one that was encoded. The first-level hash (32 bytes, a secret
- * derived from the identity) is copied in and out, compared in constant time and never shown by {@link #toString()}.
+ * Everything a refresh token carries. Times are truncated to whole milliseconds, as on the wire, so
+ * a decoded payload equals the one that was encoded. The first-level hash (32 bytes, a secret
+ * derived from the identity) is copied in and out, compared in constant time and never shown by
+ * {@link #toString()}.
  *
  * @param identityType email or phone; its prefix is written twice (header and payload)
  * @param expires when the refresh token stops being valid (not checked by the codec)
@@ -48,7 +49,8 @@ public record RefreshTokenPayload(
     created = EpochMillis.truncate(created, "created");
     established = EpochMillis.truncate(established, "established");
     if (firstLevelHash.length != FIRST_LEVEL_HASH_BYTES) {
-      throw new IllegalArgumentException("first-level hash must be " + FIRST_LEVEL_HASH_BYTES + " bytes");
+      throw new IllegalArgumentException(
+          "first-level hash must be " + FIRST_LEVEL_HASH_BYTES + " bytes");
     }
     firstLevelHash = firstLevelHash.clone();
   }
@@ -79,15 +81,29 @@ public record RefreshTokenPayload(
 
   @Override
   public int hashCode() {
-    return Objects.hash(identityType, expires, created, operator, publisher, privacyBits, established) * 31
+    return Objects.hash(
+                identityType, expires, created, operator, publisher, privacyBits, established)
+            * 31
         + Arrays.hashCode(firstLevelHash);
   }
 
   /** All fields except the first-level hash. */
   @Override
   public String toString() {
-    return "RefreshTokenPayload{identityType=" + identityType + ", expires=" + expires + ", created=" + created
-        + ", operator=" + operator + ", publisher=" + publisher + ", privacyBits=" + privacyBits
-        + ", established=" + established + ", firstLevelHash=<redacted>}";
+    return "RefreshTokenPayload{identityType="
+        + identityType
+        + ", expires="
+        + expires
+        + ", created="
+        + created
+        + ", operator="
+        + operator
+        + ", publisher="
+        + publisher
+        + ", privacyBits="
+        + privacyBits
+        + ", established="
+        + established
+        + ", firstLevelHash=<redacted>}";
   }
 }

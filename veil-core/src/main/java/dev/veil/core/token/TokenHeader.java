@@ -6,8 +6,8 @@ import dev.veil.core.token.InvalidTokenException.Reason;
 /**
  * The six clear bytes that start both token formats: identity prefix (1), version (1), id of the
  * key that encrypts the rest (4, big-endian). They are not encrypted. In a refresh token they are
- * the additional authenticated data (AAD) of the encryption that follows them; an advertising
- * token uses no AAD, for UID2 compatibility, and protects them otherwise (see {@link
+ * the additional authenticated data (AAD) of the encryption that follows them; an advertising token
+ * uses no AAD, for UID2 compatibility, and protects them otherwise (see {@link
  * AdvertisingTokenCodec}).
  */
 record TokenHeader(IdentityType identityType, byte version, int keyId) {
@@ -44,7 +44,11 @@ record TokenHeader(IdentityType identityType, byte version, int keyId) {
     if (type == null) {
       throw new InvalidTokenException(Reason.MALFORMED);
     }
-    int keyId = ((token[2] & 0xFF) << 24) | ((token[3] & 0xFF) << 16) | ((token[4] & 0xFF) << 8) | (token[5] & 0xFF);
+    int keyId =
+        ((token[2] & 0xFF) << 24)
+            | ((token[3] & 0xFF) << 16)
+            | ((token[4] & 0xFF) << 8)
+            | (token[5] & 0xFF);
     return new TokenHeader(type, expectedVersion, keyId);
   }
 }

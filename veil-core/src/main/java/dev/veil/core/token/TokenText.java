@@ -12,18 +12,28 @@ import java.util.Base64;
  */
 final class TokenText {
   /** base64url without padding (advertising tokens). */
-  static final TokenText URL_UNPADDED = new TokenText(Base64.getUrlEncoder().withoutPadding(),
-      Base64.getUrlDecoder(), "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_", false);
+  static final TokenText URL_UNPADDED =
+      new TokenText(
+          Base64.getUrlEncoder().withoutPadding(),
+          Base64.getUrlDecoder(),
+          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
+          false);
+
   /** Standard base64 with padding (refresh tokens). */
-  static final TokenText STANDARD_PADDED = new TokenText(Base64.getEncoder(), Base64.getDecoder(),
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", true);
+  static final TokenText STANDARD_PADDED =
+      new TokenText(
+          Base64.getEncoder(),
+          Base64.getDecoder(),
+          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+          true);
 
   private final Base64.Encoder encoder;
   private final Base64.Decoder decoder;
   private final byte[] alphabet;
   private final boolean padded;
 
-  private TokenText(Base64.Encoder encoder, Base64.Decoder decoder, String alphabet, boolean padded) {
+  private TokenText(
+      Base64.Encoder encoder, Base64.Decoder decoder, String alphabet, boolean padded) {
     this.encoder = encoder;
     this.decoder = decoder;
     this.alphabet = alphabet.getBytes(StandardCharsets.US_ASCII);

@@ -18,7 +18,8 @@ class AesGcmTest {
 
   @Test
   void encrypt_matchesPublishedGcmTestCase14() {
-    // GCM specification (McGrew and Viega), test case 14: 256-bit zero key, zero IV, one zero block.
+    // GCM specification (McGrew and Viega), test case 14: 256-bit zero key, zero IV, one zero
+    // block.
     byte[] out = new byte[32];
 
     int written = AesGcm.encrypt(ZERO_KEY, new byte[12], new byte[16], 0, 16, out, 0);
@@ -81,12 +82,14 @@ class AesGcmTest {
     byte[] altered = sealed.clone();
     altered[25] ^= 1;
 
-    assertThatThrownBy(() -> AesGcm.decrypt(ZERO_KEY, iv, aad, sealed, 0, 26)).isInstanceOf(AEADBadTagException.class);
+    assertThatThrownBy(() -> AesGcm.decrypt(ZERO_KEY, iv, aad, sealed, 0, 26))
+        .isInstanceOf(AEADBadTagException.class);
     assertThatThrownBy(() -> AesGcm.decrypt(OTHER_KEY, filled(12, 2), aad, sealed, 0, 26))
         .isInstanceOf(AEADBadTagException.class);
     assertThatThrownBy(() -> AesGcm.decrypt(OTHER_KEY, iv, new byte[] {9, 8}, sealed, 0, 26))
         .isInstanceOf(AEADBadTagException.class);
-    assertThatThrownBy(() -> AesGcm.decrypt(OTHER_KEY, iv, sealed, 0, 26)).isInstanceOf(AEADBadTagException.class);
+    assertThatThrownBy(() -> AesGcm.decrypt(OTHER_KEY, iv, sealed, 0, 26))
+        .isInstanceOf(AEADBadTagException.class);
     assertThatThrownBy(() -> AesGcm.decrypt(OTHER_KEY, iv, aad, altered, 0, 26))
         .isInstanceOf(AEADBadTagException.class);
   }
@@ -99,7 +102,8 @@ class AesGcmTest {
 
   @Test
   void wrongIvLength_isRejectedAsIllegalArgument() {
-    assertThatThrownBy(() -> AesGcm.encrypt(OTHER_KEY, new byte[16], new byte[1], 0, 1, new byte[17], 0))
+    assertThatThrownBy(
+            () -> AesGcm.encrypt(OTHER_KEY, new byte[16], new byte[1], 0, 1, new byte[17], 0))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> AesGcm.decrypt(OTHER_KEY, new byte[8], new byte[17], 0, 17))
         .isInstanceOf(IllegalArgumentException.class);
@@ -107,7 +111,8 @@ class AesGcmTest {
 
   @Test
   void encrypt_intoTooSmallOutput_isRejectedAsIllegalArgument() {
-    assertThatThrownBy(() -> AesGcm.encrypt(OTHER_KEY, new byte[12], new byte[10], 0, 10, new byte[25], 0))
+    assertThatThrownBy(
+            () -> AesGcm.encrypt(OTHER_KEY, new byte[12], new byte[10], 0, 10, new byte[25], 0))
         .isInstanceOf(IllegalArgumentException.class);
   }
 

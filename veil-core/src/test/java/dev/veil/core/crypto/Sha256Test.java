@@ -13,7 +13,8 @@ class Sha256Test {
   void digest_ofAbc_matchesFips180Example() {
     byte[] digest = Sha256.digest("abc".getBytes(StandardCharsets.US_ASCII));
 
-    assertThat(HEX.formatHex(digest)).isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    assertThat(HEX.formatHex(digest))
+        .isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   }
 
   @Test
@@ -27,7 +28,8 @@ class Sha256Test {
     byte[] a = "ab".getBytes(StandardCharsets.US_ASCII);
     byte[] b = "c".getBytes(StandardCharsets.US_ASCII);
 
-    assertThat(Sha256.digest(a, b)).isEqualTo(Sha256.digest("abc".getBytes(StandardCharsets.US_ASCII)));
+    assertThat(Sha256.digest(a, b))
+        .isEqualTo(Sha256.digest("abc".getBytes(StandardCharsets.US_ASCII)));
   }
 
   @Test

@@ -32,16 +32,38 @@ final class GoldenIdentityCases {
     email(out, "Ünïcode.User@Exämple.COM", "Ünïcode.user@exämple.com");
     email(out, "validate@example.com", "validate@example.com");
     email(out, "\r\n x@y \n", "x@y");
-    for (String invalid : List.of("", "   ", "no-at-sign", "two@@example.com", "a@b@example.com", "@example.com",
-        "user@", "us er@example.com", "user\u00A0@example.com", "user\u200B@example.com", "user\u0001@example.com",
-        "+only@gmail.com", "...@gmail.com", "a".repeat(243) + "@example.com")) {
+    for (String invalid :
+        List.of(
+            "",
+            "   ",
+            "no-at-sign",
+            "two@@example.com",
+            "a@b@example.com",
+            "@example.com",
+            "user@",
+            "us er@example.com",
+            "user\u00A0@example.com",
+            "user\u200B@example.com",
+            "user\u0001@example.com",
+            "+only@gmail.com",
+            "...@gmail.com",
+            "a".repeat(243) + "@example.com")) {
       email(out, invalid, null);
     }
-    for (String valid : List.of("+12345678901", "+1234567890", "+123456789012345", "+00000000000")) {
+    for (String valid :
+        List.of("+12345678901", "+1234567890", "+123456789012345", "+00000000000")) {
       phone(out, valid, valid);
     }
-    for (String invalid : List.of("12345678901", "+1 234 567 8901", "+1-234-567-8901", "+123456789",
-        "+1234567890123456", " +12345678901", "+12345678901 ", "+1234567890a")) {
+    for (String invalid :
+        List.of(
+            "12345678901",
+            "+1 234 567 8901",
+            "+1-234-567-8901",
+            "+123456789",
+            "+1234567890123456",
+            " +12345678901",
+            "+12345678901 ",
+            "+1234567890a")) {
       phone(out, invalid, null);
     }
   }
@@ -58,14 +80,16 @@ final class GoldenIdentityCases {
     addNormalization(out, IdentityInput.PHONE, raw, expected);
   }
 
-  private static void addNormalization(ArrayNode out, IdentityInput input, String raw, String expected) {
+  private static void addNormalization(
+      ArrayNode out, IdentityInput input, String raw, String expected) {
     ObjectNode c = out.addObject().put("input", input.parameterName()).put("raw", raw);
     if (expected == null) {
       c.putNull("normalized").putNull("sha256Base64");
       return;
     }
     String hash = Base64.getEncoder().encodeToString(GoldenVectorsWriter.sha256(expected));
-    GoldenVectorsWriter.check(IdentityHash.parse(input, raw).toBase64().equals(hash), "hash of " + raw);
+    GoldenVectorsWriter.check(
+        IdentityHash.parse(input, raw).toBase64().equals(hash), "hash of " + raw);
     c.put("normalized", expected).put("sha256Base64", hash);
   }
 
@@ -77,8 +101,14 @@ final class GoldenIdentityCases {
     hashCase(out, "email_hash", "standard base64 without padding", b64.substring(0, 43), b64);
     hashCase(out, "phone_hash", "lowercase hex", hex, b64);
     hashCase(out, "phone_hash", "uppercase hex", hex.toUpperCase(), b64);
-    hashCase(out, "email_hash", "'+' turned into a space (client forgot to URL-encode)", b64.replace('+', ' '), null);
-    hashCase(out, "email_hash", "base64url alphabet", b64.replace('+', '-').replace('/', '_'), null);
+    hashCase(
+        out,
+        "email_hash",
+        "'+' turned into a space (client forgot to URL-encode)",
+        b64.replace('+', ' '),
+        null);
+    hashCase(
+        out, "email_hash", "base64url alphabet", b64.replace('+', '-').replace('/', '_'), null);
     hashCase(out, "email_hash", "non-canonical last character", nonCanonical(b64), null);
     hashCase(out, "email_hash", "31 bytes", Base64.getEncoder().encodeToString(new byte[31]), null);
     hashCase(out, "email_hash", "33 bytes", Base64.getEncoder().encodeToString(new byte[33]), null);
@@ -88,7 +118,8 @@ final class GoldenIdentityCases {
     hashCase(out, "email_hash", "empty", "", null);
   }
 
-  private static void hashCase(ArrayNode out, String input, String note, String value, String expectedBase64) {
+  private static void hashCase(
+      ArrayNode out, String input, String note, String value, String expectedBase64) {
     IdentityInput kind = IdentityInput.fromParameterName(input);
     boolean parses;
     try {

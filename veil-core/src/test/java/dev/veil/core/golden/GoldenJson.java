@@ -26,8 +26,15 @@ final class GoldenJson {
   static Map<Integer, EncryptionKey> keys(JsonNode keys) {
     Map<Integer, EncryptionKey> byId = new HashMap<>();
     for (JsonNode k : keys) {
-      byId.put(k.get("id").asInt(), new EncryptionKey(k.get("id").asInt(), k.get("siteId").asInt(), ms(k, "createdMs"),
-          ms(k, "activatesMs"), ms(k, "expiresMs"), HEX.parseHex(k.get("secretHex").asText())));
+      byId.put(
+          k.get("id").asInt(),
+          new EncryptionKey(
+              k.get("id").asInt(),
+              k.get("siteId").asInt(),
+              ms(k, "createdMs"),
+              ms(k, "activatesMs"),
+              ms(k, "expiresMs"),
+              HEX.parseHex(k.get("secretHex").asText())));
     }
     return byId;
   }
@@ -41,15 +48,28 @@ final class GoldenJson {
   }
 
   static AdvertisingTokenPayload advertisingPayload(JsonNode p) {
-    return new AdvertisingTokenPayload(IdentityType.valueOf(p.get("identityType").asText()), ms(p, "expiresMs"),
-        ms(p, "createdMs"), operator(p.get("operator")), publisher(p.get("publisher")), p.get("privacyBits").asInt(),
-        ms(p, "establishedMs"), ms(p, "refreshedMs"), b64(p, "advertisingIdBase64"));
+    return new AdvertisingTokenPayload(
+        IdentityType.valueOf(p.get("identityType").asText()),
+        ms(p, "expiresMs"),
+        ms(p, "createdMs"),
+        operator(p.get("operator")),
+        publisher(p.get("publisher")),
+        p.get("privacyBits").asInt(),
+        ms(p, "establishedMs"),
+        ms(p, "refreshedMs"),
+        b64(p, "advertisingIdBase64"));
   }
 
   static RefreshTokenPayload refreshPayload(JsonNode p) {
-    return new RefreshTokenPayload(IdentityType.valueOf(p.get("identityType").asText()), ms(p, "expiresMs"),
-        ms(p, "createdMs"), operator(p.get("operator")), publisher(p.get("publisher")), p.get("privacyBits").asInt(),
-        ms(p, "establishedMs"), b64(p, "firstLevelHashBase64"));
+    return new RefreshTokenPayload(
+        IdentityType.valueOf(p.get("identityType").asText()),
+        ms(p, "expiresMs"),
+        ms(p, "createdMs"),
+        operator(p.get("operator")),
+        publisher(p.get("publisher")),
+        p.get("privacyBits").asInt(),
+        ms(p, "establishedMs"),
+        b64(p, "firstLevelHashBase64"));
   }
 
   /** What {@link IndependentTokenReader#readAdvertising} must find in the case's token. */
@@ -126,12 +146,16 @@ final class GoldenJson {
   }
 
   private static OperatorInfo operator(JsonNode o) {
-    return new OperatorInfo(o.get("siteId").asInt(), (byte) o.get("type").asInt(), o.get("version").asInt(),
+    return new OperatorInfo(
+        o.get("siteId").asInt(),
+        (byte) o.get("type").asInt(),
+        o.get("version").asInt(),
         o.get("keyId").asInt());
   }
 
   private static PublisherInfo publisher(JsonNode p) {
-    return new PublisherInfo(p.get("siteId").asInt(), p.get("publisherId").asLong(), p.get("clientKeyId").asInt());
+    return new PublisherInfo(
+        p.get("siteId").asInt(), p.get("publisherId").asLong(), p.get("clientKeyId").asInt());
   }
 
   private static Instant ms(JsonNode node, String field) {

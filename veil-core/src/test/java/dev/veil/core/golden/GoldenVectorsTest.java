@@ -28,7 +28,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.function.Executable;
 
-/** Checks the implementation against golden/vectors.json, the contract shared with other clients. */
+/**
+ * Checks the implementation against golden/vectors.json, the contract shared with other clients.
+ */
 class GoldenVectorsTest {
   private static JsonNode vectors;
   private static Map<Integer, EncryptionKey> keys;
@@ -46,111 +48,180 @@ class GoldenVectorsTest {
   @Test
   void file_describesItselfAndCoversEveryKind() {
     assertThat(vectors.get("description")).isNotEmpty();
-    for (String section : new String[] {"normalization", "hashParse", "keys", "advertisingTokens", "refreshTokens",
-        "invalidTokens"}) {
+    for (String section :
+        new String[] {
+          "normalization",
+          "hashParse",
+          "keys",
+          "advertisingTokens",
+          "refreshTokens",
+          "invalidTokens"
+        }) {
       assertThat(vectors.get(section)).as(section).isNotEmpty();
     }
   }
 
   @TestFactory
   Stream<DynamicTest> normalization() {
-    return cases("normalization", c -> c.get("input").asText() + " " + c.get("raw"), c -> () -> {
-      IdentityInput input = IdentityInput.fromParameterName(c.get("input").asText());
-      String raw = c.get("raw").asText();
-      Optional<String> expected = Optional.ofNullable(c.get("normalized").textValue());
-      Optional<String> actual =
-          input == IdentityInput.EMAIL ? EmailNormalizer.normalize(raw) : PhoneNormalizer.normalize(raw);
-      assertThat(actual).isEqualTo(expected);
-      if (expected.isEmpty()) {
-        assertThatThrownBy(() -> IdentityHash.parse(input, raw)).isInstanceOf(InvalidIdentifierException.class);
-        return;
-      }
-      IdentityHash hash = IdentityHash.parse(input, raw);
-      assertThat(hash.toBase64()).isEqualTo(c.get("sha256Base64").asText());
-      IdentityInput hashed = input == IdentityInput.EMAIL ? IdentityInput.EMAIL_HASH : IdentityInput.PHONE_HASH;
-      assertThat(IdentityHash.parse(hashed, c.get("sha256Base64").asText())).isEqualTo(hash);
-    });
+    return cases(
+        "normalization",
+        c -> c.get("input").asText() + " " + c.get("raw"),
+        c ->
+            () -> {
+              IdentityInput input = IdentityInput.fromParameterName(c.get("input").asText());
+              String raw = c.get("raw").asText();
+              Optional<String> expected = Optional.ofNullable(c.get("normalized").textValue());
+              Optional<String> actual =
+                  input == IdentityInput.EMAIL
+                      ? EmailNormalizer.normalize(raw)
+                      : PhoneNormalizer.normalize(raw);
+              assertThat(actual).isEqualTo(expected);
+              if (expected.isEmpty()) {
+                assertThatThrownBy(() -> IdentityHash.parse(input, raw))
+                    .isInstanceOf(InvalidIdentifierException.class);
+                return;
+              }
+              IdentityHash hash = IdentityHash.parse(input, raw);
+              assertThat(hash.toBase64()).isEqualTo(c.get("sha256Base64").asText());
+              IdentityInput hashed =
+                  input == IdentityInput.EMAIL
+                      ? IdentityInput.EMAIL_HASH
+                      : IdentityInput.PHONE_HASH;
+              assertThat(IdentityHash.parse(hashed, c.get("sha256Base64").asText()))
+                  .isEqualTo(hash);
+            });
   }
 
   @TestFactory
   Stream<DynamicTest> hashParse() {
-    return cases("hashParse", c -> c.get("note").asText(), c -> () -> {
-      IdentityInput input = IdentityInput.fromParameterName(c.get("input").asText());
-      String value = c.get("value").asText();
-      if (c.get("valid").asBoolean()) {
-        assertThat(IdentityHash.parse(input, value).toBase64()).isEqualTo(c.get("base64").asText());
-      } else {
-        assertThatThrownBy(() -> IdentityHash.parse(input, value)).isInstanceOf(InvalidIdentifierException.class);
-      }
-    });
+    return cases(
+        "hashParse",
+        c -> c.get("note").asText(),
+        c ->
+            () -> {
+              IdentityInput input = IdentityInput.fromParameterName(c.get("input").asText());
+              String value = c.get("value").asText();
+              if (c.get("valid").asBoolean()) {
+                assertThat(IdentityHash.parse(input, value).toBase64())
+                    .isEqualTo(c.get("base64").asText());
+              } else {
+                assertThatThrownBy(() -> IdentityHash.parse(input, value))
+                    .isInstanceOf(InvalidIdentifierException.class);
+              }
+            });
   }
 
   @TestFactory
   Stream<DynamicTest> advertisingTokens_encodeToExactlyTheGoldenString() {
-    return cases("advertisingTokens", c -> c.get("name").asText(), c -> () -> {
-      AdvertisingTokenCodec codec = new AdvertisingTokenCodec(
-          GoldenJson.fixedIvs(c.get("outerIvHex").asText(), c.get("innerIvHex").asText()));
-      String token = codec.encode(GoldenJson.advertisingPayload(c.get("payload")),
-          keys.get(c.get("masterKeyId").asInt()), keys.get(c.get("siteKeyId").asInt()));
-      assertThat(token).isEqualTo(c.get("token").asText());
-    });
+    return cases(
+        "advertisingTokens",
+        c -> c.get("name").asText(),
+        c ->
+            () -> {
+              AdvertisingTokenCodec codec =
+                  new AdvertisingTokenCodec(
+                      GoldenJson.fixedIvs(
+                          c.get("outerIvHex").asText(), c.get("innerIvHex").asText()));
+              String token =
+                  codec.encode(
+                      GoldenJson.advertisingPayload(c.get("payload")),
+                      keys.get(c.get("masterKeyId").asInt()),
+                      keys.get(c.get("siteKeyId").asInt()));
+              assertThat(token).isEqualTo(c.get("token").asText());
+            });
   }
 
   @TestFactory
   Stream<DynamicTest> advertisingTokens_decodeToTheGoldenPayload() {
-    return cases("advertisingTokens", c -> c.get("name").asText(), c -> () -> {
-      AdvertisingTokenCodec codec = new AdvertisingTokenCodec(GoldenJson.fixedIvs());
-      assertThat(codec.decode(c.get("token").asText(), keyLookup))
-          .isEqualTo(GoldenJson.advertisingPayload(c.get("payload")));
-    });
+    return cases(
+        "advertisingTokens",
+        c -> c.get("name").asText(),
+        c ->
+            () -> {
+              AdvertisingTokenCodec codec = new AdvertisingTokenCodec(GoldenJson.fixedIvs());
+              assertThat(codec.decode(c.get("token").asText(), keyLookup))
+                  .isEqualTo(GoldenJson.advertisingPayload(c.get("payload")));
+            });
   }
 
   @TestFactory
   Stream<DynamicTest> advertisingTokens_readIndependently_matchTheLayout() {
-    return cases("advertisingTokens", c -> c.get("name").asText(), c -> () -> assertThat(
-        IndependentTokenReader.readAdvertising(c.get("token").asText(), GoldenJson.secrets(vectors.get("keys"))))
-        .isEqualTo(GoldenJson.expectedAdvertisingFields(c)));
+    return cases(
+        "advertisingTokens",
+        c -> c.get("name").asText(),
+        c ->
+            () ->
+                assertThat(
+                        IndependentTokenReader.readAdvertising(
+                            c.get("token").asText(), GoldenJson.secrets(vectors.get("keys"))))
+                    .isEqualTo(GoldenJson.expectedAdvertisingFields(c)));
   }
 
   @TestFactory
   Stream<DynamicTest> refreshTokens_encodeToExactlyTheGoldenString() {
-    return cases("refreshTokens", c -> c.get("name").asText(), c -> () -> {
-      RefreshTokenCodec codec = new RefreshTokenCodec(GoldenJson.fixedIvs(c.get("ivHex").asText()));
-      String token = codec.encode(GoldenJson.refreshPayload(c.get("payload")), keys.get(c.get("refreshKeyId").asInt()));
-      assertThat(token).isEqualTo(c.get("token").asText());
-    });
+    return cases(
+        "refreshTokens",
+        c -> c.get("name").asText(),
+        c ->
+            () -> {
+              RefreshTokenCodec codec =
+                  new RefreshTokenCodec(GoldenJson.fixedIvs(c.get("ivHex").asText()));
+              String token =
+                  codec.encode(
+                      GoldenJson.refreshPayload(c.get("payload")),
+                      keys.get(c.get("refreshKeyId").asInt()));
+              assertThat(token).isEqualTo(c.get("token").asText());
+            });
   }
 
   @TestFactory
   Stream<DynamicTest> refreshTokens_decodeToTheGoldenPayload() {
-    return cases("refreshTokens", c -> c.get("name").asText(), c -> () -> {
-      RefreshTokenCodec codec = new RefreshTokenCodec(GoldenJson.fixedIvs());
-      assertThat(codec.decode(c.get("token").asText(), keyLookup))
-          .isEqualTo(GoldenJson.refreshPayload(c.get("payload")));
-    });
+    return cases(
+        "refreshTokens",
+        c -> c.get("name").asText(),
+        c ->
+            () -> {
+              RefreshTokenCodec codec = new RefreshTokenCodec(GoldenJson.fixedIvs());
+              assertThat(codec.decode(c.get("token").asText(), keyLookup))
+                  .isEqualTo(GoldenJson.refreshPayload(c.get("payload")));
+            });
   }
 
   @TestFactory
   Stream<DynamicTest> refreshTokens_readIndependently_matchTheLayout() {
-    return cases("refreshTokens", c -> c.get("name").asText(), c -> () -> assertThat(
-        IndependentTokenReader.readRefresh(c.get("token").asText(), GoldenJson.secrets(vectors.get("keys"))))
-        .isEqualTo(GoldenJson.expectedRefreshFields(c)));
+    return cases(
+        "refreshTokens",
+        c -> c.get("name").asText(),
+        c ->
+            () ->
+                assertThat(
+                        IndependentTokenReader.readRefresh(
+                            c.get("token").asText(), GoldenJson.secrets(vectors.get("keys"))))
+                    .isEqualTo(GoldenJson.expectedRefreshFields(c)));
   }
 
   @TestFactory
   Stream<DynamicTest> invalidTokens_areRejectedForTheGoldenReason() {
-    return cases("invalidTokens", c -> c.get("format").asText() + ": " + c.get("note").asText(), c -> () -> {
-      String token = c.get("token").asText();
-      Executable decode = c.get("format").asText().equals("advertising")
-          ? () -> new AdvertisingTokenCodec(GoldenJson.fixedIvs()).decode(token, keyLookup)
-          : () -> new RefreshTokenCodec(GoldenJson.fixedIvs()).decode(token, keyLookup);
-      assertThatThrownBy(decode::execute).isInstanceOfSatisfying(InvalidTokenException.class,
-          e -> assertThat(e.reason().name()).isEqualTo(c.get("reason").asText()));
-    });
+    return cases(
+        "invalidTokens",
+        c -> c.get("format").asText() + ": " + c.get("note").asText(),
+        c ->
+            () -> {
+              String token = c.get("token").asText();
+              Executable decode =
+                  c.get("format").asText().equals("advertising")
+                      ? () ->
+                          new AdvertisingTokenCodec(GoldenJson.fixedIvs()).decode(token, keyLookup)
+                      : () -> new RefreshTokenCodec(GoldenJson.fixedIvs()).decode(token, keyLookup);
+              assertThatThrownBy(decode::execute)
+                  .isInstanceOfSatisfying(
+                      InvalidTokenException.class,
+                      e -> assertThat(e.reason().name()).isEqualTo(c.get("reason").asText()));
+            });
   }
 
-  private static Stream<DynamicTest> cases(String section, Function<JsonNode, String> name,
-      Function<JsonNode, Executable> check) {
+  private static Stream<DynamicTest> cases(
+      String section, Function<JsonNode, String> name, Function<JsonNode, Executable> check) {
     return StreamSupport.stream(vectors.get(section).spliterator(), false)
         .map(c -> DynamicTest.dynamicTest(name.apply(c), check.apply(c)));
   }

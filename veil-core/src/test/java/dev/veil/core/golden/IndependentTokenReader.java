@@ -38,8 +38,9 @@ final class IndependentTokenReader {
     fields.put("masterKeyId", masterKeyId);
     byte[] outerIv = outer.take(12);
     fields.put("outerIvHex", HexFormat.of().formatHex(outerIv));
-    IndependentTokenReader middle = new IndependentTokenReader(
-        gcmOpen(secrets.get(masterKeyId), outerIv, new byte[0], outer.take(129 + 16)));
+    IndependentTokenReader middle =
+        new IndependentTokenReader(
+            gcmOpen(secrets.get(masterKeyId), outerIv, new byte[0], outer.take(129 + 16)));
     check(outer.position == 163, "outer tag ends the token");
     fields.put("expiresMs", middle.int64());
     fields.put("createdMs", middle.int64());
@@ -48,8 +49,9 @@ final class IndependentTokenReader {
     fields.put("siteKeyId", siteKeyId);
     byte[] innerIv = middle.take(12);
     fields.put("innerIvHex", HexFormat.of().formatHex(innerIv));
-    IndependentTokenReader inner = new IndependentTokenReader(
-        gcmOpen(secrets.get(siteKeyId), innerIv, new byte[0], middle.take(68 + 16)));
+    IndependentTokenReader inner =
+        new IndependentTokenReader(
+            gcmOpen(secrets.get(siteKeyId), innerIv, new byte[0], middle.take(68 + 16)));
     check(middle.position == 129, "inner segment ends the outer plaintext");
     fields.put("publisher.siteId", (int) inner.uint(4));
     fields.put("publisher.publisherId", inner.int64());
@@ -76,7 +78,8 @@ final class IndependentTokenReader {
     fields.put("refreshKeyId", keyId);
     byte[] iv = outer.take(12);
     fields.put("ivHex", HexFormat.of().formatHex(iv));
-    IndependentTokenReader plain = new IndependentTokenReader(gcmOpen(secrets.get(keyId), iv, header, outer.take(106)));
+    IndependentTokenReader plain =
+        new IndependentTokenReader(gcmOpen(secrets.get(keyId), iv, header, outer.take(106)));
     check(outer.position == 124, "tag ends the token");
     fields.put("expiresMs", plain.int64());
     fields.put("createdMs", plain.int64());
@@ -103,7 +106,8 @@ final class IndependentTokenReader {
     check(secret != null, "key known to the golden key list");
     try {
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-      cipher.init(Cipher.DECRYPT_MODE, new SecretKeySpec(secret, "AES"), new GCMParameterSpec(128, iv));
+      cipher.init(
+          Cipher.DECRYPT_MODE, new SecretKeySpec(secret, "AES"), new GCMParameterSpec(128, iv));
       if (aad.length > 0) {
         cipher.updateAAD(aad);
       }

@@ -73,7 +73,8 @@ class EmailNormalizerTest {
   @Test
   void normalize_trimsAsciiWhitespaceAtBothEnds() {
     assertThat(EmailNormalizer.normalize("  user@example.com\t\n")).contains("user@example.com");
-    assertThat(EmailNormalizer.normalize("\r\u000B\fuser@example.com ")).contains("user@example.com");
+    assertThat(EmailNormalizer.normalize("\r\u000B\fuser@example.com "))
+        .contains("user@example.com");
   }
 
   @Test
@@ -97,7 +98,8 @@ class EmailNormalizerTest {
     assertThat(dotted).hasSize(EmailNormalizer.MAX_LENGTH + 1);
     assertThat(EmailNormalizer.normalize(dotted)).isEmpty();
     assertThat(EmailNormalizer.isValid(dotted)).isFalse();
-    assertThat(EmailNormalizer.normalize(dotted.substring(2))).contains("a".repeat(122) + "@gmail.com");
+    assertThat(EmailNormalizer.normalize(dotted.substring(2)))
+        .contains("a".repeat(122) + "@gmail.com");
     assertThat(EmailNormalizer.isValid(dotted.substring(2))).isTrue();
   }
 

@@ -16,7 +16,8 @@ class IdentityHashProperties {
     String hex = HexFormat.of().formatHex(bytes);
 
     assertThat(IdentityHash.parse(IdentityInput.PHONE_HASH, padded)).isEqualTo(expected);
-    assertThat(IdentityHash.parse(IdentityInput.PHONE_HASH, padded.substring(0, 43))).isEqualTo(expected);
+    assertThat(IdentityHash.parse(IdentityInput.PHONE_HASH, padded.substring(0, 43)))
+        .isEqualTo(expected);
     assertThat(IdentityHash.parse(IdentityInput.PHONE_HASH, hex)).isEqualTo(expected);
     assertThat(IdentityHash.parse(IdentityInput.PHONE_HASH, hex.toUpperCase())).isEqualTo(expected);
     assertThat(expected.toBase64()).isEqualTo(padded);
@@ -24,11 +25,14 @@ class IdentityHashProperties {
 
   @Property
   void anEmail_equalsTheParsedBase64OfItsOwnHash(@ForAll(supplier = EmailLike.class) String raw) {
-    EmailNormalizer.normalize(raw).ifPresent(normal -> {
-      IdentityHash fromEmail = IdentityHash.parse(IdentityInput.EMAIL, raw);
+    EmailNormalizer.normalize(raw)
+        .ifPresent(
+            normal -> {
+              IdentityHash fromEmail = IdentityHash.parse(IdentityInput.EMAIL, raw);
 
-      assertThat(IdentityHash.parse(IdentityInput.EMAIL_HASH, fromEmail.toBase64())).isEqualTo(fromEmail);
-      assertThat(IdentityHash.parse(IdentityInput.EMAIL, normal)).isEqualTo(fromEmail);
-    });
+              assertThat(IdentityHash.parse(IdentityInput.EMAIL_HASH, fromEmail.toBase64()))
+                  .isEqualTo(fromEmail);
+              assertThat(IdentityHash.parse(IdentityInput.EMAIL, normal)).isEqualTo(fromEmail);
+            });
   }
 }

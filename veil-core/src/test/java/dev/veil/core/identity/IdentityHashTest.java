@@ -35,7 +35,8 @@ class IdentityHashTest {
   void email_andItsHash_areEqual() {
     IdentityHash fromEmail = IdentityHash.parse(IdentityInput.EMAIL, EMAIL);
     IdentityHash fromBase64 = IdentityHash.parse(IdentityInput.EMAIL_HASH, EMAIL_B64);
-    IdentityHash fromHex = IdentityHash.parse(IdentityInput.EMAIL_HASH, HexFormat.of().formatHex(EMAIL_SHA256));
+    IdentityHash fromHex =
+        IdentityHash.parse(IdentityInput.EMAIL_HASH, HexFormat.of().formatHex(EMAIL_SHA256));
 
     assertThat(fromBase64).isEqualTo(fromEmail).hasSameHashCodeAs(fromEmail);
     assertThat(fromHex).isEqualTo(fromEmail);
@@ -56,15 +57,18 @@ class IdentityHashTest {
     String hex = HexFormat.of().formatHex(EMAIL_SHA256);
     String mixed = hex.substring(0, 32).toUpperCase() + hex.substring(32);
 
-    assertThat(IdentityHash.parse(IdentityInput.EMAIL_HASH, hex.toUpperCase()).toBytes()).isEqualTo(EMAIL_SHA256);
-    assertThat(IdentityHash.parse(IdentityInput.EMAIL_HASH, mixed).toBytes()).isEqualTo(EMAIL_SHA256);
+    assertThat(IdentityHash.parse(IdentityInput.EMAIL_HASH, hex.toUpperCase()).toBytes())
+        .isEqualTo(EMAIL_SHA256);
+    assertThat(IdentityHash.parse(IdentityInput.EMAIL_HASH, mixed).toBytes())
+        .isEqualTo(EMAIL_SHA256);
   }
 
   @Test
   void parseHash_acceptsBase64WithoutItsPadding() {
     String unpadded = EMAIL_B64.substring(0, 43);
 
-    assertThat(IdentityHash.parse(IdentityInput.EMAIL_HASH, unpadded).toBytes()).isEqualTo(EMAIL_SHA256);
+    assertThat(IdentityHash.parse(IdentityInput.EMAIL_HASH, unpadded).toBytes())
+        .isEqualTo(EMAIL_SHA256);
   }
 
   @Test
@@ -125,11 +129,13 @@ class IdentityHashTest {
     String secret = "not an email at all";
 
     assertThatThrownBy(() -> IdentityHash.parse(IdentityInput.EMAIL, secret))
-        .isInstanceOfSatisfying(InvalidIdentifierException.class, e -> {
-          assertThat(e.input()).isEqualTo(IdentityInput.EMAIL);
-          assertThat(e.getMessage()).contains("email").doesNotContain(secret);
-          assertThat(e.getStackTrace()).isEmpty();
-        });
+        .isInstanceOfSatisfying(
+            InvalidIdentifierException.class,
+            e -> {
+              assertThat(e.input()).isEqualTo(IdentityInput.EMAIL);
+              assertThat(e.getMessage()).contains("email").doesNotContain(secret);
+              assertThat(e.getStackTrace()).isEmpty();
+            });
   }
 
   @Test

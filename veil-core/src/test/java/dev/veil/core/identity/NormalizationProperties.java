@@ -23,15 +23,22 @@ class NormalizationProperties {
 
   @Property
   void email_anyString_normalizesIdempotentlyOrNotAtAll(@ForAll String raw) {
-    EmailNormalizer.normalize(raw).ifPresent(normal -> assertThat(EmailNormalizer.normalize(normal)).contains(normal));
+    EmailNormalizer.normalize(raw)
+        .ifPresent(normal -> assertThat(EmailNormalizer.normalize(normal)).contains(normal));
   }
 
   @Property
-  void email_normalFormHasNoUppercaseAsciiNoWhitespaceAndOneAt(@ForAll(supplier = EmailLike.class) String raw) {
-    EmailNormalizer.normalize(raw).ifPresent(normal -> {
-      assertThat(normal).doesNotContainPattern("[A-Z\\s]");
-      assertThat(normal.indexOf('@')).isPositive().isEqualTo(normal.lastIndexOf('@')).isLessThan(normal.length() - 1);
-    });
+  void email_normalFormHasNoUppercaseAsciiNoWhitespaceAndOneAt(
+      @ForAll(supplier = EmailLike.class) String raw) {
+    EmailNormalizer.normalize(raw)
+        .ifPresent(
+            normal -> {
+              assertThat(normal).doesNotContainPattern("[A-Z\\s]");
+              assertThat(normal.indexOf('@'))
+                  .isPositive()
+                  .isEqualTo(normal.lastIndexOf('@'))
+                  .isLessThan(normal.length() - 1);
+            });
   }
 
   @Property
@@ -49,14 +56,17 @@ class NormalizationProperties {
     String ascii = raw.replace('é', 'e').replace('ü', 'u');
     byte[] padded = ("<" + ascii + ">").getBytes(StandardCharsets.US_ASCII);
 
-    assertThat(EmailNormalizer.isValidAscii(padded, 1, padded.length - 2)).isEqualTo(EmailNormalizer.isValid(ascii));
+    assertThat(EmailNormalizer.isValidAscii(padded, 1, padded.length - 2))
+        .isEqualTo(EmailNormalizer.isValid(ascii));
   }
 
   @Property
-  void email_isValidAscii_agreesWithIsValid_onAnyAsciiString(@ForAll @CharRange(from = 0, to = 127) String raw) {
+  void email_isValidAscii_agreesWithIsValid_onAnyAsciiString(
+      @ForAll @CharRange(from = 0, to = 127) String raw) {
     byte[] bytes = raw.getBytes(StandardCharsets.US_ASCII);
 
-    assertThat(EmailNormalizer.isValidAscii(bytes, 0, bytes.length)).isEqualTo(EmailNormalizer.isValid(raw));
+    assertThat(EmailNormalizer.isValidAscii(bytes, 0, bytes.length))
+        .isEqualTo(EmailNormalizer.isValid(raw));
   }
 
   @Property
@@ -65,7 +75,8 @@ class NormalizationProperties {
     String raw = padding + "a".repeat(length - 10) + "@gmail.com" + padding;
     byte[] bytes = raw.getBytes(StandardCharsets.US_ASCII);
 
-    assertThat(EmailNormalizer.isValidAscii(bytes, 0, bytes.length)).isEqualTo(EmailNormalizer.isValid(raw));
+    assertThat(EmailNormalizer.isValidAscii(bytes, 0, bytes.length))
+        .isEqualTo(EmailNormalizer.isValid(raw));
   }
 
   @Provide
@@ -74,28 +85,34 @@ class NormalizationProperties {
   }
 
   @Property
-  void email_asciiCaseAndSurroundingSpaceDoNotMatter(@ForAll(supplier = EmailLike.class) String raw) {
-    assertThat(EmailNormalizer.normalize(" \t" + upperCaseAscii(raw) + "\n")).isEqualTo(EmailNormalizer.normalize(raw));
+  void email_asciiCaseAndSurroundingSpaceDoNotMatter(
+      @ForAll(supplier = EmailLike.class) String raw) {
+    assertThat(EmailNormalizer.normalize(" \t" + upperCaseAscii(raw) + "\n"))
+        .isEqualTo(EmailNormalizer.normalize(raw));
   }
 
   @Property
   void email_nonAsciiLettersKeepTheirCase(@ForAll(supplier = EmailLike.class) String raw) {
-    EmailNormalizer.normalize(raw.replace('é', 'É')).ifPresent(normal -> assertThat(normal).doesNotContain("é"));
+    EmailNormalizer.normalize(raw.replace('é', 'É'))
+        .ifPresent(normal -> assertThat(normal).doesNotContain("é"));
   }
 
   @Property
   void phone_normalizingTwiceChangesNothing(@ForAll("phoneLike") String raw) {
-    PhoneNormalizer.normalize(raw).ifPresent(normal -> assertThat(PhoneNormalizer.normalize(normal)).contains(normal));
+    PhoneNormalizer.normalize(raw)
+        .ifPresent(normal -> assertThat(PhoneNormalizer.normalize(normal)).contains(normal));
   }
 
   @Property
   void phone_validExactlyForPlusAndTenToFifteenDigits(@ForAll("phoneLike") String raw) {
-    assertThat(PhoneNormalizer.normalize(raw).isPresent()).isEqualTo(raw.matches("\\+[0-9]{10,15}"));
+    assertThat(PhoneNormalizer.normalize(raw).isPresent())
+        .isEqualTo(raw.matches("\\+[0-9]{10,15}"));
   }
 
   @Provide
   Arbitrary<String> phoneLike() {
-    Arbitrary<String> digits = Arbitraries.strings().withChars("0123456789 -").ofMinLength(0).ofMaxLength(17);
+    Arbitrary<String> digits =
+        Arbitraries.strings().withChars("0123456789 -").ofMinLength(0).ofMaxLength(17);
     return Combinators.combine(Arbitraries.of("+", "", "++", " +"), digits).as(String::concat);
   }
 

@@ -13,7 +13,10 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
-/** The UTF-8 check agrees with the JDK's strict decoder on every byte sequence, and finds where it breaks. */
+/**
+ * The UTF-8 check agrees with the JDK's strict decoder on every byte sequence, and finds where it
+ * breaks.
+ */
 class Utf8Properties {
   @Property(tries = 5000)
   void malformedAt_agreesWithTheJdksStrictDecoder(@ForAll("text") byte[] b) {
@@ -27,7 +30,9 @@ class Utf8Properties {
 
   @Example
   void theSequencesAJsonParserLetThrough_areMalformed() {
-    String[] bad = {"c181", "c0af", "e08080", "eda080", "edbfbf", "f4908080", "f5808080", "80", "c3", "e282", "ff"};
+    String[] bad = {
+      "c181", "c0af", "e08080", "eda080", "edbfbf", "f4908080", "f5808080", "80", "c3", "e282", "ff"
+    };
     for (String hex : bad) {
       byte[] b = hex(hex);
       assertThat(Utf8.malformedAt(b, 0, b.length)).as(hex).isZero();
@@ -42,24 +47,35 @@ class Utf8Properties {
   /** Mostly ASCII with bytes of every kind mixed in, and well-formed non-ASCII characters. */
   @Provide
   Arbitrary<byte[]> text() {
-    Arbitrary<byte[]> ascii = Arbitraries.bytes().between((byte) 0x20, (byte) 0x7E).array(byte[].class).ofMaxSize(12);
+    Arbitrary<byte[]> ascii =
+        Arbitraries.bytes().between((byte) 0x20, (byte) 0x7E).array(byte[].class).ofMaxSize(12);
     Arbitrary<byte[]> any = Arbitraries.bytes().array(byte[].class).ofMinSize(1).ofMaxSize(4);
-    Arbitrary<byte[]> character = Arbitraries.integers().between(0x80, 0x10FFFF)
-        .filter(c -> c < 0xD800 || c > 0xDFFF)
-        .map(c -> new String(Character.toChars(c)).getBytes(StandardCharsets.UTF_8));
+    Arbitrary<byte[]> character =
+        Arbitraries.integers()
+            .between(0x80, 0x10FFFF)
+            .filter(c -> c < 0xD800 || c > 0xDFFF)
+            .map(c -> new String(Character.toChars(c)).getBytes(StandardCharsets.UTF_8));
     return Arbitraries.frequencyOf(
-            net.jqwik.api.Tuple.of(6, ascii), net.jqwik.api.Tuple.of(2, any), net.jqwik.api.Tuple.of(3, character))
-        .list().ofMaxSize(12).map(parts -> {
-          ByteBuffer out = ByteBuffer.allocate(parts.stream().mapToInt(p -> p.length).sum());
-          parts.forEach(out::put);
-          return out.array();
-        });
+            net.jqwik.api.Tuple.of(6, ascii),
+            net.jqwik.api.Tuple.of(2, any),
+            net.jqwik.api.Tuple.of(3, character))
+        .list()
+        .ofMaxSize(12)
+        .map(
+            parts -> {
+              ByteBuffer out = ByteBuffer.allocate(parts.stream().mapToInt(p -> p.length).sum());
+              parts.forEach(out::put);
+              return out.array();
+            });
   }
 
   private static boolean decodes(byte[] b, int from, int to) {
     try {
-      StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b, from, to - from));
+      StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(b, from, to - from));
       return true;
     } catch (CharacterCodingException e) {
       return false;

@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class AdvertisingTokenCodecTest {
   private final AdvertisingTokenCodec codec = new AdvertisingTokenCodec(NonceSource.secure());
-  private final AdvertisingTokenPayload payload = Payloads.advertising(IdentityType.EMAIL, TestKeys.SITE);
+  private final AdvertisingTokenPayload payload =
+      Payloads.advertising(IdentityType.EMAIL, TestKeys.SITE);
 
   @ParameterizedTest
   @EnumSource(IdentityType.class)
@@ -51,9 +52,11 @@ class AdvertisingTokenCodecTest {
   void encode_drawsOuterIvFirstThenInnerIv() throws Exception {
     byte[] outerIv = Payloads.filled(12, 1);
     byte[] innerIv = Payloads.filled(12, 2);
-    AdvertisingTokenCodec fixed = new AdvertisingTokenCodec(new FixedNonces(List.of(outerIv, innerIv)));
+    AdvertisingTokenCodec fixed =
+        new AdvertisingTokenCodec(new FixedNonces(List.of(outerIv, innerIv)));
 
-    byte[] bytes = Base64.getUrlDecoder().decode(fixed.encode(payload, TestKeys.MASTER, TestKeys.SITE_KEY));
+    byte[] bytes =
+        Base64.getUrlDecoder().decode(fixed.encode(payload, TestKeys.MASTER, TestKeys.SITE_KEY));
 
     assertThat(ByteBuffer.wrap(bytes, 6, 12)).isEqualTo(ByteBuffer.wrap(outerIv));
     byte[] outerPlain = RawGcm.decrypt(TestKeys.MASTER, bytes, 6, 157);
@@ -62,9 +65,17 @@ class AdvertisingTokenCodecTest {
 
   @Test
   void decode_ignoresExpiry() {
-    AdvertisingTokenPayload expired = new AdvertisingTokenPayload(IdentityType.PHONE, Payloads.NOW.minusSeconds(1),
-        Payloads.NOW.minusSeconds(99), payload.operator(), payload.publisher(), 0, Payloads.NOW, Payloads.NOW,
-        payload.advertisingId());
+    AdvertisingTokenPayload expired =
+        new AdvertisingTokenPayload(
+            IdentityType.PHONE,
+            Payloads.NOW.minusSeconds(1),
+            Payloads.NOW.minusSeconds(99),
+            payload.operator(),
+            payload.publisher(),
+            0,
+            Payloads.NOW,
+            Payloads.NOW,
+            payload.advertisingId());
 
     String token = codec.encode(expired, TestKeys.MASTER, TestKeys.SITE_KEY);
 
@@ -75,17 +86,26 @@ class AdvertisingTokenCodecTest {
   void decode_unknownMasterOrSiteKey_isUnknownKey() {
     String token = codec.encode(payload, TestKeys.MASTER, TestKeys.SITE_KEY);
 
-    assertRejected(() -> codec.decode(token, TestKeys.allExcept(TestKeys.MASTER.id())), Reason.UNKNOWN_KEY);
-    assertRejected(() -> codec.decode(token, TestKeys.allExcept(TestKeys.SITE_KEY.id())), Reason.UNKNOWN_KEY);
+    assertRejected(
+        () -> codec.decode(token, TestKeys.allExcept(TestKeys.MASTER.id())), Reason.UNKNOWN_KEY);
+    assertRejected(
+        () -> codec.decode(token, TestKeys.allExcept(TestKeys.SITE_KEY.id())), Reason.UNKNOWN_KEY);
   }
 
   @Test
   void decode_masterKeyIdThatIsNotAMasterKey_isTampered() {
     String token = codec.encode(payload, TestKeys.MASTER, TestKeys.SITE_KEY);
-    EncryptionKey sameSecretOtherKeyset = new EncryptionKey(TestKeys.MASTER.id(), TestKeys.SITE,
-        TestKeys.MASTER.created(), TestKeys.MASTER.activates(), TestKeys.MASTER.expires(), TestKeys.MASTER.secret());
+    EncryptionKey sameSecretOtherKeyset =
+        new EncryptionKey(
+            TestKeys.MASTER.id(),
+            TestKeys.SITE,
+            TestKeys.MASTER.created(),
+            TestKeys.MASTER.activates(),
+            TestKeys.MASTER.expires(),
+            TestKeys.MASTER.secret());
 
-    assertRejected(() -> codec.decode(token, TestKeys.replacing(TestKeys.MASTER.id(), sameSecretOtherKeyset)),
+    assertRejected(
+        () -> codec.decode(token, TestKeys.replacing(TestKeys.MASTER.id(), sameSecretOtherKeyset)),
         Reason.TAMPERED);
   }
 
@@ -93,13 +113,22 @@ class AdvertisingTokenCodecTest {
   void decode_siteKeyOfAnotherSiteOrReservedKeyset_isTampered() {
     String token = codec.encode(payload, TestKeys.MASTER, TestKeys.SITE_KEY);
     EncryptionKey k = TestKeys.SITE_KEY;
-    EncryptionKey otherSite = new EncryptionKey(k.id(), TestKeys.OTHER_SITE, k.created(), k.activates(), k.expires(),
-        k.secret());
-    EncryptionKey refreshKeyset = new EncryptionKey(k.id(), EncryptionKey.REFRESH_SITE_ID, k.created(),
-        k.activates(), k.expires(), k.secret());
+    EncryptionKey otherSite =
+        new EncryptionKey(
+            k.id(), TestKeys.OTHER_SITE, k.created(), k.activates(), k.expires(), k.secret());
+    EncryptionKey refreshKeyset =
+        new EncryptionKey(
+            k.id(),
+            EncryptionKey.REFRESH_SITE_ID,
+            k.created(),
+            k.activates(),
+            k.expires(),
+            k.secret());
 
-    assertRejected(() -> codec.decode(token, TestKeys.replacing(k.id(), otherSite)), Reason.TAMPERED);
-    assertRejected(() -> codec.decode(token, TestKeys.replacing(k.id(), refreshKeyset)), Reason.TAMPERED);
+    assertRejected(
+        () -> codec.decode(token, TestKeys.replacing(k.id(), otherSite)), Reason.TAMPERED);
+    assertRejected(
+        () -> codec.decode(token, TestKeys.replacing(k.id(), refreshKeyset)), Reason.TAMPERED);
   }
 
   @Test
@@ -134,16 +163,20 @@ class AdvertisingTokenCodecTest {
     assertRejected(() -> codec.decode(null, TestKeys.ALL), Reason.MALFORMED);
     assertRejected(() -> codec.decode("", TestKeys.ALL), Reason.MALFORMED);
     assertRejected(() -> codec.decode(token + "==", TestKeys.ALL), Reason.MALFORMED);
-    assertRejected(() -> codec.decode(Base64.getEncoder().encodeToString(bytes), TestKeys.ALL), Reason.MALFORMED);
+    assertRejected(
+        () -> codec.decode(Base64.getEncoder().encodeToString(bytes), TestKeys.ALL),
+        Reason.MALFORMED);
     assertRejected(() -> codec.decode(" " + token.substring(1), TestKeys.ALL), Reason.MALFORMED);
-    assertRejected(() -> codec.decode(token.substring(0, 217) + nonCanonicalLastChar(token), TestKeys.ALL),
+    assertRejected(
+        () -> codec.decode(token.substring(0, 217) + nonCanonicalLastChar(token), TestKeys.ALL),
         Reason.MALFORMED);
   }
 
   @Test
   void decode_refreshToken_isMalformed() {
-    String refresh = new RefreshTokenCodec(NonceSource.secure()).encode(Payloads.refresh(IdentityType.EMAIL),
-        TestKeys.REFRESH);
+    String refresh =
+        new RefreshTokenCodec(NonceSource.secure())
+            .encode(Payloads.refresh(IdentityType.EMAIL), TestKeys.REFRESH);
 
     assertRejected(() -> codec.decode(refresh, TestKeys.ALL), Reason.MALFORMED);
   }
@@ -192,7 +225,8 @@ class AdvertisingTokenCodecTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> codec.encode(payload, TestKeys.MASTER, TestKeys.OTHER_SITE_KEY))
         .isInstanceOf(IllegalArgumentException.class);
-    AdvertisingTokenPayload reservedSite = Payloads.advertising(IdentityType.EMAIL, EncryptionKey.MASTER_SITE_ID);
+    AdvertisingTokenPayload reservedSite =
+        Payloads.advertising(IdentityType.EMAIL, EncryptionKey.MASTER_SITE_ID);
     assertThatThrownBy(() -> codec.encode(reservedSite, TestKeys.MASTER, TestKeys.MASTER))
         .isInstanceOf(IllegalArgumentException.class);
   }
@@ -202,15 +236,21 @@ class AdvertisingTokenCodecTest {
     String token = codec.encode(payload, TestKeys.MASTER, TestKeys.SITE_KEY);
 
     assertThatThrownBy(() -> codec.decode(token, TestKeys.allExcept(TestKeys.MASTER.id())))
-        .isInstanceOfSatisfying(InvalidTokenException.class, e -> {
-          assertThat(e.getMessage()).isEqualTo("invalid token: unknown_key").doesNotContain(token.substring(0, 10));
-          assertThat(e.getStackTrace()).isEmpty();
-        });
+        .isInstanceOfSatisfying(
+            InvalidTokenException.class,
+            e -> {
+              assertThat(e.getMessage())
+                  .isEqualTo("invalid token: unknown_key")
+                  .doesNotContain(token.substring(0, 10));
+              assertThat(e.getStackTrace()).isEmpty();
+            });
   }
 
-  static void assertRejected(org.assertj.core.api.ThrowableAssert.ThrowingCallable decode, Reason reason) {
+  static void assertRejected(
+      org.assertj.core.api.ThrowableAssert.ThrowingCallable decode, Reason reason) {
     assertThatThrownBy(decode)
-        .isInstanceOfSatisfying(InvalidTokenException.class, e -> assertThat(e.reason()).isEqualTo(reason));
+        .isInstanceOfSatisfying(
+            InvalidTokenException.class, e -> assertThat(e.reason()).isEqualTo(reason));
   }
 
   private static char nonCanonicalLastChar(String token) {
@@ -240,19 +280,24 @@ class AdvertisingTokenCodecTest {
       return decrypt(key, in, off, len, NO_AAD);
     }
 
-    static byte[] decrypt(EncryptionKey key, byte[] in, int off, int len, ByteBuffer aad) throws Exception {
+    static byte[] decrypt(EncryptionKey key, byte[] in, int off, int len, ByteBuffer aad)
+        throws Exception {
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
       cipher.init(Cipher.DECRYPT_MODE, key.spec(), new GCMParameterSpec(128, in, off, 12));
       cipher.updateAAD(aad.duplicate());
       return cipher.doFinal(in, off + 12, len - 12);
     }
 
-    /** Encrypts with the IV already at {@code out[off, off+12)}, writing ciphertext and tag after it. */
+    /**
+     * Encrypts with the IV already at {@code out[off, off+12)}, writing ciphertext and tag after
+     * it.
+     */
     static void encryptInto(EncryptionKey key, byte[] plain, byte[] out, int off) throws Exception {
       encryptInto(key, plain, out, off, NO_AAD);
     }
 
-    static void encryptInto(EncryptionKey key, byte[] plain, byte[] out, int off, ByteBuffer aad) throws Exception {
+    static void encryptInto(EncryptionKey key, byte[] plain, byte[] out, int off, ByteBuffer aad)
+        throws Exception {
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
       cipher.init(Cipher.ENCRYPT_MODE, key.spec(), new GCMParameterSpec(128, out, off, 12));
       cipher.updateAAD(aad.duplicate());

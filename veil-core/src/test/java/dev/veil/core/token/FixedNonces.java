@@ -17,7 +17,8 @@ final class FixedNonces implements NonceSource {
   public void nextBytes(byte[] iv) {
     byte[] next = ivs.removeFirst();
     if (next.length != iv.length) {
-      throw new IllegalStateException("fixed IV has " + next.length + " bytes, codec asked for " + iv.length);
+      throw new IllegalStateException(
+          "fixed IV has " + next.length + " bytes, codec asked for " + iv.length);
     }
     System.arraycopy(next, 0, iv, 0, iv.length);
   }

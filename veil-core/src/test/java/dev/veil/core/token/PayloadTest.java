@@ -15,8 +15,17 @@ class PayloadTest {
 
   @Test
   void advertisingPayload_truncatesTimesToMillis() {
-    AdvertisingTokenPayload p = new AdvertisingTokenPayload(IdentityType.EMAIL, PRECISE, PRECISE, OPERATOR, PUBLISHER,
-        0, PRECISE, PRECISE, new byte[32]);
+    AdvertisingTokenPayload p =
+        new AdvertisingTokenPayload(
+            IdentityType.EMAIL,
+            PRECISE,
+            PRECISE,
+            OPERATOR,
+            PUBLISHER,
+            0,
+            PRECISE,
+            PRECISE,
+            new byte[32]);
 
     Instant millis = Instant.parse("2026-03-01T12:00:00.123Z");
     assertThat(p.expires()).isEqualTo(millis);
@@ -28,8 +37,16 @@ class PayloadTest {
   @Test
   void refreshPayload_truncatesTimesTowardsThePast_alsoBeforeTheEpoch() {
     Instant beforeEpoch = Instant.ofEpochSecond(-1, 999_999_999);
-    RefreshTokenPayload p = new RefreshTokenPayload(IdentityType.EMAIL, beforeEpoch, PRECISE, OPERATOR, PUBLISHER, 0,
-        PRECISE, new byte[32]);
+    RefreshTokenPayload p =
+        new RefreshTokenPayload(
+            IdentityType.EMAIL,
+            beforeEpoch,
+            PRECISE,
+            OPERATOR,
+            PUBLISHER,
+            0,
+            PRECISE,
+            new byte[32]);
 
     assertThat(p.expires().toEpochMilli()).isEqualTo(-1);
   }
@@ -37,26 +54,79 @@ class PayloadTest {
   @Test
   void payloads_copyTheirBytesInAndOut() {
     byte[] id = new byte[32];
-    AdvertisingTokenPayload p = new AdvertisingTokenPayload(IdentityType.EMAIL, PRECISE, PRECISE, OPERATOR, PUBLISHER,
-        0, PRECISE, PRECISE, id);
+    AdvertisingTokenPayload p =
+        new AdvertisingTokenPayload(
+            IdentityType.EMAIL, PRECISE, PRECISE, OPERATOR, PUBLISHER, 0, PRECISE, PRECISE, id);
     id[0] = 1;
     p.advertisingId()[1] = 1;
 
     assertThat(p.advertisingId()).isEqualTo(new byte[32]);
-    assertThat(p).isEqualTo(new AdvertisingTokenPayload(IdentityType.EMAIL, PRECISE, PRECISE, OPERATOR, PUBLISHER, 0,
-        PRECISE, PRECISE, new byte[32])).hasSameHashCodeAs(p);
+    assertThat(p)
+        .isEqualTo(
+            new AdvertisingTokenPayload(
+                IdentityType.EMAIL,
+                PRECISE,
+                PRECISE,
+                OPERATOR,
+                PUBLISHER,
+                0,
+                PRECISE,
+                PRECISE,
+                new byte[32]))
+        .hasSameHashCodeAs(p);
   }
 
   @Test
   void payloads_rejectWrongLengthsAndUnrepresentableTimes() {
-    assertThatThrownBy(() -> new AdvertisingTokenPayload(IdentityType.EMAIL, PRECISE, PRECISE, OPERATOR, PUBLISHER, 0,
-        PRECISE, PRECISE, new byte[31])).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new RefreshTokenPayload(IdentityType.EMAIL, PRECISE, PRECISE, OPERATOR, PUBLISHER, 0,
-        PRECISE, new byte[33])).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new RefreshTokenPayload(IdentityType.EMAIL, Instant.MAX, PRECISE, OPERATOR, PUBLISHER, 0,
-        PRECISE, new byte[32])).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new RefreshTokenPayload(IdentityType.EMAIL, null, PRECISE, OPERATOR, PUBLISHER, 0,
-        PRECISE, new byte[32])).isInstanceOf(NullPointerException.class);
+    assertThatThrownBy(
+            () ->
+                new AdvertisingTokenPayload(
+                    IdentityType.EMAIL,
+                    PRECISE,
+                    PRECISE,
+                    OPERATOR,
+                    PUBLISHER,
+                    0,
+                    PRECISE,
+                    PRECISE,
+                    new byte[31]))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(
+            () ->
+                new RefreshTokenPayload(
+                    IdentityType.EMAIL,
+                    PRECISE,
+                    PRECISE,
+                    OPERATOR,
+                    PUBLISHER,
+                    0,
+                    PRECISE,
+                    new byte[33]))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(
+            () ->
+                new RefreshTokenPayload(
+                    IdentityType.EMAIL,
+                    Instant.MAX,
+                    PRECISE,
+                    OPERATOR,
+                    PUBLISHER,
+                    0,
+                    PRECISE,
+                    new byte[32]))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(
+            () ->
+                new RefreshTokenPayload(
+                    IdentityType.EMAIL,
+                    null,
+                    PRECISE,
+                    OPERATOR,
+                    PUBLISHER,
+                    0,
+                    PRECISE,
+                    new byte[32]))
+        .isInstanceOf(NullPointerException.class);
   }
 
   @Test
@@ -64,10 +134,12 @@ class PayloadTest {
     byte[] bytes = new byte[32];
     bytes[0] = 0x55;
     String b64 = Base64.getEncoder().encodeToString(bytes);
-    AdvertisingTokenPayload ad = new AdvertisingTokenPayload(IdentityType.EMAIL, PRECISE, PRECISE, OPERATOR,
-        PUBLISHER, 0, PRECISE, PRECISE, bytes);
-    RefreshTokenPayload refresh = new RefreshTokenPayload(IdentityType.EMAIL, PRECISE, PRECISE, OPERATOR, PUBLISHER,
-        0, PRECISE, bytes);
+    AdvertisingTokenPayload ad =
+        new AdvertisingTokenPayload(
+            IdentityType.EMAIL, PRECISE, PRECISE, OPERATOR, PUBLISHER, 0, PRECISE, PRECISE, bytes);
+    RefreshTokenPayload refresh =
+        new RefreshTokenPayload(
+            IdentityType.EMAIL, PRECISE, PRECISE, OPERATOR, PUBLISHER, 0, PRECISE, bytes);
 
     assertThat(ad.toString()).contains("redacted").doesNotContain(b64).doesNotContain("[85");
     assertThat(refresh.toString()).contains("redacted").doesNotContain(b64).doesNotContain("[85");

@@ -23,7 +23,8 @@ class RefreshTokenCodecTest {
   void encodeThenDecode_givesThePayloadBack(IdentityType type) {
     RefreshTokenPayload original = Payloads.refresh(type);
 
-    assertThat(codec.decode(codec.encode(original, TestKeys.REFRESH), TestKeys.ALL)).isEqualTo(original);
+    assertThat(codec.decode(codec.encode(original, TestKeys.REFRESH), TestKeys.ALL))
+        .isEqualTo(original);
   }
 
   @Test
@@ -40,30 +41,41 @@ class RefreshTokenCodecTest {
 
   @Test
   void encode_samePayloadTwice_givesDifferentTokens() {
-    assertThat(codec.encode(payload, TestKeys.REFRESH)).isNotEqualTo(codec.encode(payload, TestKeys.REFRESH));
+    assertThat(codec.encode(payload, TestKeys.REFRESH))
+        .isNotEqualTo(codec.encode(payload, TestKeys.REFRESH));
   }
 
   @Test
   void encode_withANonRefreshKey_isRejected() {
-    assertThatThrownBy(() -> codec.encode(payload, TestKeys.MASTER)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> codec.encode(payload, TestKeys.SITE_KEY)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> codec.encode(payload, TestKeys.MASTER))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> codec.encode(payload, TestKeys.SITE_KEY))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
   void decode_unknownKey_isUnknownKey() {
     String token = codec.encode(payload, TestKeys.REFRESH);
 
-    assertRejected(() -> codec.decode(token, TestKeys.allExcept(TestKeys.REFRESH.id())), Reason.UNKNOWN_KEY);
+    assertRejected(
+        () -> codec.decode(token, TestKeys.allExcept(TestKeys.REFRESH.id())), Reason.UNKNOWN_KEY);
   }
 
   @Test
   void decode_keyOutsideTheRefreshKeyset_isTampered() {
     String token = codec.encode(payload, TestKeys.REFRESH);
     EncryptionKey k = TestKeys.REFRESH;
-    EncryptionKey masterKeyset = new EncryptionKey(k.id(), EncryptionKey.MASTER_SITE_ID, k.created(), k.activates(),
-        k.expires(), k.secret());
+    EncryptionKey masterKeyset =
+        new EncryptionKey(
+            k.id(),
+            EncryptionKey.MASTER_SITE_ID,
+            k.created(),
+            k.activates(),
+            k.expires(),
+            k.secret());
 
-    assertRejected(() -> codec.decode(token, TestKeys.replacing(k.id(), masterKeyset)), Reason.TAMPERED);
+    assertRejected(
+        () -> codec.decode(token, TestKeys.replacing(k.id(), masterKeyset)), Reason.TAMPERED);
   }
 
   @Test
@@ -71,7 +83,9 @@ class RefreshTokenCodecTest {
     byte[] bytes = Base64.getDecoder().decode(codec.encode(payload, TestKeys.REFRESH));
     ByteBuffer.wrap(bytes).putInt(2, TestKeys.REFRESH_2.id());
 
-    assertRejected(() -> codec.decode(Base64.getEncoder().encodeToString(bytes), TestKeys.ALL), Reason.TAMPERED);
+    assertRejected(
+        () -> codec.decode(Base64.getEncoder().encodeToString(bytes), TestKeys.ALL),
+        Reason.TAMPERED);
   }
 
   @Test
@@ -82,7 +96,9 @@ class RefreshTokenCodecTest {
     plain[57] = IdentityType.PHONE.prefix();
     RawGcm.encryptInto(TestKeys.REFRESH, plain, bytes, 6, ByteBuffer.wrap(bytes, 0, 6));
 
-    assertRejected(() -> codec.decode(Base64.getEncoder().encodeToString(bytes), TestKeys.ALL), Reason.TAMPERED);
+    assertRejected(
+        () -> codec.decode(Base64.getEncoder().encodeToString(bytes), TestKeys.ALL),
+        Reason.TAMPERED);
   }
 
   @Test
@@ -92,20 +108,29 @@ class RefreshTokenCodecTest {
     byte[] otherVersion = bytes.clone();
     otherVersion[1] = (byte) 0x80;
 
-    assertRejected(() -> codec.decode(Base64.getEncoder().encodeToString(otherVersion), TestKeys.ALL),
+    assertRejected(
+        () -> codec.decode(Base64.getEncoder().encodeToString(otherVersion), TestKeys.ALL),
         Reason.UNSUPPORTED_VERSION);
     assertRejected(() -> codec.decode(token.substring(0, 166), TestKeys.ALL), Reason.MALFORMED);
-    assertRejected(() -> codec.decode(Base64.getUrlEncoder().encodeToString(bytes).replace('=', 'A'), TestKeys.ALL),
+    assertRejected(
+        () ->
+            codec.decode(
+                Base64.getUrlEncoder().encodeToString(bytes).replace('=', 'A'), TestKeys.ALL),
         Reason.MALFORMED);
-    assertRejected(() -> codec.decode(token.substring(0, 10) + ' ' + token.substring(11), TestKeys.ALL),
+    assertRejected(
+        () -> codec.decode(token.substring(0, 10) + ' ' + token.substring(11), TestKeys.ALL),
         Reason.MALFORMED);
     assertRejected(() -> codec.decode(null, TestKeys.ALL), Reason.MALFORMED);
   }
 
   @Test
   void decode_advertisingToken_isMalformed() {
-    String advertising = new AdvertisingTokenCodec(NonceSource.secure())
-        .encode(Payloads.advertising(IdentityType.EMAIL, TestKeys.SITE), TestKeys.MASTER, TestKeys.SITE_KEY);
+    String advertising =
+        new AdvertisingTokenCodec(NonceSource.secure())
+            .encode(
+                Payloads.advertising(IdentityType.EMAIL, TestKeys.SITE),
+                TestKeys.MASTER,
+                TestKeys.SITE_KEY);
 
     assertRejected(() -> codec.decode(advertising, TestKeys.ALL), Reason.MALFORMED);
   }

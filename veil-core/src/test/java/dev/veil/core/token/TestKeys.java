@@ -48,6 +48,7 @@ final class TestKeys {
     Arrays.fill(secret, (byte) id);
     secret[0] = (byte) siteId;
     Instant created = Instant.parse("2026-01-01T00:00:00Z");
-    return new EncryptionKey(id, siteId, created, created, created.plusSeconds(86_400 * 30), secret);
+    return new EncryptionKey(
+        id, siteId, created, created, created.plusSeconds(86_400 * 30), secret);
   }
 }

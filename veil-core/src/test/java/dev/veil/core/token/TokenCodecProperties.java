@@ -21,16 +21,22 @@ import net.jqwik.api.constraints.Size;
 import net.jqwik.api.constraints.StringLength;
 
 /**
- * Both token formats under arbitrary payloads: they round-trip, and every change to their bytes
- * or text is rejected with {@link InvalidTokenException}, never another exception or a payload.
+ * Both token formats under arbitrary payloads: they round-trip, and every change to their bytes or
+ * text is rejected with {@link InvalidTokenException}, never another exception or a payload.
  */
 class TokenCodecProperties {
-  private static final AdvertisingTokenCodec ADVERTISING = new AdvertisingTokenCodec(NonceSource.secure());
+  private static final AdvertisingTokenCodec ADVERTISING =
+      new AdvertisingTokenCodec(NonceSource.secure());
   private static final RefreshTokenCodec REFRESH = new RefreshTokenCodec(NonceSource.secure());
 
   /** One encoded token with the means to respell and decode it. */
-  record Issued(String format, Object payload, String token, Function<byte[], String> spell,
-      Function<byte[], byte[]> unspell, Function<String, Object> decoder) {
+  record Issued(
+      String format,
+      Object payload,
+      String token,
+      Function<byte[], String> spell,
+      Function<byte[], byte[]> unspell,
+      Function<String, Object> decoder) {
     byte[] bytes() {
       return unspell.apply(token.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
     }
@@ -59,7 +65,8 @@ class TokenCodecProperties {
   }
 
   @Property
-  void anyFlippedBit_isRejected(@ForAll("tokens") Issued issued, @ForAll @IntRange(max = 10_000) int position) {
+  void anyFlippedBit_isRejected(
+      @ForAll("tokens") Issued issued, @ForAll @IntRange(max = 10_000) int position) {
     byte[] bytes = issued.bytes();
     int bit = position % (bytes.length * 8);
     bytes[bit / 8] ^= (byte) (1 << (bit % 8));
@@ -69,7 +76,9 @@ class TokenCodecProperties {
 
   @Property
   void anyReplacedByte_isRejected(
-      @ForAll("tokens") Issued issued, @ForAll @IntRange(max = 10_000) int position, @ForAll byte value) {
+      @ForAll("tokens") Issued issued,
+      @ForAll @IntRange(max = 10_000) int position,
+      @ForAll byte value) {
     byte[] bytes = issued.bytes();
     int index = position % bytes.length;
     Assume.that(bytes[index] != value);
@@ -80,7 +89,9 @@ class TokenCodecProperties {
 
   @Property
   void anyReplacedCharacter_isRejected(
-      @ForAll("tokens") Issued issued, @ForAll @IntRange(max = 10_000) int position, @ForAll char value) {
+      @ForAll("tokens") Issued issued,
+      @ForAll @IntRange(max = 10_000) int position,
+      @ForAll char value) {
     int index = position % issued.token().length();
     Assume.that(issued.token().charAt(index) != value);
     StringBuilder text = new StringBuilder(issued.token());
@@ -90,7 +101,8 @@ class TokenCodecProperties {
   }
 
   @Property
-  void anyTruncation_isRejected(@ForAll("tokens") Issued issued, @ForAll @IntRange(max = 10_000) int cut) {
+  void anyTruncation_isRejected(
+      @ForAll("tokens") Issued issued, @ForAll @IntRange(max = 10_000) int cut) {
     byte[] bytes = issued.bytes();
     String token = issued.token();
 
@@ -99,7 +111,9 @@ class TokenCodecProperties {
   }
 
   @Property
-  void anyExtension_isRejected(@ForAll("tokens") Issued issued, @ForAll @Size(min = 1, max = 40) byte[] extra,
+  void anyExtension_isRejected(
+      @ForAll("tokens") Issued issued,
+      @ForAll @Size(min = 1, max = 40) byte[] extra,
       @ForAll @StringLength(min = 1, max = 8) String suffix) {
     byte[] bytes = issued.bytes();
     byte[] extended = Arrays.copyOf(bytes, bytes.length + extra.length);
@@ -110,7 +124,8 @@ class TokenCodecProperties {
   }
 
   @Property
-  void swappingTheKeyId_isRejected(@ForAll("tokens") Issued issued, @ForAll("knownOrAnyKeyIds") int keyId) {
+  void swappingTheKeyId_isRejected(
+      @ForAll("tokens") Issued issued, @ForAll("knownOrAnyKeyIds") int keyId) {
     byte[] bytes = issued.bytes();
     byte[] swapped = bytes.clone();
     java.nio.ByteBuffer.wrap(swapped).putInt(2, keyId);
@@ -131,24 +146,41 @@ class TokenCodecProperties {
   @Property
   void switchingThePrefixBetweenEmailAndPhone_isRejected(@ForAll("tokens") Issued issued) {
     byte[] bytes = issued.bytes();
-    bytes[0] = bytes[0] == IdentityType.EMAIL.prefix() ? IdentityType.PHONE.prefix() : IdentityType.EMAIL.prefix();
+    bytes[0] =
+        bytes[0] == IdentityType.EMAIL.prefix()
+            ? IdentityType.PHONE.prefix()
+            : IdentityType.EMAIL.prefix();
 
     issued.assertRejected(bytes);
   }
 
   @Property
-  void advertisingPrivacyBitsUsingTheTopByte_areRefusedByEncode(@ForAll("advertisingPayloads") AdvertisingTokenPayload p,
+  void advertisingPrivacyBitsUsingTheTopByte_areRefusedByEncode(
+      @ForAll("advertisingPayloads") AdvertisingTokenPayload p,
       @ForAll @IntRange(min = 1, max = 255) int topByte) {
-    AdvertisingTokenPayload wide = new AdvertisingTokenPayload(p.identityType(), p.expires(), p.created(),
-        p.operator(), p.publisher(), (topByte << 24) | p.privacyBits(), p.established(), p.refreshed(),
-        p.advertisingId());
+    AdvertisingTokenPayload wide =
+        new AdvertisingTokenPayload(
+            p.identityType(),
+            p.expires(),
+            p.created(),
+            p.operator(),
+            p.publisher(),
+            (topByte << 24) | p.privacyBits(),
+            p.established(),
+            p.refreshed(),
+            p.advertisingId());
 
-    assertThatThrownBy(() -> ADVERTISING.encode(wide, TestKeys.MASTER, TestKeys.siteKeyFor(p.publisher().siteId())))
+    assertThatThrownBy(
+            () ->
+                ADVERTISING.encode(
+                    wide, TestKeys.MASTER, TestKeys.siteKeyFor(p.publisher().siteId())))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Property
-  void splicingTwoTokens_isRejected(@ForAll("tokens") Issued first, @ForAll("tokens") Issued second,
+  void splicingTwoTokens_isRejected(
+      @ForAll("tokens") Issued first,
+      @ForAll("tokens") Issued second,
       @ForAll @IntRange(min = 1, max = 10_000) int position) {
     Assume.that(first.format().equals(second.format()));
     byte[] a = first.bytes();
@@ -162,12 +194,14 @@ class TokenCodecProperties {
   }
 
   @Property
-  void arbitraryText_isRejectedOnlyWithInvalidTokenException(@ForAll("tokens") Issued issued, @ForAll String text) {
+  void arbitraryText_isRejectedOnlyWithInvalidTokenException(
+      @ForAll("tokens") Issued issued, @ForAll String text) {
     issued.assertRejected(text);
   }
 
   @Property
-  void arbitraryBytesOfTheRightLength_areRejected(@ForAll("tokens") Issued issued, @ForAll @Size(163) byte[] random) {
+  void arbitraryBytesOfTheRightLength_areRejected(
+      @ForAll("tokens") Issued issued, @ForAll @Size(163) byte[] random) {
     byte[] bytes = Arrays.copyOf(random, issued.bytes().length);
     bytes[1] = issued.bytes()[1];
 
@@ -176,7 +210,8 @@ class TokenCodecProperties {
 
   @Provide
   Arbitrary<Integer> knownOrAnyKeyIds() {
-    return Arbitraries.oneOf(Arbitraries.of(101, 102, 201, 202, 203, 301, 302), Arbitraries.integers());
+    return Arbitraries.oneOf(
+        Arbitraries.of(101, 102, 201, 202, 203, 301, 302), Arbitraries.integers());
   }
 
   @Provide
@@ -187,26 +222,56 @@ class TokenCodecProperties {
   /** Advertising payloads; their privacy bits fit in 24 bits, as the codec requires. */
   @Provide
   static Arbitrary<AdvertisingTokenPayload> advertisingPayloads() {
-    return Combinators.combine(Arbitraries.of(IdentityType.class), times(4), operators(), publishers(),
-        Arbitraries.integers().between(0, 0x00FF_FFFF), bytes32())
-        .as((type, t, operator, publisher, privacy, id) -> new AdvertisingTokenPayload(
-            type, t[0], t[1], operator, publisher, privacy, t[2], t[3], id));
+    return Combinators.combine(
+            Arbitraries.of(IdentityType.class),
+            times(4),
+            operators(),
+            publishers(),
+            Arbitraries.integers().between(0, 0x00FF_FFFF),
+            bytes32())
+        .as(
+            (type, t, operator, publisher, privacy, id) ->
+                new AdvertisingTokenPayload(
+                    type, t[0], t[1], operator, publisher, privacy, t[2], t[3], id));
   }
 
   private static Arbitrary<Issued> advertisingTokens() {
     Base64.Encoder encoder = Base64.getUrlEncoder().withoutPadding();
-    return advertisingPayloads().map(p -> new Issued("advertising", p,
-        ADVERTISING.encode(p, TestKeys.MASTER, TestKeys.siteKeyFor(p.publisher().siteId())),
-        encoder::encodeToString, Base64.getUrlDecoder()::decode, text -> ADVERTISING.decode(text, TestKeys.ALL)));
+    return advertisingPayloads()
+        .map(
+            p ->
+                new Issued(
+                    "advertising",
+                    p,
+                    ADVERTISING.encode(
+                        p, TestKeys.MASTER, TestKeys.siteKeyFor(p.publisher().siteId())),
+                    encoder::encodeToString,
+                    Base64.getUrlDecoder()::decode,
+                    text -> ADVERTISING.decode(text, TestKeys.ALL)));
   }
 
   private static Arbitrary<Issued> refreshTokens() {
-    Arbitrary<RefreshTokenPayload> payloads = Combinators.combine(
-        Arbitraries.of(IdentityType.class), times(3), operators(), publishers(), Arbitraries.integers(), bytes32())
-        .as((type, t, operator, publisher, privacy, hash) -> new RefreshTokenPayload(
-            type, t[0], t[1], operator, publisher, privacy, t[2], hash));
-    return payloads.map(p -> new Issued("refresh", p, REFRESH.encode(p, TestKeys.REFRESH),
-        Base64.getEncoder()::encodeToString, Base64.getDecoder()::decode, text -> REFRESH.decode(text, TestKeys.ALL)));
+    Arbitrary<RefreshTokenPayload> payloads =
+        Combinators.combine(
+                Arbitraries.of(IdentityType.class),
+                times(3),
+                operators(),
+                publishers(),
+                Arbitraries.integers(),
+                bytes32())
+            .as(
+                (type, t, operator, publisher, privacy, hash) ->
+                    new RefreshTokenPayload(
+                        type, t[0], t[1], operator, publisher, privacy, t[2], hash));
+    return payloads.map(
+        p ->
+            new Issued(
+                "refresh",
+                p,
+                REFRESH.encode(p, TestKeys.REFRESH),
+                Base64.getEncoder()::encodeToString,
+                Base64.getDecoder()::decode,
+                text -> REFRESH.decode(text, TestKeys.ALL)));
   }
 
   private static Arbitrary<Instant[]> times(int count) {
@@ -214,13 +279,20 @@ class TokenCodecProperties {
   }
 
   private static Arbitrary<OperatorInfo> operators() {
-    return Combinators.combine(Arbitraries.integers(), Arbitraries.bytes(), Arbitraries.integers(),
-        Arbitraries.integers()).as(OperatorInfo::new);
+    return Combinators.combine(
+            Arbitraries.integers(),
+            Arbitraries.bytes(),
+            Arbitraries.integers(),
+            Arbitraries.integers())
+        .as(OperatorInfo::new);
   }
 
   private static Arbitrary<PublisherInfo> publishers() {
-    return Combinators.combine(Arbitraries.of(TestKeys.SITE, TestKeys.OTHER_SITE), Arbitraries.longs(),
-        Arbitraries.integers()).as(PublisherInfo::new);
+    return Combinators.combine(
+            Arbitraries.of(TestKeys.SITE, TestKeys.OTHER_SITE),
+            Arbitraries.longs(),
+            Arbitraries.integers())
+        .as(PublisherInfo::new);
   }
 
   private static Arbitrary<byte[]> bytes32() {

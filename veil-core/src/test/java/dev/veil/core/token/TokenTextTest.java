@@ -16,9 +16,13 @@ class TokenTextTest {
       byte[] buffer = new byte[len + 7];
       random.nextBytes(buffer);
       byte[] part = Arrays.copyOfRange(buffer, 3, 3 + len);
-      assertThat(new String(TokenText.URL_UNPADDED.encodeAscii(buffer, 3, len), StandardCharsets.US_ASCII))
+      assertThat(
+              new String(
+                  TokenText.URL_UNPADDED.encodeAscii(buffer, 3, len), StandardCharsets.US_ASCII))
           .isEqualTo(Base64.getUrlEncoder().withoutPadding().encodeToString(part));
-      assertThat(new String(TokenText.STANDARD_PADDED.encodeAscii(buffer, 3, len), StandardCharsets.US_ASCII))
+      assertThat(
+              new String(
+                  TokenText.STANDARD_PADDED.encodeAscii(buffer, 3, len), StandardCharsets.US_ASCII))
           .isEqualTo(Base64.getEncoder().encodeToString(part));
     }
   }

@@ -20,13 +20,13 @@ import picocli.CommandLine.Spec;
 /**
  * One {@code veil admin} command, whatever the admin service: resolves the key, opens a plaintext
  * channel whose calls carry {@code authorization: Bearer <key>}, runs {@link #run} and maps the
- * outcome to an exit code. Expected failures print one line to stderr, never a stack trace:
- * {@value #REFUSED} with the server's status when it said no, {@value #UNREACHABLE} when there was
- * no server to ask (nothing answered, or an HTTP server that does not speak gRPC, such as Veil's
- * public port); a missing key is a usage error (2). gRPC's own {@code java.util.logging} output
- * is silenced ({@link LibraryLogs#silence()}), so those lines are all a failure prints. Leaf
- * commands extend {@link AdminRpc}
- * ({@code IdentityAdminApi}) or {@link DeductionRpc} ({@code DeductionAdminApi}).
+ * outcome to an exit code. Expected failures print one line to stderr, never a stack trace: {@value
+ * #REFUSED} with the server's status when it said no, {@value #UNREACHABLE} when there was no
+ * server to ask (nothing answered, or an HTTP server that does not speak gRPC, such as Veil's
+ * public port); a missing key is a usage error (2). gRPC's own {@code java.util.logging} output is
+ * silenced ({@link LibraryLogs#silence()}), so those lines are all a failure prints. Leaf commands
+ * extend {@link AdminRpc} ({@code IdentityAdminApi}) or {@link DeductionRpc} ({@code
+ * DeductionAdminApi}).
  */
 public abstract class AdminCall implements Callable<Integer> {
   static final int OK = 0;
@@ -35,15 +35,20 @@ public abstract class AdminCall implements Callable<Integer> {
 
   /** Every call's deadline; stubs apply it with {@code withDeadlineAfter}. */
   static final long DEADLINE_SECONDS = 60;
+
   /** Far above any API key (about 60 characters), far below gRPC's 8 KiB metadata limit. */
   static final int MAX_KEY_LENGTH = 1024;
-  /** "HTTP/" in hex, as netty shows the first bytes of an answer that did not start with HTTP/2 settings. */
+
+  /**
+   * "HTTP/" in hex, as netty shows the first bytes of an answer that did not start with HTTP/2
+   * settings.
+   */
   private static final String HTTP1_START_IN_HEX = "485454502f";
+
   private static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   /**
    * Makes the call(s) on {@code channel} (authenticated) and prints the result; returns the exit
@@ -57,14 +62,18 @@ public abstract class AdminCall implements Callable<Integer> {
     if (options.port() < 1 || options.port() > 65535) {
       throw new ParameterException(spec.commandLine(), "--port must be between 1 and 65535.");
     }
-    Output out = new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), options.json());
+    Output out =
+        new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), options.json());
     String key = adminKey(options);
-    LibraryLogs.silence(); // gRPC's own log lines would repeat, with a stack trace, what out.error says
+    LibraryLogs
+        .silence(); // gRPC's own log lines would repeat, with a stack trace, what out.error says
     ManagedChannel channel = channel(options);
     try {
       Metadata headers = new Metadata();
       headers.put(AUTHORIZATION, "Bearer " + key);
-      return run(ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers)), out);
+      return run(
+          ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers)),
+          out);
     } catch (StatusRuntimeException e) {
       return failed(e.getStatus(), options, out);
     } finally {
@@ -73,51 +82,82 @@ public abstract class AdminCall implements Callable<Integer> {
     }
   }
 
-  /** A plaintext channel; a host gRPC cannot use (empty, or with a port: "h:9090") is a usage error. */
+  /**
+   * A plaintext channel; a host gRPC cannot use (empty, or with a port: "h:9090") is a usage error.
+   */
   private ManagedChannel channel(AdminOptions options) {
     try {
-      return ManagedChannelBuilder.forAddress(options.host(), options.port()).usePlaintext().build();
+      return ManagedChannelBuilder.forAddress(options.host(), options.port())
+          .usePlaintext()
+          .build();
     } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(),
-          "--host must be a host name or an IP address, without a port (give the port with --port).");
+      throw new ParameterException(
+          spec.commandLine(),
+          "--host must be a host name or an IP address, without a port (give the port with"
+              + " --port).");
     }
   }
 
   private String adminKey(AdminOptions options) {
     String key;
     try {
-      key = options.key().orElseThrow(() -> new ParameterException(spec.commandLine(),
-          "No admin key: " + AdminOptions.keySources() + "."));
+      key =
+          options
+              .key()
+              .orElseThrow(
+                  () ->
+                      new ParameterException(
+                          spec.commandLine(), "No admin key: " + AdminOptions.keySources() + "."));
     } catch (UncheckedIOException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage() + ".");
     }
     if (key.regionMatches(true, 0, "Bearer ", 0, "Bearer ".length())) {
-      throw new ParameterException(spec.commandLine(),
-          "Give the admin key without 'Bearer ': veil admin sends 'authorization: Bearer <key>' itself.");
+      throw new ParameterException(
+          spec.commandLine(),
+          "Give the admin key without 'Bearer ': veil admin sends 'authorization: Bearer <key>'"
+              + " itself.");
     }
     if (key.isEmpty() || !key.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
-      throw new ParameterException(spec.commandLine(), "The admin key must be printable ASCII without spaces.");
+      throw new ParameterException(
+          spec.commandLine(), "The admin key must be printable ASCII without spaces.");
     }
     if (key.length() > MAX_KEY_LENGTH) {
       // gRPC would refuse to send it (metadata over the server's 8 KiB limit) and report
       // "INTERNAL: http2 exception" as if the server had refused.
-      throw new ParameterException(spec.commandLine(), "The admin key is " + key.length()
-          + " characters long, not an API key (those have about 60): check --key, $VEIL_ADMIN_KEY or the key file.");
+      throw new ParameterException(
+          spec.commandLine(),
+          "The admin key is "
+              + key.length()
+              + " characters long, not an API key (those have about 60): check --key,"
+              + " $VEIL_ADMIN_KEY or the key file.");
     }
     return key;
   }
 
   private static int failed(Status status, AdminOptions options, Output out) {
     if (answeredPlainHttp(status)) {
-      out.error(options.host() + ":" + options.port() + " answered HTTP, not gRPC: probably the public HTTP port"
-          + " (the admin gRPC port is grpc.port, default " + AdminOptions.DEFAULT_PORT + ")");
+      out.error(
+          options.host()
+              + ":"
+              + options.port()
+              + " answered HTTP, not gRPC: probably the public HTTP port"
+              + " (the admin gRPC port is grpc.port, default "
+              + AdminOptions.DEFAULT_PORT
+              + ")");
       return UNREACHABLE;
     }
     if (isUnreachable(status)) {
-      String reason = status.getCode() == Status.Code.DEADLINE_EXCEEDED
-          ? "no answer within " + DEADLINE_SECONDS + " s"
-          : Causes.rootMessage(status.getCause());
-      out.error("cannot connect to the admin server at " + options.host() + ":" + options.port() + ": " + reason);
+      String reason =
+          status.getCode() == Status.Code.DEADLINE_EXCEEDED
+              ? "no answer within " + DEADLINE_SECONDS + " s"
+              : Causes.rootMessage(status.getCause());
+      out.error(
+          "cannot connect to the admin server at "
+              + options.host()
+              + ":"
+              + options.port()
+              + ": "
+              + reason);
       return UNREACHABLE;
     }
     String description = status.getDescription() == null ? "no detail" : status.getDescription();
@@ -146,11 +186,11 @@ public abstract class AdminCall implements Callable<Integer> {
       return true;
     }
     for (Throwable e = status.getCause(); e != null; e = e.getCause() == e ? null : e.getCause()) {
-      if (e.getMessage() != null && e.getMessage().toLowerCase(Locale.ROOT).contains(HTTP1_START_IN_HEX)) {
+      if (e.getMessage() != null
+          && e.getMessage().toLowerCase(Locale.ROOT).contains(HTTP1_START_IN_HEX)) {
         return true;
       }
     }
     return false;
   }
-
 }

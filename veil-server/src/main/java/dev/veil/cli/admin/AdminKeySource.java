@@ -10,8 +10,8 @@ import java.util.Optional;
 
 /**
  * Finds the admin key: the flag if given, else the {@code VEIL_ADMIN_KEY} environment variable if
- * not blank, else the first line of the key file ({@code veil serve} writes it at first start;
- * a leading byte order mark is dropped).
+ * not blank, else the first line of the key file ({@code veil serve} writes it at first start; a
+ * leading byte order mark is dropped).
  */
 final class AdminKeySource {
   private AdminKeySource() {}
@@ -32,7 +32,9 @@ final class AdminKeySource {
     }
     try {
       String text = withoutByteOrderMark(Files.readString(file, StandardCharsets.UTF_8)).strip();
-      return text.isEmpty() ? Optional.empty() : Optional.of(text.lines().findFirst().orElse("").strip());
+      return text.isEmpty()
+          ? Optional.empty()
+          : Optional.of(text.lines().findFirst().orElse("").strip());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the admin key file " + file, e);
     }

@@ -8,8 +8,8 @@ import picocli.CommandLine.ScopeType;
 
 /**
  * Where the admin server is and which key to present. Mixed into {@code veil admin} with inherited
- * scope, so the options may follow {@code admin} or any of its subcommands. Defaults are applied
- * on read rather than declared, so a subcommand never resets a value given earlier on the line.
+ * scope, so the options may follow {@code admin} or any of its subcommands. Defaults are applied on
+ * read rather than declared, so a subcommand never resets a value given earlier on the line.
  */
 public final class AdminOptions {
   static final String DEFAULT_HOST = "127.0.0.1";
@@ -17,22 +17,35 @@ public final class AdminOptions {
   static final String KEY_ENV = "VEIL_ADMIN_KEY";
   static final Path KEY_FILE = Path.of("data", "admin.key");
 
-  @Option(names = "--host", scope = ScopeType.INHERIT, paramLabel = "HOST",
+  @Option(
+      names = "--host",
+      scope = ScopeType.INHERIT,
+      paramLabel = "HOST",
       description = "Admin gRPC host (default: " + DEFAULT_HOST + ").")
   String host;
 
-  @Option(names = "--port", scope = ScopeType.INHERIT, paramLabel = "PORT",
+  @Option(
+      names = "--port",
+      scope = ScopeType.INHERIT,
+      paramLabel = "PORT",
       description = "Admin gRPC port (default: " + DEFAULT_PORT + ").")
   Integer port;
 
-  @Option(names = "--key", scope = ScopeType.INHERIT, paramLabel = "KEY",
+  @Option(
+      names = "--key",
+      scope = ScopeType.INHERIT,
+      paramLabel = "KEY",
       description = "Admin API key (default: $" + KEY_ENV + ", else the file data/admin.key).")
   String key;
 
   @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print the response as JSON.")
   boolean json;
 
-  @Option(names = {"-h", "--help"}, usageHelp = true, scope = ScopeType.INHERIT, description = "Show this help.")
+  @Option(
+      names = {"-h", "--help"},
+      usageHelp = true,
+      scope = ScopeType.INHERIT,
+      description = "Show this help.")
   boolean help;
 
   /** The options of the {@code veil admin} command that {@code spec} runs under. */
@@ -65,7 +78,10 @@ public final class AdminOptions {
   }
 
   static String keySources() {
-    return "pass --key, set " + KEY_ENV + ", or run where ./" + KEY_FILE.toString().replace('\\', '/')
+    return "pass --key, set "
+        + KEY_ENV
+        + ", or run where ./"
+        + KEY_FILE.toString().replace('\\', '/')
         + " exists";
   }
 }

@@ -15,7 +15,10 @@ public abstract class AdminRpc extends AdminCall {
 
   @Override
   final int run(Channel channel, Output out) {
-    execute(IdentityAdminApiGrpc.newBlockingStub(channel).withDeadlineAfter(DEADLINE_SECONDS, TimeUnit.SECONDS), out);
+    execute(
+        IdentityAdminApiGrpc.newBlockingStub(channel)
+            .withDeadlineAfter(DEADLINE_SECONDS, TimeUnit.SECONDS),
+        out);
     return OK;
   }
 }

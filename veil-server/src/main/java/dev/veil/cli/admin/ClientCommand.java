@@ -17,34 +17,59 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code veil admin client ...}: API clients and their keys. */
-@Command(name = "client", description = "Manage API clients and their keys.",
+@Command(
+    name = "client",
+    description = "Manage API clients and their keys.",
     subcommands = {
-        ClientCommand.Create.class, ClientCommand.ListAll.class, ClientCommand.Disable.class,
-        ClientCommand.Enable.class, ClientCommand.RotateKey.class})
+      ClientCommand.Create.class,
+      ClientCommand.ListAll.class,
+      ClientCommand.Disable.class,
+      ClientCommand.Enable.class,
+      ClientCommand.RotateKey.class
+    })
 public final class ClientCommand extends CommandGroup {
-  private static final String KEY_WARNING = "store this API key now: it is shown only once and cannot be recovered";
+  private static final String KEY_WARNING =
+      "store this API key now: it is shown only once and cannot be recovered";
 
   @Command(name = "create", description = "Create a client and print its API key (shown once).")
   static final class Create extends AdminRpc {
-    @Option(names = "--name", required = true, description = "Client name (1 to 128 characters, not blank).")
+    @Option(
+        names = "--name",
+        required = true,
+        description = "Client name (1 to 128 characters, not blank).")
     String name;
 
-    @Option(names = "--roles", required = true, split = ",", paramLabel = "ROLE",
+    @Option(
+        names = "--roles",
+        required = true,
+        split = ",",
+        paramLabel = "ROLE",
         description = "Roles, comma-separated: GENERATOR, MAPPER, OPTOUT, ID_READER, ADMIN.")
     List<String> roles;
 
-    @Option(names = "--site-id", defaultValue = "0", paramLabel = "N",
-        description = "Site id (default: 0, a site id of its own: the client id, or the next free one"
-            + " if another client has that).")
+    @Option(
+        names = "--site-id",
+        defaultValue = "0",
+        paramLabel = "N",
+        description =
+            "Site id (default: 0, a site id of its own: the client id, or the next free one"
+                + " if another client has that).")
     int siteId;
 
-    @Option(names = "--key-only", description = "Print only the API key, for a script: KEY=$(veil admin client create ...).")
+    @Option(
+        names = "--key-only",
+        description = "Print only the API key, for a script: KEY=$(veil admin client create ...).")
     boolean keyOnly;
 
     @Override
     protected void execute(IdentityAdminApiBlockingStub api, Output out) {
-      CreateClientResponse created = api.createClient(
-          CreateClientRequest.newBuilder().setName(name).setSiteId(siteId).addAllRoles(roles).build());
+      CreateClientResponse created =
+          api.createClient(
+              CreateClientRequest.newBuilder()
+                  .setName(name)
+                  .setSiteId(siteId)
+                  .addAllRoles(roles)
+                  .build());
       printCreated(out, created, created.getClient(), created.getApiKey(), keyOnly);
     }
   }
@@ -80,7 +105,9 @@ public final class ClientCommand extends CommandGroup {
     }
   }
 
-  @Command(name = "rotate-key", description = "Give a client a new API key (shown once); the old key stops working.")
+  @Command(
+      name = "rotate-key",
+      description = "Give a client a new API key (shown once); the old key stops working.")
   static final class RotateKey extends AdminRpc {
     @Parameters(paramLabel = "ID", description = "Client id.")
     long id;
@@ -90,14 +117,17 @@ public final class ClientCommand extends CommandGroup {
 
     @Override
     protected void execute(IdentityAdminApiBlockingStub api, Output out) {
-      RotateClientKeyResponse rotated = api.rotateClientKey(RotateClientKeyRequest.newBuilder().setClientId(id).build());
+      RotateClientKeyResponse rotated =
+          api.rotateClientKey(RotateClientKeyRequest.newBuilder().setClientId(id).build());
       printCreated(out, rotated, rotated.getClient(), rotated.getApiKey(), keyOnly);
     }
   }
 
-  private static void setEnabled(IdentityAdminApiBlockingStub api, Output out, long id, boolean enabled) {
-    SetClientEnabledResponse changed = api.setClientEnabled(
-        SetClientEnabledRequest.newBuilder().setClientId(id).setEnabled(enabled).build());
+  private static void setEnabled(
+      IdentityAdminApiBlockingStub api, Output out, long id, boolean enabled) {
+    SetClientEnabledResponse changed =
+        api.setClientEnabled(
+            SetClientEnabledRequest.newBuilder().setClientId(id).setEnabled(enabled).build());
     out.print(changed, w -> table(List.of(changed.getClient())).print(w));
   }
 
@@ -105,8 +135,12 @@ public final class ClientCommand extends CommandGroup {
    * The answer of a call that made a key: the client and its key, or ({@code --key-only}) the key
    * alone on stdout, so that a script can capture it; the warning goes to stderr either way.
    */
-  private static void printCreated(Output out, com.google.protobuf.MessageOrBuilder response, Client client,
-      String apiKey, boolean keyOnly) {
+  private static void printCreated(
+      Output out,
+      com.google.protobuf.MessageOrBuilder response,
+      Client client,
+      String apiKey,
+      boolean keyOnly) {
     if (keyOnly) {
       out.line(apiKey);
     } else {
@@ -124,8 +158,14 @@ public final class ClientCommand extends CommandGroup {
   private static Table table(List<Client> clients) {
     Table table = new Table("ID", "NAME", "SITE", "ROLES", "ENABLED", "CREATED", "KEY ID");
     for (Client c : clients) {
-      table.row(c.getId(), c.getName(), c.getSiteId(), String.join(",", c.getRolesList()),
-          c.getEnabled() ? "yes" : "no", Output.time(c.getCreatedMs()), c.getKeyId());
+      table.row(
+          c.getId(),
+          c.getName(),
+          c.getSiteId(),
+          String.join(",", c.getRolesList()),
+          c.getEnabled() ? "yes" : "no",
+          Output.time(c.getCreatedMs()),
+          c.getKeyId());
     }
     return table;
   }

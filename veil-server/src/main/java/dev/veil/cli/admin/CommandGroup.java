@@ -6,8 +6,7 @@ import picocli.CommandLine.Spec;
 
 /** A command that only groups subcommands: run without one, it is a usage error (exit 2). */
 public abstract class CommandGroup implements Runnable {
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Override
   public void run() {

@@ -15,10 +15,16 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.TypeConversionException;
 
 /** {@code veil admin deduction ...}: deduction services (DeductionAdminApi). */
-@Command(name = "deduction", description = "List, create, open and close deduction services.",
+@Command(
+    name = "deduction",
+    description = "List, create, open and close deduction services.",
     subcommands = {
-        DeductionCommand.ListNormal.class, DeductionCommand.ListExpired.class, DeductionCommand.Create.class,
-        DeductionCommand.Open.class, DeductionCommand.Close.class})
+      DeductionCommand.ListNormal.class,
+      DeductionCommand.ListExpired.class,
+      DeductionCommand.Create.class,
+      DeductionCommand.Open.class,
+      DeductionCommand.Close.class
+    })
 public final class DeductionCommand extends CommandGroup {
 
   /** An unsigned 32-bit number, as the API's {@code uint32} fields take. */
@@ -47,39 +53,53 @@ public final class DeductionCommand extends CommandGroup {
      */
     static final int ALL_PAGE_SIZE = 400;
 
-    @Option(names = "--page-size", defaultValue = "0", converter = Uint32.class, paramLabel = "N",
+    @Option(
+        names = "--page-size",
+        defaultValue = "0",
+        converter = Uint32.class,
+        paramLabel = "N",
         description = "At most N records (default: 0, all of them, fetched page by page).")
     int pageSize;
 
-    @Option(names = "--page-token", defaultValue = "", paramLabel = "TOKEN",
+    @Option(
+        names = "--page-token",
+        defaultValue = "",
+        paramLabel = "TOKEN",
         description = "Continue after the page that printed this token.")
     String pageToken;
 
     /**
      * The one page asked for, or with page size 0 every page from {@code --page-token} on, merged
-     * into one response (that of the first page with the records of all, and no next page token).
-     * A page that answers a non-zero code is returned as it is. Each call gets its own deadline.
+     * into one response (that of the first page with the records of all, and no next page token). A
+     * page that answers a non-zero code is returned as it is. Each call gets its own deadline.
      */
-    DeductionResp list(DeductionAdminApiBlockingStub api, BiFunction<DeductionAdminApiBlockingStub,
-        DeductionReq, DeductionResp> method) {
+    DeductionResp list(
+        DeductionAdminApiBlockingStub api,
+        BiFunction<DeductionAdminApiBlockingStub, DeductionReq, DeductionResp> method) {
       if (pageSize != 0) {
         try {
-          return method.apply(withDeadline(api), DeductionReq.newBuilder().setPageSize(pageSize)
-              .setPageToken(pageToken).build());
+          return method.apply(
+              withDeadline(api),
+              DeductionReq.newBuilder().setPageSize(pageSize).setPageToken(pageToken).build());
         } catch (StatusRuntimeException e) {
           if (e.getStatus().getCode() != Status.Code.RESOURCE_EXHAUSTED) {
             throw e;
           }
-          throw e.getStatus().withDescription(e.getStatus().getDescription()
-              + " (the page is too large: ask for fewer records with --page-size, or 0 for all of them)")
+          throw e.getStatus()
+              .withDescription(
+                  e.getStatus().getDescription()
+                      + " (the page is too large: ask for fewer records with --page-size, or 0 for"
+                      + " all of them)")
               .asRuntimeException();
         }
       }
       DeductionResp.Builder all = null;
       String token = pageToken;
       do {
-        DeductionResp page = method.apply(withDeadline(api), DeductionReq.newBuilder().setPageSize(ALL_PAGE_SIZE)
-            .setPageToken(token).build());
+        DeductionResp page =
+            method.apply(
+                withDeadline(api),
+                DeductionReq.newBuilder().setPageSize(ALL_PAGE_SIZE).setPageToken(token).build());
         if (page.getCode() != 0) {
           return page;
         }
@@ -100,8 +120,7 @@ public final class DeductionCommand extends CommandGroup {
 
   @Command(name = "list", description = "List open (NORMAL) deductions, ordered by id.")
   static final class ListNormal extends DeductionRpc {
-    @Mixin
-    Paging paging = new Paging();
+    @Mixin Paging paging = new Paging();
 
     @Override
     protected DeductionResp execute(DeductionAdminApiBlockingStub api) {
@@ -111,8 +130,7 @@ public final class DeductionCommand extends CommandGroup {
 
   @Command(name = "expired", description = "List closed (EXPIRED) deductions, ordered by id.")
   static final class ListExpired extends DeductionRpc {
-    @Mixin
-    Paging paging = new Paging();
+    @Mixin Paging paging = new Paging();
 
     @Override
     protected DeductionResp execute(DeductionAdminApiBlockingStub api) {
@@ -122,24 +140,44 @@ public final class DeductionCommand extends CommandGroup {
 
   @Command(name = "create", description = "Create an open (NORMAL) deduction and print it.")
   static final class Create extends DeductionRpc {
-    @Option(names = "--title", required = true, description = "Title: 1 to 128 characters, not blank.")
+    @Option(
+        names = "--title",
+        required = true,
+        description = "Title: 1 to 128 characters, not blank.")
     String title;
 
-    @Option(names = "--desc", defaultValue = "", description = "Description: at most 1,024 characters.")
+    @Option(
+        names = "--desc",
+        defaultValue = "",
+        description = "Description: at most 1,024 characters.")
     String desc;
 
-    @Option(names = "--pay-method-id", defaultValue = "0", converter = Uint32.class, paramLabel = "N",
+    @Option(
+        names = "--pay-method-id",
+        defaultValue = "0",
+        converter = Uint32.class,
+        paramLabel = "N",
         description = "Pay method id, 0 to 4294967295 (default: 0).")
     int payMethodId;
 
-    @Option(names = "--request-id", defaultValue = "", paramLabel = "KEY",
-        description = "Idempotency key: repeating the command with it returns the first record instead of a new one.")
+    @Option(
+        names = "--request-id",
+        defaultValue = "",
+        paramLabel = "KEY",
+        description =
+            "Idempotency key: repeating the command with it returns the first record instead of a"
+                + " new one.")
     String requestId;
 
     @Override
     protected DeductionResp execute(DeductionAdminApiBlockingStub api) {
-      return api.createDeduction(DeductionReq.newBuilder().setTitle(title).setDesc(desc).setPayMethodId(payMethodId)
-          .setRequestId(requestId).build());
+      return api.createDeduction(
+          DeductionReq.newBuilder()
+              .setTitle(title)
+              .setDesc(desc)
+              .setPayMethodId(payMethodId)
+              .setRequestId(requestId)
+              .build());
     }
   }
 
@@ -154,7 +192,9 @@ public final class DeductionCommand extends CommandGroup {
     }
   }
 
-  @Command(name = "close", description = "Close a deduction (status EXPIRED); already closed is fine.")
+  @Command(
+      name = "close",
+      description = "Close a deduction (status EXPIRED); already closed is fine.")
   static final class Close extends DeductionRpc {
     @Parameters(paramLabel = "ID", converter = Uint32.class, description = "Deduction id.")
     int id;

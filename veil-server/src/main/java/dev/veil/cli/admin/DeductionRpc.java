@@ -28,12 +28,17 @@ public abstract class DeductionRpc extends AdminCall {
 
   @Override
   final int run(Channel channel, Output out) {
-    DeductionResp response = execute(
-        DeductionAdminApiGrpc.newBlockingStub(channel).withDeadlineAfter(DEADLINE_SECONDS, TimeUnit.SECONDS));
+    DeductionResp response =
+        execute(
+            DeductionAdminApiGrpc.newBlockingStub(channel)
+                .withDeadlineAfter(DEADLINE_SECONDS, TimeUnit.SECONDS));
     if (response.getCode() != 0) {
       out.print(response, w -> {});
-      out.error("the server answered code " + Integer.toUnsignedString(response.getCode()) + ": "
-          + response.getMessage());
+      out.error(
+          "the server answered code "
+              + Integer.toUnsignedString(response.getCode())
+              + ": "
+              + response.getMessage());
       return REFUSED;
     }
     out.print(response, w -> print(w, response));
@@ -55,15 +60,22 @@ public abstract class DeductionRpc extends AdminCall {
   private static Table table(List<DeductionStruct> records) {
     Table table = new Table("ID", "TITLE", "STATUS", "PAY METHOD", "CREATED", "UPDATED", "DESC");
     for (DeductionStruct d : records) {
-      table.row(Integer.toUnsignedString(d.getId()), d.getTitle(), statusName(d.getStatus()),
-          Integer.toUnsignedString(d.getPayMethodId()), Output.time(d.getCreatedMs()), Output.time(d.getUpdatedMs()),
+      table.row(
+          Integer.toUnsignedString(d.getId()),
+          d.getTitle(),
+          statusName(d.getStatus()),
+          Integer.toUnsignedString(d.getPayMethodId()),
+          Output.time(d.getCreatedMs()),
+          Output.time(d.getUpdatedMs()),
           shortened(d.getDesc()));
     }
     return table;
   }
 
   static String statusName(int status) {
-    return status >= 0 && status < STATUS_NAMES.length ? STATUS_NAMES[status] : Integer.toUnsignedString(status);
+    return status >= 0 && status < STATUS_NAMES.length
+        ? STATUS_NAMES[status]
+        : Integer.toUnsignedString(status);
   }
 
   /**

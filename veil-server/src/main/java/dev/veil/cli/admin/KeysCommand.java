@@ -13,7 +13,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code veil admin keys ...}: encryption key metadata and rotation. */
-@Command(name = "keys", description = "List or rotate encryption keys (metadata only).",
+@Command(
+    name = "keys",
+    description = "List or rotate encryption keys (metadata only).",
     subcommands = {KeysCommand.ListAll.class, KeysCommand.Rotate.class})
 public final class KeysCommand extends CommandGroup {
 
@@ -28,25 +30,37 @@ public final class KeysCommand extends CommandGroup {
 
   @Command(name = "rotate", description = "Create a new key now for some keysets (default: all).")
   static final class Rotate extends AdminRpc {
-    @Option(names = "--site-id", split = ",", paramLabel = "N",
-        description = "Keyset to rotate: -1 master, -2 refresh, or a site id (repeatable; default: all).")
+    @Option(
+        names = "--site-id",
+        split = ",",
+        paramLabel = "N",
+        description =
+            "Keyset to rotate: -1 master, -2 refresh, or a site id (repeatable; default: all).")
     List<Integer> siteIds = new ArrayList<>();
 
     @Override
     protected void execute(IdentityAdminApiBlockingStub api, Output out) {
-      RotateKeysResponse rotated = api.rotateKeys(RotateKeysRequest.newBuilder().addAllSiteIds(siteIds).build());
-      out.print(rotated, w -> {
-        w.println("Created " + rotated.getCreatedCount() + " key(s):");
-        table(rotated.getCreatedList()).print(w);
-      });
+      RotateKeysResponse rotated =
+          api.rotateKeys(RotateKeysRequest.newBuilder().addAllSiteIds(siteIds).build());
+      out.print(
+          rotated,
+          w -> {
+            w.println("Created " + rotated.getCreatedCount() + " key(s):");
+            table(rotated.getCreatedList()).print(w);
+          });
     }
   }
 
   private static Table table(List<EncryptionKeyInfo> keys) {
     Table table = new Table("ID", "KEYSET", "STATE", "CREATED", "ACTIVATES", "EXPIRES");
     for (EncryptionKeyInfo k : keys) {
-      table.row(k.getId(), keyset(k.getSiteId()), state(k), Output.time(k.getCreatedMs()),
-          Output.time(k.getActivatesMs()), Output.time(k.getExpiresMs()));
+      table.row(
+          k.getId(),
+          keyset(k.getSiteId()),
+          state(k),
+          Output.time(k.getCreatedMs()),
+          Output.time(k.getActivatesMs()),
+          Output.time(k.getExpiresMs()));
     }
     return table;
   }

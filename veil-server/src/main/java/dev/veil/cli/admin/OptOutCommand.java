@@ -11,7 +11,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code veil admin optout ...}: record or look up the opt-out of one identity. */
-@Command(name = "optout", description = "Record or look up the opt-out of one identity.",
+@Command(
+    name = "optout",
+    description = "Record or look up the opt-out of one identity.",
     subcommands = {OptOutCommand.RecordOptOut.class, OptOutCommand.LookupOptOut.class})
 public final class OptOutCommand extends CommandGroup {
 
@@ -20,13 +22,22 @@ public final class OptOutCommand extends CommandGroup {
     @Option(names = "--email", paramLabel = "ADDRESS", description = "Email address.")
     String email;
 
-    @Option(names = "--email-hash", paramLabel = "HASH", description = "SHA-256 of the normalized email (base64 or hex).")
+    @Option(
+        names = "--email-hash",
+        paramLabel = "HASH",
+        description = "SHA-256 of the normalized email (base64 or hex).")
     String emailHash;
 
-    @Option(names = "--phone", paramLabel = "E164", description = "Phone number, E.164 (+ and 10 to 15 digits).")
+    @Option(
+        names = "--phone",
+        paramLabel = "E164",
+        description = "Phone number, E.164 (+ and 10 to 15 digits).")
     String phone;
 
-    @Option(names = "--phone-hash", paramLabel = "HASH", description = "SHA-256 of the normalized phone (base64 or hex).")
+    @Option(
+        names = "--phone-hash",
+        paramLabel = "HASH",
+        description = "SHA-256 of the normalized phone (base64 or hex).")
     String phoneHash;
 
     Identity toMessage() {
@@ -52,8 +63,10 @@ public final class OptOutCommand extends CommandGroup {
     @Override
     protected void execute(IdentityAdminApiBlockingStub api, Output out) {
       RecordOptOutResponse recorded =
-          api.recordOptOut(RecordOptOutRequest.newBuilder().setIdentity(identity.toMessage()).build());
-      out.print(recorded, w -> w.println("Opted out at " + Output.time(recorded.getOptedOutMs()) + "."));
+          api.recordOptOut(
+              RecordOptOutRequest.newBuilder().setIdentity(identity.toMessage()).build());
+      out.print(
+          recorded, w -> w.println("Opted out at " + Output.time(recorded.getOptedOutMs()) + "."));
     }
   }
 
@@ -65,10 +78,15 @@ public final class OptOutCommand extends CommandGroup {
     @Override
     protected void execute(IdentityAdminApiBlockingStub api, Output out) {
       LookupOptOutResponse found =
-          api.lookupOptOut(LookupOptOutRequest.newBuilder().setIdentity(identity.toMessage()).build());
-      out.print(found, w -> w.println(found.getOptedOut()
-          ? "Opted out at " + Output.time(found.getOptedOutMs()) + "."
-          : "Not opted out."));
+          api.lookupOptOut(
+              LookupOptOutRequest.newBuilder().setIdentity(identity.toMessage()).build());
+      out.print(
+          found,
+          w ->
+              w.println(
+                  found.getOptedOut()
+                      ? "Opted out at " + Output.time(found.getOptedOutMs()) + "."
+                      : "Not opted out."));
     }
   }
 }

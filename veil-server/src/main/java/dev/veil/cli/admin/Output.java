@@ -50,6 +50,8 @@ final class Output {
 
   /** Epoch millis as an ISO-8601 UTC time to the second; "-" for 0 (unset). */
   static String time(long epochMillis) {
-    return epochMillis == 0 ? "-" : Instant.ofEpochMilli(epochMillis).truncatedTo(ChronoUnit.SECONDS).toString();
+    return epochMillis == 0
+        ? "-"
+        : Instant.ofEpochMilli(epochMillis).truncatedTo(ChronoUnit.SECONDS).toString();
   }
 }

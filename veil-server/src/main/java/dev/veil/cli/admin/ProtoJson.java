@@ -16,8 +16,8 @@ import java.util.List;
 
 /**
  * Writes a protobuf message as JSON for scripts: proto field names ({@code snake_case}), every
- * field present with its value or default (unset oneof members and message fields left out),
- * 64-bit integers as JSON numbers, unsigned integers unsigned, enums by name, bytes as base64.
+ * field present with its value or default (unset oneof members and message fields left out), 64-bit
+ * integers as JSON numbers, unsigned integers unsigned, enums by name, bytes as base64.
  */
 final class ProtoJson {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -60,15 +60,20 @@ final class ProtoJson {
     return switch (field.getJavaType()) {
       case MESSAGE -> object((MessageOrBuilder) value);
       case ENUM -> NODES.textNode(((EnumValueDescriptor) value).getName());
-      case INT -> isUnsigned(field) ? NODES.numberNode(Integer.toUnsignedLong((Integer) value))
-          : NODES.numberNode((Integer) value);
-      case LONG -> isUnsigned(field) ? NODES.numberNode(new BigInteger(Long.toUnsignedString((Long) value)))
-          : NODES.numberNode((Long) value);
+      case INT ->
+          isUnsigned(field)
+              ? NODES.numberNode(Integer.toUnsignedLong((Integer) value))
+              : NODES.numberNode((Integer) value);
+      case LONG ->
+          isUnsigned(field)
+              ? NODES.numberNode(new BigInteger(Long.toUnsignedString((Long) value)))
+              : NODES.numberNode((Long) value);
       case FLOAT -> NODES.numberNode((Float) value);
       case DOUBLE -> NODES.numberNode((Double) value);
       case BOOLEAN -> NODES.booleanNode((Boolean) value);
       case STRING -> NODES.textNode((String) value);
-      case BYTE_STRING -> NODES.textNode(Base64.getEncoder().encodeToString(((ByteString) value).toByteArray()));
+      case BYTE_STRING ->
+          NODES.textNode(Base64.getEncoder().encodeToString(((ByteString) value).toByteArray()));
     };
   }
 }

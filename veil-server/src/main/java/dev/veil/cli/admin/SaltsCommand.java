@@ -12,20 +12,30 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code veil admin salts ...}: salt rotation now, and its status. */
-@Command(name = "salts", description = "Rotate bucket salts now or show the rotation status.",
+@Command(
+    name = "salts",
+    description = "Rotate bucket salts now or show the rotation status.",
     subcommands = {SaltsCommand.Rotate.class, SaltsCommand.Status.class})
 public final class SaltsCommand extends CommandGroup {
 
-  @Command(name = "rotate", description = "Give buckets a new salt now: a fraction (oldest first) or a list.")
+  @Command(
+      name = "rotate",
+      description = "Give buckets a new salt now: a fraction (oldest first) or a list.")
   static final class Rotate extends AdminRpc {
     @ArgGroup(exclusive = true, multiplicity = "1")
     Target target;
 
     static final class Target {
-      @Option(names = "--fraction", paramLabel = "F", description = "Fraction of all buckets, 0 < F <= 1.")
+      @Option(
+          names = "--fraction",
+          paramLabel = "F",
+          description = "Fraction of all buckets, 0 < F <= 1.")
       Double fraction;
 
-      @Option(names = "--bucket", split = ",", paramLabel = "ID",
+      @Option(
+          names = "--bucket",
+          split = ",",
+          paramLabel = "ID",
           description = "Bucket id to rotate (repeatable, or comma-separated).")
       List<String> buckets;
     }
@@ -48,13 +58,18 @@ public final class SaltsCommand extends CommandGroup {
     @Override
     protected void execute(IdentityAdminApiBlockingStub api, Output out) {
       GetSaltStatusResponse status = api.getSaltStatus(GetSaltStatusRequest.getDefaultInstance());
-      out.print(status, w -> {
-        w.printf("buckets              %d%n", status.getBucketCount());
-        w.printf("rotated buckets      %d%n", status.getRotatedBuckets());
-        w.printf("oldest salt since    %s%n", Output.time(status.getOldestSaltMs()));
-        w.printf("last daily rotation  %s%n",
-            status.getLastDailyRotationDay().isEmpty() ? "never" : status.getLastDailyRotationDay());
-      });
+      out.print(
+          status,
+          w -> {
+            w.printf("buckets              %d%n", status.getBucketCount());
+            w.printf("rotated buckets      %d%n", status.getRotatedBuckets());
+            w.printf("oldest salt since    %s%n", Output.time(status.getOldestSaltMs()));
+            w.printf(
+                "last daily rotation  %s%n",
+                status.getLastDailyRotationDay().isEmpty()
+                    ? "never"
+                    : status.getLastDailyRotationDay());
+          });
     }
   }
 }

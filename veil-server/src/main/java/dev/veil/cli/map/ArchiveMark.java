@@ -13,8 +13,8 @@ import java.nio.file.Path;
  * <p>The launcher has the first {@code veil map} after a build write an archive of the classes it
  * loaded. A run that maps nothing ({@code --version}, a usage error, a resume with nothing left, a
  * refresh) loads few of them: an archive of such a run would leave every later run to load and
- * verify the classes of the input, the requests, the answers and the output from the jars, about
- * 25 ms of each start (docs/benchmarks-client.md). So when the JVM writes an archive, the launcher
+ * verify the classes of the input, the requests, the answers and the output from the jars, about 25
+ * ms of each start (docs/benchmarks-client.md). So when the JVM writes an archive, the launcher
  * names it in the system property {@value #PROPERTY}; a run that mapped creates {@code NAME.ok}
  * beside it, and the launcher adopts only archives with that mark (it deletes the others, and the
  * next run writes one again).

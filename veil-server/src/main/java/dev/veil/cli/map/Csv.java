@@ -15,14 +15,19 @@ import java.util.List;
 final class Csv {
   /** {@link #state}: at the start of a field, or in one that holds only blanks so far. */
   static final int FIELD_START = 0;
+
   /** {@link #state}: in a field that is not (or no longer) inside quotes. */
   static final int UNQUOTED = 1;
+
   /** {@link #state}: inside a quoted field: a line that ends here goes on in the next line. */
   static final int QUOTED = 2;
 
   private Csv() {}
 
-  /** The fields of one record (a line, or lines joined with {@code \n} while a quoted field was open). */
+  /**
+   * The fields of one record (a line, or lines joined with {@code \n} while a quoted field was
+   * open).
+   */
   static List<String> fields(String line) {
     if (line.indexOf(',') < 0 && line.indexOf('"') < 0) {
       return List.of(line); // a plain list of identifiers: the common case, without copying
@@ -59,8 +64,8 @@ final class Csv {
   /**
    * The state at the end of {@code text}, read from state {@code from} ({@link #FIELD_START} for a
    * record's first line, {@link #QUOTED} for a line that goes on a quoted field): {@link #QUOTED}
-   * when a quoted field is still open, so that the record goes on in the next line. Reads each
-   * line once, however many lines a record spans.
+   * when a quoted field is still open, so that the record goes on in the next line. Reads each line
+   * once, however many lines a record spans.
    */
   static int state(String text, int from) {
     int state = from;

@@ -5,8 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * CSV rows built in a growing byte array: a field is copied as it is when it holds no comma,
- * quote, CR or LF (checked eight bytes at a time), and quoted otherwise ({@link Csv#field}).
+ * CSV rows built in a growing byte array: a field is copied as it is when it holds no comma, quote,
+ * CR or LF (checked eight bytes at a time), and quoted otherwise ({@link Csv#field}).
  */
 final class CsvBuffer {
   private byte[] bytes;
@@ -16,7 +16,10 @@ final class CsvBuffer {
     bytes = new byte[Math.max(16, capacity)];
   }
 
-  /** A buffer that writes over {@code reused} (no longer read by anyone else) while it is large enough. */
+  /**
+   * A buffer that writes over {@code reused} (no longer read by anyone else) while it is large
+   * enough.
+   */
   CsvBuffer(byte[] reused) {
     bytes = reused;
   }

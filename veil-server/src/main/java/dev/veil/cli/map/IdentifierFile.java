@@ -4,7 +4,6 @@ import dev.veil.core.identity.IdentityInput;
 import dev.veil.core.text.ByteScan;
 import dev.veil.sdk.Identifier;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -31,6 +30,7 @@ import java.util.Set;
 final class IdentifierFile {
   /** Longest record that spans several lines (a quoted field with line breaks), in characters. */
   static final int MAX_RECORD_CHARS = 1 << 20;
+
   private static final List<String> HEADER_ORDER =
       List.of("identifier", "email", "email_hash", "phone", "phone_hash", "hash");
   private static final Set<String> HEADERS = Set.copyOf(HEADER_ORDER);
@@ -112,8 +112,8 @@ final class IdentifierFile {
   }
 
   /**
-   * The kind every value of the file is read as (the {@code --type} given, else the kind its
-   * header names), or null when each value's own shape decides ({@link #guess(String)}).
+   * The kind every value of the file is read as (the {@code --type} given, else the kind its header
+   * names), or null when each value's own shape decides ({@link #guess(String)}).
    *
    * @throws IllegalArgumentException if {@code --column} names no column of the header
    */
@@ -164,9 +164,12 @@ final class IdentifierFile {
     if (from == to) {
       return false;
     }
-    IdentityInput kind = layout.kind() != null ? layout.kind()
-        : (shape & (ByteScan.COMMA | ByteScan.AT)) == ByteScan.AT ? IdentityInput.EMAIL // the line is the field
-        : guess(b, from, to);
+    IdentityInput kind =
+        layout.kind() != null
+            ? layout.kind()
+            : (shape & (ByteScan.COMMA | ByteScan.AT)) == ByteScan.AT
+                ? IdentityInput.EMAIL // the line is the field
+                : guess(b, from, to);
     chunk.addUtf8(kind, b, from, to - from);
     return true;
   }
@@ -181,11 +184,11 @@ final class IdentifierFile {
   }
 
   /**
-   * The record that begins with the current line, {@code line}: that line alone, or, while a
-   * quoted field is open at a line's end (RFC 4180 allows line breaks in one), joined with the
-   * lines after it by {@code \n}; the reader is then on its last line. Otherwise the rest of a
-   * line of a quoted field would be read as a record of its own, and a value in it, an address in a
-   * note, mapped as if it were in the column.
+   * The record that begins with the current line, {@code line}: that line alone, or, while a quoted
+   * field is open at a line's end (RFC 4180 allows line breaks in one), joined with the lines after
+   * it by {@code \n}; the reader is then on its last line. Otherwise the rest of a line of a quoted
+   * field would be read as a record of its own, and a value in it, an address in a note, mapped as
+   * if it were in the column.
    *
    * @throws IOException if the quoted field does not end before the file does, or within {@value
    *     #MAX_RECORD_CHARS} characters (a stray quote, which would take the lines after it)
@@ -212,7 +215,11 @@ final class IdentifierFile {
   }
 
   private String unclosed(long line, String why) {
-    return file + ", line " + line + " opens a quoted field (\") that does not end: " + why
+    return file
+        + ", line "
+        + line
+        + " opens a quoted field (\") that does not end: "
+        + why
         + "; close the quotes (or double a quote inside a quoted field) and run the command again";
   }
 
@@ -221,7 +228,9 @@ final class IdentifierFile {
     return withoutValue;
   }
 
-  /** {@link Character#isWhitespace} for an ASCII character, which {@link String#strip()} removes. */
+  /**
+   * {@link Character#isWhitespace} for an ASCII character, which {@link String#strip()} removes.
+   */
   private static boolean isAsciiWhitespace(byte c) {
     return c == ' ' || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F);
   }
@@ -235,7 +244,8 @@ final class IdentifierFile {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
       long size = channel.size();
       int sample = 32 * 1024;
-      long[] starts = size <= 3L * sample ? new long[] {0} : new long[] {0, size / 2, size - sample};
+      long[] starts =
+          size <= 3L * sample ? new long[] {0} : new long[] {0, size / 2, size - sample};
       ByteBuffer buffer = ByteBuffer.allocate(size <= 3L * sample ? (int) size : sample);
       long bytes = 0;
       long lines = 0;
@@ -265,9 +275,9 @@ final class IdentifierFile {
    * How the file is read, from its first record.
    *
    * @throws IllegalArgumentException if {@code --column} names no column of it, or it has no header
-   *     of ours between commas but has one between semicolons, tabs or bars (a spreadsheet's
-   *     export in another dialect, whose every line would otherwise be one value: {@code
-   *     a@example.com;42} is a valid address to the server, mapped as it is)
+   *     of ours between commas but has one between semicolons, tabs or bars (a spreadsheet's export
+   *     in another dialect, whose every line would otherwise be one value: {@code a@example.com;42}
+   *     is a valid address to the server, mapped as it is)
    */
   private Layout layout(String first) {
     List<String> firstFields = Csv.fields(first);
@@ -281,22 +291,38 @@ final class IdentifierFile {
         throw new IllegalArgumentException("--column counts from 1");
       }
       if (index >= names.size()) {
-        throw new IllegalArgumentException("--column " + column + " is beyond the first line, which has "
-            + names.size() + (names.size() == 1 ? " column" : " columns") + otherSeparator(first, null));
+        throw new IllegalArgumentException(
+            "--column "
+                + column
+                + " is beyond the first line, which has "
+                + names.size()
+                + (names.size() == 1 ? " column" : " columns")
+                + otherSeparator(first, null));
       }
       boolean header = index < names.size() && HEADERS.contains(names.get(index));
-      return new Layout(header, index, type != null ? type : header ? kindOf(names.get(index)) : null);
+      return new Layout(
+          header, index, type != null ? type : header ? kindOf(names.get(index)) : null);
     }
-    int index = column != null ? names.indexOf(column.strip().toLowerCase(Locale.ROOT)) : firstHeader(names);
+    int index =
+        column != null
+            ? names.indexOf(column.strip().toLowerCase(Locale.ROOT))
+            : firstHeader(names);
     if (column != null && index < 0) {
-      throw new IllegalArgumentException("no column named '" + column + "' in the first line"
-          + otherSeparator(first, column.strip().toLowerCase(Locale.ROOT)));
+      throw new IllegalArgumentException(
+          "no column named '"
+              + column
+              + "' in the first line"
+              + otherSeparator(first, column.strip().toLowerCase(Locale.ROOT)));
     }
     if (index < 0) {
       String other = column == null ? otherSeparator(first, "") : "";
       if (!other.isEmpty()) {
-        throw new IllegalArgumentException(file + ": no column named " + String.join(", ", HEADER_ORDER)
-            + " between commas in the first line" + other);
+        throw new IllegalArgumentException(
+            file
+                + ": no column named "
+                + String.join(", ", HEADER_ORDER)
+                + " between commas in the first line"
+                + other);
       }
       return new Layout(false, 0, type);
     }
@@ -304,10 +330,10 @@ final class IdentifierFile {
   }
 
   /**
-   * A hint when the first line is separated by a character other than the comma: {@code "; it
-   * looks separated by ';' ..."}, or "" when it does not. With {@code wanted} "" only a line whose
-   * fields include a header of ours counts; with a name, one whose fields include it; with null,
-   * any line of several such fields.
+   * A hint when the first line is separated by a character other than the comma: {@code "; it looks
+   * separated by ';' ..."}, or "" when it does not. With {@code wanted} "" only a line whose fields
+   * include a header of ours counts; with a name, one whose fields include it; with null, any line
+   * of several such fields.
    */
   private static String otherSeparator(String first, String wanted) {
     for (char separator : new char[] {';', '\t', '|'}) {
@@ -315,14 +341,17 @@ final class IdentifierFile {
         continue;
       }
       List<String> names = new ArrayList<>();
-      for (String name : first.split(java.util.regex.Pattern.quote(String.valueOf(separator)), -1)) {
+      for (String name :
+          first.split(java.util.regex.Pattern.quote(String.valueOf(separator)), -1)) {
         names.add(name.strip().toLowerCase(Locale.ROOT));
       }
-      boolean looksSo = wanted == null || (wanted.isEmpty() ? firstHeader(names) >= 0 : names.contains(wanted));
+      boolean looksSo =
+          wanted == null || (wanted.isEmpty() ? firstHeader(names) >= 0 : names.contains(wanted));
       if (looksSo) {
-        return "; it looks separated by " + (separator == '\t' ? "tabs" : "'" + separator + "'")
-            + ", but veil map reads comma-separated values (RFC 4180): save the file with commas between "
-            + "the fields and run the command again";
+        return "; it looks separated by "
+            + (separator == '\t' ? "tabs" : "'" + separator + "'")
+            + ", but veil map reads comma-separated values (RFC 4180): save the file with commas"
+            + " between the fields and run the command again";
       }
     }
     return "";
@@ -338,7 +367,9 @@ final class IdentifierFile {
   }
 
   private static IdentityInput kindOf(String header) {
-    return header.equals("hash") ? IdentityInput.EMAIL_HASH : IdentityInput.fromParameterName(header);
+    return header.equals("hash")
+        ? IdentityInput.EMAIL_HASH
+        : IdentityInput.fromParameterName(header);
   }
 
   /** Adds the line's value; false when it has none in the column. */
@@ -364,7 +395,9 @@ final class IdentifierFile {
       return IdentityInput.PHONE;
     }
     if ((value.length() == 44 || value.length() == 43 || value.length() == 64)
-        && value.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '+' || c == '/' || c == '=')) {
+        && value
+            .chars()
+            .allMatch(c -> Character.isLetterOrDigit(c) || c == '+' || c == '/' || c == '=')) {
       return IdentityInput.EMAIL_HASH;
     }
     return IdentityInput.EMAIL;
@@ -378,14 +411,20 @@ final class IdentifierFile {
     boolean hashCharacters = true;
     for (int i = from; i < to; i++) {
       byte c = b[i];
-      hashCharacters &= (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-          || c == '+' || c == '/' || c == '=';
+      hashCharacters &=
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '+'
+              || c == '/'
+              || c == '=';
     }
     if (b[from] == '+') {
       return IdentityInput.PHONE;
     }
     int length = to - from;
-    return hashCharacters && (length == 44 || length == 43 || length == 64) ? IdentityInput.EMAIL_HASH
+    return hashCharacters && (length == 44 || length == 43 || length == 64)
+        ? IdentityInput.EMAIL_HASH
         : IdentityInput.EMAIL;
   }
 }

@@ -28,7 +28,10 @@ final class Interruption implements AutoCloseable {
     return new Interruption(hook);
   }
 
-  /** The shutdown hook (a class, not a lambda, whose linkage would cost the first request milliseconds). */
+  /**
+   * The shutdown hook (a class, not a lambda, whose linkage would cost the first request
+   * milliseconds).
+   */
   private static final class Stopped extends Thread {
     private final ProgressDisplay display;
     private final PrintWriter err;

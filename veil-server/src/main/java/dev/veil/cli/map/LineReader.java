@@ -19,18 +19,26 @@ import java.util.Arrays;
  */
 final class LineReader implements Closeable {
   private final InputStream in;
+
   /** What the lines are read from, for messages ("input.csv"). */
   private final String name;
+
   /** The current line's number, from 1. */
   private long lineNumber;
-  private final CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
-      .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+
+  private final CharsetDecoder utf8 =
+      StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT);
   private byte[] buf = new byte[1 << 16];
   private int pos;
   private int limit;
   private boolean eof;
+
   /** The last line ended with CR: a LF right after it belongs to that line end. */
   private boolean afterCr;
+
   private int lineStart;
   private int lineEnd;
 
@@ -38,7 +46,9 @@ final class LineReader implements Closeable {
     this(in, "the input");
   }
 
-  /** @param name what the lines are read from, named in the message of a line that is not UTF-8 */
+  /**
+   * @param name what the lines are read from, named in the message of a line that is not UTF-8
+   */
   LineReader(InputStream in, String name) {
     this.in = in;
     this.name = name;

@@ -9,16 +9,25 @@ import java.util.Set;
 
 /**
  * The options of {@code veil map} read without picocli, for plain command lines only. Building
- * picocli's model of a command costs a JVM that has just started about 0.2 to 0.3 s of CPU,
- * which is a fifth of a million-identifier run; this reads the usual command lines in well under
- * a millisecond. Anything else (help, version, an unknown or repeated option, an option without
- * its value, a value that starts with {@code -} or {@code @}, a number that is not plain digits)
- * is left to picocli, which then gives its usual answer or message. Where both parse a command
- * line, they give the same settings ({@code MapArgumentsTest}).
+ * picocli's model of a command costs a JVM that has just started about 0.2 to 0.3 s of CPU, which
+ * is a fifth of a million-identifier run; this reads the usual command lines in well under a
+ * millisecond. Anything else (help, version, an unknown or repeated option, an option without its
+ * value, a value that starts with {@code -} or {@code @}, a number that is not plain digits) is
+ * left to picocli, which then gives its usual answer or message. Where both parse a command line,
+ * they give the same settings ({@code MapArgumentsTest}).
  */
 public final class MapArguments {
-  private static final Set<String> VALUED = Set.of(
-      "--in", "--out", "--cache", "--type", "--column", "--batch-size", "--progress", "--url", "--api-key");
+  private static final Set<String> VALUED =
+      Set.of(
+          "--in",
+          "--out",
+          "--cache",
+          "--type",
+          "--column",
+          "--batch-size",
+          "--progress",
+          "--url",
+          "--api-key");
   private static final Set<String> FLAGS = Set.of("--refresh", "--hash-locally");
 
   /** What the command line says: the server options and the command's settings. */
@@ -48,7 +57,10 @@ public final class MapArguments {
       } else {
         return null;
       }
-      if (value.isEmpty() || value.startsWith("-") || value.startsWith("@") || values.put(name, value) != null) {
+      if (value.isEmpty()
+          || value.startsWith("-")
+          || value.startsWith("@")
+          || values.put(name, value) != null) {
         return null;
       }
     }
@@ -57,9 +69,17 @@ public final class MapArguments {
       return null;
     }
     try {
-      MapRun.Settings settings = new MapRun.Settings(path(values.get("--in")), path(values.get("--out")),
-          path(values.get("--cache")), values.containsKey("--refresh"), values.get("--type"), values.get("--column"),
-          values.containsKey("--hash-locally"), Integer.parseInt(batchSize), values.getOrDefault("--progress", "auto"));
+      MapRun.Settings settings =
+          new MapRun.Settings(
+              path(values.get("--in")),
+              path(values.get("--out")),
+              path(values.get("--cache")),
+              values.containsKey("--refresh"),
+              values.get("--type"),
+              values.get("--column"),
+              values.containsKey("--hash-locally"),
+              Integer.parseInt(batchSize),
+              values.getOrDefault("--progress", "auto"));
       return new Parsed(ServerOptions.of(values.get("--url"), values.get("--api-key")), settings);
     } catch (InvalidPathException e) {
       return null; // picocli reports it

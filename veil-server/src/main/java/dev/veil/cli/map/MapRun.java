@@ -21,7 +21,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -30,8 +29,8 @@ import java.util.function.Consumer;
 
 /**
  * One {@code veil map} run: an import ({@link OutputImport}: the input read, mapped and written as
- * rows in input order, resuming where a previous run of the same input stopped), then, with
- * {@code --refresh}, a refresh ({@link OutputRefresh}: the rows whose bucket rotated after they were
+ * rows in input order, resuming where a previous run of the same input stopped), then, with {@code
+ * --refresh}, a refresh ({@link OutputRefresh}: the rows whose bucket rotated after they were
  * mapped are mapped again and the output rewritten). {@code --refresh} alone refreshes the output
  * of an earlier import.
  *
@@ -42,13 +41,22 @@ import java.util.function.Consumer;
 public final class MapRun {
   /** 0 ok, 1 refused or file error, 2 usage, 3 cannot connect. */
   static final int OK = 0;
+
   static final int FAILED = 1;
   static final int USAGE = 2;
   static final int UNREACHABLE = 3;
 
   /** The command's options. */
-  public record Settings(Path in, Path out, Path cache, boolean refresh, String type, String column,
-      boolean hashLocally, int batchSize, String progress) {}
+  public record Settings(
+      Path in,
+      Path out,
+      Path cache,
+      boolean refresh,
+      String type,
+      String column,
+      boolean hashLocally,
+      int batchSize,
+      String progress) {}
 
   private final PrintWriter err;
   private final Consumer<PrintWriter> usage;
@@ -59,7 +67,8 @@ public final class MapRun {
    * @param err where messages and progress go
    * @param usage prints the command's usage (after a usage error)
    */
-  public MapRun(PrintWriter err, Consumer<PrintWriter> usage, ServerOptions server, Settings settings) {
+  public MapRun(
+      PrintWriter err, Consumer<PrintWriter> usage, ServerOptions server, Settings settings) {
     this.err = err;
     this.usage = usage;
     this.server = server;
@@ -78,7 +87,8 @@ public final class MapRun {
     String baseUrl;
     try {
       // Checked as a VeilClient checks them; the client itself is only built for a refresh's bucket
-      // poll: building it (a second transport, its checks) cost an import about 3 ms before its first request.
+      // poll: building it (a second transport, its checks) cost an import about 3 ms before its
+      // first request.
       baseUrl = Endpoint.baseUrl(server.url());
       Endpoint.apiKey(server.apiKey());
     } catch (IllegalArgumentException e) {
@@ -106,31 +116,59 @@ public final class MapRun {
         OutputLock outputLock = OutputLock.take(s.out(), statePath);
         MapState state = MapState.open(statePath);
         OutputFiles files = new OutputFiles(s.out())) {
-      IdentityInput kind = s.type() == null ? null : IdentityInput.fromParameterName(s.type().toLowerCase(Locale.ROOT));
+      IdentityInput kind =
+          s.type() == null
+              ? null
+              : IdentityInput.fromParameterName(s.type().toLowerCase(Locale.ROOT));
       if (s.in() != null) {
         IdentifierFile file = new IdentifierFile(s.in(), kind, s.column());
         String source = source(file);
         display.phase("mapping");
         long readStart = System.nanoTime();
-        OutputImport.Result r = new OutputImport(caller, s.hashLocally(), s.batchSize(), VeilClient.MAX_BATCH_BYTES,
-            display).run(file, source, state, files);
+        OutputImport.Result r =
+            new OutputImport(
+                    caller, s.hashLocally(), s.batchSize(), VeilClient.MAX_BATCH_BYTES, display)
+                .run(file, source, state, files);
         reportImport(r, display, readStart, files, file.linesWithoutValue());
       }
       if (s.refresh()) {
         display.phase("re-mapping");
         IdentityInput fixedKind = fixedKind(state.input());
-        // Identifiers hashed here when they were imported are hashed here again, whatever this command says.
-        boolean hashLocally = s.hashLocally() || Boolean.parseBoolean(setting(state.input(), "hash-locally"));
-        VeilClient client = VeilClient.builder().baseUrl(baseUrl).apiKey(server.apiKey()).retryPolicy(RETRIES)
-            .build();
-        OutputRefresh.Result r = new OutputRefresh(caller, client.mapper(), hashLocally,
-            s.batchSize(), VeilClient.MAX_BATCH_BYTES, display).run(state, files, fixedKind);
+        // Identifiers hashed here when they were imported are hashed here again, whatever this
+        // command says.
+        boolean hashLocally =
+            s.hashLocally() || Boolean.parseBoolean(setting(state.input(), "hash-locally"));
+        VeilClient client =
+            VeilClient.builder()
+                .baseUrl(baseUrl)
+                .apiKey(server.apiKey())
+                .retryPolicy(RETRIES)
+                .build();
+        OutputRefresh.Result r =
+            new OutputRefresh(
+                    caller,
+                    client.mapper(),
+                    hashLocally,
+                    s.batchSize(),
+                    VeilClient.MAX_BATCH_BYTES,
+                    display)
+                .run(state, files, fixedKind);
         display.finishBar();
-        display.message(Numbers.grouped(r.rotatedBuckets()) + " bucket(s) rotated since the oldest row was mapped; "
-            + Numbers.grouped(r.stale()) + " entries were mapped before their bucket rotated");
-        display.message("mapped 0 new, re-mapped " + Numbers.grouped(r.remapped()) + " in "
-            + Numbers.tenths(display.phaseSeconds()) + " s; removed " + Numbers.grouped(r.optedOut()) + " opted out, "
-            + Numbers.grouped(r.invalid()) + " invalid");
+        display.message(
+            Numbers.grouped(r.rotatedBuckets())
+                + " bucket(s) rotated since the oldest row was mapped; "
+                + Numbers.grouped(r.stale())
+                + " entries were mapped before their bucket rotated");
+        display.message(
+            "mapped 0 new, re-mapped "
+                + Numbers.grouped(r.remapped())
+                + " in "
+                + Numbers.tenths(display.phaseSeconds())
+                + " s; removed "
+                + Numbers.grouped(r.optedOut())
+                + " opted out, "
+                + Numbers.grouped(r.invalid())
+                + " invalid");
         display.message(wrote(r.rows(), r.rejectedRows(), files));
       }
       display.message("done in " + Numbers.tenths((System.nanoTime() - started) / 1e9) + " s");
@@ -138,11 +176,15 @@ public final class MapRun {
     } catch (VeilApiException e) {
       return failed(display, "the server refused: " + e.getMessage(), statePath, FAILED);
     } catch (VeilTransportException e) {
-      return failed(display, "cannot reach " + baseUrl + ": " + e.getMessage(), statePath, UNREACHABLE);
+      return failed(
+          display, "cannot reach " + baseUrl + ": " + e.getMessage(), statePath, UNREACHABLE);
     } catch (FileSystemException e) {
-      // A file the run writes (a full disk): what is on disk stands, and the same command goes on from it.
-      boolean written = e.getFile() != null && (OutputFiles.isWrittenFile(s.out(), Path.of(e.getFile()))
-          || sameFile(statePath, Path.of(e.getFile())));
+      // A file the run writes (a full disk): what is on disk stands, and the same command goes on
+      // from it.
+      boolean written =
+          e.getFile() != null
+              && (OutputFiles.isWrittenFile(s.out(), Path.of(e.getFile()))
+                  || sameFile(statePath, Path.of(e.getFile())));
       return failed(display, FileProblems.describe(e), written ? statePath : null, FAILED);
     } catch (IOException | UncheckedIOException e) {
       return failed(display, e.getMessage(), null, FAILED);
@@ -154,37 +196,75 @@ public final class MapRun {
       // Everything recorded so far stands (the files are as crash-safe as after a kill); say how to
       // give the JVM more, instead of its stack trace.
       long maxMb = Runtime.getRuntime().maxMemory() >> 20;
-      return failed(display, "out of memory (the JVM's heap is at most " + Numbers.grouped(maxMb)
-          + " MB); run it again with a larger one, e.g. VEIL_JAVA_OPTS=-Xmx" + Math.max(1, (4 * maxMb) >> 10) + "g",
-          statePath, FAILED);
+      return failed(
+          display,
+          "out of memory (the JVM's heap is at most "
+              + Numbers.grouped(maxMb)
+              + " MB); run it again with a larger one, e.g. VEIL_JAVA_OPTS=-Xmx"
+              + Math.max(1, (4 * maxMb) >> 10)
+              + "g",
+          statePath,
+          FAILED);
     }
   }
 
-  private void reportImport(OutputImport.Result r, ProgressDisplay display, long readStart, OutputFiles files,
+  private void reportImport(
+      OutputImport.Result r,
+      ProgressDisplay display,
+      long readStart,
+      OutputFiles files,
       long withoutValue) {
     if (r.alreadyDone()) {
-      display.message(s.out() + " is complete for " + s.in() + " (" + Numbers.grouped(r.rows())
-          + " rows): nothing to map; --refresh re-maps the rows whose bucket rotated");
+      display.message(
+          s.out()
+              + " is complete for "
+              + s.in()
+              + " ("
+              + Numbers.grouped(r.rows())
+              + " rows): nothing to map; --refresh re-maps the rows whose bucket rotated");
       return;
     }
     display.progress(r.read(), r.read()); // every identifier read is answered or rejected by now
     display.finishBar();
     if (r.skippedLines() > 0) {
-      display.message("resumed reading " + s.in() + " after line " + Numbers.grouped(r.skippedLines()));
+      display.message(
+          "resumed reading " + s.in() + " after line " + Numbers.grouped(r.skippedLines()));
     }
-    display.message("read " + Numbers.grouped(r.lines() - r.skippedLines()) + " lines in "
-        + Numbers.tenths((System.nanoTime() - readStart) / 1e9) + " s: " + Numbers.grouped(r.read()) + " identifiers, "
-        + Numbers.grouped(r.invalid()) + " invalid"
-        + (withoutValue > 0 ? ", " + Numbers.grouped(withoutValue) + " without a value in the column (skipped)" : ""));
-    display.message("mapped " + Numbers.grouped(r.mapped()) + " new in " + Numbers.tenths(display.phaseSeconds())
-        + " s; removed " + Numbers.grouped(r.optedOut()) + " opted out, " + Numbers.grouped(r.invalid()) + " invalid");
+    display.message(
+        "read "
+            + Numbers.grouped(r.lines() - r.skippedLines())
+            + " lines in "
+            + Numbers.tenths((System.nanoTime() - readStart) / 1e9)
+            + " s: "
+            + Numbers.grouped(r.read())
+            + " identifiers, "
+            + Numbers.grouped(r.invalid())
+            + " invalid"
+            + (withoutValue > 0
+                ? ", " + Numbers.grouped(withoutValue) + " without a value in the column (skipped)"
+                : ""));
+    display.message(
+        "mapped "
+            + Numbers.grouped(r.mapped())
+            + " new in "
+            + Numbers.tenths(display.phaseSeconds())
+            + " s; removed "
+            + Numbers.grouped(r.optedOut())
+            + " opted out, "
+            + Numbers.grouped(r.invalid())
+            + " invalid");
     display.message(wrote(r.rows(), r.rejectedRows(), files));
     ArchiveMark.afterImport(r.sent());
   }
 
   private static String wrote(long rows, long rejected, OutputFiles files) {
-    return "wrote " + Numbers.grouped(rows) + " rows to " + files.out()
-        + (rejected > 0 ? " and " + Numbers.grouped(rejected) + " rejected identifiers to " + files.rejected() : "");
+    return "wrote "
+        + Numbers.grouped(rows)
+        + " rows to "
+        + files.out()
+        + (rejected > 0
+            ? " and " + Numbers.grouped(rejected) + " rejected identifiers to " + files.rejected()
+            : "");
   }
 
   /**
@@ -194,9 +274,19 @@ public final class MapRun {
   private String source(IdentifierFile file) throws IOException {
     BasicFileAttributes attributes = Files.readAttributes(s.in(), BasicFileAttributes.class);
     IdentityInput fixed = file.fixedKind();
-    return "input=" + s.in().toAbsolutePath().normalize() + "\nsize=" + attributes.size() + "\nmodified="
-        + attributes.lastModifiedTime().toMillis() + "\ntype=" + (s.type() == null ? "" : s.type()) + "\ncolumn="
-        + (s.column() == null ? "" : s.column()) + "\nhash-locally=" + s.hashLocally() + "\nkind="
+    return "input="
+        + s.in().toAbsolutePath().normalize()
+        + "\nsize="
+        + attributes.size()
+        + "\nmodified="
+        + attributes.lastModifiedTime().toMillis()
+        + "\ntype="
+        + (s.type() == null ? "" : s.type())
+        + "\ncolumn="
+        + (s.column() == null ? "" : s.column())
+        + "\nhash-locally="
+        + s.hashLocally()
+        + "\nkind="
         + (fixed == null ? "" : fixed.parameterName());
   }
 
@@ -221,8 +311,8 @@ public final class MapRun {
   /**
    * The retries of a run's requests: the client library's bulk defaults ({@link
    * MappingCache#BULK_RETRIES}): four attempts for failures, so that a server that is gone is said
-   * within seconds, but an answer 429 (the key's rate limit) is waited out: a bulk job with
-   * {@value OutputImport#IN_FLIGHT} requests in flight exceeds a small limit all the time.
+   * within seconds, but an answer 429 (the key's rate limit) is waited out: a bulk job with {@value
+   * OutputImport#IN_FLIGHT} requests in flight exceeds a small limit all the time.
    */
   static final RetryPolicy RETRIES = MappingCache.BULK_RETRIES;
 
@@ -235,14 +325,16 @@ public final class MapRun {
   static final RetryPolicy AFTER_ANSWER = MappingCache.BULK_RETRIES_AFTER_ANSWER;
 
   /**
-   * The batches' calls, with the client library's transport, retries ({@link #RETRIES}, then
-   * {@link #AFTER_ANSWER}) and error contract (as a {@link VeilClient} makes them), sent without
-   * an object per identifier.
+   * The batches' calls, with the client library's transport, retries ({@link #RETRIES}, then {@link
+   * #AFTER_ANSWER}) and error contract (as a {@link VeilClient} makes them), sent without an object
+   * per identifier.
    */
   static ApiCaller caller(String baseUrl, String apiKey) {
-    Transport transport = Transport.forUrl(baseUrl, null, VeilClient.DEFAULT_CONNECT_TIMEOUT,
-        VeilClient.DEFAULT_REQUEST_TIMEOUT);
-    return new ApiCaller(transport, RETRIES, AFTER_ANSWER, Sleeper.THREAD_SLEEP, Jitter.UNIFORM, apiKey);
+    Transport transport =
+        Transport.forUrl(
+            baseUrl, null, VeilClient.DEFAULT_CONNECT_TIMEOUT, VeilClient.DEFAULT_REQUEST_TIMEOUT);
+    return new ApiCaller(
+        transport, RETRIES, AFTER_ANSWER, Sleeper.THREAD_SLEEP, Jitter.UNIFORM, apiKey);
   }
 
   private String usageProblem() {
@@ -252,7 +344,8 @@ public final class MapRun {
     if (s.out() == null) {
       return "give --out FILE (the output, which is also what --refresh re-maps)";
     }
-    if (s.type() != null && IdentityInput.fromParameterName(s.type().toLowerCase(Locale.ROOT)) == null) {
+    if (s.type() != null
+        && IdentityInput.fromParameterName(s.type().toLowerCase(Locale.ROOT)) == null) {
       return "--type must be email, email_hash, phone or phone_hash";
     }
     if (s.batchSize() < 1 || s.batchSize() > VeilClient.MAX_BATCH_SIZE) {
@@ -266,8 +359,9 @@ public final class MapRun {
 
   /**
    * What stops the files from being used, said before anything is opened or created: an input that
-   * is missing, a directory, not a regular file (a pipe) or unreadable; an output, rejected or state
-   * file that is a directory, a link or a device, or whose directory is missing. Null when none.
+   * is missing, a directory, not a regular file (a pipe) or unreadable; an output, rejected or
+   * state file that is a directory, a link or a device, or whose directory is missing. Null when
+   * none.
    */
   private String fileProblem(Path statePath) {
     if (s.in() != null) {
@@ -281,7 +375,9 @@ public final class MapRun {
         return "--in " + s.in() + " is a directory, not a file of identifiers";
       }
       if (!in.isRegularFile()) {
-        return "--in " + s.in() + " is not a regular file (a pipe or a device?): veil map reads its input more "
+        return "--in "
+            + s.in()
+            + " is not a regular file (a pipe or a device?): veil map reads its input more "
             + "than once and resumes it from a line, so save it to a file first";
       }
       if (!Files.isReadable(s.in())) {
@@ -292,13 +388,15 @@ public final class MapRun {
     if (problem == null) {
       problem = writableProblem("the rejected file", OutputFiles.rejectedFile(s.out()));
     }
-    return problem != null ? problem : writableProblem(s.cache() != null ? "--cache" : "the state file", statePath);
+    return problem != null
+        ? problem
+        : writableProblem(s.cache() != null ? "--cache" : "the state file", statePath);
   }
 
   /**
    * Which file given is also one that the run writes (the output, the rejected file, their
-   * temporary files, the state file), or null: an input named as the output would be replaced by
-   * it when the import ends.
+   * temporary files, the state file), or null: an input named as the output would be replaced by it
+   * when the import ends.
    */
   private String clash(Path statePath) {
     Path out = s.out();
@@ -310,16 +408,29 @@ public final class MapRun {
     written.put(OutputFiles.temporaryFile(rejected), "the rejected file's temporary file");
     for (Map.Entry<Path, String> w : written.entrySet()) {
       if (s.in() != null && sameFile(s.in(), w.getKey())) {
-        return "--in " + s.in() + " is also " + w.getValue() + " (" + w.getKey() + "), which would overwrite it; "
+        return "--in "
+            + s.in()
+            + " is also "
+            + w.getValue()
+            + " ("
+            + w.getKey()
+            + "), which would overwrite it; "
             + "choose another --out";
       }
       if (sameFile(statePath, w.getKey())) {
-        return (s.cache() != null ? "--cache " : "the state file ") + statePath + " is also " + w.getValue() + " ("
-            + w.getKey() + "); choose another --cache";
+        return (s.cache() != null ? "--cache " : "the state file ")
+            + statePath
+            + " is also "
+            + w.getValue()
+            + " ("
+            + w.getKey()
+            + "); choose another --cache";
       }
     }
     if (s.in() != null && sameFile(s.in(), statePath)) {
-      return "--in " + s.in() + " is also the state file, which would overwrite it; choose another --cache";
+      return "--in "
+          + s.in()
+          + " is also the state file, which would overwrite it; choose another --cache";
     }
     return null;
   }
@@ -355,7 +466,8 @@ public final class MapRun {
       attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     } catch (NoSuchFileException e) {
       Path parent = file.toAbsolutePath().getParent();
-      return parent == null || Files.isDirectory(parent) ? null
+      return parent == null || Files.isDirectory(parent)
+          ? null
           : "no such directory: " + parent + " (for " + what + " " + file + ")";
     } catch (IOException e) {
       return e instanceof FileSystemException f ? FileProblems.describe(f) : e.getMessage();
@@ -363,27 +475,32 @@ public final class MapRun {
     if (attributes.isDirectory()) {
       return what + " " + file + " is a directory; give a file's name";
     }
-    // Written beside and renamed into place: a link would be replaced by a file, a device by a file.
+    // Written beside and renamed into place: a link would be replaced by a file, a device by a
+    // file.
     if (attributes.isSymbolicLink()) {
-      return what + " " + file + " is a symbolic link; give the file it names (" + realPath(file) + ")";
+      return what
+          + " "
+          + file
+          + " is a symbolic link; give the file it names ("
+          + realPath(file)
+          + ")";
     }
     if (!attributes.isRegularFile()) {
-      return what + " " + file + " exists and is not a regular file (a device or a pipe?); give a file's name";
+      return what
+          + " "
+          + file
+          + " exists and is not a regular file (a device or a pipe?); give a file's name";
     }
     return null;
   }
 
   private ProgressDisplay.Mode mode() {
     return switch (s.progress()) {
-  case "bar" -> 
-ProgressDisplay.Mode.BAR;
-  case "lines" -> 
-ProgressDisplay.Mode.LINES;
-  case "none" -> 
-ProgressDisplay.Mode.NONE;
-  default -> 
-ProgressDisplay.auto();
-};
+      case "bar" -> ProgressDisplay.Mode.BAR;
+      case "lines" -> ProgressDisplay.Mode.LINES;
+      case "none" -> ProgressDisplay.Mode.NONE;
+      default -> ProgressDisplay.auto();
+    };
   }
 
   /** Where a run that did not finish left its progress, and how to go on from there. */

@@ -20,9 +20,10 @@ import java.util.zip.CRC32C;
  *
  * <p>The file starts with a line of its own ({@value #MAGIC_TEXT}, so that another file named by
  * mistake is refused, never cut), then records are appended in frames (payload length, CRC-32C of
- * the payload, payload) and each is
- * forced to disk before the call returns. Opening reads every whole frame and cuts the file after
- * the last one, so a record being written when the process died is as if never begun. The records:
+ * the payload, payload) and each is forced to disk before the call returns. Opening reads every
+ * whole frame and cuts the file after the last one, so a record being written when the process died
+ * is as if never begun. The records:
+ *
  * <ul>
  *   <li>{@code INPUT}: a new import of the input described (path, size, time and the options that
  *       decide what is read); it starts the file anew.
@@ -35,13 +36,13 @@ import java.util.zip.CRC32C;
  *       and forced; they are renamed into place after this record, and every row is then mapped
  *       with the salts of the given time or later.
  *   <li>{@code INSTALLED}: the temporary files of the last {@code DONE} or {@code REFRESHED} are in
- *       place. Until this record, a run finishes their renames before anything else
- *       ({@link #renamesPending}); after it, temporary files beside the output are a refresh that
- *       stopped before its {@code REFRESHED} and are never renamed.
+ *       place. Until this record, a run finishes their renames before anything else ({@link
+ *       #renamesPending}); after it, temporary files beside the output are a refresh that stopped
+ *       before its {@code REFRESHED} and are never renamed.
  * </ul>
  *
- * <p>The file is locked while open, so two runs never share an output. Not thread-safe: one
- * thread writes.
+ * <p>The file is locked while open, so two runs never share an output. Not thread-safe: one thread
+ * writes.
  */
 final class MapState implements AutoCloseable {
   private static final byte INPUT = 1;
@@ -52,11 +53,18 @@ final class MapState implements AutoCloseable {
   private static final int HEAD = 8;
   private static final String MAGIC_TEXT = "veil map state 1";
   private static final byte[] MAGIC = (MAGIC_TEXT + "\n").getBytes(StandardCharsets.US_ASCII);
+
   /** Largest payload read back: a longer length field means a torn or foreign file. */
   private static final int MAX_PAYLOAD = 1 << 16;
 
   /** How far the output files are known to be on disk. */
-  record Checkpoint(long lines, long bytes, long rows, long rejectedBytes, long rejectedRows, long mappedAtMillis) {
+  record Checkpoint(
+      long lines,
+      long bytes,
+      long rows,
+      long rejectedBytes,
+      long rejectedRows,
+      long mappedAtMillis) {
     static final Checkpoint NONE = new Checkpoint(0, 0, 0, 0, 0, Long.MAX_VALUE);
   }
 
@@ -67,8 +75,13 @@ final class MapState implements AutoCloseable {
   private long end;
   private String input;
   private Checkpoint last = Checkpoint.NONE;
-  /** Per checkpoint since INPUT: the rows written up to it, and the mapping time of the rows since the one before. */
+
+  /**
+   * Per checkpoint since INPUT: the rows written up to it, and the mapping time of the rows since
+   * the one before.
+   */
   private long[] segmentRows = new long[16];
+
   private long[] segmentMillis = new long[16];
   private int segments;
   private boolean done;
@@ -87,8 +100,9 @@ final class MapState implements AutoCloseable {
    * @throws IOException if it cannot be read or written, or another run has it open
    */
   static MapState open(Path file) throws IOException {
-    FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-        StandardOpenOption.WRITE);
+    FileChannel channel =
+        FileChannel.open(
+            file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
     FileLock lock = FileLocks.exclusive(channel, file + " is in use by another veil map");
     MapState state = new MapState(file, channel, lock);
     try {
@@ -179,8 +193,15 @@ final class MapState implements AutoCloseable {
   }
 
   void checkpoint(Checkpoint c) throws IOException {
-    append(ByteBuffer.allocate(1 + 6 * 8).put(CHECKPOINT).putLong(c.lines()).putLong(c.bytes()).putLong(c.rows())
-        .putLong(c.rejectedBytes()).putLong(c.rejectedRows()).putLong(c.mappedAtMillis()));
+    append(
+        ByteBuffer.allocate(1 + 6 * 8)
+            .put(CHECKPOINT)
+            .putLong(c.lines())
+            .putLong(c.bytes())
+            .putLong(c.rows())
+            .putLong(c.rejectedBytes())
+            .putLong(c.rejectedRows())
+            .putLong(c.mappedAtMillis()));
     applyCheckpoint(c);
   }
 
@@ -191,15 +212,22 @@ final class MapState implements AutoCloseable {
   }
 
   /**
-   * Records a refresh whose new output files are whole in their temporary files (forced):
-   * {@code rows} and {@code rejectedRows} in them. They are to be renamed into place next.
+   * Records a refresh whose new output files are whole in their temporary files (forced): {@code
+   * rows} and {@code rejectedRows} in them. They are to be renamed into place next.
    */
   void refreshed(long pollMillis, long rows, long rejectedRows) throws IOException {
-    append(ByteBuffer.allocate(1 + 3 * 8).put(REFRESHED).putLong(pollMillis).putLong(rows).putLong(rejectedRows));
+    append(
+        ByteBuffer.allocate(1 + 3 * 8)
+            .put(REFRESHED)
+            .putLong(pollMillis)
+            .putLong(rows)
+            .putLong(rejectedRows));
     applyRefreshed(pollMillis, rows, rejectedRows);
   }
 
-  /** Records that the temporary files of the last {@code DONE} or {@code REFRESHED} are in place. */
+  /**
+   * Records that the temporary files of the last {@code DONE} or {@code REFRESHED} are in place.
+   */
   void markInstalled() throws IOException {
     append(ByteBuffer.allocate(1).put(INSTALLED));
     installed = true;
@@ -207,7 +235,9 @@ final class MapState implements AutoCloseable {
 
   private void applyRefreshed(long pollMillis, long rows, long rejectedRows) {
     refreshedMillis = pollMillis;
-    last = new Checkpoint(last.lines(), last.bytes(), rows, last.rejectedBytes(), rejectedRows, pollMillis);
+    last =
+        new Checkpoint(
+            last.lines(), last.bytes(), rows, last.rejectedBytes(), rejectedRows, pollMillis);
     installed = false;
   }
 
@@ -253,7 +283,8 @@ final class MapState implements AutoCloseable {
     }
     ByteBuffer magic = ByteBuffer.allocate(MAGIC.length);
     if (size < MAGIC.length || !readAll(magic, 0) || !Arrays.equals(magic.array(), MAGIC)) {
-      throw new IOException(file + " is not a veil map state file (name another with --cache, or remove it)");
+      throw new IOException(
+          file + " is not a veil map state file (name another with --cache, or remove it)");
     }
     ByteBuffer head = ByteBuffer.allocate(HEAD);
     long at = MAGIC.length;
@@ -284,44 +315,46 @@ final class MapState implements AutoCloseable {
   private boolean apply(ByteBuffer p) {
     byte type = p.get();
     switch (type) {
-  case INPUT -> {
-reset();
+      case INPUT -> {
+        reset();
         input = StandardCharsets.UTF_8.decode(p).toString();
         return true;
-}
-  case CHECKPOINT -> {
-if (p.remaining() != 6 * 8 || input == null) {
+      }
+      case CHECKPOINT -> {
+        if (p.remaining() != 6 * 8 || input == null) {
           return false;
         }
-        applyCheckpoint(new Checkpoint(p.getLong(), p.getLong(), p.getLong(), p.getLong(), p.getLong(), p.getLong()));
+        applyCheckpoint(
+            new Checkpoint(
+                p.getLong(), p.getLong(), p.getLong(), p.getLong(), p.getLong(), p.getLong()));
         return true;
-}
-  case DONE -> {
-if (input == null) {
+      }
+      case DONE -> {
+        if (input == null) {
           return false;
         }
         done = true;
         installed = false;
         return true;
-}
-  case REFRESHED -> {
-if (p.remaining() != 3 * 8 || !done) {
+      }
+      case REFRESHED -> {
+        if (p.remaining() != 3 * 8 || !done) {
           return false;
         }
         applyRefreshed(p.getLong(), p.getLong(), p.getLong());
         return true;
-}
-  case INSTALLED -> {
-if (p.remaining() != 0 || !done) {
+      }
+      case INSTALLED -> {
+        if (p.remaining() != 0 || !done) {
           return false;
         }
         installed = true;
         return true;
-}
-  default -> {
-return false;
-}
-}
+      }
+      default -> {
+        return false;
+      }
+    }
   }
 
   /** Reads {@code buffer} full from {@code position}; false if the file ends first. */
@@ -342,7 +375,9 @@ return false;
     }
   }
 
-  /** Closes the file; one that never got a record (a refresh with nothing to refresh) is removed. */
+  /**
+   * Closes the file; one that never got a record (a refresh with nothing to refresh) is removed.
+   */
   @Override
   public void close() throws IOException {
     boolean empty = channel.isOpen() && channel.size() == 0;

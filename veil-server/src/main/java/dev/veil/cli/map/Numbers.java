@@ -43,7 +43,9 @@ final class Numbers {
     return true;
   }
 
-  /** A duration of seconds or more with one decimal, e.g. {@code 12.3}; non-negative values only. */
+  /**
+   * A duration of seconds or more with one decimal, e.g. {@code 12.3}; non-negative values only.
+   */
   static String tenths(double value) {
     long t = Math.round(Math.max(0, value) * 10);
     return t / 10 + "." + t % 10;
@@ -52,7 +54,8 @@ final class Numbers {
   /** {@code m:ss}, or {@code h:mm:ss} from an hour on. */
   static String clock(long seconds) {
     long s = Math.max(0, seconds);
-    return s >= 3600 ? s / 3600 + ":" + twoDigits(s / 60 % 60) + ":" + twoDigits(s % 60)
+    return s >= 3600
+        ? s / 3600 + ":" + twoDigits(s / 60 % 60) + ":" + twoDigits(s % 60)
         : s / 60 + ":" + twoDigits(s % 60);
   }
 

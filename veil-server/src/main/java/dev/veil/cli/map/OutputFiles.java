@@ -11,11 +11,12 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The two files a {@code veil map} import writes: the rows ({@code identifier,advertising_id,bucket_id})
- * and the rejected identifiers ({@code identifier,reason}), each to a temporary file beside its
- * target ({@code <out>.tmp}, {@code <out>.rejected.csv.tmp}) until the import is complete, then
- * renamed into place. The temporary files are the import's progress: a resumed run cuts them back
- * to the last checkpoint and appends. Not thread-safe: one thread writes.
+ * The two files a {@code veil map} import writes: the rows ({@code
+ * identifier,advertising_id,bucket_id}) and the rejected identifiers ({@code identifier,reason}),
+ * each to a temporary file beside its target ({@code <out>.tmp}, {@code <out>.rejected.csv.tmp})
+ * until the import is complete, then renamed into place. The temporary files are the import's
+ * progress: a resumed run cuts them back to the last checkpoint and appends. Not thread-safe: one
+ * thread writes.
  */
 final class OutputFiles implements AutoCloseable {
   static final String HEADER = "identifier,advertising_id,bucket_id\n";
@@ -43,14 +44,21 @@ final class OutputFiles implements AutoCloseable {
     return absolute.resolveSibling(absolute.getFileName() + ".tmp");
   }
 
-  /** The file of the identifiers rejected beside the output {@code out}: {@code <out>.rejected.csv}. */
+  /**
+   * The file of the identifiers rejected beside the output {@code out}: {@code <out>.rejected.csv}.
+   */
   static Path rejectedFile(Path out) {
     return Path.of(out + ".rejected.csv");
   }
 
-  /** Whether the temporary files hold at least what {@code c} records (so a run can go on from it). */
+  /**
+   * Whether the temporary files hold at least what {@code c} records (so a run can go on from it).
+   */
   boolean canResume(MapState.Checkpoint c) throws IOException {
-    return c.bytes() > 0 && Files.isRegularFile(tmp) && Files.isRegularFile(rejectedTmp) && Files.size(tmp) >= c.bytes()
+    return c.bytes() > 0
+        && Files.isRegularFile(tmp)
+        && Files.isRegularFile(rejectedTmp)
+        && Files.size(tmp) >= c.bytes()
         && Files.size(rejectedTmp) >= c.rejectedBytes();
   }
 
@@ -82,7 +90,8 @@ final class OutputFiles implements AutoCloseable {
     rejectedBytes = c.rejectedBytes();
   }
 
-  void write(byte[] rowBytes, int rowLength, byte[] rejectedRows, int rejectedLength) throws IOException {
+  void write(byte[] rowBytes, int rowLength, byte[] rejectedRows, int rejectedLength)
+      throws IOException {
     bytes += writeAt(rows, tmp, rowBytes, rowLength, bytes);
     rejectedBytes += writeAt(rejections, rejectedTmp, rejectedRows, rejectedLength, rejectedBytes);
   }
@@ -117,22 +126,29 @@ final class OutputFiles implements AutoCloseable {
     if (e instanceof FileSystemException f) {
       return f;
     }
-    FileSystemException named = new FileSystemException(file.toString(), null,
-        e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+    FileSystemException named =
+        new FileSystemException(
+            file.toString(),
+            null,
+            e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
     named.initCause(e);
     return named;
   }
 
   /**
    * Puts the temporary files of a complete import in place (those still there: a run that stopped
-   * between the renames left the rest): the rows over the output, and the rejected identifiers
-   * over their file, or, when there are none, no rejected file at all.
+   * between the renames left the rest): the rows over the output, and the rejected identifiers over
+   * their file, or, when there are none, no rejected file at all.
    */
   void finishRenames(long rejectedRows) throws IOException {
     close();
     if (Files.exists(rejectedTmp)) {
       if (rejectedRows > 0) {
-        Files.move(rejectedTmp, rejected, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Files.move(
+            rejectedTmp,
+            rejected,
+            StandardCopyOption.REPLACE_EXISTING,
+            StandardCopyOption.ATOMIC_MOVE);
       } else {
         Files.delete(rejectedTmp);
         Files.deleteIfExists(rejected);
@@ -145,8 +161,8 @@ final class OutputFiles implements AutoCloseable {
 
   /**
    * Finishes what a run that stopped after its {@code DONE} or {@code REFRESHED} record left
-   * undone: the renames of those temporary files, then the {@code INSTALLED} record. Every run
-   * does this first, so that temporary files found later are never taken for a finished write.
+   * undone: the renames of those temporary files, then the {@code INSTALLED} record. Every run does
+   * this first, so that temporary files found later are never taken for a finished write.
    */
   void settle(MapState state) throws IOException {
     if (state.renamesPending()) {
@@ -155,7 +171,9 @@ final class OutputFiles implements AutoCloseable {
     }
   }
 
-  /** Removes the temporary files a refresh that stopped before its {@code REFRESHED} record left. */
+  /**
+   * Removes the temporary files a refresh that stopped before its {@code REFRESHED} record left.
+   */
   void discardTemporaryFiles() throws IOException {
     Files.deleteIfExists(tmp);
     Files.deleteIfExists(rejectedTmp);
@@ -201,11 +219,16 @@ final class OutputFiles implements AutoCloseable {
 
   private static FileChannel open(Path file, boolean truncate) throws IOException {
     return truncate
-        ? FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)
+        ? FileChannel.open(
+            file,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)
         : FileChannel.open(file, StandardOpenOption.WRITE);
   }
 
-  private static int writeAt(FileChannel channel, Path file, byte[] b, int length, long position) throws IOException {
+  private static int writeAt(FileChannel channel, Path file, byte[] b, int length, long position)
+      throws IOException {
     ByteBuffer buffer = ByteBuffer.wrap(b, 0, length);
     try {
       while (buffer.hasRemaining()) {
@@ -217,7 +240,9 @@ final class OutputFiles implements AutoCloseable {
     return length;
   }
 
-  /** Whether {@code file} is one of the files a run on {@code out} writes (its state file aside). */
+  /**
+   * Whether {@code file} is one of the files a run on {@code out} writes (its state file aside).
+   */
   static boolean isWrittenFile(Path out, Path file) {
     Path f = file.toAbsolutePath().normalize();
     Path rejected = rejectedFile(out);

@@ -45,10 +45,19 @@ final class OutputLock implements AutoCloseable {
     if (file.toAbsolutePath().normalize().equals(statePath.toAbsolutePath().normalize())) {
       return null;
     }
-    FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-        StandardOpenOption.WRITE);
-    return new OutputLock(file, channel, FileLocks.exclusive(channel, "--out " + out
-        + " is being written by another veil map (it holds " + file + "); wait for it to end, or give another --out"));
+    FileChannel channel =
+        FileChannel.open(
+            file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    return new OutputLock(
+        file,
+        channel,
+        FileLocks.exclusive(
+            channel,
+            "--out "
+                + out
+                + " is being written by another veil map (it holds "
+                + file
+                + "); wait for it to end, or give another --out"));
   }
 
   /** Releases the lock; a lock file that holds no state is removed first, while still locked. */

@@ -47,7 +47,13 @@ final class OutputRefresh {
    * What the refresh did. {@code rotatedBuckets} counts the buckets rotated at or after the oldest
    * row was mapped, not the whole poll (which reaches back a margin further).
    */
-  record Result(long rotatedBuckets, long stale, long remapped, long optedOut, long invalid, long rows,
+  record Result(
+      long rotatedBuckets,
+      long stale,
+      long remapped,
+      long optedOut,
+      long invalid,
+      long rows,
       long rejectedRows) {}
 
   private final ApiCaller caller;
@@ -71,12 +77,17 @@ final class OutputRefresh {
 
   /** Told each {@link Step} as it is reached. */
   interface Steps {
-    Steps NONE = step -> { };
+    Steps NONE = step -> {};
 
     void reached(Step step) throws IOException;
   }
 
-  OutputRefresh(ApiCaller caller, IdentityMapClient mapper, boolean hashLocally, int batchSize, int batchBytes,
+  OutputRefresh(
+      ApiCaller caller,
+      IdentityMapClient mapper,
+      boolean hashLocally,
+      int batchSize,
+      int batchBytes,
       OutputImport.Progress progress) {
     this(caller, mapper, hashLocally, batchSize, batchBytes, progress, Steps.NONE, KEPT_BYTES);
   }
@@ -85,8 +96,15 @@ final class OutputRefresh {
    * @param steps told each point of the write as it is reached (tests stop the refresh there)
    * @param keptBytes bytes of rows that stay after which a chunk is sent ({@link #KEPT_BYTES})
    */
-  OutputRefresh(ApiCaller caller, IdentityMapClient mapper, boolean hashLocally, int batchSize, int batchBytes,
-      OutputImport.Progress progress, Steps steps, int keptBytes) {
+  OutputRefresh(
+      ApiCaller caller,
+      IdentityMapClient mapper,
+      boolean hashLocally,
+      int batchSize,
+      int batchBytes,
+      OutputImport.Progress progress,
+      Steps steps,
+      int keptBytes) {
     this.steps = steps;
     this.keptBytes = keptBytes;
     this.caller = caller;
@@ -106,27 +124,39 @@ final class OutputRefresh {
     Path out = files.out();
     files.settle(state);
     if (state.input() == null || !state.done() || !Files.isRegularFile(out)) {
-      throw new IOException("nothing to refresh in " + out + (state.input() != null && !state.done()
-          ? ": its import is not finished; run the same veil map --in command again first"
-          : ": map a file into it first (veil map --in FILE --out " + out + ")"));
+      throw new IOException(
+          "nothing to refresh in "
+              + out
+              + (state.input() != null && !state.done()
+                  ? ": its import is not finished; run the same veil map --in command again first"
+                  : ": map a file into it first (veil map --in FILE --out " + out + ")"));
     }
     files.discardTemporaryFiles(); // a refresh that stopped before its commit: never to be renamed
     long pollMillis = System.currentTimeMillis();
     long oldestMapped = Math.min(state.oldestMappedAtMillis(), pollMillis);
-    // The poll reaches back POLL_OVERLAP before the oldest row, so that a node whose clock is behind
+    // The poll reaches back POLL_OVERLAP before the oldest row, so that a node whose clock is
+    // behind
     // this machine's cannot hide a rotation; what it lists in that margin (on a new store, every
     // bucket, dated at the store's creation) is looked up but not counted as rotated since mapping.
     long since = oldestMapped - MappingCache.POLL_OVERLAP.toMillis();
     RotatedBuckets rotated = new RotatedBuckets();
-    // Streamed in, with no list of them all; a retried poll hands them over again: the latest time stays.
-    mapper.rotatedBuckets(Instant.ofEpochMilli(since),
+    // Streamed in, with no list of them all; a retried poll hands them over again: the latest time
+    // stays.
+    mapper.rotatedBuckets(
+        Instant.ofEpochMilli(since),
         b -> rotated.merge(b.bucketId(), b.lastUpdated().toEpochMilli()));
     Tally t = anyStale(state, files, rotated) ? rewrite(state, files, rotated, fixedKind) : null;
     if (t == null) {
       files.discardTemporaryFiles(); // the files stay as they are
       state.refreshed(pollMillis, state.last().rows(), state.last().rejectedRows());
       state.markInstalled();
-      return new Result(rotated.countAtOrAfter(oldestMapped), 0, 0, 0, 0, state.last().rows(),
+      return new Result(
+          rotated.countAtOrAfter(oldestMapped),
+          0,
+          0,
+          0,
+          0,
+          state.last().rows(),
           state.last().rejectedRows());
     }
     steps.reached(Step.WRITTEN);
@@ -135,21 +165,35 @@ final class OutputRefresh {
     files.finishRenames(t.rejected);
     steps.reached(Step.RENAMED);
     state.markInstalled();
-    return new Result(rotated.countAtOrAfter(oldestMapped), t.stale, t.remapped, t.optedOut, t.invalid, t.rows,
+    return new Result(
+        rotated.countAtOrAfter(oldestMapped),
+        t.stale,
+        t.remapped,
+        t.optedOut,
+        t.invalid,
+        t.rows,
         t.rejected);
   }
 
-  /** A row's fields: the identifier unquoted, the advertising id, the bucket, and the identifier's field as written. */
+  /**
+   * A row's fields: the identifier unquoted, the advertising id, the bucket, and the identifier's
+   * field as written.
+   */
   static String[] split(String line) {
     int bucketComma = line.lastIndexOf(',');
     int idComma = line.lastIndexOf(',', bucketComma - 1);
     if (idComma < 0) {
-      throw new IllegalArgumentException("not a row of veil map's output: " + line.length() + " characters, "
-          + "fewer than three fields");
+      throw new IllegalArgumentException(
+          "not a row of veil map's output: "
+              + line.length()
+              + " characters, "
+              + "fewer than three fields");
     }
     String field = line.substring(0, idComma);
     String identifier = field.startsWith("\"") ? Csv.fields(field).get(0) : field;
-    return new String[] {identifier, line.substring(idComma + 1, bucketComma), line.substring(bucketComma + 1), field};
+    return new String[] {
+      identifier, line.substring(idComma + 1, bucketComma), line.substring(bucketComma + 1), field
+    };
   }
 
   /**
@@ -157,11 +201,13 @@ final class OutputRefresh {
    * such row, so that a refresh with nothing to re-map writes nothing (and one that has rows to
    * re-map near the top reads little twice).
    */
-  private static boolean anyStale(MapState state, OutputFiles files, RotatedBuckets rotated) throws IOException {
+  private static boolean anyStale(MapState state, OutputFiles files, RotatedBuckets rotated)
+      throws IOException {
     if (rotated.size() == 0) {
       return false;
     }
-    try (LineReader in = new LineReader(Files.newInputStream(files.out()), files.out().toString())) {
+    try (LineReader in =
+        new LineReader(Files.newInputStream(files.out()), files.out().toString())) {
       in.nextLine(); // the header
       for (long row = 0; in.nextLine(); row++) {
         if (isStale(in, row, state, rotated, files.out())) {
@@ -178,10 +224,13 @@ final class OutputRefresh {
    *
    * @throws IOException if the output has more rows than the state records (it was changed since)
    */
-  private static boolean isStale(LineReader in, long row, MapState state, RotatedBuckets rotated, Path out)
+  private static boolean isStale(
+      LineReader in, long row, MapState state, RotatedBuckets rotated, Path out)
       throws IOException {
     if (row >= state.last().rows()) {
-      throw changed(out, "it has more rows than the " + Numbers.grouped(state.last().rows()) + " veil map wrote");
+      throw changed(
+          out,
+          "it has more rows than the " + Numbers.grouped(state.last().rows()) + " veil map wrote");
     }
     byte[] b = in.bytes();
     int bucket = in.end();
@@ -194,12 +243,18 @@ final class OutputRefresh {
 
   /**
    * The refusal of an output that is not as veil map wrote it (edited, or another file put in its
-   * place): its rows and the state's record of them no longer agree, so which rows to re-map
-   * cannot be told. Nothing is written; an import of the input makes the output anew.
+   * place): its rows and the state's record of them no longer agree, so which rows to re-map cannot
+   * be told. Nothing is written; an import of the input makes the output anew.
    */
   private static IOException changed(Path out, String what) {
-    return new IOException(out + " was changed since veil map wrote it (" + what + "), so the rows to re-map "
-        + "cannot be told; remove it and map the input into it again (veil map --in FILE --out " + out + ")");
+    return new IOException(
+        out
+            + " was changed since veil map wrote it ("
+            + what
+            + "), so the rows to re-map "
+            + "cannot be told; remove it and map the input into it again (veil map --in FILE --out "
+            + out
+            + ")");
   }
 
   /**
@@ -212,9 +267,12 @@ final class OutputRefresh {
   private static final class Chunk {
     /** The rows that stay, as read; the stale rows' places are in {@link #stale}. */
     final CsvBuffer kept = new CsvBuffer(1 << 16);
+
     int keptRows;
+
     /** The stale rows, in order. */
     final List<StaleRow> stale = new ArrayList<>();
+
     IdentityInput kind;
     ValueList sent;
     Future<MapAnswer> answer;
@@ -255,23 +313,33 @@ final class OutputRefresh {
    * a time, and replaced by their answers; rows now refused go to the rejected file's temporary
    * file (its rows so far, then these), opened at the first of them.
    */
-  private Tally rewrite(MapState state, OutputFiles files, RotatedBuckets rotated, IdentityInput fixedKind)
+  private Tally rewrite(
+      MapState state, OutputFiles files, RotatedBuckets rotated, IdentityInput fixedKind)
       throws IOException {
     Tally t = new Tally();
     long total = Math.max(1, state.last().rows());
-    ExecutorService senders = Executors.newFixedThreadPool(OutputImport.IN_FLIGHT, r -> {
-      Thread thread = new Thread(r, "veil-map-send");
-      thread.setDaemon(true);
-      return thread;
-    });
+    ExecutorService senders =
+        Executors.newFixedThreadPool(
+            OutputImport.IN_FLIGHT,
+            r -> {
+              Thread thread = new Thread(r, "veil-map-send");
+              thread.setDaemon(true);
+              return thread;
+            });
     Rejections rejections = new Rejections(files, state.last().rejectedRows());
     try (LineReader in = new LineReader(Files.newInputStream(files.out()), files.out().toString());
-        FileChannel channel = FileChannel.open(files.temporaryOut(), StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+        FileChannel channel =
+            FileChannel.open(
+                files.temporaryOut(),
+                StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
         OutputStream w = new BufferedOutputStream(stream(channel, files.temporaryOut()), 1 << 16);
         rejections) {
       String header = in.readLine();
-      w.write(((header == null ? OutputFiles.HEADER.strip() : header) + "\n").getBytes(StandardCharsets.UTF_8));
+      w.write(
+          ((header == null ? OutputFiles.HEADER.strip() : header) + "\n")
+              .getBytes(StandardCharsets.UTF_8));
       Deque<Chunk> pending = new ArrayDeque<>();
       Chunk c = new Chunk();
       for (long row = 0; in.nextLine(); row++) {
@@ -289,15 +357,21 @@ final class OutputRefresh {
         try {
           f = split(in.line());
         } catch (IllegalArgumentException e) {
-          throw changed(files.out(), "line " + Numbers.grouped(in.lineNumber()) + " is not a row of veil map's output");
+          throw changed(
+              files.out(),
+              "line " + Numbers.grouped(in.lineNumber()) + " is not a row of veil map's output");
         }
         Identifier id = toSend(f[0], fixedKind);
         int sentAt = -1;
         if (id != null) {
           byte[] value = id.value().getBytes(StandardCharsets.UTF_8);
-          if (c.sent != null && (id.kind() != c.kind || c.sent.size() >= batchSize
-              || MapJson.ENVELOPE_BYTES + c.sent.jsonBytesBound() + ValueList.jsonBytesBound(value, 0, value.length)
-                  > batchBytes)) {
+          if (c.sent != null
+              && (id.kind() != c.kind
+                  || c.sent.size() >= batchSize
+                  || MapJson.ENVELOPE_BYTES
+                          + c.sent.jsonBytesBound()
+                          + ValueList.jsonBytesBound(value, 0, value.length)
+                      > batchBytes)) {
             c = send(c, pending, senders, w, rejections, t, total);
           }
           if (c.sent == null) {
@@ -331,8 +405,15 @@ final class OutputRefresh {
    * Sends chunk {@code c}'s request (if it has stale rows to send) and queues it; writes the oldest
    * queued chunks while more than {@value OutputImport#IN_FLIGHT} wait. Returns the next chunk.
    */
-  private Chunk send(Chunk c, Deque<Chunk> pending, ExecutorService senders, OutputStream w, Rejections rejections,
-      Tally t, long total) throws IOException {
+  private Chunk send(
+      Chunk c,
+      Deque<Chunk> pending,
+      ExecutorService senders,
+      OutputStream w,
+      Rejections rejections,
+      Tally t,
+      long total)
+      throws IOException {
     if (c.isEmpty()) {
       return c;
     }
@@ -343,15 +424,20 @@ final class OutputRefresh {
     }
     pending.add(c);
     // The oldest chunks go out as soon as they can (rows held longer are promoted to the old
-    // generation, which then grows with them), and at the latest when more requests would be waiting.
-    while (!pending.isEmpty() && (pending.size() > OutputImport.IN_FLIGHT || pending.peek().answered())) {
+    // generation, which then grows with them), and at the latest when more requests would be
+    // waiting.
+    while (!pending.isEmpty()
+        && (pending.size() > OutputImport.IN_FLIGHT || pending.peek().answered())) {
       write(pending.poll(), w, rejections, t, total);
     }
     return new Chunk();
   }
 
-  /** Writes chunk {@code c}'s rows once its answer is in: kept rows as read, stale ones as answered. */
-  private void write(Chunk c, OutputStream w, Rejections rejections, Tally t, long total) throws IOException {
+  /**
+   * Writes chunk {@code c}'s rows once its answer is in: kept rows as read, stale ones as answered.
+   */
+  private void write(Chunk c, OutputStream w, Rejections rejections, Tally t, long total)
+      throws IOException {
     MapAnswer answer = c.answer == null ? null : await(c.answer);
     byte[] kept = c.kept.bytes();
     int from = 0;
@@ -359,13 +445,21 @@ final class OutputRefresh {
       w.write(kept, from, s.at() - from);
       from = s.at();
       if (s.sentAt() >= 0 && answer.isMapped(s.sentAt())) {
-        String row = s.field() + ',' + Csv.field(answer.advertisingId(s.sentAt())) + ','
-            + Csv.field(answer.bucketId(s.sentAt())) + '\n';
+        String row =
+            s.field()
+                + ','
+                + Csv.field(answer.advertisingId(s.sentAt()))
+                + ','
+                + Csv.field(answer.bucketId(s.sentAt()))
+                + '\n';
         w.write(row.getBytes(StandardCharsets.UTF_8));
         t.remapped++;
         t.rows++;
       } else {
-        String reason = s.sentAt() < 0 ? MapOutcome.Reason.INVALID_IDENTIFIER.wireName() : answer.reason(s.sentAt());
+        String reason =
+            s.sentAt() < 0
+                ? MapOutcome.Reason.INVALID_IDENTIFIER.wireName()
+                : answer.reason(s.sentAt());
         rejections.add(s.field(), reason);
         if (MapOutcome.Reason.OPTED_OUT.wireName().equals(reason)) {
           t.optedOut++;
@@ -408,8 +502,12 @@ final class OutputRefresh {
     }
 
     private void open() throws IOException {
-      channel = FileChannel.open(files.temporaryRejected(), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING);
+      channel =
+          FileChannel.open(
+              files.temporaryRejected(),
+              StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE,
+              StandardOpenOption.TRUNCATE_EXISTING);
       OutputStream os = stream(channel, files.temporaryRejected());
       if (Files.isRegularFile(files.rejected())) {
         try (InputStream old = Files.newInputStream(files.rejected())) {
@@ -442,7 +540,8 @@ final class OutputRefresh {
 
   /** What is sent for {@code value}: the identifier, or its hash; null if it does not normalize. */
   private Identifier toSend(String value, IdentityInput fixedKind) {
-    Identifier id = Identifier.of(fixedKind != null ? fixedKind : IdentifierFile.guess(value), value);
+    Identifier id =
+        Identifier.of(fixedKind != null ? fixedKind : IdentifierFile.guess(value), value);
     if (!id.isValid()) {
       return null;
     }

@@ -9,13 +9,17 @@ import java.util.function.LongSupplier;
 
 /**
  * Shows how far {@code veil map} has come, on stderr: a bar redrawn in place on a terminal (count,
- * percentage, rate, time left; the total grows while the input is still being read), plain
- * lines otherwise (every few seconds and at the end of each phase), or nothing. Thread-safe: the
- * input is read on one thread while another maps.
+ * percentage, rate, time left; the total grows while the input is still being read), plain lines
+ * otherwise (every few seconds and at the end of each phase), or nothing. Thread-safe: the input is
+ * read on one thread while another maps.
  */
 final class ProgressDisplay implements OutputImport.Progress {
   /** How progress is shown. */
-  enum Mode { BAR, LINES, NONE }
+  enum Mode {
+    BAR,
+    LINES,
+    NONE
+  }
 
   private static final int BAR_WIDTH = 24;
   private static final long BAR_EVERY_NANOS = 100_000_000L;
@@ -42,8 +46,8 @@ final class ProgressDisplay implements OutputImport.Progress {
   }
 
   /**
-   * {@link System#nanoTime}, as a class: on the way to the first request a JVM links each lambda
-   * or method reference the first time it runs, milliseconds each while the code is cold
+   * {@link System#nanoTime}, as a class: on the way to the first request a JVM links each lambda or
+   * method reference the first time it runs, milliseconds each while the code is cold
    * (docs/benchmarks-client.md, "The way to the first request").
    */
   private static final class SystemNanoTime implements LongSupplier {
@@ -57,10 +61,11 @@ final class ProgressDisplay implements OutputImport.Progress {
    * The mode for {@code --progress auto}: a bar when the progress's stream, stderr, is a terminal,
    * else lines. {@link System#console()} alone says whether stdin and stdout are: with {@code 2>
    * map.log} on a terminal the bar's redraws went into the file, and with {@code > out.txt} the
-   * terminal got lines. Where the system names the file behind stderr ({@code /proc/self/fd/2}
-   * on Linux) that decides; elsewhere the console does.
+   * terminal got lines. Where the system names the file behind stderr ({@code /proc/self/fd/2} on
+   * Linux) that decides; elsewhere the console does.
    */
-  @SuppressWarnings("SystemConsoleNull") // Java 17-21 say "no terminal" by null; the link decides on Linux
+  @SuppressWarnings(
+      "SystemConsoleNull") // Java 17-21 say "no terminal" by null; the link decides on Linux
   static Mode auto() {
     return auto(Path.of("/proc/self/fd/2"), System.console() != null);
   }
@@ -76,8 +81,11 @@ final class ProgressDisplay implements OutputImport.Progress {
     } catch (IOException | UnsupportedOperationException | SecurityException e) {
       return console ? Mode.BAR : Mode.LINES; // no such link here
     }
-    return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty") || target.equals("/dev/console")
-        ? Mode.BAR : Mode.LINES;
+    return target.startsWith("/dev/pts/")
+            || target.startsWith("/dev/tty")
+            || target.equals("/dev/console")
+        ? Mode.BAR
+        : Mode.LINES;
   }
 
   /** Starts a phase (mapping, writing): its progress and rate are measured from now. */
@@ -135,16 +143,30 @@ final class ProgressDisplay implements OutputImport.Progress {
     err.flush();
   }
 
-  /** E.g. {@code mapping [=========>          ]  45% 450,000/1,000,000  92,000/s  0:06 left}. */
+  /** E.g. {@code mapping [=========> ] 45% 450,000/1,000,000 92,000/s 0:06 left}. */
   String describe(long done, long total, long elapsedNanos) {
     double seconds = elapsedNanos / 1e9;
     long rate = seconds > 0 ? Math.round(done / seconds) : 0;
     int percent = total == 0 ? 100 : (int) (100 * done / total);
-    String left = rate > 0 ? clock(Duration.ofSeconds((total - done + rate - 1) / rate)) + " left" : "-:-- left";
+    String left =
+        rate > 0
+            ? clock(Duration.ofSeconds((total - done + rate - 1) / rate)) + " left"
+            : "-:-- left";
     String bar = mode == Mode.BAR ? " " + bar(done, total) : "";
     String pct = Integer.toString(percent);
-    return phase + bar + " " + "   ".substring(Math.min(3, pct.length())) + pct + "% " + Numbers.grouped(done) + "/"
-        + Numbers.grouped(total) + "  " + Numbers.grouped(rate) + "/s  " + left;
+    return phase
+        + bar
+        + " "
+        + "   ".substring(Math.min(3, pct.length()))
+        + pct
+        + "% "
+        + Numbers.grouped(done)
+        + "/"
+        + Numbers.grouped(total)
+        + "  "
+        + Numbers.grouped(rate)
+        + "/s  "
+        + left;
   }
 
   private static String bar(long done, long total) {

@@ -14,11 +14,16 @@ public final class ServerOptions {
   static final String KEY_ENV = "VEIL_API_KEY";
   static final String DEFAULT_URL = "http://127.0.0.1:8080";
 
-  @Option(names = "--url", paramLabel = "URL",
+  @Option(
+      names = "--url",
+      paramLabel = "URL",
       description = "Server base URL (default: $" + URL_ENV + ", else " + DEFAULT_URL + ").")
   String url;
 
-  @Option(names = "--api-key", paramLabel = "KEY", description = "API key (default: $" + KEY_ENV + ").")
+  @Option(
+      names = "--api-key",
+      paramLabel = "KEY",
+      description = "API key (default: $" + KEY_ENV + ").")
   String apiKey;
 
   /** Options as given on the command line: each null when not given. */
@@ -29,7 +34,9 @@ public final class ServerOptions {
     return options;
   }
 
-  /** The {@code --url} and {@code --api-key} given (null when not given), for comparisons in tests. */
+  /**
+   * The {@code --url} and {@code --api-key} given (null when not given), for comparisons in tests.
+   */
   public List<String> given() {
     return Arrays.asList(url, apiKey);
   }
@@ -48,12 +55,20 @@ public final class ServerOptions {
    * in the words of this command line: {@code --url}, {@code --api-key}.
    */
   public static String inOptionTerms(IllegalArgumentException e) {
-    return String.valueOf(e.getMessage()).replace("baseUrl", "--url").replace("apiKey", "--api-key");
+    return String.valueOf(e.getMessage())
+        .replace("baseUrl", "--url")
+        .replace("apiKey", "--api-key");
   }
 
-  /** What a client command says when {@link #apiKey} is null: how to give a key with {@code role}. */
+  /**
+   * What a client command says when {@link #apiKey} is null: how to give a key with {@code role}.
+   */
   public static String missingKey(String role) {
-    return "no API key: give --api-key KEY or set " + KEY_ENV + " (a key with the " + role + " role)";
+    return "no API key: give --api-key KEY or set "
+        + KEY_ENV
+        + " (a key with the "
+        + role
+        + " role)";
   }
 
   /** The API key from the option or the environment, or null. */

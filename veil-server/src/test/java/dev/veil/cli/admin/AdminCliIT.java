@@ -11,8 +11,8 @@ import dev.veil.client.Role;
 import dev.veil.core.crypto.Sha256;
 import dev.veil.core.token.EncryptionKey;
 import dev.veil.salt.SaltSnapshot;
-import dev.veil.testing.CliRun;
 import dev.veil.server.VeilServer;
+import dev.veil.testing.CliRun;
 import dev.veil.testing.InMemoryNode;
 import dev.veil.testing.InMemoryStores;
 import dev.veil.testing.MutableClock;
@@ -52,7 +52,8 @@ class AdminCliIT {
   }
 
   private CliRun withKey(String key, String... args) {
-    List<String> all = new ArrayList<>(List.of("admin", "--port", String.valueOf(server.port()), "--key", key));
+    List<String> all =
+        new ArrayList<>(List.of("admin", "--port", String.valueOf(server.port()), "--key", key));
     all.addAll(List.of(args));
     return CliRun.of(all.toArray(String[]::new));
   }
@@ -71,21 +72,38 @@ class AdminCliIT {
   }
 
   private ApiClient client(String name) {
-    return node.services().clients().list().stream().filter(c -> c.name().equals(name)).findFirst().orElseThrow();
+    return node.services().clients().list().stream()
+        .filter(c -> c.name().equals(name))
+        .findFirst()
+        .orElseThrow();
   }
 
   // --- client ---
 
   @Test
   void clientCreate_printsTheClientAndItsKeyOnce_withAWarningToStoreIt() {
-    CliRun run = admin("client", "create", "--name", "Publisher", "--roles", "GENERATOR,MAPPER", "--site-id", "42");
+    CliRun run =
+        admin(
+            "client",
+            "create",
+            "--name",
+            "Publisher",
+            "--roles",
+            "GENERATOR,MAPPER",
+            "--site-id",
+            "42");
 
     assertOk(run);
     ApiClient created = client("Publisher");
     assertThat(created.siteId()).isEqualTo(42);
     assertThat(created.roles()).containsExactlyInAnyOrder(Role.GENERATOR, Role.MAPPER);
-    String key = run.out().lines().filter(l -> l.startsWith("API key: ")).findFirst().orElseThrow()
-        .substring("API key: ".length());
+    String key =
+        run.out()
+            .lines()
+            .filter(l -> l.startsWith("API key: "))
+            .findFirst()
+            .orElseThrow()
+            .substring("API key: ".length());
     assertThat(run.out().split(key, -1)).hasSize(2);
     assertThat(run.out()).contains("Publisher").contains("GENERATOR,MAPPER").contains("42");
     assertThat(run.err()).contains("shown only once");
@@ -99,12 +117,15 @@ class AdminCliIT {
     assertOk(run);
     assertThat(run.out()).matches("vk1\\.\\S+\\R");
     assertThat(run.err()).contains("shown only once");
-    assertThat(node.services().authenticator().authenticate("Bearer " + run.out().strip())).isPresent();
+    assertThat(node.services().authenticator().authenticate("Bearer " + run.out().strip()))
+        .isPresent();
 
-    CliRun rotated = admin("client", "rotate-key", String.valueOf(client("Scripted").id()), "--key-only");
+    CliRun rotated =
+        admin("client", "rotate-key", String.valueOf(client("Scripted").id()), "--key-only");
     assertOk(rotated);
     assertThat(rotated.out()).matches("vk1\\.\\S+\\R").isNotEqualTo(run.out());
-    assertThat(node.services().authenticator().authenticate("Bearer " + rotated.out().strip())).isPresent();
+    assertThat(node.services().authenticator().authenticate("Bearer " + rotated.out().strip()))
+        .isPresent();
   }
 
   @Test
@@ -145,9 +166,15 @@ class AdminCliIT {
 
     assertOk(run);
     List<String> lines = run.out().lines().toList();
-    assertThat(lines.get(0)).startsWith("ID").contains("NAME", "SITE", "ROLES", "ENABLED", "CREATED", "KEY ID");
+    assertThat(lines.get(0))
+        .startsWith("ID")
+        .contains("NAME", "SITE", "ROLES", "ENABLED", "CREATED", "KEY ID");
     assertThat(lines).hasSize(3);
-    assertThat(lines.get(2)).contains("mapper one").contains("MAPPER").contains("yes").contains("2026-03-01T12:00:00Z");
+    assertThat(lines.get(2))
+        .contains("mapper one")
+        .contains("MAPPER")
+        .contains("yes")
+        .contains("2026-03-01T12:00:00Z");
   }
 
   @Test
@@ -159,8 +186,11 @@ class AdminCliIT {
 
     assertOk(table);
     assertThat(table.out()).doesNotContain("\u202E");
-    assertThat(table.out().lines().toList().get(2)).contains(" evil\\u202Eeman ").contains("MAPPER");
-    assertThat(parse(json.out()).get("clients").get(1).get("name").asText()).isEqualTo("evil\u202Eeman");
+    assertThat(table.out().lines().toList().get(2))
+        .contains(" evil\\u202Eeman ")
+        .contains("MAPPER");
+    assertThat(parse(json.out()).get("clients").get(1).get("name").asText())
+        .isEqualTo("evil\u202Eeman");
   }
 
   @Test
@@ -169,8 +199,10 @@ class AdminCliIT {
       CliRun run = admin("client", "create", "--name", blank, "--roles", "MAPPER");
 
       assertThat(run.exitCode()).isEqualTo(1);
-      assertThat(run.err()).isEqualTo("veil admin: the server refused: INVALID_ARGUMENT: name must not be blank"
-          + System.lineSeparator());
+      assertThat(run.err())
+          .isEqualTo(
+              "veil admin: the server refused: INVALID_ARGUMENT: name must not be blank"
+                  + System.lineSeparator());
     }
   }
 
@@ -230,7 +262,13 @@ class AdminCliIT {
     CliRun run = admin("client", "rotate-key", String.valueOf(client("rotating").id()));
 
     assertOk(run);
-    String newKey = run.out().lines().filter(l -> l.startsWith("API key: ")).findFirst().orElseThrow().substring(9);
+    String newKey =
+        run.out()
+            .lines()
+            .filter(l -> l.startsWith("API key: "))
+            .findFirst()
+            .orElseThrow()
+            .substring(9);
     assertThat(newKey).isNotEqualTo(oldKey);
     assertThat(node.services().authenticator().authenticate("Bearer " + newKey)).isPresent();
     assertThat(node.services().authenticator().authenticate("Bearer " + oldKey)).isEmpty();
@@ -244,7 +282,11 @@ class AdminCliIT {
     CliRun run = admin("keys", "list");
 
     assertOk(run);
-    assertThat(run.out()).contains("KEYSET").contains("master").contains("refresh").contains("site 1")
+    assertThat(run.out())
+        .contains("KEYSET")
+        .contains("master")
+        .contains("refresh")
+        .contains("site 1")
         .contains("active");
     assertThat(run.out().lines()).hasSize(4);
   }
@@ -301,8 +343,10 @@ class AdminCliIT {
   void saltsRotate_withBuckets_rotatesThoseBuckets_repeatedOrCommaSeparated() {
     SaltSnapshot salts = node.services().salts().current();
 
-    CliRun repeated = admin("salts", "rotate", "--bucket", salts.bucketId(1), "--bucket", salts.bucketId(2));
-    CliRun commas = admin("salts", "rotate", "--bucket", salts.bucketId(3) + "," + salts.bucketId(4), "--json");
+    CliRun repeated =
+        admin("salts", "rotate", "--bucket", salts.bucketId(1), "--bucket", salts.bucketId(2));
+    CliRun commas =
+        admin("salts", "rotate", "--bucket", salts.bucketId(3) + "," + salts.bucketId(4), "--json");
 
     assertOk(repeated);
     assertOk(commas);
@@ -315,13 +359,16 @@ class AdminCliIT {
     CliRun run = admin("salts", "rotate", "--fraction", "2");
 
     assertThat(run.exitCode()).isEqualTo(1);
-    assertThat(run.err()).contains("INVALID_ARGUMENT").contains("fraction must be greater than 0 and at most 1");
+    assertThat(run.err())
+        .contains("INVALID_ARGUMENT")
+        .contains("fraction must be greater than 0 and at most 1");
   }
 
   @Test
   void saltsRotate_withoutOrWithBothTargets_isAUsageError() {
     assertThat(admin("salts", "rotate").exitCode()).isEqualTo(2);
-    assertThat(admin("salts", "rotate", "--fraction", "0.1", "--bucket", "abc").exitCode()).isEqualTo(2);
+    assertThat(admin("salts", "rotate", "--fraction", "0.1", "--bucket", "abc").exitCode())
+        .isEqualTo(2);
     assertThat(node.services().salts().current().rotatedCount()).isZero();
   }
 
@@ -330,8 +377,10 @@ class AdminCliIT {
     CliRun run = admin("salts", "status");
 
     assertOk(run);
-    assertThat(run.out()).contains("buckets              " + TestConfigs.BUCKETS)
-        .contains("rotated buckets      0").contains("2026-03-01T12:00:00Z")
+    assertThat(run.out())
+        .contains("buckets              " + TestConfigs.BUCKETS)
+        .contains("rotated buckets      0")
+        .contains("2026-03-01T12:00:00Z")
         .contains("last daily rotation  2026-03-01");
   }
 
@@ -342,29 +391,36 @@ class AdminCliIT {
     assertOk(run);
     JsonNode status = parse(run.out());
     assertThat(status.get("bucket_count").asInt()).isEqualTo(TestConfigs.BUCKETS);
-    assertThat(status.get("oldest_salt_ms").asLong()).isEqualTo(RunningAdminServer.START.toEpochMilli());
+    assertThat(status.get("oldest_salt_ms").asLong())
+        .isEqualTo(RunningAdminServer.START.toEpochMilli());
   }
 
   // --- opt-outs ---
 
   @Test
   void optoutRecord_byEmail_thenLookupByItsHash_findsIt() throws IOException {
-    String hash = Base64.getEncoder().encodeToString(Sha256.digest("jane@example.com".getBytes(StandardCharsets.UTF_8)));
+    String hash =
+        Base64.getEncoder()
+            .encodeToString(Sha256.digest("jane@example.com".getBytes(StandardCharsets.UTF_8)));
 
     CliRun recorded = admin("optout", "record", "--email", "Jane@Example.com");
     CliRun found = admin("optout", "lookup", "--email-hash", hash, "--json");
 
     assertOk(recorded);
     assertOk(found);
-    assertThat(recorded.out()).isEqualTo("Opted out at 2026-03-01T12:00:00Z." + System.lineSeparator());
+    assertThat(recorded.out())
+        .isEqualTo("Opted out at 2026-03-01T12:00:00Z." + System.lineSeparator());
     JsonNode answer = parse(found.out());
     assertThat(answer.get("opted_out").asBoolean()).isTrue();
-    assertThat(answer.get("opted_out_ms").asLong()).isEqualTo(RunningAdminServer.START.toEpochMilli());
+    assertThat(answer.get("opted_out_ms").asLong())
+        .isEqualTo(RunningAdminServer.START.toEpochMilli());
   }
 
   @Test
   void optoutRecord_byPhoneAndPhoneHash_areTheSameIdentity() {
-    String hash = Base64.getEncoder().encodeToString(Sha256.digest("+12025550123".getBytes(StandardCharsets.UTF_8)));
+    String hash =
+        Base64.getEncoder()
+            .encodeToString(Sha256.digest("+12025550123".getBytes(StandardCharsets.UTF_8)));
 
     assertOk(admin("optout", "record", "--phone-hash", hash));
     CliRun found = admin("optout", "lookup", "--phone", "+12025550123");
@@ -402,7 +458,8 @@ class AdminCliIT {
 
   @Test
   void badKey_exitsOneWithTheStatusMessage() {
-    CliRun run = withKey("vk1.AAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "client", "list");
+    CliRun run =
+        withKey("vk1.AAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "client", "list");
 
     assertThat(run.exitCode()).isEqualTo(1);
     assertThat(run.err()).contains("UNAUTHENTICATED").contains("missing or unknown API key");
@@ -415,7 +472,9 @@ class AdminCliIT {
     CliRun run = withKey("Bearer " + server.adminKey(), "client", "list");
 
     assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
-    assertThat(run.err()).contains("Give the admin key without 'Bearer '").doesNotContain(server.adminKey());
+    assertThat(run.err())
+        .contains("Give the admin key without 'Bearer '")
+        .doesNotContain(server.adminKey());
   }
 
   @Test
@@ -423,8 +482,10 @@ class AdminCliIT {
     CliRun run = withKey("k".repeat(20_000), "client", "list");
 
     assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
-    assertThat(run.err()).contains("The admin key is 20000 characters long, not an API key")
-        .doesNotContain("refused").doesNotContain("kkkk");
+    assertThat(run.err())
+        .contains("The admin key is 20000 characters long, not an API key")
+        .doesNotContain("refused")
+        .doesNotContain("kkkk");
     assertNoStackTrace(run);
   }
 
@@ -444,7 +505,8 @@ class AdminCliIT {
       closedPort = socket.getLocalPort();
     }
 
-    CliRun run = CliRun.of("admin", "client", "list", "--port", String.valueOf(closedPort), "--key", "k");
+    CliRun run =
+        CliRun.of("admin", "client", "list", "--port", String.valueOf(closedPort), "--key", "k");
 
     assertThat(run.exitCode()).isEqualTo(3);
     assertThat(run.err()).contains("cannot connect to the admin server at 127.0.0.1:" + closedPort);
@@ -452,16 +514,27 @@ class AdminCliIT {
   }
 
   private static String answeredHttp(int port) {
-    return "veil admin: 127.0.0.1:" + port + " answered HTTP, not gRPC: probably the public HTTP port (the admin gRPC"
-        + " port is grpc.port, default 9090)" + System.lineSeparator();
+    return "veil admin: 127.0.0.1:"
+        + port
+        + " answered HTTP, not gRPC: probably the public HTTP port (the admin gRPC"
+        + " port is grpc.port, default 9090)"
+        + System.lineSeparator();
   }
 
   @Test
   void thePublicHttpPort_exitsThree_sayingItAnsweredHttpNotGrpc() {
-    try (VeilServer veil = VeilServer.start(TestConfigs.config(), MutableClock.at("2026-03-01T12:00:00Z"),
-        new InMemoryStores())) {
-      CliRun run = CliRun.of("admin", "--port", String.valueOf(veil.httpPort()), "--key", server.adminKey(), "client",
-          "list");
+    try (VeilServer veil =
+        VeilServer.start(
+            TestConfigs.config(), MutableClock.at("2026-03-01T12:00:00Z"), new InMemoryStores())) {
+      CliRun run =
+          CliRun.of(
+              "admin",
+              "--port",
+              String.valueOf(veil.httpPort()),
+              "--key",
+              server.adminKey(),
+              "client",
+              "list");
 
       assertThat(run.exitCode()).as(run.err()).isEqualTo(3);
       assertThat(run.err()).isEqualTo(answeredHttp(veil.httpPort()));
@@ -473,13 +546,30 @@ class AdminCliIT {
   void anHttp2ServerThatIsNotGrpc_exitsThree_withoutItsHeaders() throws Exception {
     Vertx vertx = Vertx.vertx();
     try {
-      HttpServer http2 = vertx.createHttpServer(new HttpServerOptions().setHttp2ClearTextEnabled(true))
-          .requestHandler(request -> request.response().setStatusCode(404).putHeader("content-type", "text/plain")
-              .end("not found"))
-          .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      HttpServer http2 =
+          vertx
+              .createHttpServer(new HttpServerOptions().setHttp2ClearTextEnabled(true))
+              .requestHandler(
+                  request ->
+                      request
+                          .response()
+                          .setStatusCode(404)
+                          .putHeader("content-type", "text/plain")
+                          .end("not found"))
+              .listen(0, "127.0.0.1")
+              .toCompletionStage()
+              .toCompletableFuture()
+              .get(10, TimeUnit.SECONDS);
 
-      CliRun run = CliRun.of("admin", "--port", String.valueOf(http2.actualPort()), "--key", server.adminKey(),
-          "client", "list");
+      CliRun run =
+          CliRun.of(
+              "admin",
+              "--port",
+              String.valueOf(http2.actualPort()),
+              "--key",
+              server.adminKey(),
+              "client",
+              "list");
 
       assertThat(run.exitCode()).as(run.err()).isEqualTo(3);
       assertThat(run.err()).isEqualTo(answeredHttp(http2.actualPort()));
@@ -499,8 +589,17 @@ class AdminCliIT {
   @Test
   void aHostWithAPortOrEmpty_isAUsageError_withoutAStackTrace() {
     for (String host : List.of("127.0.0.1:" + server.port(), "")) {
-      CliRun run = CliRun.of("admin", "keys", "list", "--host", host, "--port", String.valueOf(server.port()), "--key",
-          server.adminKey());
+      CliRun run =
+          CliRun.of(
+              "admin",
+              "keys",
+              "list",
+              "--host",
+              host,
+              "--port",
+              String.valueOf(server.port()),
+              "--key",
+              server.adminKey());
 
       assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
       assertThat(run.err()).contains("--host must be a host name or an IP address, without a port");
@@ -510,8 +609,17 @@ class AdminCliIT {
 
   @Test
   void connectionOptions_mayFollowTheSubcommand() {
-    CliRun run = CliRun.of("admin", "client", "list", "--key", server.adminKey(), "--port",
-        String.valueOf(server.port()), "--host", "127.0.0.1");
+    CliRun run =
+        CliRun.of(
+            "admin",
+            "client",
+            "list",
+            "--key",
+            server.adminKey(),
+            "--port",
+            String.valueOf(server.port()),
+            "--host",
+            "127.0.0.1");
 
     assertOk(run);
     assertThat(run.out()).contains(" " + InMemoryNode.ADMIN_NAME + " ");
@@ -519,12 +627,16 @@ class AdminCliIT {
 
   @Test
   void missingKey_isAUsageErrorNamingWhereKeysComeFrom() {
-    assumeTrue(System.getenv("VEIL_ADMIN_KEY") == null && !Files.exists(Path.of("data", "admin.key")));
+    assumeTrue(
+        System.getenv("VEIL_ADMIN_KEY") == null && !Files.exists(Path.of("data", "admin.key")));
 
     CliRun run = CliRun.of("admin", "client", "list", "--port", String.valueOf(server.port()));
 
     assertThat(run.exitCode()).isEqualTo(2);
-    assertThat(run.err()).contains("No admin key").contains("VEIL_ADMIN_KEY").contains("data/admin.key");
+    assertThat(run.err())
+        .contains("No admin key")
+        .contains("VEIL_ADMIN_KEY")
+        .contains("data/admin.key");
   }
 
   @Test
@@ -537,7 +649,8 @@ class AdminCliIT {
   void mainRun_returnsTheCommandsExitCode() {
     String port = String.valueOf(server.port());
 
-    assertThat(Main.run("admin", "--port", port, "--key", server.adminKey(), "salts", "status")).isZero();
+    assertThat(Main.run("admin", "--port", port, "--key", server.adminKey(), "salts", "status"))
+        .isZero();
     assertThat(Main.run("admin", "--port", port, "--key", "wrong", "salts", "status")).isEqualTo(1);
   }
 
@@ -546,17 +659,25 @@ class AdminCliIT {
     CliRun run = CliRun.of("admin", "--help");
 
     assertOk(run);
-    assertThat(run.out()).contains("client", "keys", "salts", "optout", "--host", "--port", "--key", "--json");
+    assertThat(run.out())
+        .contains("client", "keys", "salts", "optout", "--host", "--port", "--key", "--json");
   }
 
   @Test
   void everyRpcHasASubcommand() {
-    for (String[] args : List.of(new String[] {"client", "create", "--help"}, new String[] {"client", "list", "--help"},
-        new String[] {"client", "disable", "--help"}, new String[] {"client", "enable", "--help"},
-        new String[] {"client", "rotate-key", "--help"}, new String[] {"keys", "list", "--help"},
-        new String[] {"keys", "rotate", "--help"}, new String[] {"salts", "rotate", "--help"},
-        new String[] {"salts", "status", "--help"}, new String[] {"optout", "record", "--help"},
-        new String[] {"optout", "lookup", "--help"})) {
+    for (String[] args :
+        List.of(
+            new String[] {"client", "create", "--help"},
+            new String[] {"client", "list", "--help"},
+            new String[] {"client", "disable", "--help"},
+            new String[] {"client", "enable", "--help"},
+            new String[] {"client", "rotate-key", "--help"},
+            new String[] {"keys", "list", "--help"},
+            new String[] {"keys", "rotate", "--help"},
+            new String[] {"salts", "rotate", "--help"},
+            new String[] {"salts", "status", "--help"},
+            new String[] {"optout", "record", "--help"},
+            new String[] {"optout", "lookup", "--help"})) {
       assertThat(admin(args).exitCode()).as(String.join(" ", args)).isZero();
     }
   }

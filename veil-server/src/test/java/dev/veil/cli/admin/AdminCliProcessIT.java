@@ -36,22 +36,30 @@ class AdminCliProcessIT {
   private record Result(int exitCode, String out, String err) {}
 
   private Result veil(String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-cp", System.getProperty("java.class.path"), "dev.veil.cli.Main"));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.veil.cli.Main"));
     command.addAll(List.of(args));
     Path out = dir.resolve("out.txt");
     Path err = dir.resolve("err.txt");
-    Process process = new ProcessBuilder(command)
-        .directory(dir.toFile()) // no data/admin.key here
-        .redirectOutput(out.toFile())
-        .redirectError(err.toFile())
-        .start();
+    Process process =
+        new ProcessBuilder(command)
+            .directory(dir.toFile()) // no data/admin.key here
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
     if (!process.waitFor(120, TimeUnit.SECONDS)) {
       process.destroyForcibly();
       throw new AssertionError("veil admin did not finish within 120 s");
     }
-    return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+    return new Result(
+        process.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8),
         Files.readString(err, StandardCharsets.UTF_8));
   }
 }

@@ -10,8 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class AdminKeySourceTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void flag_winsOverEnvironmentAndFile() throws IOException {
@@ -25,14 +24,16 @@ class AdminKeySourceTest {
   void environment_winsOverFile() throws IOException {
     Path file = Files.writeString(dir.resolve("admin.key"), "from-file\n");
 
-    assertThat(AdminKeySource.resolve(null, Map.of("VEIL_ADMIN_KEY", "from-env"), file)).hasValue("from-env");
+    assertThat(AdminKeySource.resolve(null, Map.of("VEIL_ADMIN_KEY", "from-env"), file))
+        .hasValue("from-env");
   }
 
   @Test
   void blankEnvironment_fallsBackToTheFilesFirstLine() throws IOException {
     Path file = Files.writeString(dir.resolve("admin.key"), "  from-file  \nsecond line\n");
 
-    assertThat(AdminKeySource.resolve(null, Map.of("VEIL_ADMIN_KEY", " "), file)).hasValue("from-file");
+    assertThat(AdminKeySource.resolve(null, Map.of("VEIL_ADMIN_KEY", " "), file))
+        .hasValue("from-file");
   }
 
   @Test

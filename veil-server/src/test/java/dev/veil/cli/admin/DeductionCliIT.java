@@ -38,8 +38,15 @@ class DeductionCliIT {
   }
 
   private CliRun deduction(String... args) {
-    List<String> all = new ArrayList<>(List.of("admin", "--port", String.valueOf(server.grpcPort()), "--key", adminKey,
-        "deduction"));
+    List<String> all =
+        new ArrayList<>(
+            List.of(
+                "admin",
+                "--port",
+                String.valueOf(server.grpcPort()),
+                "--key",
+                adminKey,
+                "deduction"));
     all.addAll(List.of(args));
     return CliRun.of(all.toArray(String[]::new));
   }
@@ -55,14 +62,25 @@ class DeductionCliIT {
 
   @Test
   void create_printsTheNewRecordAsATable() {
-    CliRun run = deduction("create", "--title", "Gym membership", "--desc", "monthly\nfirst day", "--pay-method-id",
-        "4294967295");
+    CliRun run =
+        deduction(
+            "create",
+            "--title",
+            "Gym membership",
+            "--desc",
+            "monthly\nfirst day",
+            "--pay-method-id",
+            "4294967295");
 
     assertOk(run);
     List<String> lines = run.out().lines().toList();
-    assertThat(lines.get(0)).startsWith("ID").contains("TITLE", "STATUS", "PAY METHOD", "CREATED", "UPDATED", "DESC");
-    assertThat(lines.get(1)).startsWith("1 ").contains("Gym membership", "NORMAL", "4294967295",
-        "2026-03-01T12:00:00Z", "monthly first day");
+    assertThat(lines.get(0))
+        .startsWith("ID")
+        .contains("TITLE", "STATUS", "PAY METHOD", "CREATED", "UPDATED", "DESC");
+    assertThat(lines.get(1))
+        .startsWith("1 ")
+        .contains(
+            "Gym membership", "NORMAL", "4294967295", "2026-03-01T12:00:00Z", "monthly first day");
   }
 
   @Test
@@ -77,9 +95,12 @@ class DeductionCliIT {
     assertOk(created);
     assertOk(listed);
     for (CliRun run : List.of(created, listed)) {
-      assertThat(run.out()).doesNotContain("\u202E", "\u200B", "\u2066")
+      assertThat(run.out())
+          .doesNotContain("\u202E", "\u200B", "\u2066")
           .contains("Gym \\u202Eylhtnom", "first\\u200B day\\u2066");
-      assertThat(run.out().lines().toList().get(1)).startsWith("1 ").endsWith("first\\u200B day\\u2066");
+      assertThat(run.out().lines().toList().get(1))
+          .startsWith("1 ")
+          .endsWith("first\\u200B day\\u2066");
     }
     assertThat(json.get("title").asText()).isEqualTo(title);
     assertThat(json.get("desc").asText()).isEqualTo(desc);
@@ -87,7 +108,8 @@ class DeductionCliIT {
 
   @Test
   void create_withJson_printsTheResponse() throws IOException {
-    JsonNode response = parse(deduction("create", "--title", "Gym", "--request-id", "r-1", "--json"));
+    JsonNode response =
+        parse(deduction("create", "--title", "Gym", "--request-id", "r-1", "--json"));
 
     assertThat(response.get("success").asBoolean()).isTrue();
     assertThat(response.get("code").asInt()).isZero();
@@ -97,8 +119,13 @@ class DeductionCliIT {
     assertThat(record.get("title").asText()).isEqualTo("Gym");
     assertThat(record.get("status").asInt()).isZero();
     assertThat(record.get("created_ms").asLong()).isPositive();
-    assertThat(parse(deduction("create", "--title", "Gym", "--request-id", "r-1", "--json")).get("data").get(0)
-        .get("id").asLong()).isEqualTo(1);
+    assertThat(
+            parse(deduction("create", "--title", "Gym", "--request-id", "r-1", "--json"))
+                .get("data")
+                .get(0)
+                .get("id")
+                .asLong())
+        .isEqualTo(1);
   }
 
   @Test
@@ -132,15 +159,19 @@ class DeductionCliIT {
     CliRun first = deduction("list", "--page-size", "2");
     assertOk(first);
     assertThat(first.out()).contains("d0", "d1").doesNotContain("d2").contains("--page-token ");
-    String token = parse(deduction("list", "--page-size", "2", "--json")).get("next_page_token").asText();
+    String token =
+        parse(deduction("list", "--page-size", "2", "--json")).get("next_page_token").asText();
 
     CliRun second = deduction("list", "--page-size", "2", "--page-token", token);
     assertThat(second.out()).contains("d2").doesNotContain("d0").doesNotContain("--page-token");
   }
 
-  /** 2,500 records "d1" to "d2500" whose descriptions take 2,048 bytes each: more than 4 MiB in all. */
+  /**
+   * 2,500 records "d1" to "d2500" whose descriptions take 2,048 bytes each: more than 4 MiB in all.
+   */
   private String createMoreThanOneMessageCanHold() {
-    DeductionService service = new DeductionService(stores.deductions(), MutableClock.at("2026-03-01T12:00:00Z"));
+    DeductionService service =
+        new DeductionService(stores.deductions(), MutableClock.at("2026-03-01T12:00:00Z"));
     String desc = "\u00e9".repeat(Deduction.MAX_DESC_LENGTH);
     for (int i = 1; i <= 2_500; i++) {
       service.create("d" + i, desc, 0, "");
@@ -175,7 +206,9 @@ class DeductionCliIT {
   void expired_ofMoreThanOneMessageCanHold_pagesThroughEverything() throws IOException {
     createMoreThanOneMessageCanHold();
     for (int id = 1; id <= 2_500; id += 2) {
-      stores.deductions().setStatus(id, DeductionStatus.EXPIRED, Instant.parse("2026-03-01T12:00:00Z"));
+      stores
+          .deductions()
+          .setStatus(id, DeductionStatus.EXPIRED, Instant.parse("2026-03-01T12:00:00Z"));
     }
 
     JsonNode expired = parse(deduction("expired", "--json")).get("data");
@@ -191,18 +224,19 @@ class DeductionCliIT {
   void list_withAPageTooLargeForOneMessage_exits1_pointingAtPageSize_withoutGrpcLogLines() {
     createMoreThanOneMessageCanHold();
     List<LogRecord> logged = new CopyOnWriteArrayList<>();
-    Handler capture = new Handler() {
-      @Override
-      public void publish(LogRecord record) {
-        logged.add(record);
-      }
+    Handler capture =
+        new Handler() {
+          @Override
+          public void publish(LogRecord record) {
+            logged.add(record);
+          }
 
-      @Override
-      public void flush() {}
+          @Override
+          public void flush() {}
 
-      @Override
-      public void close() {}
-    };
+          @Override
+          public void close() {}
+        };
     Logger root = Logger.getLogger("");
     root.addHandler(capture);
     CliRun run;
@@ -213,11 +247,15 @@ class DeductionCliIT {
     }
 
     assertThat(run.exitCode()).isEqualTo(1);
-    assertThat(run.err()).startsWith("veil admin: the server refused: RESOURCE_EXHAUSTED:")
+    assertThat(run.err())
+        .startsWith("veil admin: the server refused: RESOURCE_EXHAUSTED:")
         .contains("fewer records with --page-size");
     assertThat(run.err().lines()).hasSize(1);
-    assertThat(logged).extracting(LogRecord::getMessage).doesNotContain("Received data on closed stream");
-    assertThat(Logger.getLogger("io.grpc.internal.AbstractClientStream").isLoggable(Level.INFO)).isFalse();
+    assertThat(logged)
+        .extracting(LogRecord::getMessage)
+        .doesNotContain("Received data on closed stream");
+    assertThat(Logger.getLogger("io.grpc.internal.AbstractClientStream").isLoggable(Level.INFO))
+        .isFalse();
   }
 
   @Test
@@ -235,7 +273,8 @@ class DeductionCliIT {
     assertThat(zero.err()).contains("code 2: record not found");
     assertThat(blank.err()).contains("code 4: invalid argument: title must not be blank");
     assertThat(invisible.err()).contains("code 4: invalid argument: title must not be blank");
-    assertThat(tooLong.err()).contains("code 4: invalid argument: title must be at most 128 characters");
+    assertThat(tooLong.err())
+        .contains("code 4: invalid argument: title must be at most 128 characters");
 
     CliRun asJson = deduction("open", "42", "--json");
     assertThat(asJson.exitCode()).isEqualTo(1);
@@ -255,9 +294,14 @@ class DeductionCliIT {
 
   @Test
   void badNumbers_andMissingTitle_areUsageErrors() {
-    for (String[] args : List.of(new String[] {"open", "abc"}, new String[] {"close", "-1"},
-        new String[] {"open", "4294967296"}, new String[] {"create"},
-        new String[] {"create", "--title", "t", "--pay-method-id", "x"}, new String[] {"list", "--page-size", "-5"})) {
+    for (String[] args :
+        List.of(
+            new String[] {"open", "abc"},
+            new String[] {"close", "-1"},
+            new String[] {"open", "4294967296"},
+            new String[] {"create"},
+            new String[] {"create", "--title", "t", "--pay-method-id", "x"},
+            new String[] {"list", "--page-size", "-5"})) {
       CliRun run = deduction(args);
 
       assertThat(run.exitCode()).as(String.join(" ", args)).isEqualTo(2);
@@ -267,8 +311,15 @@ class DeductionCliIT {
 
   @Test
   void wrongKey_exits1_withTheGrpcStatus() {
-    CliRun run = CliRun.of("admin", "--port", String.valueOf(server.grpcPort()), "--key",
-        "vk1.AAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "deduction", "list");
+    CliRun run =
+        CliRun.of(
+            "admin",
+            "--port",
+            String.valueOf(server.grpcPort()),
+            "--key",
+            "vk1.AAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+            "deduction",
+            "list");
 
     assertThat(run.exitCode()).isEqualTo(1);
     assertThat(run.err()).contains("UNAUTHENTICATED");

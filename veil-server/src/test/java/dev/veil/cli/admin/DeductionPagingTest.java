@@ -14,13 +14,21 @@ class DeductionPagingTest {
   @Test
   void aPageOfRecordsOfTheMaximumSize_staysUnderHalfTheClientsLimit() {
     String fourBytes = "\uD83D\uDE00"; // one code point, 4 bytes in UTF-8
-    DeductionStruct largest = DeductionStruct.newBuilder()
-        .setTitle(fourBytes.repeat(Deduction.MAX_TITLE_LENGTH))
-        .setDesc(fourBytes.repeat(Deduction.MAX_DESC_LENGTH))
-        .setStatus(1).setId(-1).setPayMethodId(-1).setCreatedMs(Long.MAX_VALUE).setUpdatedMs(Long.MAX_VALUE)
-        .build();
-    DeductionResp.Builder page = DeductionResp.newBuilder().setSuccess(true).setMessage("success")
-        .setNextPageToken("x".repeat(64));
+    DeductionStruct largest =
+        DeductionStruct.newBuilder()
+            .setTitle(fourBytes.repeat(Deduction.MAX_TITLE_LENGTH))
+            .setDesc(fourBytes.repeat(Deduction.MAX_DESC_LENGTH))
+            .setStatus(1)
+            .setId(-1)
+            .setPayMethodId(-1)
+            .setCreatedMs(Long.MAX_VALUE)
+            .setUpdatedMs(Long.MAX_VALUE)
+            .build();
+    DeductionResp.Builder page =
+        DeductionResp.newBuilder()
+            .setSuccess(true)
+            .setMessage("success")
+            .setNextPageToken("x".repeat(64));
     for (int i = 0; i < DeductionCommand.Paging.ALL_PAGE_SIZE; i++) {
       page.addData(largest);
     }

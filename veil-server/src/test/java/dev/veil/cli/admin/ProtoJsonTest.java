@@ -20,8 +20,15 @@ class ProtoJsonTest {
 
   @Test
   void write_usesProtoFieldNames_numbersForInt64_andEnumNames() throws Exception {
-    ListKeysResponse keys = ListKeysResponse.newBuilder().addKeys(EncryptionKeyInfo.newBuilder()
-        .setId(7).setSiteId(-1).setExpiresMs(1_800_000_000_000L).setState(KeyState.KEY_STATE_ACTIVE)).build();
+    ListKeysResponse keys =
+        ListKeysResponse.newBuilder()
+            .addKeys(
+                EncryptionKeyInfo.newBuilder()
+                    .setId(7)
+                    .setSiteId(-1)
+                    .setExpiresMs(1_800_000_000_000L)
+                    .setState(KeyState.KEY_STATE_ACTIVE))
+            .build();
 
     JsonNode json = mapper.readTree(ProtoJson.write(keys));
 
@@ -34,11 +41,20 @@ class ProtoJsonTest {
 
   @Test
   void write_includesDefaultScalars_andOmitsUnsetMessagesAndOneofMembers() throws Exception {
-    JsonNode disabled = mapper.readTree(ProtoJson.write(SetClientEnabledResponse.newBuilder()
-        .setClient(Client.newBuilder().setId(3)).build()));
-    JsonNode empty = mapper.readTree(ProtoJson.write(SetClientEnabledResponse.getDefaultInstance()));
-    JsonNode buckets = mapper.readTree(ProtoJson.write(RotateSaltsRequest.newBuilder()
-        .setBuckets(BucketIdList.newBuilder().addBucketIds("abc")).build()));
+    JsonNode disabled =
+        mapper.readTree(
+            ProtoJson.write(
+                SetClientEnabledResponse.newBuilder()
+                    .setClient(Client.newBuilder().setId(3))
+                    .build()));
+    JsonNode empty =
+        mapper.readTree(ProtoJson.write(SetClientEnabledResponse.getDefaultInstance()));
+    JsonNode buckets =
+        mapper.readTree(
+            ProtoJson.write(
+                RotateSaltsRequest.newBuilder()
+                    .setBuckets(BucketIdList.newBuilder().addBucketIds("abc"))
+                    .build()));
 
     assertThat(disabled.get("client").get("enabled").asBoolean(true)).isFalse();
     assertThat(disabled.get("client").get("roles").isArray()).isTrue();
@@ -49,8 +65,13 @@ class ProtoJsonTest {
 
   @Test
   void write_printsUint32AboveTheSignedRangeUnsigned() throws Exception {
-    JsonNode json = mapper.readTree(ProtoJson.write(DeductionResp.newBuilder()
-        .addData(DeductionStruct.newBuilder().setId(-1).setPayMethodId(Integer.MIN_VALUE)).build()));
+    JsonNode json =
+        mapper.readTree(
+            ProtoJson.write(
+                DeductionResp.newBuilder()
+                    .addData(
+                        DeductionStruct.newBuilder().setId(-1).setPayMethodId(Integer.MIN_VALUE))
+                    .build()));
 
     JsonNode record = json.get("data").get(0);
     assertThat(record.get("id").asLong()).isEqualTo(4_294_967_295L);

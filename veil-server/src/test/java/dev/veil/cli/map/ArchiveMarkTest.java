@@ -10,8 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ArchiveMarkTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @AfterEach
   void clear() {
@@ -46,7 +45,8 @@ class ArchiveMarkTest {
     ArchiveMark.afterImport(5); // no property: the launcher writes no archive
 
     System.setProperty(ArchiveMark.PROPERTY, dir.resolve("no/such/dir/a.dump").toString());
-    ArchiveMark.afterImport(5); // cannot be made: the run's result stands, the archive is dropped later
+    ArchiveMark.afterImport(
+        5); // cannot be made: the run's result stands, the archive is dropped later
 
     assertThat(dir.resolve("no")).doesNotExist();
   }

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.veil.testing.CliRun;
 import dev.veil.testing.AdminCli;
 import dev.veil.testing.Await;
+import dev.veil.testing.CliRun;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -79,14 +79,18 @@ class ClientCommandsIT {
     return file;
   }
 
-  /** The output CSV as identifier -> [advertising_id, bucket_id], failing on a repeated identifier. */
+  /**
+   * The output CSV as identifier -> [advertising_id, bucket_id], failing on a repeated identifier.
+   */
   private static Map<String, String[]> readOutput(Path csv) throws IOException {
     List<String> lines = Files.readAllLines(csv);
     assertThat(lines.get(0)).isEqualTo("identifier,advertising_id,bucket_id");
     Map<String, String[]> rows = new LinkedHashMap<>();
     for (String line : lines.subList(1, lines.size())) {
       String[] f = line.split(",");
-      assertThat(rows.put(f[0], new String[] {f[1], f[2]})).as("row for %s appears once", f[0]).isNull();
+      assertThat(rows.put(f[0], new String[] {f[1], f[2]}))
+          .as("row for %s appears once", f[0])
+          .isNull();
     }
     return rows;
   }
@@ -96,42 +100,60 @@ class ClientCommandsIT {
     return env.http.identityMap(env.mapperKey, "email", emails);
   }
 
-  private static void assertMatchesServer(Map<String, String[]> output, int expectedRows) throws Exception {
+  private static void assertMatchesServer(Map<String, String[]> output, int expectedRows)
+      throws Exception {
     assertThat(output).hasSize(expectedRows);
     Map<String, String[]> answers = serverMap(new ArrayList<>(output.keySet()));
-    output.forEach((email, row) -> {
-      assertThat(row[0]).as("advertising id of %s", email).isEqualTo(answers.get(email)[0]);
-      assertThat(row[1]).as("bucket of %s", email).isEqualTo(answers.get(email)[1]);
-    });
+    output.forEach(
+        (email, row) -> {
+          assertThat(row[0]).as("advertising id of %s", email).isEqualTo(answers.get(email)[0]);
+          assertThat(row[1]).as("bucket of %s", email).isEqualTo(answers.get(email)[1]);
+        });
   }
 
   @Test
-  void map100k_thenAdminSaltRotation_thenRefresh_remapsExactlyTheRotatedBucketsEntries() throws Exception {
+  void map100k_thenAdminSaltRotation_thenRefresh_remapsExactlyTheRotatedBucketsEntries()
+      throws Exception {
     Path in = emails("rotation.txt", "rotation", ROWS);
     Path out = dir.resolve("rotation.csv");
 
     CliRun first = map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
 
     assertThat(first.exitCode()).as(first.err()).isZero();
-    assertThat(first.err()).contains("read 100,000 lines").contains("mapped 100,000 new")
-        .contains("wrote 100,000 rows").contains("veil map: mapping ").contains("/s");
+    assertThat(first.err())
+        .contains("read 100,000 lines")
+        .contains("mapped 100,000 new")
+        .contains("wrote 100,000 rows")
+        .contains("veil map: mapping ")
+        .contains("/s");
     Map<String, String[]> before = readOutput(out);
     assertMatchesServer(before, ROWS);
 
     Instant beforeRotation = Instant.now().minusSeconds(1);
-    AdminCli.Result rotate = AdminCli.run(env.server.grpcPort(), env.adminKey, "salts", "rotate", "--fraction", "0.1");
+    AdminCli.Result rotate =
+        AdminCli.run(env.server.grpcPort(), env.adminKey, "salts", "rotate", "--fraction", "0.1");
     assertThat(rotate.exitCode()).as(rotate.out()).isZero();
     Set<String> rotated = new HashSet<>();
-    JsonNode buckets = JSON.readTree(env.http.get("/v1/identity/buckets?since_timestamp="
-        + beforeRotation.getEpochSecond(), env.mapperKey).body()).path("body");
+    JsonNode buckets =
+        JSON.readTree(
+                env.http
+                    .get(
+                        "/v1/identity/buckets?since_timestamp=" + beforeRotation.getEpochSecond(),
+                        env.mapperKey)
+                    .body())
+            .path("body");
     buckets.forEach(b -> rotated.add(b.get("bucket_id").asText()));
     assertThat(rotated).hasSize(26); // ceil(0.1 * 256)
     // The new salts take effect at the next whole second. An entry re-mapped before then cannot be
     // told from one mapped with the old salt, so the following poll would re-map it once more; wait
     // for the effective time to make the second refresh below a no-op.
-    Instant effective = java.time.LocalDateTime.parse(buckets.get(0).get("last_updated").asText())
-        .toInstant(java.time.ZoneOffset.UTC);
-    Await.until(Duration.ofSeconds(5), "the rotation to take effect", () -> Instant.now().isAfter(effective));
+    Instant effective =
+        java.time.LocalDateTime.parse(buckets.get(0).get("last_updated").asText())
+            .toInstant(java.time.ZoneOffset.UTC);
+    Await.until(
+        Duration.ofSeconds(5),
+        "the rotation to take effect",
+        () -> Instant.now().isAfter(effective));
 
     CliRun refresh = map("--refresh", "--out", out.toString(), "--api-key", env.mapperKey);
 
@@ -146,16 +168,19 @@ class ClientCommandsIT {
     long changed = 0;
     for (Map.Entry<String, String[]> row : before.entrySet()) {
       boolean didChange = !row.getValue()[0].equals(after.get(row.getKey())[0]);
-      assertThat(didChange).as("changed iff its bucket rotated: %s", row.getKey())
+      assertThat(didChange)
+          .as("changed iff its bucket rotated: %s", row.getKey())
           .isEqualTo(rotated.contains(row.getValue()[1]));
       changed += didChange ? 1 : 0;
     }
     assertThat(changed).isEqualTo(inRotated);
     // The poll reaches 10 minutes before the rows were mapped, back to the store's creation here;
     // only the buckets rotated since the rows were mapped are counted as rotated.
-    assertThat(refresh.err()).contains("26 bucket(s) rotated since the oldest row was mapped; ")
+    assertThat(refresh.err())
+        .contains("26 bucket(s) rotated since the oldest row was mapped; ")
         .contains(String.format("%,d entries were mapped before their bucket rotated", inRotated))
-        .contains(String.format("re-mapped %,d in", inRotated)).contains("mapped 0 new");
+        .contains(String.format("re-mapped %,d in", inRotated))
+        .contains("mapped 0 new");
 
     Object file = Files.readAttributes(out, BasicFileAttributes.class).fileKey();
     CliRun again = map("--refresh", "--out", out.toString(), "--api-key", env.mapperKey);
@@ -166,13 +191,15 @@ class ClientCommandsIT {
   }
 
   @Test
-  void sigkillInTheMiddleOfARun_thenTheSameCommand_resumesWithoutLossOrDuplicates() throws Exception {
+  void sigkillInTheMiddleOfARun_thenTheSameCommand_resumesWithoutLossOrDuplicates()
+      throws Exception {
     Path in = emails("kill.txt", "kill", ROWS);
     Path out = dir.resolve("kill.csv");
     Path cache = dir.resolve("kill.csv.veil-state");
     Process child = startMap(in, out, dir.resolve("kill.log"), "--progress", "lines");
     try {
-      // Batches of 20 keep the child busy for a few seconds: the kill lands in the middle of the run.
+      // Batches of 20 keep the child busy for a few seconds: the kill lands in the middle of the
+      // run.
       Await.until(Duration.ofMinutes(2), "some batches committed", () -> mappedIn(cache) >= 10_000);
       assertThat(child.isAlive()).as("still mapping when killed").isTrue();
       child.destroyForcibly(); // SIGKILL: no shutdown hook, no close
@@ -183,19 +210,26 @@ class ClientCommandsIT {
     long committed = mappedIn(cache);
     assertThat(committed).isBetween(10_000L, ROWS - 1L);
     assertThat(out).doesNotExist();
-    assertThat(dir.resolve("kill.csv.tmp")).as("the rows written so far, the run's progress").exists();
+    assertThat(dir.resolve("kill.csv.tmp"))
+        .as("the rows written so far, the run's progress")
+        .exists();
 
-    CliRun resumed = map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
+    CliRun resumed =
+        map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
 
     assertThat(resumed.exitCode()).as(resumed.err()).isZero();
-    assertThat(resumed.err()).contains("resumed reading").contains(String.format("mapped %,d new", ROWS - committed));
-    assertMatchesServer(readOutput(out), ROWS); // each identifier once: none lost, none written twice
+    assertThat(resumed.err())
+        .contains("resumed reading")
+        .contains(String.format("mapped %,d new", ROWS - committed));
+    assertMatchesServer(
+        readOutput(out), ROWS); // each identifier once: none lost, none written twice
     assertThat(Files.readAllLines(out)).hasSize(ROWS + 1);
     assertThat(dir.resolve("kill.csv.tmp")).doesNotExist();
   }
 
   @Test
-  void sigtermInTheMiddleOfARun_saysHowToResume_keepsTheRowsWritten_andTheSameCommandFinishes() throws Exception {
+  void sigtermInTheMiddleOfARun_saysHowToResume_keepsTheRowsWritten_andTheSameCommandFinishes()
+      throws Exception {
     Path in = emails("term.txt", "term", ROWS);
     Path out = dir.resolve("term.csv");
     Path cache = dir.resolve("term.csv.veil-state");
@@ -212,17 +246,25 @@ class ClientCommandsIT {
     }
 
     assertThat(child.exitValue()).isEqualTo(128 + 15);
-    assertThat(Files.readString(log)).contains(
-        "veil map: stopped; progress is kept in " + cache + "; run the same command again to resume");
-    assertThat(dir.resolve("term.csv.tmp")).as("the rows written so far, the run's progress").exists();
+    assertThat(Files.readString(log))
+        .contains(
+            "veil map: stopped; progress is kept in "
+                + cache
+                + "; run the same command again to resume");
+    assertThat(dir.resolve("term.csv.tmp"))
+        .as("the rows written so far, the run's progress")
+        .exists();
     assertThat(out).doesNotExist();
     long committed = mappedIn(cache);
     assertThat(committed).isBetween(10_000L, ROWS - 1L);
 
-    CliRun resumed = map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
+    CliRun resumed =
+        map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
 
     assertThat(resumed.exitCode()).as(resumed.err()).isZero();
-    assertThat(resumed.err()).contains("resumed reading").contains(String.format("mapped %,d new", ROWS - committed));
+    assertThat(resumed.err())
+        .contains("resumed reading")
+        .contains(String.format("mapped %,d new", ROWS - committed));
     assertMatchesServer(readOutput(out), ROWS);
     assertThat(Files.readAllLines(out)).hasSize(ROWS + 1);
   }
@@ -230,14 +272,17 @@ class ClientCommandsIT {
   /**
    * The build's runtime image for {@code veil map} (veil-server/src/build/map-runtime.sh): only the
    * JDK modules it names, so a module that {@code veil map} needs and the list lacks fails here. On
-   * a JDK without jlink the build makes none and the test is skipped, unless
-   * {@value #REQUIRE_RUNTIME_ENV}=1 (CI) makes it fail.
+   * a JDK without jlink the build makes none and the test is skipped, unless {@value
+   * #REQUIRE_RUNTIME_ENV}=1 (CI) makes it fail.
    */
   @Test
   void mapsAFile_onTheBuildsRuntimeImage() throws Exception {
     Path java = Path.of(System.getProperty("user.dir"), "target", "map-runtime", "bin", "java");
     if (!Files.isExecutable(java)) {
-      String reason = "no runtime image at " + java + " (the build makes one only with a JDK that has jlink and jmods)";
+      String reason =
+          "no runtime image at "
+              + java
+              + " (the build makes one only with a JDK that has jlink and jmods)";
       if ("1".equals(System.getenv(REQUIRE_RUNTIME_ENV))) {
         fail(reason + "; " + REQUIRE_RUNTIME_ENV + "=1 demands it");
       }
@@ -265,18 +310,38 @@ class ClientCommandsIT {
   private static Process startMap(Path in, Path out, Path log, String... more) throws IOException {
     List<String> options = new ArrayList<>(List.of("--batch-size", "20"));
     options.addAll(List.of(more));
-    return startMap(Path.of(System.getProperty("java.home"), "bin", "java"), in, out, log,
+    return startMap(
+        Path.of(System.getProperty("java.home"), "bin", "java"),
+        in,
+        out,
+        log,
         options.toArray(String[]::new));
   }
 
   /** {@code veil map} of {@code in} to {@code out} on {@code java}, its output to {@code log}. */
-  private static Process startMap(Path java, Path in, Path out, Path log, String... more) throws IOException {
-    List<String> command = new ArrayList<>(List.of(java.toString(),
-        "-Xmx256m", "-cp", System.getProperty("java.class.path"), "dev.veil.cli.Main", "map", "--in", in.toString(),
-        "--out", out.toString(), "--url", env.server.baseUrl()));
+  private static Process startMap(Path java, Path in, Path out, Path log, String... more)
+      throws IOException {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                java.toString(),
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.veil.cli.Main",
+                "map",
+                "--in",
+                in.toString(),
+                "--out",
+                out.toString(),
+                "--url",
+                env.server.baseUrl()));
     command.addAll(List.of(more));
-    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-    pb.environment().put("VEIL_API_KEY", env.mapperKey); // the key from the environment, as users should pass it
+    ProcessBuilder pb =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    pb.environment()
+        .put(
+            "VEIL_API_KEY", env.mapperKey); // the key from the environment, as users should pass it
     return pb.start();
   }
 
@@ -303,33 +368,59 @@ class ClientCommandsIT {
   }
 
   @Test
-  void csvWithHeader_hashLocally_invalidAndOptedOutIdentifiers_areReportedInTheRejectedFile() throws Exception {
-    String optOutKey = AdminCli.createClient(env.server.grpcPort(), env.adminKey, "optout-intake", "OPTOUT");
-    assertThat(env.http.post("/v1/optout", optOutKey, "{\"email\":\"leaver@example.com\"}").code()).isEqualTo(200);
+  void csvWithHeader_hashLocally_invalidAndOptedOutIdentifiers_areReportedInTheRejectedFile()
+      throws Exception {
+    String optOutKey =
+        AdminCli.createClient(env.server.grpcPort(), env.adminKey, "optout-intake", "OPTOUT");
+    assertThat(env.http.post("/v1/optout", optOutKey, "{\"email\":\"leaver@example.com\"}").code())
+        .isEqualTo(200);
     Path in = dir.resolve("people.csv");
-    Files.writeString(in, "name,email\n\"Doe, Jane\",Jane.Doe@Example.com\nBob,bob@example.com\n"
-        + "Nobody,not-an-email\nLeaver,leaver@example.com\nNameless\n\nEmpty,\n\"Quoted, only\"\n"
-        + "Bob again,bob@example.com\n", StandardCharsets.UTF_8);
+    Files.writeString(
+        in,
+        "name,email\n"
+            + "\"Doe, Jane\",Jane.Doe@Example.com\n"
+            + "Bob,bob@example.com\n"
+            + "Nobody,not-an-email\n"
+            + "Leaver,leaver@example.com\n"
+            + "Nameless\n\n"
+            + "Empty,\n"
+            + "\"Quoted, only\"\n"
+            + "Bob again,bob@example.com\n",
+        StandardCharsets.UTF_8);
     Path out = dir.resolve("people-out.csv");
 
-    CliRun run = map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey, "--hash-locally");
+    CliRun run =
+        map(
+            "--in",
+            in.toString(),
+            "--out",
+            out.toString(),
+            "--api-key",
+            env.mapperKey,
+            "--hash-locally");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     List<String> lines = Files.readAllLines(out);
-    assertThat(lines).hasSize(4); // the header, then a row per identifier read: bob@example.com twice
+    assertThat(lines)
+        .hasSize(4); // the header, then a row per identifier read: bob@example.com twice
     Map<String, String[]> answers = serverMap(List.of("jane.doe@example.com", "bob@example.com"));
-    assertThat(lines.get(1)).isEqualTo("Jane.Doe@Example.com," + String.join(",", answers.get("jane.doe@example.com")));
-    assertThat(lines.get(2)).isEqualTo("bob@example.com," + String.join(",", answers.get("bob@example.com")));
+    assertThat(lines.get(1))
+        .isEqualTo("Jane.Doe@Example.com," + String.join(",", answers.get("jane.doe@example.com")));
+    assertThat(lines.get(2))
+        .isEqualTo("bob@example.com," + String.join(",", answers.get("bob@example.com")));
     assertThat(lines.get(3)).isEqualTo(lines.get(2));
-    assertThat(Files.readAllLines(Path.of(out + ".rejected.csv"))).containsExactly("identifier,reason",
-        "not-an-email,invalid identifier", "leaver@example.com,optout");
-    assertThat(run.err()).contains("read 10 lines")
+    assertThat(Files.readAllLines(Path.of(out + ".rejected.csv")))
+        .containsExactly(
+            "identifier,reason", "not-an-email,invalid identifier", "leaver@example.com,optout");
+    assertThat(run.err())
+        .contains("read 10 lines")
         .contains("5 identifiers, 1 invalid, 4 without a value in the column (skipped)")
         .contains("removed 1 opted out");
   }
 
   @Test
-  void refreshBeforeAnImport_saysSo_andAfterAnOptOut_movesTheRowToTheRejectedFile() throws Exception {
+  void refreshBeforeAnImport_saysSo_andAfterAnOptOut_movesTheRowToTheRejectedFile()
+      throws Exception {
     Path out = dir.resolve("leaving.csv");
     CliRun early = map("--refresh", "--out", out.toString(), "--api-key", env.mapperKey);
     assertThat(early.exitCode()).isEqualTo(1);
@@ -337,36 +428,61 @@ class ClientCommandsIT {
 
     Path in = dir.resolve("leaving.txt");
     Files.writeString(in, "stays@example.com\nleaves@example.com\nalso.stays@example.com\n");
-    assertThat(map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey).exitCode()).isZero();
+    assertThat(
+            map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey)
+                .exitCode())
+        .isZero();
     String bucket = readOutput(out).get("leaves@example.com")[1];
-    String optOutKey = AdminCli.createClient(env.server.grpcPort(), env.adminKey, "optout-intake-2", "OPTOUT");
-    assertThat(env.http.post("/v1/optout", optOutKey, "{\"email\":\"leaves@example.com\"}").code()).isEqualTo(200);
+    String optOutKey =
+        AdminCli.createClient(env.server.grpcPort(), env.adminKey, "optout-intake-2", "OPTOUT");
+    assertThat(env.http.post("/v1/optout", optOutKey, "{\"email\":\"leaves@example.com\"}").code())
+        .isEqualTo(200);
     Instant beforeRotation = Instant.now().minusSeconds(1);
-    assertThat(AdminCli.run(env.server.grpcPort(), env.adminKey, "salts", "rotate", "--bucket", bucket)
-        .exitCode()).isZero();
-    JsonNode buckets = JSON.readTree(env.http.get("/v1/identity/buckets?since_timestamp="
-        + beforeRotation.getEpochSecond(), env.mapperKey).body()).path("body");
-    Instant effective = java.time.LocalDateTime.parse(buckets.get(0).get("last_updated").asText())
-        .toInstant(java.time.ZoneOffset.UTC);
-    Await.until(Duration.ofSeconds(5), "the rotation to take effect", () -> Instant.now().isAfter(effective));
+    assertThat(
+            AdminCli.run(env.server.grpcPort(), env.adminKey, "salts", "rotate", "--bucket", bucket)
+                .exitCode())
+        .isZero();
+    JsonNode buckets =
+        JSON.readTree(
+                env.http
+                    .get(
+                        "/v1/identity/buckets?since_timestamp=" + beforeRotation.getEpochSecond(),
+                        env.mapperKey)
+                    .body())
+            .path("body");
+    Instant effective =
+        java.time.LocalDateTime.parse(buckets.get(0).get("last_updated").asText())
+            .toInstant(java.time.ZoneOffset.UTC);
+    Await.until(
+        Duration.ofSeconds(5),
+        "the rotation to take effect",
+        () -> Instant.now().isAfter(effective));
 
     CliRun refresh = map("--refresh", "--out", out.toString(), "--api-key", env.mapperKey);
 
     assertThat(refresh.exitCode()).as(refresh.err()).isZero();
-    assertThat(readOutput(out).keySet()).containsExactly("stays@example.com", "also.stays@example.com");
-    assertThat(Files.readAllLines(Path.of(out + ".rejected.csv"))).containsExactly("identifier,reason",
-        "leaves@example.com,optout");
+    assertThat(readOutput(out).keySet())
+        .containsExactly("stays@example.com", "also.stays@example.com");
+    assertThat(Files.readAllLines(Path.of(out + ".rejected.csv")))
+        .containsExactly("identifier,reason", "leaves@example.com,optout");
     assertThat(refresh.err()).contains("removed 1 opted out").contains("wrote 2 rows");
   }
 
   @Test
   void longIdentifiers_areSplitIntoBodiesTheServerTakes() throws Exception {
-    // 12,000 emails of about 250 bytes: read in chunks of 1,000, 2,000, 4,000 and 5,000, the last of
+    // 12,000 emails of about 250 bytes: read in chunks of 1,000, 2,000, 4,000 and 5,000, the last
+    // of
     // which would make a body of 1.25 MB, more than the server takes (1 MiB).
     String domain = "d".repeat(60) + "." + "e".repeat(60) + "." + "f".repeat(60) + ".com";
     StringBuilder text = new StringBuilder();
     for (int i = 0; i < 12_000; i++) {
-      text.append("long").append(i).append('.').append("a".repeat(50)).append('@').append(domain).append('\n');
+      text.append("long")
+          .append(i)
+          .append('.')
+          .append("a".repeat(50))
+          .append('@')
+          .append(domain)
+          .append('\n');
     }
     Path in = dir.resolve("long.txt");
     Files.writeString(in, text);
@@ -384,18 +500,47 @@ class ClientCommandsIT {
     Path in = emails("small.txt", "small", 3);
 
     assertThat(map("--out", dir.resolve("x.csv").toString()).exitCode()).isEqualTo(2);
-    assertThat(map("--in", in.toString(), "--out", dir.resolve("x.csv").toString(), "--type", "fax")
-        .exitCode()).isEqualTo(2);
-    CliRun beyond = map("--in", in.toString(), "--out", dir.resolve("x.csv").toString(), "--column", "9",
-        "--api-key", env.mapperKey);
+    assertThat(
+            map("--in", in.toString(), "--out", dir.resolve("x.csv").toString(), "--type", "fax")
+                .exitCode())
+        .isEqualTo(2);
+    CliRun beyond =
+        map(
+            "--in",
+            in.toString(),
+            "--out",
+            dir.resolve("x.csv").toString(),
+            "--column",
+            "9",
+            "--api-key",
+            env.mapperKey);
     assertThat(beyond.exitCode()).isEqualTo(2);
     assertThat(beyond.err()).contains("--column 9 is beyond the first line, which has 1 column");
-    CliRun wrongKey = map("--in", in.toString(), "--out", dir.resolve("x.csv").toString(), "--api-key",
-        "vk1.AAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+    CliRun wrongKey =
+        map(
+            "--in",
+            in.toString(),
+            "--out",
+            dir.resolve("x.csv").toString(),
+            "--api-key",
+            "vk1.AAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
     assertThat(wrongKey.exitCode()).isEqualTo(1);
-    assertThat(wrongKey.err()).contains("the server refused: HTTP 401 unauthorized").contains("run the same command");
-    CliRun noServer = CliRun.of("map", "--in", in.toString(), "--out", dir.resolve("y.csv").toString(), "--url",
-        "http://127.0.0.1:1", "--api-key", env.mapperKey, "--progress", "none");
+    assertThat(wrongKey.err())
+        .contains("the server refused: HTTP 401 unauthorized")
+        .contains("run the same command");
+    CliRun noServer =
+        CliRun.of(
+            "map",
+            "--in",
+            in.toString(),
+            "--out",
+            dir.resolve("y.csv").toString(),
+            "--url",
+            "http://127.0.0.1:1",
+            "--api-key",
+            env.mapperKey,
+            "--progress",
+            "none");
     assertThat(noServer.exitCode()).isEqualTo(3);
   }
 
@@ -406,18 +551,38 @@ class ClientCommandsIT {
     Path link = dir.resolve("same-link.csv");
     Files.createSymbolicLink(link, in);
 
-    CliRun sameAsOut = map("--in", in.toString(), "--out", in.toString(), "--api-key", env.mapperKey);
-    CliRun throughALink = map("--in", in.toString(), "--out", link.toString(), "--api-key", env.mapperKey);
+    CliRun sameAsOut =
+        map("--in", in.toString(), "--out", in.toString(), "--api-key", env.mapperKey);
+    CliRun throughALink =
+        map("--in", in.toString(), "--out", link.toString(), "--api-key", env.mapperKey);
     Path rejectedName = emails("r.csv.rejected.csv", "rejected", 3);
-    CliRun sameAsRejected = map("--in", rejectedName.toString(), "--out", dir.resolve("r.csv").toString(),
-        "--api-key", env.mapperKey);
-    CliRun cacheIsOut = map("--in", in.toString(), "--out", dir.resolve("same-out.csv").toString(), "--cache",
-        dir.resolve("same-out.csv").toString(), "--api-key", env.mapperKey);
+    CliRun sameAsRejected =
+        map(
+            "--in",
+            rejectedName.toString(),
+            "--out",
+            dir.resolve("r.csv").toString(),
+            "--api-key",
+            env.mapperKey);
+    CliRun cacheIsOut =
+        map(
+            "--in",
+            in.toString(),
+            "--out",
+            dir.resolve("same-out.csv").toString(),
+            "--cache",
+            dir.resolve("same-out.csv").toString(),
+            "--api-key",
+            env.mapperKey);
 
-    assertThat(sameAsOut.err()).contains("--in " + in + " is also --out").contains("choose another --out");
+    assertThat(sameAsOut.err())
+        .contains("--in " + in + " is also --out")
+        .contains("choose another --out");
     assertThat(throughALink.err()).contains("--in " + in + " is also --out");
-    assertThat(sameAsRejected.err()).contains("--in " + rejectedName + " is also the rejected file");
-    assertThat(cacheIsOut.err()).contains("--cache " + dir.resolve("same-out.csv") + " is also --out");
+    assertThat(sameAsRejected.err())
+        .contains("--in " + rejectedName + " is also the rejected file");
+    assertThat(cacheIsOut.err())
+        .contains("--cache " + dir.resolve("same-out.csv") + " is also --out");
     for (CliRun run : List.of(sameAsOut, throughALink, sameAsRejected, cacheIsOut)) {
       assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
     }
@@ -431,34 +596,65 @@ class ClientCommandsIT {
     Path in = emails("files.txt", "files", 3);
     Path out = dir.resolve("files-out.csv");
     Path binary = dir.resolve("binary.txt");
-    Files.write(binary, new byte[] {'a', '@', 'b', '.', 'c', '\n', 'x', (byte) 0xFF, (byte) 0xFE, '@', 'y', '\n'});
+    Files.write(
+        binary,
+        new byte[] {'a', '@', 'b', '.', 'c', '\n', 'x', (byte) 0xFF, (byte) 0xFE, '@', 'y', '\n'});
 
-    CliRun directory = map("--in", dir.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
-    CliRun missing = map("--in", dir.resolve("nope.txt").toString(), "--out", out.toString(),
-        "--api-key", env.mapperKey);
-    CliRun outDirectory = map("--in", in.toString(), "--out", dir.toString(), "--api-key", env.mapperKey);
-    CliRun noDirectory = map("--in", in.toString(), "--out", dir.resolve("no/such/out.csv").toString(),
-        "--api-key", env.mapperKey);
-    CliRun notUtf8 = map("--in", binary.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
+    CliRun directory =
+        map("--in", dir.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
+    CliRun missing =
+        map(
+            "--in",
+            dir.resolve("nope.txt").toString(),
+            "--out",
+            out.toString(),
+            "--api-key",
+            env.mapperKey);
+    CliRun outDirectory =
+        map("--in", in.toString(), "--out", dir.toString(), "--api-key", env.mapperKey);
+    CliRun noDirectory =
+        map(
+            "--in",
+            in.toString(),
+            "--out",
+            dir.resolve("no/such/out.csv").toString(),
+            "--api-key",
+            env.mapperKey);
+    CliRun notUtf8 =
+        map("--in", binary.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
     Path pipe = dir.resolve("pipe");
-    assertThat(new ProcessBuilder("mkfifo", pipe.toString()).inheritIO().start().waitFor()).isZero();
-    CliRun pipeIn = map("--in", pipe.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
-    CliRun pipeOut = map("--in", in.toString(), "--out", pipe.toString(), "--api-key", env.mapperKey);
+    assertThat(new ProcessBuilder("mkfifo", pipe.toString()).inheritIO().start().waitFor())
+        .isZero();
+    CliRun pipeIn =
+        map("--in", pipe.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
+    CliRun pipeOut =
+        map("--in", in.toString(), "--out", pipe.toString(), "--api-key", env.mapperKey);
     Path target = dir.resolve("target.csv");
     Files.writeString(target, "kept\n");
     Path linkOut = Files.createSymbolicLink(dir.resolve("link-out.csv"), target);
-    CliRun linkedOut = map("--in", in.toString(), "--out", linkOut.toString(), "--api-key", env.mapperKey);
+    CliRun linkedOut =
+        map("--in", in.toString(), "--out", linkOut.toString(), "--api-key", env.mapperKey);
 
-    assertThat(directory.err()).contains("--in " + dir + " is a directory, not a file of identifiers");
+    assertThat(directory.err())
+        .contains("--in " + dir + " is a directory, not a file of identifiers");
     assertThat(missing.err()).contains("no such file: " + dir.resolve("nope.txt"));
     assertThat(outDirectory.err()).contains("--out " + dir + " is a directory; give a file's name");
     assertThat(noDirectory.err()).contains("no such directory: " + dir.resolve("no/such"));
     assertThat(notUtf8.err()).contains(binary + ", line 2 is not UTF-8 text");
-    assertThat(pipeIn.err()).contains("--in " + pipe + " is not a regular file").contains("save it to a file first");
+    assertThat(pipeIn.err())
+        .contains("--in " + pipe + " is not a regular file")
+        .contains("save it to a file first");
     assertThat(pipeOut.err()).contains("--out " + pipe + " exists and is not a regular file");
-    assertThat(linkedOut.err()).contains("--out " + linkOut + " is a symbolic link; give the file it names ("
-        + target.toRealPath() + ")");
-    for (CliRun run : List.of(directory, missing, outDirectory, noDirectory, notUtf8, pipeIn, pipeOut, linkedOut)) {
+    assertThat(linkedOut.err())
+        .contains(
+            "--out "
+                + linkOut
+                + " is a symbolic link; give the file it names ("
+                + target.toRealPath()
+                + ")");
+    for (CliRun run :
+        List.of(
+            directory, missing, outDirectory, noDirectory, notUtf8, pipeIn, pipeOut, linkedOut)) {
       assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
       assertThat(run.err()).doesNotContain("Exception").doesNotContain("\tat ");
     }
@@ -470,17 +666,22 @@ class ClientCommandsIT {
   }
 
   @Test
-  void anImportThatMapped_marksTheLaunchersArchive_aResumeWithNothingLeftDoesNot() throws Exception {
+  void anImportThatMapped_marksTheLaunchersArchive_aResumeWithNothingLeftDoesNot()
+      throws Exception {
     Path in = emails("archive.txt", "archive", 3);
     Path out = dir.resolve("archive.csv");
     Path archive = dir.resolve("veil-map-test.jsa.1.dump");
     System.setProperty(ArchiveMark.PROPERTY, archive.toString());
     try {
-      assertThat(map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey).exitCode()).isZero();
+      assertThat(
+              map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey)
+                  .exitCode())
+          .isZero();
       assertThat(Path.of(archive + ".ok")).exists();
 
       Files.delete(Path.of(archive + ".ok"));
-      CliRun again = map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
+      CliRun again =
+          map("--in", in.toString(), "--out", out.toString(), "--api-key", env.mapperKey);
       assertThat(again.exitCode()).isZero();
       assertThat(again.err()).contains("nothing to map");
       assertThat(Path.of(archive + ".ok")).doesNotExist();
@@ -493,26 +694,42 @@ class ClientCommandsIT {
 
   @Test
   void decrypt_showsWhatABidderSees_andRejectsATamperedToken() throws Exception {
-    String publisherKey = AdminCli.createClient(env.server.grpcPort(), env.adminKey, "publisher", "GENERATOR");
-    String bidderKey = AdminCli.createClient(env.server.grpcPort(), env.adminKey, "bidder", "ID_READER");
-    JsonNode generated = JSON.readTree(env.http.post("/v1/token/generate", publisherKey,
-        "{\"email\":\"reader@example.com\"}").body()).path("body");
+    String publisherKey =
+        AdminCli.createClient(env.server.grpcPort(), env.adminKey, "publisher", "GENERATOR");
+    String bidderKey =
+        AdminCli.createClient(env.server.grpcPort(), env.adminKey, "bidder", "ID_READER");
+    JsonNode generated =
+        JSON.readTree(
+                env.http
+                    .post("/v1/token/generate", publisherKey, "{\"email\":\"reader@example.com\"}")
+                    .body())
+            .path("body");
     String token = generated.get("advertising_token").asText();
     String advertisingId = serverMap(List.of("reader@example.com")).get("reader@example.com")[0];
 
     CliRun text = veil("decrypt", token, "--api-key", bidderKey);
     CliRun json = veil("decrypt", token, "--api-key", bidderKey, "--json");
-    String tampered = token.substring(0, 50) + (token.charAt(50) == 'A' ? 'B' : 'A') + token.substring(51);
+    String tampered =
+        token.substring(0, 50) + (token.charAt(50) == 'A' ? 'B' : 'A') + token.substring(51);
     CliRun rejected = veil("decrypt", tampered, "--api-key", bidderKey);
     CliRun noRole = veil("decrypt", token, "--api-key", env.mapperKey);
 
     assertThat(text.exitCode()).as(text.err()).isZero();
-    assertThat(text.out()).contains("status          SUCCESS").contains("advertising id  " + advertisingId)
-        .contains("identity type   EMAIL").contains("expires in      71h 59m");
+    assertThat(text.out())
+        .contains("status          SUCCESS")
+        .contains("advertising id  " + advertisingId)
+        .contains("identity type   EMAIL")
+        .contains("expires in      71h 59m");
     JsonNode fields = JSON.readTree(json.out());
     assertThat(fields.get("advertising_id").asText()).isEqualTo(advertisingId);
-    String siteId = text.out().lines().filter(l -> l.startsWith("site id ")).findFirst().orElseThrow()
-        .substring("site id ".length()).strip();
+    String siteId =
+        text.out()
+            .lines()
+            .filter(l -> l.startsWith("site id "))
+            .findFirst()
+            .orElseThrow()
+            .substring("site id ".length())
+            .strip();
     assertThat(fields.get("site_id").isInt()).as(json.out()).isTrue();
     assertThat(fields.get("site_id").asInt()).isEqualTo(Integer.parseInt(siteId));
     assertThat(fields.get("expires").asText())

@@ -27,7 +27,9 @@ class LineReaderTest {
 
   private static List<String> bufferedReaderLines(byte[] bytes) throws IOException {
     List<String> lines = new ArrayList<>();
-    BufferedReader in = new BufferedReader(new InputStreamReader(new ByteArrayInputStream(bytes), StandardCharsets.UTF_8));
+    BufferedReader in =
+        new BufferedReader(
+            new InputStreamReader(new ByteArrayInputStream(bytes), StandardCharsets.UTF_8));
     for (String line = in.readLine(); line != null; line = in.readLine()) {
       lines.add(line);
     }
@@ -36,10 +38,13 @@ class LineReaderTest {
 
   @Test
   void linesEndLikeBufferedReaders_lfCrCrlf_whereverTheReadsSplitThem() throws IOException {
-    byte[] text = "a@x.com\r\nb@x.com\rc@x.com\n\nü@x.com\r\r\nlast".getBytes(StandardCharsets.UTF_8);
+    byte[] text =
+        "a@x.com\r\nb@x.com\rc@x.com\n\nü@x.com\r\r\nlast".getBytes(StandardCharsets.UTF_8);
 
     for (int chunk : new int[] {1, 2, 3, 7, 1 << 20}) {
-      assertThat(lines(text, chunk)).as("reads of %d bytes", chunk).isEqualTo(bufferedReaderLines(text))
+      assertThat(lines(text, chunk))
+          .as("reads of %d bytes", chunk)
+          .isEqualTo(bufferedReaderLines(text))
           .containsExactly("a@x.com", "b@x.com", "c@x.com", "", "ü@x.com", "", "last");
     }
   }
@@ -48,14 +53,16 @@ class LineReaderTest {
   void longLines_emptyInput_andATrailingLineEnd() throws IOException {
     String longLine = "x".repeat(200_000);
 
-    assertThat(lines((longLine + "\nshort\n").getBytes(StandardCharsets.UTF_8), 4096)).containsExactly(longLine, "short");
+    assertThat(lines((longLine + "\nshort\n").getBytes(StandardCharsets.UTF_8), 4096))
+        .containsExactly(longLine, "short");
     assertThat(lines(new byte[0], 10)).isEmpty();
     assertThat(lines("one\n".getBytes(StandardCharsets.UTF_8), 10)).containsExactly("one");
   }
 
   @Test
   void nextLine_countsLinesWithoutDecodingThem() throws IOException {
-    try (LineReader in = new LineReader(new Trickle("1\r\n2\n3\r4\n".getBytes(StandardCharsets.UTF_8), 1))) {
+    try (LineReader in =
+        new LineReader(new Trickle("1\r\n2\n3\r4\n".getBytes(StandardCharsets.UTF_8), 1))) {
       assertThat(in.nextLine()).isTrue();
       assertThat(in.nextLine()).isTrue();
       assertThat(in.readLine()).isEqualTo("3");
@@ -77,7 +84,8 @@ class LineReaderTest {
     try (LineReader in = new LineReader(new Trickle(text, 3), "emails.csv")) {
       assertThat(in.readLine()).isEqualTo("ok@x.com");
       assertThat(in.nextLine()).isTrue(); // skipped, still counted
-      assertThatThrownBy(in::readLine).isInstanceOf(MalformedInputException.class)
+      assertThatThrownBy(in::readLine)
+          .isInstanceOf(MalformedInputException.class)
           .hasMessage("emails.csv, line 3 is not UTF-8 text");
     }
   }

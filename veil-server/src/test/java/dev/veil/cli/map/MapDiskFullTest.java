@@ -27,12 +27,25 @@ class MapDiskFullTest {
     Files.createSymbolicLink(OutputFiles.temporaryFile(out), full);
 
     // The rows' file fails at its header, before any answer (port 1 answers nothing).
-    CliRun run = CliRun.of("map", "--in", in.toString(), "--out", out.toString(), "--progress", "none", "--url",
-        "http://127.0.0.1:1", "--api-key", "vk1.AAAAAAAAAAAA.secret");
+    CliRun run =
+        CliRun.of(
+            "map",
+            "--in",
+            in.toString(),
+            "--out",
+            out.toString(),
+            "--progress",
+            "none",
+            "--url",
+            "http://127.0.0.1:1",
+            "--api-key",
+            "vk1.AAAAAAAAAAAA.secret");
 
     assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
-    assertThat(run.err()).contains("No space left on device: " + OutputFiles.temporaryFile(out))
-        .contains("progress is kept in " + out + ".veil-state; run the same command again to resume")
+    assertThat(run.err())
+        .contains("No space left on device: " + OutputFiles.temporaryFile(out))
+        .contains(
+            "progress is kept in " + out + ".veil-state; run the same command again to resume")
         .doesNotContain("Exception");
   }
 }

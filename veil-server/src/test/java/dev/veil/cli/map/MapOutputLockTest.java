@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two {@code veil map} runs on one output are refused whatever their {@code --cache}: the first
- * run is stood for by the lock it holds (this JVM holding it counts as another holder), and the
- * second must leave the first's temporary file alone. The server is port 1, which answers nothing:
- * a run that got past the lock would end with exit code 3 (unreachable).
+ * Two {@code veil map} runs on one output are refused whatever their {@code --cache}: the first run
+ * is stood for by the lock it holds (this JVM holding it counts as another holder), and the second
+ * must leave the first's temporary file alone. The server is port 1, which answers nothing: a run
+ * that got past the lock would end with exit code 3 (unreachable).
  */
 class MapOutputLockTest {
   private static final String FIRST_RUNS_ROWS = OutputFiles.HEADER + "a@example.com,AAAA,b1\n";
@@ -31,8 +31,19 @@ class MapOutputLockTest {
   }
 
   private CliRun map(String... more) {
-    String[] base = {"map", "--in", in.toString(), "--out", out.toString(), "--progress", "none", "--url",
-        "http://127.0.0.1:1", "--api-key", "vk1.AAAAAAAAAAAA.secret"};
+    String[] base = {
+      "map",
+      "--in",
+      in.toString(),
+      "--out",
+      out.toString(),
+      "--progress",
+      "none",
+      "--url",
+      "http://127.0.0.1:1",
+      "--api-key",
+      "vk1.AAAAAAAAAAAA.secret"
+    };
     String[] args = java.util.Arrays.copyOf(base, base.length + more.length);
     System.arraycopy(more, 0, args, base.length, more.length);
     return CliRun.of(args);
@@ -44,7 +55,8 @@ class MapOutputLockTest {
       CliRun second = map("--cache", dir.resolve("b.state").toString());
 
       assertThat(second.exitCode()).as(second.err()).isEqualTo(1);
-      assertThat(second.err()).contains("--out " + out + " is being written by another veil map")
+      assertThat(second.err())
+          .contains("--out " + out + " is being written by another veil map")
           .doesNotContain("Exception");
       assertThat(Files.readString(OutputFiles.temporaryFile(out))).isEqualTo(FIRST_RUNS_ROWS);
     }

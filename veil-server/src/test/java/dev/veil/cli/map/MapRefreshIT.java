@@ -38,8 +38,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code veil map --refresh}'s pass over the output against a real server: read and written in
  * chunks, every row keeps its place; and a refresh that stops at each point of its write, as a
  * SIGKILL there would leave it (every write before that point forced, nothing after it done), then
- * the next run: the output ends with every row that stays and the rejected file with each
- * opted-out identifier once, whichever command runs next.
+ * the next run: the output ends with every row that stays and the rejected file with each opted-out
+ * identifier once, whichever command runs next.
  */
 class MapRefreshIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -58,7 +58,8 @@ class MapRefreshIT {
   @BeforeAll
   static void start() throws Exception {
     env = MappingServer.start(dir);
-    optOutKey = AdminCli.createClient(env.server.grpcPort(), env.adminKey, "optout-intake", "OPTOUT");
+    optOutKey =
+        AdminCli.createClient(env.server.grpcPort(), env.adminKey, "optout-intake", "OPTOUT");
   }
 
   @AfterAll
@@ -69,11 +70,14 @@ class MapRefreshIT {
   private static CliRun map(String... args) {
     List<String> all = new ArrayList<>(List.of("map"));
     all.addAll(List.of(args));
-    all.addAll(List.of("--progress", "lines", "--url", env.server.baseUrl(), "--api-key", env.mapperKey));
+    all.addAll(
+        List.of("--progress", "lines", "--url", env.server.baseUrl(), "--api-key", env.mapperKey));
     return CliRun.of(all.toArray(String[]::new));
   }
 
-  /** An output of three rows whose second identifier has since opted out and had its bucket rotated. */
+  /**
+   * An output of three rows whose second identifier has since opted out and had its bucket rotated.
+   */
   private record Case(Path in, Path out, String stays, String leaves, String alsoStays) {
     Path rejected() {
       return Path.of(out + ".rejected.csv");
@@ -85,34 +89,66 @@ class MapRefreshIT {
   }
 
   private static Case mappedThenOptedOut(String name) throws Exception {
-    Case c = new Case(dir.resolve(name + ".txt"), dir.resolve(name + ".csv"), "stays-" + name + "@example.com",
-        "leaves-" + name + "@example.com", "also-stays-" + name + "@example.com");
+    Case c =
+        new Case(
+            dir.resolve(name + ".txt"),
+            dir.resolve(name + ".csv"),
+            "stays-" + name + "@example.com",
+            "leaves-" + name + "@example.com",
+            "also-stays-" + name + "@example.com");
     Files.writeString(c.in(), c.stays() + "\n" + c.leaves() + "\n" + c.alsoStays() + "\n");
     CliRun mapped = map("--in", c.in().toString(), "--out", c.out().toString());
     assertThat(mapped.exitCode()).as(mapped.err()).isZero();
-    String bucket = Files.readAllLines(c.out()).stream().filter(l -> l.startsWith(c.leaves() + ","))
-        .findFirst().orElseThrow().split(",")[2];
-    assertThat(env.http.post("/v1/optout", optOutKey, "{\"email\":\"" + c.leaves() + "\"}").code()).isEqualTo(200);
+    String bucket =
+        Files.readAllLines(c.out()).stream()
+            .filter(l -> l.startsWith(c.leaves() + ","))
+            .findFirst()
+            .orElseThrow()
+            .split(",")[2];
+    assertThat(env.http.post("/v1/optout", optOutKey, "{\"email\":\"" + c.leaves() + "\"}").code())
+        .isEqualTo(200);
     Instant beforeRotation = Instant.now().minusSeconds(1);
-    assertThat(AdminCli.run(env.server.grpcPort(), env.adminKey, "salts", "rotate", "--bucket", bucket)
-        .exitCode()).isZero();
-    JsonNode buckets = JSON.readTree(env.http.get("/v1/identity/buckets?since_timestamp="
-        + beforeRotation.getEpochSecond(), env.mapperKey).body()).path("body");
-    Instant effective = LocalDateTime.parse(buckets.get(0).get("last_updated").asText()).toInstant(ZoneOffset.UTC);
-    Await.until(Duration.ofSeconds(5), "the rotation to take effect", () -> Instant.now().isAfter(effective));
+    assertThat(
+            AdminCli.run(env.server.grpcPort(), env.adminKey, "salts", "rotate", "--bucket", bucket)
+                .exitCode())
+        .isZero();
+    JsonNode buckets =
+        JSON.readTree(
+                env.http
+                    .get(
+                        "/v1/identity/buckets?since_timestamp=" + beforeRotation.getEpochSecond(),
+                        env.mapperKey)
+                    .body())
+            .path("body");
+    Instant effective =
+        LocalDateTime.parse(buckets.get(0).get("last_updated").asText()).toInstant(ZoneOffset.UTC);
+    Await.until(
+        Duration.ofSeconds(5),
+        "the rotation to take effect",
+        () -> Instant.now().isAfter(effective));
     return c;
   }
 
   /** Runs the refresh of {@code c}'s output in-process and stops it at {@code step}. */
   private static void refreshStoppedAt(Case c, OutputRefresh.Step step) throws Exception {
-    VeilClient client = VeilClient.builder().baseUrl(env.server.baseUrl()).apiKey(env.mapperKey).build();
-    OutputRefresh refresh = new OutputRefresh(MapRun.caller(env.server.baseUrl(), env.mapperKey), client.mapper(),
-        false, VeilClient.MAX_BATCH_SIZE, VeilClient.MAX_BATCH_BYTES, noProgress(), reached -> {
-          if (reached == step) {
-            throw new Stopped(step);
-          }
-        }, OutputRefresh.KEPT_BYTES);
-    try (MapState state = MapState.open(c.state()); OutputFiles files = new OutputFiles(c.out())) {
+    VeilClient client =
+        VeilClient.builder().baseUrl(env.server.baseUrl()).apiKey(env.mapperKey).build();
+    OutputRefresh refresh =
+        new OutputRefresh(
+            MapRun.caller(env.server.baseUrl(), env.mapperKey),
+            client.mapper(),
+            false,
+            VeilClient.MAX_BATCH_SIZE,
+            VeilClient.MAX_BATCH_BYTES,
+            noProgress(),
+            reached -> {
+              if (reached == step) {
+                throw new Stopped(step);
+              }
+            },
+            OutputRefresh.KEPT_BYTES);
+    try (MapState state = MapState.open(c.state());
+        OutputFiles files = new OutputFiles(c.out())) {
       assertThatThrownBy(() -> refresh.run(state, files, null)).isInstanceOf(Stopped.class);
     }
   }
@@ -125,15 +161,24 @@ class MapRefreshIT {
   private static List<String[]> rows(Path csv) throws IOException {
     List<String> lines = Files.readAllLines(csv);
     assertThat(lines.get(0)).isEqualTo("identifier,advertising_id,bucket_id");
-    return lines.subList(1, lines.size()).stream().map(l -> Csv.fields(l).toArray(String[]::new)).toList();
+    return lines.subList(1, lines.size()).stream()
+        .map(l -> Csv.fields(l).toArray(String[]::new))
+        .toList();
   }
 
-  /** The server's own answer for each identifier (emails and phones), by raw POST /v1/identity/map. */
+  /**
+   * The server's own answer for each identifier (emails and phones), by raw POST /v1/identity/map.
+   */
   private static Map<String, String[]> serverMap(List<String> identifiers) {
     Map<String, String[]> answers = new HashMap<>();
     for (String kind : List.of("email", "phone")) {
-      answers.putAll(env.http.identityMap(env.mapperKey, kind,
-          identifiers.stream().filter(i -> i.startsWith("+") == kind.equals("phone")).toList()));
+      answers.putAll(
+          env.http.identityMap(
+              env.mapperKey,
+              kind,
+              identifiers.stream()
+                  .filter(i -> i.startsWith("+") == kind.equals("phone"))
+                  .toList()));
     }
     return answers;
   }
@@ -142,12 +187,16 @@ class MapRefreshIT {
   void anOutputChangedByHand_isRefusedWithAMessage_andLeftAsItIs() throws Exception {
     Case added = mappedThenOptedOut("added");
     List<String> lines = new ArrayList<>(Files.readAllLines(added.out()));
-    String leavesRow = lines.stream().filter(l -> l.startsWith(added.leaves() + ",")).findFirst().orElseThrow();
-    lines.add(leavesRow.replace(added.leaves(), "appended@example.com")); // a row past those veil map wrote
+    String leavesRow =
+        lines.stream().filter(l -> l.startsWith(added.leaves() + ",")).findFirst().orElseThrow();
+    lines.add(
+        leavesRow.replace(
+            added.leaves(), "appended@example.com")); // a row past those veil map wrote
     Files.write(added.out(), lines);
     Case edited = mappedThenOptedOut("edited");
     List<String> editedLines = new ArrayList<>(Files.readAllLines(edited.out()));
-    editedLines.replaceAll(l -> l.startsWith(edited.leaves() + ",") ? "garbage," + l.split(",")[2] : l);
+    editedLines.replaceAll(
+        l -> l.startsWith(edited.leaves() + ",") ? "garbage," + l.split(",")[2] : l);
     Files.write(edited.out(), editedLines);
 
     for (Case c : List.of(added, edited)) {
@@ -155,8 +204,10 @@ class MapRefreshIT {
       CliRun refresh = map("--refresh", "--out", c.out().toString());
 
       assertThat(refresh.exitCode()).as(refresh.err()).isEqualTo(1);
-      assertThat(refresh.err()).contains(c.out() + " was changed since veil map wrote it")
-          .contains("remove it and map the input into it again").doesNotContain("Exception");
+      assertThat(refresh.err())
+          .contains(c.out() + " was changed since veil map wrote it")
+          .contains("remove it and map the input into it again")
+          .doesNotContain("Exception");
       assertThat(Files.readString(c.out())).isEqualTo(before);
       assertThat(Files.exists(c.rejected())).isFalse();
     }
@@ -170,26 +221,40 @@ class MapRefreshIT {
     for (int i = 0; i < 120; i++) {
       // A phone every fourth line (each one ends a request of emails); non-ASCII emails, whose rows
       // are copied as bytes or decoded when stale; emails quoted in the CSV.
-      String id = i % 4 == 3 ? "+1555" + (1_000_000 + i)
-          : i % 5 == 0 ? "ch\u00fcnk" + i + "@ex\u00e4mple.com"
-          : i % 7 == 0 ? "\"q," + i + "\"@example.com"
-          : "chunk" + i + "@example.com";
+      String id =
+          i % 4 == 3
+              ? "+1555" + (1_000_000 + i)
+              : i % 5 == 0
+                  ? "ch\u00fcnk" + i + "@ex\u00e4mple.com"
+                  : i % 7 == 0 ? "\"q," + i + "\"@example.com" : "chunk" + i + "@example.com";
       text.append(Csv.field(id)).append('\n');
     }
     Files.writeString(in, text);
-    // An earlier test's rotation takes effect at the next whole second; a row mapped before then may
+    // An earlier test's rotation takes effect at the next whole second; a row mapped before then
+    // may
     // already have its new salt, and its bucket would be listed with this rotation's time if both
     // fell in one second. Map only once every earlier rotation is in effect.
     Instant earlierRotationsDone = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
-    Await.until(Duration.ofSeconds(5), "earlier rotations to take effect",
+    Await.until(
+        Duration.ofSeconds(5),
+        "earlier rotations to take effect",
         () -> Instant.now().isAfter(earlierRotationsDone));
     assertThat(map("--in", in.toString(), "--out", out.toString()).exitCode()).isZero();
     List<String[]> before = rows(out);
     Instant beforeRotation = Instant.now().minusSeconds(1);
-    assertThat(AdminCli.run(env.server.grpcPort(), env.adminKey, "salts", "rotate", "--fraction", "0.5")
-        .exitCode()).isZero();
-    JsonNode buckets = JSON.readTree(env.http.get("/v1/identity/buckets?since_timestamp="
-        + beforeRotation.getEpochSecond(), env.mapperKey).body()).path("body");
+    assertThat(
+            AdminCli.run(
+                    env.server.grpcPort(), env.adminKey, "salts", "rotate", "--fraction", "0.5")
+                .exitCode())
+        .isZero();
+    JsonNode buckets =
+        JSON.readTree(
+                env.http
+                    .get(
+                        "/v1/identity/buckets?since_timestamp=" + beforeRotation.getEpochSecond(),
+                        env.mapperKey)
+                    .body())
+            .path("body");
     // This rotation's buckets: the latest time of the list (another test's may be in it too).
     Instant effective = Instant.MIN;
     for (JsonNode b : buckets) {
@@ -198,23 +263,37 @@ class MapRefreshIT {
     }
     Set<String> rotated = new HashSet<>();
     for (JsonNode b : buckets) {
-      if (LocalDateTime.parse(b.get("last_updated").asText()).toInstant(ZoneOffset.UTC).equals(effective)) {
+      if (LocalDateTime.parse(b.get("last_updated").asText())
+          .toInstant(ZoneOffset.UTC)
+          .equals(effective)) {
         rotated.add(b.get("bucket_id").asText());
       }
     }
     Instant rotatedAt = effective;
-    Await.until(Duration.ofSeconds(5), "the rotation to take effect", () -> Instant.now().isAfter(rotatedAt));
+    Await.until(
+        Duration.ofSeconds(5),
+        "the rotation to take effect",
+        () -> Instant.now().isAfter(rotatedAt));
     long inRotated = before.stream().filter(r -> rotated.contains(r[2])).count();
     assertThat(inRotated).as("rows in rotated buckets").isBetween(20L, 100L);
 
     // Requests of at most 3 identifiers, and a chunk sent after 100 bytes of rows that stay:
     // every way a chunk ends, many times over.
-    VeilClient client = VeilClient.builder().baseUrl(env.server.baseUrl()).apiKey(env.mapperKey).build();
-    OutputRefresh refresh = new OutputRefresh(MapRun.caller(env.server.baseUrl(), env.mapperKey), client.mapper(),
-        false, 3,
-        VeilClient.MAX_BATCH_BYTES, noProgress(), OutputRefresh.Steps.NONE, 100);
+    VeilClient client =
+        VeilClient.builder().baseUrl(env.server.baseUrl()).apiKey(env.mapperKey).build();
+    OutputRefresh refresh =
+        new OutputRefresh(
+            MapRun.caller(env.server.baseUrl(), env.mapperKey),
+            client.mapper(),
+            false,
+            3,
+            VeilClient.MAX_BATCH_BYTES,
+            noProgress(),
+            OutputRefresh.Steps.NONE,
+            100);
     OutputRefresh.Result result;
-    try (MapState state = MapState.open(Path.of(out + ".veil-state")); OutputFiles files = new OutputFiles(out)) {
+    try (MapState state = MapState.open(Path.of(out + ".veil-state"));
+        OutputFiles files = new OutputFiles(out)) {
       result = refresh.run(state, files, null);
     }
 
@@ -229,7 +308,8 @@ class MapRefreshIT {
       assertThat(after.get(i)[0]).as("row %d", i).isEqualTo(id);
       assertThat(after.get(i)[1]).as("advertising id of %s", id).isEqualTo(answers.get(id)[0]);
       assertThat(after.get(i)[2]).as("bucket of %s", id).isEqualTo(answers.get(id)[1]);
-      assertThat(!after.get(i)[1].equals(before.get(i)[1])).as("%s changed iff its bucket rotated", id)
+      assertThat(!after.get(i)[1].equals(before.get(i)[1]))
+          .as("%s changed iff its bucket rotated", id)
           .isEqualTo(rotated.contains(before.get(i)[2]));
     }
     assertThat(temporaryFilesLeft(new Case(in, out, "", "", ""))).isFalse();
@@ -242,23 +322,29 @@ class MapRefreshIT {
   }
 
   private static boolean temporaryFilesLeft(Case c) {
-    return Files.exists(OutputFiles.temporaryFile(c.out())) || Files.exists(OutputFiles.temporaryFile(c.rejected()));
+    return Files.exists(OutputFiles.temporaryFile(c.out()))
+        || Files.exists(OutputFiles.temporaryFile(c.rejected()));
   }
 
-  /** The end every case must reach: two rows, the leaver rejected once, the state agreeing, nothing left over. */
+  /**
+   * The end every case must reach: two rows, the leaver rejected once, the state agreeing, nothing
+   * left over.
+   */
   private static void assertRefreshedOnce(Case c) throws IOException {
     CliRun again = map("--refresh", "--out", c.out().toString());
     assertThat(again.exitCode()).as(again.err()).isZero();
     // (Rows of other tests' rotations may be re-mapped here: the server is shared.)
     assertThat(again.err()).contains("wrote 2 rows").contains("and 1 rejected identifiers");
     assertThat(identifiers(c.out())).containsExactly(c.stays(), c.alsoStays());
-    assertThat(Files.readAllLines(c.rejected())).containsExactly("identifier,reason", c.leaves() + ",optout");
+    assertThat(Files.readAllLines(c.rejected()))
+        .containsExactly("identifier,reason", c.leaves() + ",optout");
     assertThat(temporaryFilesLeft(c)).as("temporary files left beside " + c.out()).isFalse();
   }
 
   @ParameterizedTest(name = "stopped at {0}, then veil map --refresh")
   @EnumSource(OutputRefresh.Step.class)
-  void aRefreshStoppedAnywhere_thenRefreshAgain_losesNoRow_andRejectsOnce(OutputRefresh.Step step) throws Exception {
+  void aRefreshStoppedAnywhere_thenRefreshAgain_losesNoRow_andRejectsOnce(OutputRefresh.Step step)
+      throws Exception {
     Case c = mappedThenOptedOut("refresh-" + step.name().toLowerCase(Locale.ROOT));
     refreshStoppedAt(c, step);
 
@@ -271,15 +357,18 @@ class MapRefreshIT {
     CliRun next = map("--refresh", "--out", c.out().toString());
 
     assertThat(next.exitCode()).as(next.err()).isZero();
-    // Before the commit the refresh is done again; after it, the next run finds nothing rotated since.
-    assertThat(next.err()).contains(step == OutputRefresh.Step.WRITTEN ? "removed 1 opted out" : "removed 0 opted out");
+    // Before the commit the refresh is done again; after it, the next run finds nothing rotated
+    // since.
+    assertThat(next.err())
+        .contains(
+            step == OutputRefresh.Step.WRITTEN ? "removed 1 opted out" : "removed 0 opted out");
     assertRefreshedOnce(c);
   }
 
   @ParameterizedTest(name = "stopped at {0}, then the import's command")
   @EnumSource(OutputRefresh.Step.class)
-  void aRefreshStoppedAnywhere_thenTheImportsCommand_installsOnlyACommittedRefresh(OutputRefresh.Step step)
-      throws Exception {
+  void aRefreshStoppedAnywhere_thenTheImportsCommand_installsOnlyACommittedRefresh(
+      OutputRefresh.Step step) throws Exception {
     Case c = mappedThenOptedOut("import-" + step.name().toLowerCase(Locale.ROOT));
     refreshStoppedAt(c, step);
 
@@ -288,12 +377,14 @@ class MapRefreshIT {
     assertThat(next.exitCode()).as(next.err()).isZero();
     assertThat(next.err()).contains("is complete for");
     assertThat(temporaryFilesLeft(c)).isFalse();
-    if (step == OutputRefresh.Step.WRITTEN) { // never committed: the output is the import's, untouched
+    if (step
+        == OutputRefresh.Step.WRITTEN) { // never committed: the output is the import's, untouched
       assertThat(identifiers(c.out())).containsExactly(c.stays(), c.leaves(), c.alsoStays());
       assertThat(c.rejected()).doesNotExist();
     } else {
       assertThat(identifiers(c.out())).containsExactly(c.stays(), c.alsoStays());
-      assertThat(Files.readAllLines(c.rejected())).containsExactly("identifier,reason", c.leaves() + ",optout");
+      assertThat(Files.readAllLines(c.rejected()))
+          .containsExactly("identifier,reason", c.leaves() + ",optout");
     }
     assertRefreshedOnce(c);
   }
@@ -303,7 +394,8 @@ class MapRefreshIT {
     Case c = mappedThenOptedOut("between-renames");
     refreshStoppedAt(c, OutputRefresh.Step.COMMITTED);
     // The renames go rejected file first, then the output: stopped after the first of them.
-    Files.move(OutputFiles.temporaryFile(c.rejected()), c.rejected(), StandardCopyOption.ATOMIC_MOVE);
+    Files.move(
+        OutputFiles.temporaryFile(c.rejected()), c.rejected(), StandardCopyOption.ATOMIC_MOVE);
 
     CliRun next = map("--refresh", "--out", c.out().toString());
 

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code veil map}'s retries against a fake server over a socket, so that the answers are exact:
- * a rate limit (429 with {@code Retry-After}, as {@code limits.rate-limit-per-second} answers) is
+ * {@code veil map}'s retries against a fake server over a socket, so that the answers are exact: a
+ * rate limit (429 with {@code Retry-After}, as {@code limits.rate-limit-per-second} answers) is
  * waited out; a server that has answered gets more attempts (a restart) than one that never has.
  */
 class MapRetriesTest {
@@ -38,11 +38,17 @@ class MapRetriesTest {
 
   @TempDir Path dir;
   private HttpServer server;
-  /** Per identifier: the statuses to answer before it is mapped (a request holds one identifier). */
+
+  /**
+   * Per identifier: the statuses to answer before it is mapped (a request holds one identifier).
+   */
   private final Map<String, AtomicInteger> refusals = new ConcurrentHashMap<>();
+
   private int refusalStatus = 429;
+
   /** Per identifier: an answer to wait for before its first refusal. */
   private final Map<String, CountDownLatch> after = new ConcurrentHashMap<>();
+
   private final CountDownLatch firstMapped = new CountDownLatch(1);
   private final AtomicInteger requests = new AtomicInteger();
 
@@ -74,14 +80,21 @@ class MapRetriesTest {
     AtomicInteger left = refusals.get(first);
     if (left != null && left.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
       exchange.getResponseHeaders().add("Retry-After", "0");
-      answer(exchange, refusalStatus, "{\"status\":\"" + (refusalStatus == 429 ? "clienterror" : "unknown")
-          + "\",\"message\":\"refused\"}");
+      answer(
+          exchange,
+          refusalStatus,
+          "{\"status\":\""
+              + (refusalStatus == 429 ? "clienterror" : "unknown")
+              + "\",\"message\":\"refused\"}");
       return;
     }
     ObjectNode body = JSON.createObjectNode();
     ArrayNode mapped = body.putArray("mapped");
     for (JsonNode email : request.get("email")) {
-      mapped.addObject().put("identifier", email.asText()).put("advertising_id", ADVERTISING_ID)
+      mapped
+          .addObject()
+          .put("identifier", email.asText())
+          .put("advertising_id", ADVERTISING_ID)
           .put("bucket_id", "b1");
     }
     ObjectNode envelope = JSON.createObjectNode().put("status", "success");
@@ -102,8 +115,20 @@ class MapRetriesTest {
   private CliRun map(Path out, String... identifiers) throws IOException {
     Path in = dir.resolve("in.txt");
     Files.write(in, List.of(identifiers));
-    return CliRun.of("map", "--in", in.toString(), "--out", out.toString(), "--progress", "none", "--batch-size", "1",
-        "--url", "http://127.0.0.1:" + server.getAddress().getPort(), "--api-key", "vk1.AAAAAAAAAAAA.secret");
+    return CliRun.of(
+        "map",
+        "--in",
+        in.toString(),
+        "--out",
+        out.toString(),
+        "--progress",
+        "none",
+        "--batch-size",
+        "1",
+        "--url",
+        "http://127.0.0.1:" + server.getAddress().getPort(),
+        "--api-key",
+        "vk1.AAAAAAAAAAAA.secret");
   }
 
   private static String row(String identifier) {
@@ -112,20 +137,23 @@ class MapRetriesTest {
 
   @Test
   void rateLimitedRequests_areWaitedOut_beyondTheAttemptsOfAFailure() throws IOException {
-    refusals.put("a@example.com", new AtomicInteger(6)); // more than the four attempts a failure gets
+    refusals.put(
+        "a@example.com", new AtomicInteger(6)); // more than the four attempts a failure gets
     Path out = dir.resolve("out.csv");
 
     CliRun run = map(out, "a@example.com");
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(requests.get()).isEqualTo(7);
-    assertThat(Files.readAllLines(out)).containsExactly(OutputFiles.HEADER.strip(), row("a@example.com"));
+    assertThat(Files.readAllLines(out))
+        .containsExactly(OutputFiles.HEADER.strip(), row("a@example.com"));
   }
 
   @Test
   void aServerThatHasAnswered_isWaitedForLonger_asThroughARestart() throws IOException {
     refusalStatus = 503;
-    refusals.put("b@example.com", new AtomicInteger(5)); // a request under way when the server went away
+    refusals.put(
+        "b@example.com", new AtomicInteger(5)); // a request under way when the server went away
     after.put("b@example.com", firstMapped);
     Path out = dir.resolve("out.csv");
 
@@ -133,8 +161,8 @@ class MapRetriesTest {
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(requests.get()).isEqualTo(7);
-    assertThat(Files.readAllLines(out)).containsExactly(OutputFiles.HEADER.strip(), row("a@example.com"),
-        row("b@example.com"));
+    assertThat(Files.readAllLines(out))
+        .containsExactly(OutputFiles.HEADER.strip(), row("a@example.com"), row("b@example.com"));
   }
 
   @Test

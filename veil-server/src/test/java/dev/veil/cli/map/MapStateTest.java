@@ -37,7 +37,8 @@ class MapStateTest {
       assertThat(state.mappedAtMillis(999)).isEqualTo(5_000);
       assertThat(state.mappedAtMillis(1000)).isEqualTo(7_000);
       assertThat(state.mappedAtMillis(2999)).isEqualTo(7_000);
-      assertThatThrownBy(() -> state.mappedAtMillis(3000)).isInstanceOf(IllegalStateException.class);
+      assertThatThrownBy(() -> state.mappedAtMillis(3000))
+          .isInstanceOf(IllegalStateException.class);
       assertThat(state.oldestMappedAtMillis()).isEqualTo(5_000);
       assertThat(state.refreshedMillis()).isEmpty();
 
@@ -126,7 +127,8 @@ class MapStateTest {
     Files.writeString(file, "identifier,advertising_id,bucket_id\na@example.com,x,y\n");
     byte[] before = Files.readAllBytes(file);
 
-    assertThatThrownBy(() -> MapState.open(file)).isInstanceOf(IOException.class)
+    assertThatThrownBy(() -> MapState.open(file))
+        .isInstanceOf(IOException.class)
         .hasMessageContaining("is not a veil map state file");
     assertThat(Files.readAllBytes(file)).isEqualTo(before);
     MapState.open(file.resolveSibling("fresh")).close(); // an empty or missing file is a new state
@@ -136,7 +138,9 @@ class MapStateTest {
   void aSecondRunOnTheSameState_isRefused() throws IOException {
     Path file = dir.resolve("s");
     try (MapState state = MapState.open(file)) {
-      assertThatThrownBy(() -> MapState.open(file)).isInstanceOf(IOException.class).hasMessageContaining("in use");
+      assertThatThrownBy(() -> MapState.open(file))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("in use");
     }
     MapState.open(file).close(); // released
   }

@@ -25,14 +25,17 @@ class NumbersTest {
 
   @Property
   void clock_isMinutesAndSeconds_thenHours(@ForAll @LongRange(min = 0, max = 10_000_000) long s) {
-    String expected = s >= 3600 ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
-        : String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
+    String expected =
+        s >= 3600
+            ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+            : String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
     assertThat(Numbers.clock(s)).isEqualTo(expected);
   }
 
   @Property
   void tenths_ofWholeTenths_areExact(@ForAll @LongRange(min = 0, max = 100_000_000) long tenths) {
-    assertThat(Numbers.tenths(tenths / 10.0)).isEqualTo(String.format(Locale.ROOT, "%.1f", tenths / 10.0));
+    assertThat(Numbers.tenths(tenths / 10.0))
+        .isEqualTo(String.format(Locale.ROOT, "%.1f", tenths / 10.0));
   }
 
   @Test

@@ -33,7 +33,8 @@ class ProgressDisplayTest {
     assertThat(ProgressDisplay.auto(terminal, false)).isEqualTo(ProgressDisplay.Mode.BAR);
     // No such link on this system: the console decides.
     assertThat(ProgressDisplay.auto(dir.resolve("none"), true)).isEqualTo(ProgressDisplay.Mode.BAR);
-    assertThat(ProgressDisplay.auto(dir.resolve("none"), false)).isEqualTo(ProgressDisplay.Mode.LINES);
+    assertThat(ProgressDisplay.auto(dir.resolve("none"), false))
+        .isEqualTo(ProgressDisplay.Mode.LINES);
   }
 
   @Test
@@ -44,8 +45,9 @@ class ProgressDisplayTest {
 
     d.progress(450_000, 1_000_000);
 
-    assertThat(text.toString()).isEqualTo(
-        "\rmapping [==========>             ]  45% 450,000/1,000,000  90,000/s  0:07 left   ");
+    assertThat(text.toString())
+        .isEqualTo(
+            "\rmapping [==========>             ]  45% 450,000/1,000,000  90,000/s  0:07 left   ");
   }
 
   @Test
@@ -60,9 +62,10 @@ class ProgressDisplayTest {
     d.progress(100, 100);
     d.progress(100, 100);
 
-    assertThat(text.toString().lines()).containsExactly(
-        "veil map: mapping  60% 60/100  10/s  0:04 left",
-        "veil map: mapping 100% 100/100  14/s  0:00 left");
+    assertThat(text.toString().lines())
+        .containsExactly(
+            "veil map: mapping  60% 60/100  10/s  0:04 left",
+            "veil map: mapping 100% 100/100  14/s  0:00 left");
   }
 
   @Test

@@ -21,12 +21,13 @@ import java.util.concurrent.TimeUnit;
  */
 public final class EchoService implements BindableService {
   public static final String SERVICE = "test.Echo";
-  public static final MethodDescriptor<String, String> ECHO = MethodDescriptor.<String, String>newBuilder()
-      .setType(MethodDescriptor.MethodType.UNARY)
-      .setFullMethodName(MethodDescriptor.generateFullMethodName(SERVICE, "Echo"))
-      .setRequestMarshaller(new Utf8())
-      .setResponseMarshaller(new Utf8())
-      .build();
+  public static final MethodDescriptor<String, String> ECHO =
+      MethodDescriptor.<String, String>newBuilder()
+          .setType(MethodDescriptor.MethodType.UNARY)
+          .setFullMethodName(MethodDescriptor.generateFullMethodName(SERVICE, "Echo"))
+          .setRequestMarshaller(new Utf8())
+          .setResponseMarshaller(new Utf8())
+          .build();
 
   private final CountDownLatch entered = new CountDownLatch(1);
   private final CountDownLatch release = new CountDownLatch(1);
@@ -42,17 +43,20 @@ public final class EchoService implements BindableService {
   @Override
   public ServerServiceDefinition bindService() {
     return ServerServiceDefinition.builder(SERVICE)
-        .addMethod(ECHO, ServerCalls.asyncUnaryCall((request, out) -> {
-          if (request.equals("missing")) {
-            throw new VeilException(ErrorCode.NOT_FOUND, "no such record");
-          }
-          if (request.equals("slow")) {
-            entered.countDown();
-            awaitRelease();
-          }
-          out.onNext(request);
-          out.onCompleted();
-        }))
+        .addMethod(
+            ECHO,
+            ServerCalls.asyncUnaryCall(
+                (request, out) -> {
+                  if (request.equals("missing")) {
+                    throw new VeilException(ErrorCode.NOT_FOUND, "no such record");
+                  }
+                  if (request.equals("slow")) {
+                    entered.countDown();
+                    awaitRelease();
+                  }
+                  out.onNext(request);
+                  out.onCompleted();
+                }))
         .build();
   }
 

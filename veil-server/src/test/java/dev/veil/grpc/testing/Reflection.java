@@ -12,26 +12,31 @@ import java.util.concurrent.TimeUnit;
 public final class Reflection {
   private Reflection() {}
 
-  /** Sends {@code request} on a new reflection stream and returns the first answer (10 s at most). */
-  public static ServerReflectionResponse ask(Channel channel, ServerReflectionRequest request) throws Exception {
+  /**
+   * Sends {@code request} on a new reflection stream and returns the first answer (10 s at most).
+   */
+  public static ServerReflectionResponse ask(Channel channel, ServerReflectionRequest request)
+      throws Exception {
     CompletableFuture<ServerReflectionResponse> answer = new CompletableFuture<>();
-    StreamObserver<ServerReflectionRequest> requests = ServerReflectionGrpc.newStub(channel)
-        .serverReflectionInfo(new StreamObserver<>() {
-          @Override
-          public void onNext(ServerReflectionResponse value) {
-            answer.complete(value);
-          }
+    StreamObserver<ServerReflectionRequest> requests =
+        ServerReflectionGrpc.newStub(channel)
+            .serverReflectionInfo(
+                new StreamObserver<>() {
+                  @Override
+                  public void onNext(ServerReflectionResponse value) {
+                    answer.complete(value);
+                  }
 
-          @Override
-          public void onError(Throwable t) {
-            answer.completeExceptionally(t);
-          }
+                  @Override
+                  public void onError(Throwable t) {
+                    answer.completeExceptionally(t);
+                  }
 
-          @Override
-          public void onCompleted() {
-            answer.completeExceptionally(new IllegalStateException("no answer"));
-          }
-        });
+                  @Override
+                  public void onCompleted() {
+                    answer.completeExceptionally(new IllegalStateException("no answer"));
+                  }
+                });
     requests.onNext(request);
     requests.onCompleted();
     return answer.get(10, TimeUnit.SECONDS);

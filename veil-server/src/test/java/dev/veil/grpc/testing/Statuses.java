@@ -14,7 +14,9 @@ public final class Statuses {
   /** Runs {@code call}, asserts it failed with a gRPC status, and returns that status. */
   public static Status statusOf(ThrowingCallable call) {
     Throwable thrown = catchThrowable(call);
-    assertThat(thrown).as("the call should fail with a gRPC status").isInstanceOf(StatusRuntimeException.class);
+    assertThat(thrown)
+        .as("the call should fail with a gRPC status")
+        .isInstanceOf(StatusRuntimeException.class);
     return ((StatusRuntimeException) thrown).getStatus();
   }
 }

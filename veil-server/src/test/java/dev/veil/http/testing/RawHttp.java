@@ -75,8 +75,8 @@ public final class RawHttp implements AutoCloseable {
   }
 
   /**
-   * Whether the server closed the connection within {@code limit}: the next read sees end of
-   * stream or a reset (false if a byte comes, or nothing within the limit).
+   * Whether the server closed the connection within {@code limit}: the next read sees end of stream
+   * or a reset (false if a byte comes, or nothing within the limit).
    */
   public boolean closedByServerWithin(java.time.Duration limit) {
     try {

@@ -31,8 +31,7 @@ import java.util.concurrent.TimeUnit;
  * A real {@link PublicHttpServer} on 127.0.0.1 and an ephemeral port in front of an {@link
  * InMemoryNode} (the production service graph over in-memory stores and a {@link MutableClock}),
  * its connections admitted against a {@link ConnectionLimit} of its own ({@code
- * limits.max-connections}).
- * Tests talk to it over HTTP/1.1 like any client, through {@link Http}.
+ * limits.max-connections}). Tests talk to it over HTTP/1.1 like any client, through {@link Http}.
  */
 public final class TestNode implements AutoCloseable {
   /** Where the node's clock starts. */
@@ -50,19 +49,32 @@ public final class TestNode implements AutoCloseable {
     settings.forEach((key, value) -> keyValues.addAll(List.of(key, value)));
     this.node = new InMemoryNode(START, TestConfigs.config(keyValues.toArray(String[]::new)));
     HttpConnectionGate gate = new HttpConnectionGate();
-    gate.admitAgainst(ConnectionLimit.forNode(node.services().config().connections().maxConnections(), metrics));
-    this.vertx = Vertx.builder().with(new VertxOptions().setEventLoopPoolSize(2)).withTransport(gate.transport()).build();
-    this.server = new PublicHttpServer(vertx, node.services().config(), node.services().publicApi(), metrics, 2, gate);
+    gate.admitAgainst(
+        ConnectionLimit.forNode(node.services().config().connections().maxConnections(), metrics));
+    this.vertx =
+        Vertx.builder()
+            .with(new VertxOptions().setEventLoopPoolSize(2))
+            .withTransport(gate.transport())
+            .build();
+    this.server =
+        new PublicHttpServer(
+            vertx, node.services().config(), node.services().publicApi(), metrics, 2, gate);
     this.port = await(server.start());
     this.http = new Http("http://127.0.0.1:" + port, HttpClient.Version.HTTP_1_1);
   }
 
-  /** A node with the test defaults ({@link TestConfigs}: veil profile, {@value TestConfigs#BUCKETS} buckets). */
+  /**
+   * A node with the test defaults ({@link TestConfigs}: veil profile, {@value TestConfigs#BUCKETS}
+   * buckets).
+   */
   public static TestNode start() {
     return new TestNode(Map.of());
   }
 
-  /** A node with the given settings ({@code "api.profile" -> "uid2"}, limits, …) over the test defaults. */
+  /**
+   * A node with the given settings ({@code "api.profile" -> "uid2"}, limits, …) over the test
+   * defaults.
+   */
   public static TestNode start(Map<String, String> settings) {
     return new TestNode(settings);
   }
@@ -103,7 +115,8 @@ public final class TestNode implements AutoCloseable {
 
   /** Standard base64 of SHA-256 of {@code normalized}: the {@code *_hash} form of an identifier. */
   public static String sha256Base64(String normalized) {
-    return Base64.getEncoder().encodeToString(Sha256.digest(normalized.getBytes(StandardCharsets.UTF_8)));
+    return Base64.getEncoder()
+        .encodeToString(Sha256.digest(normalized.getBytes(StandardCharsets.UTF_8)));
   }
 
   public URI uri(String pathAndQuery) {

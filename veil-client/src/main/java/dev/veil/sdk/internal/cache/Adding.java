@@ -9,13 +9,14 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Identifiers on their way into the store: value bytes, kind codes and fingerprints prepared
- * before the store's lock is taken ({@link #Adding}), then, under it, each looked up and, if new,
- * appended as an {@code ADD} record and indexed ({@link #write}).
+ * Identifiers on their way into the store: value bytes, kind codes and fingerprints prepared before
+ * the store's lock is taken ({@link #Adding}), then, under it, each looked up and, if new, appended
+ * as an {@code ADD} record and indexed ({@link #write}).
  */
 final class Adding {
   /** Frames of an add are cut at about this size. */
   private static final int FRAME_TARGET = 4 << 20;
+
   /** Index slots are read ahead for this many identifiers at a time (64 KiB of cache lines). */
   private static final int PREFETCH_GROUP = 1024;
 
@@ -49,7 +50,13 @@ final class Adding {
    * {@code invalid} ones as rejected and the setting {@code key} (if not null) after them, and
    * updates the store's state. Counts the new ones in {@link #added}.
    */
-  void write(MappingStore store, Frame f, List<Identifier> invalid, long atMillis, String key, String value)
+  void write(
+      MappingStore store,
+      Frame f,
+      List<Identifier> invalid,
+      long atMillis,
+      String key,
+      String value)
       throws IOException {
     StoreState state = store.state();
     LogFile log = store.log();
@@ -77,7 +84,12 @@ final class Adding {
     for (Identifier id : invalid) {
       byte[] bytes = utf8(id.value());
       int offset = f.nextRecordOffset();
-      f.reject(KindCode.of(id.kind()), ReasonCode.of(MapOutcome.Reason.INVALID_IDENTIFIER), atMillis, bytes, 0,
+      f.reject(
+          KindCode.of(id.kind()),
+          ReasonCode.of(MapOutcome.Reason.INVALID_IDENTIFIER),
+          atMillis,
+          bytes,
+          0,
           bytes.length);
       state.rejected(base + offset);
     }
@@ -123,9 +135,13 @@ final class Adding {
         return false;
       }
       long at = entries.addAt(entry);
-      Records.Cursor c = at >= frameBase
-          ? new Records.Cursor(frame.array(), Frame.HEAD + (int) (at - frameBase), Frame.HEAD + frame.payloadSize())
-          : store.lookups().record(at);
+      Records.Cursor c =
+          at >= frameBase
+              ? new Records.Cursor(
+                  frame.array(),
+                  Frame.HEAD + (int) (at - frameBase),
+                  Frame.HEAD + frame.payloadSize())
+              : store.lookups().record(at);
       c.u8();
       int length = values.length(i);
       if (c.u8() != kinds[i] || c.varint32() != length) {

@@ -41,10 +41,15 @@ final class AnswerFrame {
     return of(part, answer, mappedAt, now, new Frame(expectedBytes(part.size())));
   }
 
-  /** {@link #of(PendingBatch, MapAnswer, Instant, Instant)} built in {@code frame}, which must be empty. */
-  static AnswerFrame of(PendingBatch part, MapAnswer answer, Instant mappedAt, Instant now, Frame frame) {
+  /**
+   * {@link #of(PendingBatch, MapAnswer, Instant, Instant)} built in {@code frame}, which must be
+   * empty.
+   */
+  static AnswerFrame of(
+      PendingBatch part, MapAnswer answer, Instant mappedAt, Instant now, Frame frame) {
     if (answer.size() != part.size()) {
-      throw new IllegalArgumentException("answer has " + answer.size() + " results for " + part.size() + " entries");
+      throw new IllegalArgumentException(
+          "answer has " + answer.size() + " results for " + part.size() + " entries");
     }
     AnswerFrame built = new AnswerFrame(part, answer, frame);
     built.build(mappedAt.toEpochMilli(), now);
@@ -56,14 +61,25 @@ final class AnswerFrame {
     for (int i = 0; i < offsets.length; i++) {
       if (answer.isMapped(i)) {
         offsets[i] = frame.nextRecordOffset();
-        frame.map(part.entry(i), mappedAtMillis, answer.data(), answer.advertisingIdStart(i),
-            answer.advertisingIdLength(i), answer.bucketIdStart(i), answer.bucketIdLength(i));
+        frame.map(
+            part.entry(i),
+            mappedAtMillis,
+            answer.data(),
+            answer.advertisingIdStart(i),
+            answer.advertisingIdLength(i),
+            answer.bucketIdStart(i),
+            answer.bucketIdLength(i));
         counts[part.mappedBefore(i) ? 1 : 0]++;
       } else {
         MapOutcome.Reason reason = MapOutcome.Reason.fromWire(answer.reason(i));
         frame.remove(part.entry(i));
         offsets[i] = frame.nextRecordOffset();
-        frame.reject(part.kindCode(i), ReasonCode.of(reason), now.toEpochMilli(), values.bytes(), values.start(i),
+        frame.reject(
+            part.kindCode(i),
+            ReasonCode.of(reason),
+            now.toEpochMilli(),
+            values.bytes(),
+            values.start(i),
             values.length(i));
         counts[reason == MapOutcome.Reason.OPTED_OUT ? 2 : 3]++;
         removed.add(new Rejection(part.identifier(i), reason, now));
@@ -87,7 +103,10 @@ final class AnswerFrame {
     }
   }
 
-  /** Where each entry's {@code MAP} record went once the frame's payload is at {@code base}; -1 for an unmapped one. */
+  /**
+   * Where each entry's {@code MAP} record went once the frame's payload is at {@code base}; -1 for
+   * an unmapped one.
+   */
   long[] mapPositions(long base) {
     long[] at = new long[offsets.length];
     for (int i = 0; i < offsets.length; i++) {

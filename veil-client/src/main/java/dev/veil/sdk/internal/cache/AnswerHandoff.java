@@ -10,9 +10,9 @@ import java.util.List;
  * Answers of a mapping run handed to a CSV export that follows the run ({@link
  * MappingStore#writeCsv}), so that the export writes their rows from the answers' bytes rather than
  * reading the records it just stored back from the file. Only an optimization: an entry whose
- * answer is not here (none was handed over, the export fell behind and the handoff was full, or
- * the entry was mapped again since) is read from the file as before, and an answer is used for an
- * entry only if the entry's current {@code MAP} record is the one stored from that answer.
+ * answer is not here (none was handed over, the export fell behind and the handoff was full, or the
+ * entry was mapped again since) is read from the file as before, and an answer is used for an entry
+ * only if the entry's current {@code MAP} record is the one stored from that answer.
  *
  * <p>Open only while an export follows a run, and holds at most {@value #MAX_ANSWERS} answers
  * (about a megabyte each), so it never keeps more than a few answers from being collected.
@@ -21,7 +21,10 @@ import java.util.List;
 final class AnswerHandoff {
   static final int MAX_ANSWERS = 6;
 
-  /** One stored answer: its entries (ascending), where each one's {@code MAP} record went (-1: none). */
+  /**
+   * One stored answer: its entries (ascending), where each one's {@code MAP} record went (-1:
+   * none).
+   */
   static final class Stored {
     final PendingBatch part;
     final MapAnswer answer;
@@ -35,8 +38,8 @@ final class AnswerHandoff {
     }
 
     /**
-     * Whether every field of its rows can be written as it is (no value sent and no id holds a
-     * CSV special): then rows are copied without a check per field. Asked by the export only.
+     * Whether every field of its rows can be written as it is (no value sent and no id holds a CSV
+     * special): then rows are copied without a check per field. Asked by the export only.
      */
     boolean plainCsv() {
       if (plainCsv < 0) {
@@ -100,7 +103,10 @@ final class AnswerHandoff {
     return best;
   }
 
-  /** The export's side: walks entries in ascending order and finds each one's answer, if handed over. */
+  /**
+   * The export's side: walks entries in ascending order and finds each one's answer, if handed
+   * over.
+   */
   static final class Reader {
     private final AnswerHandoff handoff;
     private Stored current;

@@ -29,7 +29,10 @@ final class Compaction {
     return cache.resolveSibling(cache.getFileName() + ".compacting");
   }
 
-  /** Writes the current records of {@code state} (read through {@code log}) to {@code target}, forced. */
+  /**
+   * Writes the current records of {@code state} (read through {@code log}) to {@code target},
+   * forced.
+   */
   static void write(LogFile log, StoreState state, Path target) throws IOException {
     Files.deleteIfExists(target);
     LogFile.createPrivately(target);
@@ -41,7 +44,12 @@ final class Compaction {
       }
       for (Rejection r : Rejections.latest(new LogReader(log, 2), state.rejections())) {
         byte[] value = r.identifier().value().getBytes(StandardCharsets.UTF_8);
-        o.frame.reject(KindCode.of(r.identifier().kind()), ReasonCode.of(r.reason()), r.at().toEpochMilli(), value, 0,
+        o.frame.reject(
+            KindCode.of(r.identifier().kind()),
+            ReasonCode.of(r.reason()),
+            r.at().toEpochMilli(),
+            value,
+            0,
             value.length);
         o.flushIfFull();
       }
@@ -77,11 +85,18 @@ final class Compaction {
 
   /** Renames the written file over the cache and forces the directory. */
   static void replace(Path cache) throws IOException {
-    Files.move(temporaryFile(cache), cache, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    Files.move(
+        temporaryFile(cache),
+        cache,
+        StandardCopyOption.ATOMIC_MOVE,
+        StandardCopyOption.REPLACE_EXISTING);
     LogFile.syncDirectory(cache);
   }
 
-  /** Frames of about {@link #FRAME_TARGET} bytes; stale marks go at the end of the frame holding their mappings. */
+  /**
+   * Frames of about {@link #FRAME_TARGET} bytes; stale marks go at the end of the frame holding
+   * their mappings.
+   */
   private static final class Output {
     final Frame frame = new Frame(FRAME_TARGET + (64 << 10));
     private final FileChannel out;

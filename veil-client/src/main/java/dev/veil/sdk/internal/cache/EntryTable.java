@@ -5,8 +5,8 @@ import java.util.Arrays;
 /**
  * What the store keeps in memory per entry (16 to 32 bytes as the arrays grow, plus the index):
  * where its {@code ADD} record is, where its current {@code MAP} record is (or that it has none, or
- * was removed), and whether it is stale. The values themselves stay in the file. Counts are kept
- * as entries change, so sizes are O(1). Not thread-safe (the store guards it).
+ * was removed), and whether it is stale. The values themselves stay in the file. Counts are kept as
+ * entries change, so sizes are O(1). Not thread-safe (the store guards it).
  */
 final class EntryTable {
   static final long UNMAPPED = -1;
@@ -18,6 +18,7 @@ final class EntryTable {
   private int count;
   private int held;
   private int current;
+
   /** Records that a newer one has replaced (old mappings, stale marks, removed entries). */
   private long replaced;
 
@@ -52,7 +53,10 @@ final class EntryTable {
     staleBits = Arrays.copyOf(staleBits, length / 64 + 1);
   }
 
-  /** Appends a new, unmapped entry whose {@code ADD} record is at {@code position}; returns its number. */
+  /**
+   * Appends a new, unmapped entry whose {@code ADD} record is at {@code position}; returns its
+   * number.
+   */
   int add(long position) {
     if (count == addAt.length) {
       resize(count * 2);

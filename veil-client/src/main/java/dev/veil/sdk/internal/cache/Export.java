@@ -13,9 +13,9 @@ import java.util.function.Consumer;
 
 /**
  * Walks the mapped entries in entry order and hands each one's {@code ADD} and {@code MAP} records
- * to a {@link Sink}: as objects ({@link #objects}) or as CSV rows written straight from the records'
- * bytes ({@link CsvRows}). A walk may follow a mapping run: while {@code mapping} is true, it stops
- * at the first entry that waits to be mapped and goes on when a write changed something.
+ * to a {@link Sink}: as objects ({@link #objects}) or as CSV rows written straight from the
+ * records' bytes ({@link CsvRows}). A walk may follow a mapping run: while {@code mapping} is true,
+ * it stops at the first entry that waits to be mapped and goes on when a write changed something.
  */
 final class Export {
   private static final int CHUNK = 4096;
@@ -41,9 +41,9 @@ final class Export {
 
   /**
    * Walks every mapped entry; an {@link IOException} can only come from the sink. While {@code
-   * mapping} is true, waits for entries that wait to be mapped and for entries added later; once
-   * it is false, finishes like a plain walk (stale entries with their previous mapping, entries
-   * never mapped skipped).
+   * mapping} is true, waits for entries that wait to be mapped and for entries added later; once it
+   * is false, finishes like a plain walk (stale entries with their previous mapping, entries never
+   * mapped skipped).
    */
   static void walk(MappingStore store, BooleanSupplier mapping, Sink sink) throws IOException {
     LogReader adds = new LogReader(store.log(), 2);
@@ -57,7 +57,8 @@ final class Export {
     int next = 0;
     while (true) {
       long seen = store.changes().count();
-      boolean live = mapping.getAsBoolean(); // read before the scan: once false, the scan sees the final state
+      boolean live =
+          mapping.getAsBoolean(); // read before the scan: once false, the scan sees the final state
       int n = 0;
       boolean blocked = false;
       int count;
@@ -116,7 +117,8 @@ final class Export {
    * CR or LF is quoted, quotes doubled), copied from the records' UTF-8 bytes through a buffer.
    */
   static final class CsvRows implements AnswerSink {
-    static final byte[] HEADER = "identifier,advertising_id,bucket_id\n".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] HEADER =
+        "identifier,advertising_id,bucket_id\n".getBytes(StandardCharsets.US_ASCII);
 
     private final OutputStream out;
     private final byte[] buf = new byte[1 << 20];
@@ -152,7 +154,9 @@ final class Export {
       rows++;
     }
 
-    /** The same row, from the value sent and the answer (the bytes its records were stored from). */
+    /**
+     * The same row, from the value sent and the answer (the bytes its records were stored from).
+     */
     @Override
     public void answered(AnswerHandoff.Stored stored, int i) throws IOException {
       ValueList values = stored.part.values();

@@ -11,13 +11,14 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 
 /**
- * A seeded 64-bit hash of an identifier (kind and value bytes) for the in-memory index. It is
- * never stored: each process draws its own seed, so input crafted to collide in one run does not
- * collide in another. A match is always confirmed against the stored value, so collisions cost a
- * read, never an entry.
+ * A seeded 64-bit hash of an identifier (kind and value bytes) for the in-memory index. It is never
+ * stored: each process draws its own seed, so input crafted to collide in one run does not collide
+ * in another. A match is always confirmed against the stored value, so collisions cost a read,
+ * never an entry.
  */
 class Fingerprint {
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final long M1 = 0x9E3779B97F4A7C15L;
   private static final long M2 = 0xC2B2AE3D27D4EB4FL;
   private static final long M3 = 0x165667B19E3779F9L;
@@ -34,8 +35,8 @@ class Fingerprint {
 
   /**
    * Eight bytes of the kernel's random source where there is one to read (Linux, macOS): the same
-   * source {@link SecureRandom} reads, without its provider machinery, which costs a short run
-   * (a {@code veil map} of a small file) 20 to 30 ms of start-up. Elsewhere {@link SecureRandom}.
+   * source {@link SecureRandom} reads, without its provider machinery, which costs a short run (a
+   * {@code veil map} of a small file) 20 to 30 ms of start-up. Elsewhere {@link SecureRandom}.
    */
   static long randomSeed() {
     try (InputStream in = Files.newInputStream(Path.of("/dev/urandom"))) {
@@ -43,13 +44,19 @@ class Fingerprint {
       if (b.length == 8) {
         return (long) LONGS.get(b, 0);
       }
-    } catch (IOException | InvalidPathException | UnsupportedOperationException | SecurityException e) {
+    } catch (IOException
+        | InvalidPathException
+        | UnsupportedOperationException
+        | SecurityException e) {
       // no such device here: the portable source below
     }
     return new SecureRandom().nextLong();
   }
 
-  /** Tests: every identifier gets the same hash, so every lookup must be settled by the stored value. */
+  /**
+   * Tests: every identifier gets the same hash, so every lookup must be settled by the stored
+   * value.
+   */
   static Fingerprint constant() {
     return new Fingerprint(0) {
       @Override

@@ -15,7 +15,8 @@ import java.util.zip.CRC32C;
  */
 final class Frame {
   static final int HEAD = 8;
-  private static final VarHandle BIG_ENDIAN_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle BIG_ENDIAN_LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
   private byte[] buf;
   private int size = HEAD;
@@ -57,7 +58,14 @@ final class Frame {
     bytes(value, off, len);
   }
 
-  void map(int entry, long mappedAtMillis, byte[] src, int advOff, int advLen, int bucketOff, int bucketLen) {
+  void map(
+      int entry,
+      long mappedAtMillis,
+      byte[] src,
+      int advOff,
+      int advLen,
+      int bucketOff,
+      int bucketLen) {
     ensure(1 + 5 + 8 + 10 + advLen + bucketLen);
     put(Records.MAP);
     varint(entry);
@@ -107,13 +115,18 @@ final class Frame {
     bytes(v, 0, v.length);
   }
 
-  /** A record copied as it is (an {@code ADD} or {@code REJECT}: they do not name entry numbers). */
+  /**
+   * A record copied as it is (an {@code ADD} or {@code REJECT}: they do not name entry numbers).
+   */
   void raw(byte[] src, int off, int len) {
     ensure(len);
     bytes(src, off, len);
   }
 
-  /** A {@code MAP} record copied under a new entry number; {@code rest} is all it holds after the number. */
+  /**
+   * A {@code MAP} record copied under a new entry number; {@code rest} is all it holds after the
+   * number.
+   */
   void mapAs(int entry, byte[] src, int restOff, int restLen) {
     ensure(6 + restLen);
     put(Records.MAP);
@@ -171,6 +184,9 @@ final class Frame {
   }
 
   static int readInt(byte[] b, int at) {
-    return (b[at] & 0xFF) << 24 | (b[at + 1] & 0xFF) << 16 | (b[at + 2] & 0xFF) << 8 | (b[at + 3] & 0xFF);
+    return (b[at] & 0xFF) << 24
+        | (b[at + 1] & 0xFF) << 16
+        | (b[at + 2] & 0xFF) << 8
+        | (b[at + 3] & 0xFF);
   }
 }

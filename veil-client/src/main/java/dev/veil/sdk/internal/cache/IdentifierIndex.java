@@ -17,7 +17,10 @@ final class IdentifierIndex {
     boolean same(int entry) throws IOException;
   }
 
-  /** Slots a {@link #reserve} asks for at most (8 bytes each, 256 MiB); growth goes on as usual beyond. */
+  /**
+   * Slots a {@link #reserve} asks for at most (8 bytes each, 256 MiB); growth goes on as usual
+   * beyond.
+   */
   private static final int MAX_CAPACITY = 1 << 25;
 
   private long[] slots;
@@ -25,7 +28,9 @@ final class IdentifierIndex {
   private int used;
   private final IntPredicate live;
 
-  /** @param live whether an entry is still held (slots of others are dropped when the table grows) */
+  /**
+   * @param live whether an entry is still held (slots of others are dropped when the table grows)
+   */
   IdentifierIndex(int expected, IntPredicate live) {
     int capacity = Integer.highestOneBit(Math.max(16, expected) * 2 - 1) << 1;
     this.slots = new long[capacity];
@@ -51,9 +56,10 @@ final class IdentifierIndex {
   }
 
   /**
-   * Reads the first slot of hashes {@code [from, to)}, so that the lookups that follow find them in the CPU cache:
-   * these reads do not depend on each other, so the processor has many of them in flight at once,
-   * where a lookup loop waits for each miss in turn (the table is far larger than the cache).
+   * Reads the first slot of hashes {@code [from, to)}, so that the lookups that follow find them in
+   * the CPU cache: these reads do not depend on each other, so the processor has many of them in
+   * flight at once, where a lookup loop waits for each miss in turn (the table is far larger than
+   * the cache).
    */
   void prefetch(long[] hashes, int from, int to) {
     long[] table = slots;
@@ -85,7 +91,10 @@ final class IdentifierIndex {
     table[i] = (long) fp << 32 | (entry + 1L);
   }
 
-  /** Makes room for {@code entries} in all without growing again (the table stays at most half full). */
+  /**
+   * Makes room for {@code entries} in all without growing again (the table stays at most half
+   * full).
+   */
   void reserve(int entries) {
     int capacity = slots.length;
     while (entries + 1 > capacity / 2 && capacity < MAX_CAPACITY) {

@@ -32,7 +32,8 @@ final class KindCode {
       case 4:
         return IdentityInput.PHONE_HASH;
       default:
-        throw new IllegalStateException("unknown identifier kind code " + code + " in the mapping cache");
+        throw new IllegalStateException(
+            "unknown identifier kind code " + code + " in the mapping cache");
     }
   }
 }

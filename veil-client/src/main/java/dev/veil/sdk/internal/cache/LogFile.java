@@ -31,8 +31,8 @@ import java.util.zip.CRC32C;
  * forces first. A crash (SIGKILL, power loss) can therefore only damage frames after the last
  * acknowledged one, which all lie within the last {@code MAX_UNSYNCED} bytes of the file.
  *
- * <p>{@link #open} reads the frames in order and stops at the first that is incomplete, too long
- * or fails its CRC. If that point lies within the last {@code MAX_UNSYNCED} bytes, the rest is an
+ * <p>{@link #open} reads the frames in order and stops at the first that is incomplete, too long or
+ * fails its CRC. If that point lies within the last {@code MAX_UNSYNCED} bytes, the rest is an
  * unacknowledged tail (a torn write): it is cut off and the file forced. If it lies further back,
  * the damage cannot come from a crash, and the file is reported corrupt rather than shortened.
  *
@@ -47,7 +47,8 @@ final class LogFile implements AutoCloseable {
   static final int HEADER = MAGIC.length;
   static final int MAX_FRAME = 16 << 20;
   static final long MAX_UNSYNCED = 64L << 20;
-  private static final byte[] SQLITE_MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] SQLITE_MAGIC =
+      "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
 
   /** Receives each valid frame's payload while the file is opened. */
   interface FrameVisitor {
@@ -59,10 +60,13 @@ final class LogFile implements AutoCloseable {
   }
 
   private final Path path;
+
   /** Writes and syncs: a {@code RandomAccessFile}'s are not interruptible, unlike a channel's. */
   private final RandomAccessFile writer;
+
   /** Positional reads; reopened if an interrupted reader closed it (reads have no side effects). */
   private volatile FileChannel reader;
+
   private volatile boolean closed;
   private final Object appendLock = new Object();
   private final Object syncLock = new Object();
@@ -151,8 +155,15 @@ final class LogFile implements AutoCloseable {
     }
     if (pos < size) {
       if (size - pos > maxTornTail) {
-        throw new IOException("mapping cache " + path + " is damaged at byte " + pos + " of " + size
-            + ", before the part a crash can leave incomplete; restore it from a backup or map into a new file");
+        throw new IOException(
+            "mapping cache "
+                + path
+                + " is damaged at byte "
+                + pos
+                + " of "
+                + size
+                + ", before the part a crash can leave incomplete; restore it from a backup or map"
+                + " into a new file");
       }
       truncatedBytes = size - pos;
       writer.setLength(pos);
@@ -169,8 +180,11 @@ final class LogFile implements AutoCloseable {
       throw new IOException("cannot read " + path);
     }
     if (header.length == SQLITE_MAGIC.length && Arrays.equals(header, SQLITE_MAGIC)) {
-      throw new IOException("mapping cache " + path + " was written by an earlier version of the client (SQLite);"
-          + " map into a new file");
+      throw new IOException(
+          "mapping cache "
+              + path
+              + " was written by an earlier version of the client (SQLite);"
+              + " map into a new file");
     }
     if (size < HEADER) {
       if (Arrays.equals(header, 0, header.length, MAGIC, 0, header.length)) {
@@ -252,7 +266,10 @@ final class LogFile implements AutoCloseable {
     }
   }
 
-  /** Reads up to {@code dst.remaining()} bytes at {@code position}; returns how many (-1 at the end). */
+  /**
+   * Reads up to {@code dst.remaining()} bytes at {@code position}; returns how many (-1 at the
+   * end).
+   */
   int read(ByteBuffer dst, long position) throws IOException {
     for (int attempt = 1; ; attempt++) {
       FileChannel channel = reader;
@@ -279,7 +296,8 @@ final class LogFile implements AutoCloseable {
   private void checkUsable() throws IOException {
     IOException failed = failure;
     if (failed != null) {
-      throw new IOException("mapping cache " + path + " failed to write earlier; reopen it", failed);
+      throw new IOException(
+          "mapping cache " + path + " failed to write earlier; reopen it", failed);
     }
   }
 
@@ -300,7 +318,8 @@ final class LogFile implements AutoCloseable {
   @Override
   public void close() throws IOException {
     closed = true;
-    try (RandomAccessFile w = writer; FileChannel r = reader) {
+    try (RandomAccessFile w = writer;
+        FileChannel r = reader) {
       // both closed, the first failure thrown
     }
   }
@@ -312,7 +331,8 @@ final class LogFile implements AutoCloseable {
       Files.createDirectories(parent);
     }
     try {
-      Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+      Files.createFile(
+          file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
       return true;
     } catch (FileAlreadyExistsException exists) {
       return false;
@@ -326,7 +346,9 @@ final class LogFile implements AutoCloseable {
     }
   }
 
-  /** Forces the directory entry of {@code file} (a new or renamed file) to disk, where supported. */
+  /**
+   * Forces the directory entry of {@code file} (a new or renamed file) to disk, where supported.
+   */
   static void syncDirectory(Path file) throws IOException {
     Path parent = file.toAbsolutePath().getParent();
     if (parent == null) {
@@ -335,7 +357,8 @@ final class LogFile implements AutoCloseable {
     try (FileChannel dir = FileChannel.open(parent, StandardOpenOption.READ)) {
       dir.force(true);
     } catch (IOException notSupported) {
-      // Some systems (Windows) cannot open a directory; their rename and create are durable without it.
+      // Some systems (Windows) cannot open a directory; their rename and create are durable without
+      // it.
       if (System.getProperty("os.name", "").startsWith("Windows")) {
         return;
       }

@@ -5,10 +5,10 @@ import java.nio.ByteBuffer;
 
 /**
  * Reads records at given positions of a {@link LogFile} through a few cached windows of the file,
- * so that walking records in roughly ascending order (a batch of entries, an export) costs one
- * read per window rather than one per record. Several windows serve interleaved walks: entries'
- * {@code ADD} records and their {@code MAP} records lie in different parts of the file. Not
- * thread-safe: one per walk.
+ * so that walking records in roughly ascending order (a batch of entries, an export) costs one read
+ * per window rather than one per record. Several windows serve interleaved walks: entries' {@code
+ * ADD} records and their {@code MAP} records lie in different parts of the file. Not thread-safe:
+ * one per walk.
  */
 final class LogReader {
   private static final int WINDOW = 64 * 1024;
@@ -19,6 +19,7 @@ final class LogReader {
   private final int[] length;
   private final long[] lastUse;
   private long clock;
+
   /** Handed out by {@link #record}: one object per reader, not per record. */
   private final Records.Cursor cursor = new Records.Cursor(null, 0, 0);
 

@@ -22,32 +22,35 @@ import java.util.function.Consumer;
 /**
  * The store behind a {@link dev.veil.sdk.MappingCache}: an append-only {@link LogFile} of {@link
  * Records}, and in memory ({@link StoreState}) where each entry's records are, an index by
- * identifier, the settings and the rejections. Every write appends one frame (or a few) and
- * either returns once it is on disk or leaves that to a later {@link #sync} (buffered adds, a
- * run's answers); readers find values in the file through the positions. Which frames a crash can
- * cost, and why every prefix of the file is a consistent store, is in {@link LogFile}.
+ * identifier, the settings and the rejections. Every write appends one frame (or a few) and either
+ * returns once it is on disk or leaves that to a later {@link #sync} (buffered adds, a run's
+ * answers); readers find values in the file through the positions. Which frames a crash can cost,
+ * and why every prefix of the file is a consistent store, is in {@link LogFile}.
  *
- * <p>Costs per entry: adding is a hash, an index probe and a copy into the frame; storing a
- * mapping is a copy; memory is 32 to 64 bytes. Reads of values are positional reads through
- * cached windows. When more than half of the records have been replaced (re-mappings, removals),
- * {@link #compactIfWorthIt()} rewrites the file with only the current records (see {@link
- * Compaction}).
+ * <p>Costs per entry: adding is a hash, an index probe and a copy into the frame; storing a mapping
+ * is a copy; memory is 32 to 64 bytes. Reads of values are positional reads through cached windows.
+ * When more than half of the records have been replaced (re-mappings, removals), {@link
+ * #compactIfWorthIt()} rewrites the file with only the current records (see {@link Compaction}).
  *
- * <p>Thread-safe. A mutex guards the in-memory state and the appends (so positions handed out
- * match the file); syncs happen outside it, so one thread's force covers others' frames (group
- * commit). A read-write lock keeps positions valid: every operation holds its read side,
- * compaction (which renumbers) its write side. Callers serialize mapping runs (entry numbers in
- * a run's hands must not change).
+ * <p>Thread-safe. A mutex guards the in-memory state and the appends (so positions handed out match
+ * the file); syncs happen outside it, so one thread's force covers others' frames (group commit). A
+ * read-write lock keeps positions valid: every operation holds its read side, compaction (which
+ * renumbers) its write side. Callers serialize mapping runs (entry numbers in a run's hands must
+ * not change).
  */
 public final class MappingStore implements AutoCloseable {
   /** Longest identifier held or recorded, in UTF-8 bytes (valid ones are under 300). */
   public static final int MAX_VALUE_BYTES = 1 << 20;
+
   /** Entries {@link #reserve} makes room for at most. */
   private static final int MAX_RESERVE = 1 << 24;
+
   /** Memory {@link #reserve} takes per entry: 16 bytes of entry table, 16 to 32 of index. */
   private static final int BYTES_PER_RESERVED_ENTRY = 48;
+
   /** Symbolic links followed from the given name at most (as Linux's own limit). */
   private static final int MAX_LINKS = 40;
+
   /** Answer frames kept for reuse at most. */
   private static final int SPARE_ANSWER_FRAMES = 4;
 
@@ -55,7 +58,8 @@ public final class MappingStore implements AutoCloseable {
    * What storing one answer did; {@code removed} lists the entries taken out, {@code end} is where
    * its frame ends (for {@link #sync}).
    */
-  public record Applied(int mapped, int remapped, int optedOut, int invalid, List<Rejection> removed, long end) {}
+  public record Applied(
+      int mapped, int remapped, int optedOut, int invalid, List<Rejection> removed, long end) {}
 
   private final Path path;
   private final CacheLock lock;
@@ -63,19 +67,25 @@ public final class MappingStore implements AutoCloseable {
   private final ReentrantReadWriteLock positions = new ReentrantReadWriteLock();
   private final Object guard = new Object();
   private final Frame addFrame = new Frame(256 * 1024);
+
   /**
    * Answer frames (half a megabyte for 5,000 answers) kept for the next answers, rather than
    * allocated and collected once per answer: a run has a few answers in hand at a time.
    */
   private final ConcurrentLinkedQueue<Frame> spareAnswerFrames = new ConcurrentLinkedQueue<>();
+
   /** Rows the last {@link #writeCsv} took from answers handed over (tests). */
   volatile long lastExportRowsFromAnswers;
+
   /** Answers handed to a CSV export that follows a run. */
   private final AnswerHandoff handoff = new AnswerHandoff();
+
   /** Reads the values of pending entries; one mapping run at a time uses it (guarded by itself). */
   private LogReader pendingReader;
+
   /** Counts writes, for walks that follow a mapping run. */
   private final Signal changes = new Signal(20, "mappings");
+
   private LogFile log;
   private StoreState state;
   private LogReader lookups;
@@ -120,10 +130,10 @@ public final class MappingStore implements AutoCloseable {
   }
 
   /**
-   * Where the cache file really is: a symbolic link is followed to its target (which need not
-   * exist yet) and the directories are named by their real paths, creating missing ones. Every
-   * name of one file so gives the same lock, a compaction renames into the target's directory
-   * rather than over the link, and a new file is created (mode 0600) where the link points.
+   * Where the cache file really is: a symbolic link is followed to its target (which need not exist
+   * yet) and the directories are named by their real paths, creating missing ones. Every name of
+   * one file so gives the same lock, a compaction renames into the target's directory rather than
+   * over the link, and a new file is created (mode 0600) where the link points.
    */
   static Path realLocation(Path file) throws IOException {
     Path at = file.toAbsolutePath();
@@ -149,7 +159,9 @@ public final class MappingStore implements AutoCloseable {
     pendingReader = new LogReader(log, 1);
   }
 
-  /** Bytes of an incomplete write cut off the end when the file was opened (0 after a clean close). */
+  /**
+   * Bytes of an incomplete write cut off the end when the file was opened (0 after a clean close).
+   */
   public long recoveredTailBytes() {
     return truncatedBytes;
   }
@@ -164,16 +176,17 @@ public final class MappingStore implements AutoCloseable {
 
   /** Sets values durably, all at once ({@code key, value, key, value...}). */
   public void putMeta(String... keysAndValues) {
-    write(() -> {
-      Frame f = new Frame(256);
-      for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
-        f.meta(keysAndValues[i], keysAndValues[i + 1]);
-      }
-      log.append(f.seal());
-      for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
-        state.putMeta(keysAndValues[i], keysAndValues[i + 1]);
-      }
-    });
+    write(
+        () -> {
+          Frame f = new Frame(256);
+          for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
+            f.meta(keysAndValues[i], keysAndValues[i + 1]);
+          }
+          log.append(f.seal());
+          for (int i = 0; i + 1 < keysAndValues.length; i += 2) {
+            state.putMeta(keysAndValues[i], keysAndValues[i + 1]);
+          }
+        });
   }
 
   // --- adding ---
@@ -184,29 +197,52 @@ public final class MappingStore implements AutoCloseable {
    *
    * @throws IllegalArgumentException if a value is longer than {@link #MAX_VALUE_BYTES}
    */
-  public AddResult add(List<Identifier> valid, List<Identifier> invalid, Instant now, String checkpointKey,
+  public AddResult add(
+      List<Identifier> valid,
+      List<Identifier> invalid,
+      Instant now,
+      String checkpointKey,
       String checkpointValue) {
     return add(valid, invalid, now, checkpointKey, checkpointValue, true);
   }
 
-  /** {@link #add}, waiting for the disk only if {@code sync} (else it is on disk after a later sync). */
-  public AddResult add(List<Identifier> valid, List<Identifier> invalid, Instant now, String checkpointKey,
-      String checkpointValue, boolean sync) {
+  /**
+   * {@link #add}, waiting for the disk only if {@code sync} (else it is on disk after a later
+   * sync).
+   */
+  public AddResult add(
+      List<Identifier> valid,
+      List<Identifier> invalid,
+      Instant now,
+      String checkpointKey,
+      String checkpointValue,
+      boolean sync) {
     return add(Values.of(valid), invalid, now, checkpointKey, checkpointValue, sync);
   }
 
-  /** {@link #add(List, List, Instant, String, String, boolean)} of values (all valid) in one array. */
-  public AddResult add(Values valid, List<Identifier> invalid, Instant now, String checkpointKey,
-      String checkpointValue, boolean sync) {
+  /**
+   * {@link #add(List, List, Instant, String, String, boolean)} of values (all valid) in one array.
+   */
+  public AddResult add(
+      Values valid,
+      List<Identifier> invalid,
+      Instant now,
+      String checkpointKey,
+      String checkpointValue,
+      boolean sync) {
     Adding adding = new Adding(valid, fingerprint);
-    write(() -> adding.write(this, addFrame, invalid, now.toEpochMilli(), checkpointKey, checkpointValue), sync);
+    write(
+        () ->
+            adding.write(
+                this, addFrame, invalid, now.toEpochMilli(), checkpointKey, checkpointValue),
+        sync);
     return new AddResult(adding.added, valid.size() - adding.added, invalid.size());
   }
 
   /**
-   * Makes room in memory for about {@code entries} more, up to 16 million and up to an eighth of the
-   * JVM's heap (beyond, the tables grow as usual, as they must): a bulk import that knows its size
-   * then never copies its tables as they grow, and a guess too high cannot take the heap.
+   * Makes room in memory for about {@code entries} more, up to 16 million and up to an eighth of
+   * the JVM's heap (beyond, the tables grow as usual, as they must): a bulk import that knows its
+   * size then never copies its tables as they grow, and a guess too high cannot take the heap.
    */
   public void reserve(long entries) {
     long heapShare = Runtime.getRuntime().maxMemory() / 8 / BYTES_PER_RESERVED_ENTRY;
@@ -235,36 +271,39 @@ public final class MappingStore implements AutoCloseable {
     }
   }
 
-  /** Up to {@code limit} entries waiting to be mapped with numbers above {@code after}, in order. */
+  /**
+   * Up to {@code limit} entries waiting to be mapped with numbers above {@code after}, in order.
+   */
   public PendingBatch pending(int after, int limit) {
-    return read(() -> {
-      int[] picked = new int[limit];
-      long[] addAt = new long[limit];
-      boolean[] before = new boolean[limit];
-      int n = 0;
-      synchronized (guard) {
-        EntryTable entries = state.entries;
-        for (int e = after + 1; e < entries.count() && n < limit; e++) {
-          if (entries.isPending(e)) {
-            picked[n] = e;
-            addAt[n] = entries.addAt(e);
-            before[n++] = entries.mapAt(e) >= 0;
+    return read(
+        () -> {
+          int[] picked = new int[limit];
+          long[] addAt = new long[limit];
+          boolean[] before = new boolean[limit];
+          int n = 0;
+          synchronized (guard) {
+            EntryTable entries = state.entries;
+            for (int e = after + 1; e < entries.count() && n < limit; e++) {
+              if (entries.isPending(e)) {
+                picked[n] = e;
+                addAt[n] = entries.addAt(e);
+                before[n++] = entries.mapAt(e) >= 0;
+              }
+            }
           }
-        }
-      }
-      PendingBatch batch = new PendingBatch(n);
-      LogReader reader = pendingReader;
-      synchronized (reader) {
-        for (int i = 0; i < n; i++) {
-          Records.Cursor c = reader.record(addAt[i]);
-          c.u8();
-          int kind = c.u8();
-          int length = c.varint32();
-          batch.add(picked[i], kind, before[i], c.b, c.pos, length);
-        }
-      }
-      return batch;
-    });
+          PendingBatch batch = new PendingBatch(n);
+          LogReader reader = pendingReader;
+          synchronized (reader) {
+            for (int i = 0; i < n; i++) {
+              Records.Cursor c = reader.record(addAt[i]);
+              c.u8();
+              int kind = c.u8();
+              int length = c.varint32();
+              batch.add(picked[i], kind, before[i], c.b, c.pos, length);
+            }
+          }
+          return batch;
+        });
   }
 
   /**
@@ -290,13 +329,19 @@ public final class MappingStore implements AutoCloseable {
     }
     try {
       AnswerFrame frame = AnswerFrame.of(part, answer, mappedAt, now, buffer);
-      long end = write(() -> {
-        long base = log.append(frame.seal());
-        frame.applyTo(state, base);
-        if (handoff.isOpen()) {
-          handoff.offer(part, answer, frame.mapPositions(base)); // before the export can see the entries mapped
-        }
-      }, false);
+      long end =
+          write(
+              () -> {
+                long base = log.append(frame.seal());
+                frame.applyTo(state, base);
+                if (handoff.isOpen()) {
+                  handoff.offer(
+                      part,
+                      answer,
+                      frame.mapPositions(base)); // before the export can see the entries mapped
+                }
+              },
+              false);
       return frame.applied(end);
     } finally {
       buffer.reset(); // appended (or failed): its bytes are no longer needed
@@ -334,19 +379,23 @@ public final class MappingStore implements AutoCloseable {
     }
   }
 
-  /** Collects a poll's rotated buckets and marks the mappings they make stale; see {@link RotationLoad}. */
+  /**
+   * Collects a poll's rotated buckets and marks the mappings they make stale; see {@link
+   * RotationLoad}.
+   */
   public RotationLoad rotationLoad() {
     return new RotationLoad(this);
   }
 
   /** Marks stale, with the settings, the entries {@code marking} selects; returns how many. */
   long markStale(StaleMarking marking, String... keysAndValues) {
-    return read(() -> {
-      int[] marked = marking.select(this);
-      long[] count = {0};
-      write(() -> count[0] = StaleMarking.commit(this, marked, keysAndValues));
-      return count[0];
-    });
+    return read(
+        () -> {
+          int[] marked = marking.select(this);
+          long[] count = {0};
+          write(() -> count[0] = StaleMarking.commit(this, marked, keysAndValues));
+          return count[0];
+        });
   }
 
   // --- reading ---
@@ -357,27 +406,30 @@ public final class MappingStore implements AutoCloseable {
       return Optional.empty(); // not well-formed: never added
     }
     Adding one = new Adding(value, fingerprint);
-    return read(() -> {
-      long at;
-      boolean stale;
-      synchronized (guard) {
-        int entry = one.find(this, 0);
-        if (entry < 0 || state.entries.mapAt(entry) < 0) {
-          return Optional.empty();
-        }
-        at = state.entries.mapAt(entry);
-        stale = state.entries.isStale(entry);
-      }
-      return Optional.of(StoredMapping.read(new LogReader(log, 1).record(at)).toCached(identifier, stale));
-    });
+    return read(
+        () -> {
+          long at;
+          boolean stale;
+          synchronized (guard) {
+            int entry = one.find(this, 0);
+            if (entry < 0 || state.entries.mapAt(entry) < 0) {
+              return Optional.empty();
+            }
+            at = state.entries.mapAt(entry);
+            stale = state.entries.isStale(entry);
+          }
+          return Optional.of(
+              StoredMapping.read(new LogReader(log, 1).record(at)).toCached(identifier, stale));
+        });
   }
 
   /** Every mapped entry in the order it was first added. */
   public void forEach(Consumer<CachedMapping> action) {
-    read(() -> {
-      Export.walk(this, () -> false, Export.objects(action));
-      return null;
-    });
+    read(
+        () -> {
+          Export.walk(this, () -> false, Export.objects(action));
+          return null;
+        });
   }
 
   /**
@@ -387,10 +439,11 @@ public final class MappingStore implements AutoCloseable {
    * mapping, entries never mapped skipped).
    */
   public void forEachWhileMapping(BooleanSupplier mapping, Consumer<CachedMapping> action) {
-    read(() -> {
-      Export.walk(this, mapping, Export.objects(action));
-      return null;
-    });
+    read(
+        () -> {
+          Export.walk(this, mapping, Export.objects(action));
+          return null;
+        });
   }
 
   /**
@@ -422,16 +475,19 @@ public final class MappingStore implements AutoCloseable {
     }
   }
 
-  /** Every identifier not held (invalid, opted out), once each with its latest reason, oldest first. */
+  /**
+   * Every identifier not held (invalid, opted out), once each with its latest reason, oldest first.
+   */
   public void forEachRejection(Consumer<Rejection> action) {
-    read(() -> {
-      long[] at;
-      synchronized (guard) {
-        at = state.rejections();
-      }
-      Rejections.latest(new LogReader(log, 2), at).forEach(action);
-      return null;
-    });
+    read(
+        () -> {
+          long[] at;
+          synchronized (guard) {
+            at = state.rejections();
+          }
+          Rejections.latest(new LogReader(log, 2), at).forEach(action);
+          return null;
+        });
   }
 
   // --- compaction ---
@@ -482,7 +538,10 @@ public final class MappingStore implements AutoCloseable {
     write(work, true);
   }
 
-  /** Runs {@code work} under the guard and, if {@code sync}, waits for the disk; returns the end written. */
+  /**
+   * Runs {@code work} under the guard and, if {@code sync}, waits for the disk; returns the end
+   * written.
+   */
   private long write(Write work, boolean sync) {
     positions.readLock().lock();
     try {
@@ -557,7 +616,8 @@ public final class MappingStore implements AutoCloseable {
         if (log == null) {
           return;
         }
-        try (CacheLock l = lock; LogFile file = log) {
+        try (CacheLock l = lock;
+            LogFile file = log) {
           log = null;
           file.syncTo(file.end()); // buffered adds
         }

@@ -6,8 +6,8 @@ import dev.veil.sdk.internal.ValueList;
 
 /**
  * Entries waiting to be mapped, as a run takes them from the store: their numbers, kinds, whether
- * they were mapped before, and their values (as added, UTF-8) in one {@link ValueList}. Parts of
- * it ({@link #select}) are what one request carries and what {@link MappingStore#apply} stores the
+ * they were mapped before, and their values (as added, UTF-8) in one {@link ValueList}. Parts of it
+ * ({@link #select}) are what one request carries and what {@link MappingStore#apply} stores the
  * answer of. Not thread-safe; handed from thread to thread whole.
  */
 public final class PendingBatch {
@@ -85,7 +85,8 @@ public final class PendingBatch {
     PendingBatch part = new PendingBatch(to - from);
     for (int k = from; k < to; k++) {
       int i = indexes[k];
-      part.add(entries[i], kinds[i], mappedBefore[i], values.bytes(), values.start(i), values.length(i));
+      part.add(
+          entries[i], kinds[i], mappedBefore[i], values.bytes(), values.start(i), values.length(i));
     }
     return part;
   }

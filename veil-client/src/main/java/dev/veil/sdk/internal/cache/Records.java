@@ -51,26 +51,28 @@ final class Records {
     switch (type) {
       case ADD:
         return c.has(1) && c.skip(1) && c.hasVarint() ? lengthAfter(c, off, c.varint32()) : -1;
-      case MAP: {
-        if (!c.hasVarint() || c.varint32() < 0 || !c.skip(8) || !c.hasVarint()) {
-          return -1;
+      case MAP:
+        {
+          if (!c.hasVarint() || c.varint32() < 0 || !c.skip(8) || !c.hasVarint()) {
+            return -1;
+          }
+          int adv = c.varint32();
+          return c.skip(adv) && c.hasVarint() ? lengthAfter(c, off, c.varint32()) : -1;
         }
-        int adv = c.varint32();
-        return c.skip(adv) && c.hasVarint() ? lengthAfter(c, off, c.varint32()) : -1;
-      }
-      case STALE: {
-        if (!c.hasVarint()) {
-          return -1;
-        }
-        int count = c.varint32();
-        for (int i = 0; i < count; i++) {
+      case STALE:
+        {
           if (!c.hasVarint()) {
             return -1;
           }
-          c.varint32();
+          int count = c.varint32();
+          for (int i = 0; i < count; i++) {
+            if (!c.hasVarint()) {
+              return -1;
+            }
+            c.varint32();
+          }
+          return c.pos - off;
         }
-        return c.pos - off;
-      }
       case REMOVE:
         if (!c.hasVarint()) {
           return -1;
@@ -79,21 +81,23 @@ final class Records {
         return c.pos - off;
       case REJECT:
         return c.skip(10) && c.hasVarint() ? lengthAfter(c, off, c.varint32()) : -1;
-      case META: {
-        if (!c.hasVarint()) {
-          return -1;
+      case META:
+        {
+          if (!c.hasVarint()) {
+            return -1;
+          }
+          int key = c.varint32();
+          return c.skip(key) && c.hasVarint() ? lengthAfter(c, off, c.varint32()) : -1;
         }
-        int key = c.varint32();
-        return c.skip(key) && c.hasVarint() ? lengthAfter(c, off, c.varint32()) : -1;
-      }
       default:
         throw new IOException("unknown record type " + type + " in the mapping cache");
     }
   }
 
   /**
-   * The length of an {@code ADD} or {@code MAP} record whose lengths fit one varint byte each (nearly
-   * every one), read without a cursor; -1 for any other record, or if the bytes do not tell.
+   * The length of an {@code ADD} or {@code MAP} record whose lengths fit one varint byte each
+   * (nearly every one), read without a cursor; -1 for any other record, or if the bytes do not
+   * tell.
    */
   static int quickLength(byte[] b, int off, int limit) {
     if (off + 3 > limit) {
@@ -138,7 +142,10 @@ final class Records {
       this.limit = limit;
     }
 
-    /** Points this cursor at bytes {@code [pos, limit)} of {@code b}: readers reuse one cursor per read. */
+    /**
+     * Points this cursor at bytes {@code [pos, limit)} of {@code b}: readers reuse one cursor per
+     * read.
+     */
     Cursor at(byte[] b, int pos, int limit) {
       this.b = b;
       this.pos = pos;

@@ -8,7 +8,10 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Reads {@code REJECT} records: each identifier once, with its latest reason, in the order of those. */
+/**
+ * Reads {@code REJECT} records: each identifier once, with its latest reason, in the order of
+ * those.
+ */
 final class Rejections {
   private Rejections() {}
 

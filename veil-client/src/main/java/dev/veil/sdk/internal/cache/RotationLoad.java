@@ -5,10 +5,10 @@ import dev.veil.sdk.internal.RotatedBuckets;
 
 /**
  * One poll's rotated buckets, collected in memory (a bucket id and a time each; a first poll may
- * list every bucket) and then applied at once: every current mapping of a listed bucket made at
- * or before its rotation time becomes stale, and the new poll times are stored after the marks. A
- * poll that breaks off and is retried calls {@link #restart()} and delivers its buckets again.
- * Not thread-safe: one poll's.
+ * list every bucket) and then applied at once: every current mapping of a listed bucket made at or
+ * before its rotation time becomes stale, and the new poll times are stored after the marks. A poll
+ * that breaks off and is retried calls {@link #restart()} and delivers its buckets again. Not
+ * thread-safe: one poll's.
  */
 public final class RotationLoad {
   private final MappingStore store;
@@ -28,8 +28,8 @@ public final class RotationLoad {
   }
 
   /**
-   * Marks stale the mappings made at or before their bucket's rotation and then stores the
-   * settings ({@code key, value, key, value...}); returns how many entries were marked.
+   * Marks stale the mappings made at or before their bucket's rotation and then stores the settings
+   * ({@code key, value, key, value...}); returns how many entries were marked.
    */
   public long commit(String... keysAndValues) {
     return store.markStale(new StaleMarking(rotatedAtMillis), keysAndValues);

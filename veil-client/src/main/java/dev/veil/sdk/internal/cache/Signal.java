@@ -3,8 +3,8 @@ package dev.veil.sdk.internal.cache;
 /**
  * A count of events (the store's writes, the entries a cache has added) that threads can wait on:
  * an export following a mapping run waits for writes, a mapping run for more entries to map. Waits
- * are bounded and callers check their own condition again after each, so a wake-up missed
- * between reading the count and waiting costs at most one wait. Thread-safe.
+ * are bounded and callers check their own condition again after each, so a wake-up missed between
+ * reading the count and waiting costs at most one wait. Thread-safe.
  */
 public final class Signal {
   private final long waitMillis;

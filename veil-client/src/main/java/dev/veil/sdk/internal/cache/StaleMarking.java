@@ -57,7 +57,10 @@ final class StaleMarking {
     }
   }
 
-  /** Appends the marks and settings and applies them; called under the store's guard. Returns the count. */
+  /**
+   * Appends the marks and settings and applies them; called under the store's guard. Returns the
+   * count.
+   */
   static long commit(MappingStore store, int[] marked, String... keysAndValues) throws IOException {
     long count = 0;
     int from = 0;

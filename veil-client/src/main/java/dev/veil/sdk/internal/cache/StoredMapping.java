@@ -4,7 +4,10 @@ import dev.veil.sdk.CachedMapping;
 import dev.veil.sdk.Identifier;
 import java.time.Instant;
 
-/** The fields of a {@code MAP} record, and the identifier of an {@code ADD} record, as read from the file. */
+/**
+ * The fields of a {@code MAP} record, and the identifier of an {@code ADD} record, as read from the
+ * file.
+ */
 record StoredMapping(int entry, String advertisingId, String bucketId, long mappedAtMillis) {
   /** Reads the {@code MAP} record the cursor stands on. */
   static StoredMapping read(Records.Cursor c) {
@@ -24,6 +27,7 @@ record StoredMapping(int entry, String advertisingId, String bucketId, long mapp
   }
 
   CachedMapping toCached(Identifier identifier, boolean stale) {
-    return new CachedMapping(identifier, advertisingId, bucketId, Instant.ofEpochMilli(mappedAtMillis), stale);
+    return new CachedMapping(
+        identifier, advertisingId, bucketId, Instant.ofEpochMilli(mappedAtMillis), stale);
   }
 }

@@ -13,16 +13,20 @@ import java.util.Collection;
 
 /**
  * Identifiers as their kinds and UTF-8 values, the values one after the other in one array: what
- * the store adds, with no object per identifier. Behind {@link dev.veil.sdk.IdentifierBatch}.
- * Not thread-safe.
+ * the store adds, with no object per identifier. Behind {@link dev.veil.sdk.IdentifierBatch}. Not
+ * thread-safe.
  */
 public final class Values {
   private byte[] bytes;
+
   /** Value {@code i} is {@code bytes[starts[i] .. starts[i + 1])}. */
   private int[] starts;
+
   private IdentityInput[] kinds;
+
   /** Whether value {@code i} is ASCII only. */
   private boolean[] ascii;
+
   private int size;
 
   public Values(int expected) {
@@ -36,14 +40,17 @@ public final class Values {
   /**
    * The values of identifiers that are all well-formed (valid ones are).
    *
-   * @throws IllegalArgumentException if one holds an unpaired surrogate, or is too long (see {@link #add})
+   * @throws IllegalArgumentException if one holds an unpaired surrogate, or is too long (see {@link
+   *     #add})
    */
   public static Values of(Collection<Identifier> identifiers) {
     Values values = new Values(identifiers.size());
     for (Identifier id : identifiers) {
       if (!values.add(id)) {
         throw new IllegalArgumentException(
-            "identifier is not well-formed Unicode, or longer than " + MappingStore.MAX_VALUE_BYTES + " bytes");
+            "identifier is not well-formed Unicode, or longer than "
+                + MappingStore.MAX_VALUE_BYTES
+                + " bytes");
       }
     }
     return values;
@@ -61,7 +68,9 @@ public final class Values {
       char c = value.charAt(i);
       if (c >= 0x80) {
         isAscii = false;
-        if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+        if (Character.isHighSurrogate(c)
+            && i + 1 < value.length()
+            && Character.isLowSurrogate(value.charAt(i + 1))) {
           i++;
         } else if (Character.isSurrogate(c)) {
           return false;
@@ -84,13 +93,18 @@ public final class Values {
    */
   public void addUtf8(IdentityInput kind, byte[] utf8, int off, int len) {
     int start = room(len);
-    boolean isAscii = ByteScan.copyAscii(utf8, off, len, bytes, start); // nearly always: checked while copied
+    boolean isAscii =
+        ByteScan.copyAscii(utf8, off, len, bytes, start); // nearly always: checked while copied
     if (!isAscii) {
       try {
-        StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-            .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(utf8, off, len));
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT)
+            .decode(ByteBuffer.wrap(utf8, off, len));
       } catch (CharacterCodingException e) {
-        throw new IllegalArgumentException("identifier is not well-formed UTF-8", e); // its bytes are not counted
+        throw new IllegalArgumentException(
+            "identifier is not well-formed UTF-8", e); // its bytes are not counted
       }
     }
     commit(kind, len, isAscii);
@@ -104,7 +118,8 @@ public final class Values {
   /** Makes room for a value of {@code len} bytes; returns where it goes. */
   private int room(int len) {
     if (len > MappingStore.MAX_VALUE_BYTES) {
-      throw new IllegalArgumentException("identifier longer than " + MappingStore.MAX_VALUE_BYTES + " bytes");
+      throw new IllegalArgumentException(
+          "identifier longer than " + MappingStore.MAX_VALUE_BYTES + " bytes");
     }
     if (size == kinds.length) {
       int n = size * 2;

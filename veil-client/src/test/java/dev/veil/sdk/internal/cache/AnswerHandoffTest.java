@@ -33,17 +33,23 @@ class AnswerHandoffTest {
     try (MappingStore store = MappingStore.open(dir.resolve("cache"))) {
       store.add(emails(0, 2000), List.of(), T0, null, null);
       StoreFixture.mapAll(store, 500, 1, T0, Set.of());
-      store.add(emails(2000, 2100), List.of(), T0, null, null); // waits to be mapped: the export stops before it
+      store.add(
+          emails(2000, 2100),
+          List.of(),
+          T0,
+          null,
+          null); // waits to be mapped: the export stops before it
       List<Integer> writtenAtFlush = new ArrayList<>();
-      ByteArrayOutputStream out = new ByteArrayOutputStream() {
-        @Override
-        public void flush() {
-          synchronized (writtenAtFlush) {
-            writtenAtFlush.add(size());
-            writtenAtFlush.notifyAll();
-          }
-        }
-      };
+      ByteArrayOutputStream out =
+          new ByteArrayOutputStream() {
+            @Override
+            public void flush() {
+              synchronized (writtenAtFlush) {
+                writtenAtFlush.add(size());
+                writtenAtFlush.notifyAll();
+              }
+            }
+          };
       try (FollowingExport export = new FollowingExport(store, out)) {
         synchronized (writtenAtFlush) {
           long deadline = System.nanoTime() + 30_000_000_000L;
@@ -56,7 +62,8 @@ class AnswerHandoffTest {
       ByteArrayOutputStream firstTwoThousand = new ByteArrayOutputStream();
       store.writeCsv(() -> false, firstTwoThousand);
       assertThat(writtenAtFlush).as("flushed while waiting for the run").isNotEmpty();
-      assertThat(writtenAtFlush.get(0)).as("every row it could write, written before the flush")
+      assertThat(writtenAtFlush.get(0))
+          .as("every row it could write, written before the flush")
           .isEqualTo(firstTwoThousand.size());
     }
   }
@@ -68,7 +75,8 @@ class AnswerHandoffTest {
       ids.add(1234, Identifier.email("a,b@example.com")); // a field that needs quotes
       store.add(ids, List.of(), T0, null, null);
       Set<String> optedOut = Set.of("user7@example.com", "user2500@example.com");
-      StoreFixture.mapAll(store, 400, 1, T0, optedOut); // every entry mapped once before the export starts
+      StoreFixture.mapAll(
+          store, 400, 1, T0, optedOut); // every entry mapped once before the export starts
       store.add(emails(3000, 6000), List.of(), T0, null, null);
       ByteArrayOutputStream followed = new ByteArrayOutputStream();
       try (FollowingExport export = new FollowingExport(store, followed)) {
@@ -79,8 +87,10 @@ class AnswerHandoffTest {
       ByteArrayOutputStream fromRecords = new ByteArrayOutputStream();
       store.writeCsv(() -> false, fromRecords);
 
-      assertThat(followed.toString(StandardCharsets.UTF_8)).isEqualTo(fromRecords.toString(StandardCharsets.UTF_8));
-      assertThat(fromRecords.toString(StandardCharsets.UTF_8)).contains("\n\"a,b@example.com\",")
+      assertThat(followed.toString(StandardCharsets.UTF_8))
+          .isEqualTo(fromRecords.toString(StandardCharsets.UTF_8));
+      assertThat(fromRecords.toString(StandardCharsets.UTF_8))
+          .contains("\n\"a,b@example.com\",")
           .doesNotContain("user7@example.com");
       assertThat(fromRecords.toString(StandardCharsets.UTF_8).split("\n")).hasSize(1 + 6001 - 2);
       assertThat(followedFromAnswers).isPositive();
@@ -88,7 +98,10 @@ class AnswerHandoffTest {
     }
   }
 
-  /** Maps every pending entry in batches of 700, two at a time, the second of each pair stored first. */
+  /**
+   * Maps every pending entry in batches of 700, two at a time, the second of each pair stored
+   * first.
+   */
   private static void mapInPairs(MappingStore store, Set<String> optedOut) {
     int after = -1;
     while (true) {
@@ -118,7 +131,8 @@ class AnswerHandoffTest {
 
       assertThat(export.rows).isEqualTo(4000);
       // The export waits at the first unmapped entry and each answer is handed over before its
-      // entries are seen as mapped: every row but those of answers it could not hold comes from one.
+      // entries are seen as mapped: every row but those of answers it could not hold comes from
+      // one.
       assertThat(store.lastExportRowsFromAnswers).isPositive();
       ByteArrayOutputStream fromRecords = new ByteArrayOutputStream();
       store.writeCsv(() -> false, fromRecords);
@@ -188,13 +202,15 @@ class AnswerHandoffTest {
 
     FollowingExport(MappingStore store, OutputStream out) {
       this.store = store;
-      writer = new Thread(() -> {
-        try {
-          rows = store.writeCsv(mapping::get, out);
-        } catch (IOException | RuntimeException e) {
-          failure.set(e);
-        }
-      });
+      writer =
+          new Thread(
+              () -> {
+                try {
+                  rows = store.writeCsv(mapping::get, out);
+                } catch (IOException | RuntimeException e) {
+                  failure.set(e);
+                }
+              });
       writer.start();
       // The run must not start before the export follows it: a run that ends first hands no answer
       // over, and the export reads every row from the records (seen on a loaded CI machine).

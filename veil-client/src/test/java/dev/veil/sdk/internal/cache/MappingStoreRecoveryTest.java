@@ -68,7 +68,8 @@ class MappingStoreRecoveryTest {
     StoreFixture.State before = stateOf(file);
     long sizeBefore = Files.size(file);
     try (MappingStore store = MappingStore.open(file)) {
-      store.add(emails(400, 450), List.of(Identifier.email("bad")), T0, "cp", "450"); // one more frame
+      store.add(
+          emails(400, 450), List.of(Identifier.email("bad")), T0, "cp", "450"); // one more frame
     }
     long sizeAfter = Files.size(file);
     assertThat(sizeAfter).isGreaterThan(sizeBefore + 100);
@@ -93,7 +94,8 @@ class MappingStoreRecoveryTest {
     Path copy = copyPrefix(file, sizeBefore + 40, "torn.cache");
 
     try (MappingStore store = MappingStore.open(copy)) {
-      assertThat(store.add(emails(400, 460), List.of(), T0, "cp", "460")).isEqualTo(new AddResult(60, 0, 0));
+      assertThat(store.add(emails(400, 460), List.of(), T0, "cp", "460"))
+          .isEqualTo(new AddResult(60, 0, 0));
     }
 
     try (MappingStore store = MappingStore.open(copy)) {
@@ -145,7 +147,7 @@ class MappingStoreRecoveryTest {
   void damageBeforeThePartACrashCanLeaveIncomplete_isReported_notCutOff() throws IOException {
     Path file = file("damaged.cache");
     List<Long> frames = new ArrayList<>();
-    try (LogFile log = LogFile.open(file, (position, payload, off, len) -> { })) {
+    try (LogFile log = LogFile.open(file, (position, payload, off, len) -> {})) {
       for (int i = 0; i < 3; i++) {
         Frame f = new Frame(64);
         f.meta("k" + i, "v" + i);
@@ -159,17 +161,20 @@ class MappingStoreRecoveryTest {
     }
     long tail = Files.size(file) - (frames.get(0) - Frame.HEAD);
 
-    assertThatThrownBy(() -> LogFile.open(file, (position, payload, off, len) -> { }, tail - 1))
-        .isInstanceOf(IOException.class).hasMessageContaining("is damaged at byte");
+    assertThatThrownBy(() -> LogFile.open(file, (position, payload, off, len) -> {}, tail - 1))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("is damaged at byte");
     List<Long> seen = new ArrayList<>();
-    try (LogFile log = LogFile.open(file, (position, payload, off, len) -> seen.add(position), tail)) {
+    try (LogFile log =
+        LogFile.open(file, (position, payload, off, len) -> seen.add(position), tail)) {
       assertThat(seen).isEmpty(); // within the limit, the same bytes count as a torn tail
       assertThat(log.truncatedBytes()).isEqualTo(tail);
     }
   }
 
   @Test
-  void aCrashAfterTheAddsAndBeforeTheirMappings_leavesThemWaiting_andReAddingAddsNothing() throws IOException {
+  void aCrashAfterTheAddsAndBeforeTheirMappings_leavesThemWaiting_andReAddingAddsNothing()
+      throws IOException {
     Path file = file("added.cache");
     try (MappingStore store = MappingStore.open(file)) {
       store.add(emails(0, 500), List.of(), T0, "cp", "500");
@@ -181,7 +186,8 @@ class MappingStoreRecoveryTest {
       assertThat(crashed.size()).isEqualTo(500);
       assertThat(crashed.todoCount()).isEqualTo(500);
       assertThat(crashed.meta("cp")).contains("500");
-      assertThat(crashed.add(emails(0, 500), List.of(), T0, "cp", "500")).isEqualTo(new AddResult(0, 500, 0));
+      assertThat(crashed.add(emails(0, 500), List.of(), T0, "cp", "500"))
+          .isEqualTo(new AddResult(0, 500, 0));
       assertThat(mapAll(crashed, 100, 1, T0, Set.of())).isEqualTo(500);
       assertThat(state(crashed, META)).isEqualTo(stateOf(file));
     }
@@ -194,12 +200,15 @@ class MappingStoreRecoveryTest {
     withDuplicates.addAll(emails(50, 150));
     withDuplicates.addAll(emails(0, 10));
     try (MappingStore store = MappingStore.open(file)) {
-      assertThat(store.add(withDuplicates, List.of(), T0, null, null)).isEqualTo(new AddResult(150, 60, 0));
-      assertThat(store.add(emails(140, 160), List.of(), T0, null, null)).isEqualTo(new AddResult(10, 10, 0));
+      assertThat(store.add(withDuplicates, List.of(), T0, null, null))
+          .isEqualTo(new AddResult(150, 60, 0));
+      assertThat(store.add(emails(140, 160), List.of(), T0, null, null))
+          .isEqualTo(new AddResult(10, 10, 0));
       mapAll(store, 64, 1, T0, Set.of());
     }
     try (MappingStore store = MappingStore.open(file)) {
-      assertThat(store.add(emails(0, 170), List.of(), T0, null, null)).isEqualTo(new AddResult(10, 160, 0));
+      assertThat(store.add(emails(0, 170), List.of(), T0, null, null))
+          .isEqualTo(new AddResult(10, 160, 0));
       List<String> values = new ArrayList<>();
       store.forEach(m -> values.add(m.identifier().value()));
       assertThat(values).hasSize(160).doesNotHaveDuplicates();
@@ -219,12 +228,14 @@ class MappingStoreRecoveryTest {
       assertThat(store.get(Identifier.email("user299@example.com"))).isPresent();
       assertThat(store.get(Identifier.email("user3@example.com"))).isEmpty();
       assertThat(store.get(Identifier.email("user300@example.com"))).isEmpty();
-      assertThat(store.add(emails(0, 301), List.of(), T0, null, null)).isEqualTo(new AddResult(2, 299, 0));
+      assertThat(store.add(emails(0, 301), List.of(), T0, null, null))
+          .isEqualTo(new AddResult(2, 299, 0));
     }
   }
 
   @Test
-  void aCompactionCutShortBeforeItsRename_leavesTheOldFile_andItsLeftoverIsRemoved() throws IOException {
+  void aCompactionCutShortBeforeItsRename_leavesTheOldFile_andItsLeftoverIsRemoved()
+      throws IOException {
     Path file = populated("compact.cache");
     StoreFixture.State before = stateOf(file);
     Path leftover = Compaction.temporaryFile(file);
@@ -241,7 +252,8 @@ class MappingStoreRecoveryTest {
     StoreFixture.State before = grow(file, meta);
     long grown = Files.size(file);
 
-    try (MappingStore store = MappingStore.open(file)) { // opening compacts: most records were replaced
+    try (MappingStore store =
+        MappingStore.open(file)) { // opening compacts: most records were replaced
       assertThat(state(store, meta)).isEqualTo(before);
     }
     assertThat(Files.size(file)).isLessThan(grown / 2);
@@ -252,27 +264,34 @@ class MappingStoreRecoveryTest {
   }
 
   @Test
-  void aCacheNamedByASymbolicLink_isTheLinksTarget_forTheLock_aNewFile_andACompaction() throws IOException {
+  void aCacheNamedByASymbolicLink_isTheLinksTarget_forTheLock_aNewFile_andACompaction()
+      throws IOException {
     Path target = file("real.cache");
-    Path link = Files.createSymbolicLink(file("link.cache"), target.getFileName()); // relative, not there yet
+    Path link =
+        Files.createSymbolicLink(
+            file("link.cache"), target.getFileName()); // relative, not there yet
     String[] meta = {"cp", "poll"};
 
     StoreFixture.State before = grow(link, meta); // creates the target through the link
     assertThat(link).isSymbolicLink();
-    assertThat(Files.getPosixFilePermissions(target)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    assertThat(Files.getPosixFilePermissions(target))
+        .isEqualTo(PosixFilePermissions.fromString("rw-------"));
     long grown = Files.size(target);
 
     try (MappingStore store = MappingStore.open(link)) { // compacts into the target's directory
       assertThat(state(store, meta)).isEqualTo(before);
-      assertThatThrownBy(() -> MappingStore.open(target)).isInstanceOf(UncheckedIOException.class)
+      assertThatThrownBy(() -> MappingStore.open(target))
+          .isInstanceOf(UncheckedIOException.class)
           .hasMessageContaining("mapping cache " + target + " is open in another process");
     }
     assertThat(link).isSymbolicLink();
     assertThat(Files.size(target)).isLessThan(grown / 2);
-    assertThat(Files.getPosixFilePermissions(target)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    assertThat(Files.getPosixFilePermissions(target))
+        .isEqualTo(PosixFilePermissions.fromString("rw-------"));
     try (MappingStore store = MappingStore.open(target)) {
       assertThat(state(store, meta)).isEqualTo(before);
-      assertThatThrownBy(() -> MappingStore.open(link)).hasMessageContaining("mapping cache " + link + " is open");
+      assertThatThrownBy(() -> MappingStore.open(link))
+          .hasMessageContaining("mapping cache " + link + " is open");
     }
   }
 
@@ -282,7 +301,12 @@ class MappingStoreRecoveryTest {
    */
   private StoreFixture.State grow(Path file, String[] meta) {
     try (MappingStore store = MappingStore.open(file)) {
-      store.add(emails(0, 12_000), List.of(Identifier.email("bad"), Identifier.email("bad")), T0, "cp", "1");
+      store.add(
+          emails(0, 12_000),
+          List.of(Identifier.email("bad"), Identifier.email("bad")),
+          T0,
+          "cp",
+          "1");
       mapAll(store, 1000, 1, T0, Set.of("user5@example.com"));
       for (int generation = 2; generation <= 3; generation++) { // two rotations re-map everything
         RotationLoad load = store.rotationLoad();
@@ -303,7 +327,8 @@ class MappingStoreRecoveryTest {
   void aSecondOpenOfTheSameFile_failsWhileTheFirstIsOpen() {
     Path file = file("locked.cache");
     try (MappingStore first = MappingStore.open(file)) {
-      assertThatThrownBy(() -> MappingStore.open(file)).isInstanceOf(UncheckedIOException.class)
+      assertThatThrownBy(() -> MappingStore.open(file))
+          .isInstanceOf(UncheckedIOException.class)
           .hasMessageContaining("is open in another process");
     }
     MappingStore.open(file).close();
@@ -312,12 +337,16 @@ class MappingStoreRecoveryTest {
   @Test
   void filesThatAreNotMappingCaches_areRefused_withTheReason() throws IOException {
     Path sqlite = file("old.db");
-    Files.write(sqlite, "SQLite format 3\0 and then pages".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    Files.write(
+        sqlite,
+        "SQLite format 3\0 and then pages".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
     Path other = file("notes.txt");
     Files.writeString(other, "shopping list\n");
 
-    assertThatThrownBy(() -> MappingStore.open(sqlite)).hasMessageContaining("earlier version of the client (SQLite)");
-    assertThatThrownBy(() -> MappingStore.open(other)).hasMessageContaining("is not a Veil mapping cache");
+    assertThatThrownBy(() -> MappingStore.open(sqlite))
+        .hasMessageContaining("earlier version of the client (SQLite)");
+    assertThatThrownBy(() -> MappingStore.open(other))
+        .hasMessageContaining("is not a Veil mapping cache");
   }
 
   @Test
@@ -337,14 +366,19 @@ class MappingStoreRecoveryTest {
     Path file = populated("interrupt.cache");
     try (MappingStore store = MappingStore.open(file)) {
       Thread.currentThread().interrupt();
-      Throwable interrupted = catchThrowable(() -> store.get(Identifier.email("user1@example.com")));
+      Throwable interrupted =
+          catchThrowable(() -> store.get(Identifier.email("user1@example.com")));
       Thread.interrupted();
-      if (interrupted != null) { // the interrupted thread's own read may fail, and only as an interruption
-        assertThat(interrupted).hasRootCauseInstanceOf(java.nio.channels.ClosedByInterruptException.class);
+      if (interrupted
+          != null) { // the interrupted thread's own read may fail, and only as an interruption
+        assertThat(interrupted)
+            .hasRootCauseInstanceOf(java.nio.channels.ClosedByInterruptException.class);
       }
       store.add(emails(1000, 1010), List.of(), T0, null, null);
       assertThat(store.get(Identifier.email("user1@example.com"))).isPresent();
-      Thread other = new Thread(() -> assertThat(store.get(Identifier.email("user2@example.com"))).isPresent());
+      Thread other =
+          new Thread(
+              () -> assertThat(store.get(Identifier.email("user2@example.com"))).isPresent());
       other.start();
       other.join();
     }

@@ -7,12 +7,19 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
-/** The quick length of ADD and MAP records is the length read field by field, however much of the record is at hand. */
+/**
+ * The quick length of ADD and MAP records is the length read field by field, however much of the
+ * record is at hand.
+ */
 class RecordsProperties {
   @Property(tries = 3000)
-  void quickLength_agreesWithTheFieldByFieldLength(@ForAll boolean add, @ForAll @IntRange(min = 0, max = 300) int first,
-      @ForAll @IntRange(min = 0, max = 200) int second, @ForAll @IntRange(min = 0, max = Integer.MAX_VALUE) int entry,
-      @ForAll @IntRange(min = 0, max = 400) int cut) throws IOException {
+  void quickLength_agreesWithTheFieldByFieldLength(
+      @ForAll boolean add,
+      @ForAll @IntRange(min = 0, max = 300) int first,
+      @ForAll @IntRange(min = 0, max = 200) int second,
+      @ForAll @IntRange(min = 0, max = Integer.MAX_VALUE) int entry,
+      @ForAll @IntRange(min = 0, max = 400) int cut)
+      throws IOException {
     Frame f = new Frame(64);
     byte[] value = new byte[first + second];
     if (add) {

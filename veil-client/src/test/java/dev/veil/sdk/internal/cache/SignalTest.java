@@ -39,10 +39,12 @@ class SignalTest {
 
   private static Thread waitingThread(Signal signal) throws InterruptedException {
     CountDownLatch started = new CountDownLatch(1);
-    Thread t = new Thread(() -> {
-      started.countDown();
-      signal.awaitAfter(signal.count());
-    });
+    Thread t =
+        new Thread(
+            () -> {
+              started.countDown();
+              signal.awaitAfter(signal.count());
+            });
     t.setDaemon(true);
     t.start();
     started.await();

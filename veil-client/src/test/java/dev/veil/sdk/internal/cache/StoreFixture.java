@@ -27,13 +27,17 @@ final class StoreFixture {
   private StoreFixture() {}
 
   static List<Identifier> emails(int from, int to) {
-    return IntStream.range(from, to).mapToObj(i -> Identifier.email("user" + i + "@example.com")).toList();
+    return IntStream.range(from, to)
+        .mapToObj(i -> Identifier.email("user" + i + "@example.com"))
+        .toList();
   }
 
   /** A deterministic advertising id for a value and a salt generation. */
   static String advertisingId(String value, int generation) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest((value + "/" + generation).getBytes(StandardCharsets.UTF_8));
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256")
+              .digest((value + "/" + generation).getBytes(StandardCharsets.UTF_8));
       return Base64.getEncoder().encodeToString(digest);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
@@ -44,23 +48,39 @@ final class StoreFixture {
     return "b" + Math.floorMod(value.hashCode(), 8);
   }
 
-  /** The answer a server would give: every value mapped (generation {@code generation}) except {@code optedOut}. */
+  /**
+   * The answer a server would give: every value mapped (generation {@code generation}) except
+   * {@code optedOut}.
+   */
   static MapAnswer answer(ValueList sent, int generation, Set<String> optedOut) {
     StringBuilder mapped = new StringBuilder();
     StringBuilder unmapped = new StringBuilder();
     for (int i = 0; i < sent.size(); i++) {
       String v = sent.text(i);
       if (optedOut.contains(v)) {
-        unmapped.append(unmapped.length() == 0 ? "" : ",").append("{\"identifier\":\"").append(v)
+        unmapped
+            .append(unmapped.length() == 0 ? "" : ",")
+            .append("{\"identifier\":\"")
+            .append(v)
             .append("\",\"reason\":\"optout\"}");
       } else {
-        mapped.append(mapped.length() == 0 ? "" : ",").append("{\"identifier\":\"").append(v)
-            .append("\",\"advertising_id\":\"").append(advertisingId(v, generation)).append("\",\"bucket_id\":\"")
-            .append(bucketOf(v)).append("\"}");
+        mapped
+            .append(mapped.length() == 0 ? "" : ",")
+            .append("{\"identifier\":\"")
+            .append(v)
+            .append("\",\"advertising_id\":\"")
+            .append(advertisingId(v, generation))
+            .append("\",\"bucket_id\":\"")
+            .append(bucketOf(v))
+            .append("\"}");
       }
     }
-    String json = "{\"status\":\"success\",\"body\":{\"mapped\":[" + mapped + "]"
-        + (unmapped.length() > 0 ? ",\"unmapped\":[" + unmapped + "]" : "") + "}}";
+    String json =
+        "{\"status\":\"success\",\"body\":{\"mapped\":["
+            + mapped
+            + "]"
+            + (unmapped.length() > 0 ? ",\"unmapped\":[" + unmapped + "]" : "")
+            + "}}";
     try {
       return MapJson.answer(new ByteArrayInputStream(json.getBytes(StandardCharsets.UTF_8)), sent);
     } catch (IOException e) {
@@ -68,11 +88,16 @@ final class StoreFixture {
     }
   }
 
-  /** Maps every pending entry in batches of {@code batch}, at {@code mappedAt}; returns how many were sent. */
-  static int mapAll(MappingStore store, int batch, int generation, Instant mappedAt, Set<String> optedOut) {
+  /**
+   * Maps every pending entry in batches of {@code batch}, at {@code mappedAt}; returns how many
+   * were sent.
+   */
+  static int mapAll(
+      MappingStore store, int batch, int generation, Instant mappedAt, Set<String> optedOut) {
     int sent = 0;
     int after = -1;
-    for (PendingBatch pending = store.pending(after, batch); !pending.isEmpty();
+    for (PendingBatch pending = store.pending(after, batch);
+        !pending.isEmpty();
         pending = store.pending(after, batch)) {
       store.apply(pending, answer(pending.values(), generation, optedOut), mappedAt, mappedAt);
       sent += pending.size();
@@ -82,7 +107,12 @@ final class StoreFixture {
   }
 
   /** Everything a user of the store can see, comparable with equals. */
-  record State(long size, long pending, List<String> mappings, List<String> rejections, TreeMap<String, String> meta) {}
+  record State(
+      long size,
+      long pending,
+      List<String> mappings,
+      List<String> rejections,
+      TreeMap<String, String> meta) {}
 
   static State state(MappingStore store, String... metaKeys) {
     List<String> mappings = new ArrayList<>();
@@ -97,11 +127,25 @@ final class StoreFixture {
   }
 
   static String describe(CachedMapping m) {
-    return m.identifier().kind() + ":" + m.identifier().value() + "=" + m.advertisingId() + "/" + m.bucketId() + "@"
-        + m.mappedAt().toEpochMilli() + (m.stale() ? " stale" : "");
+    return m.identifier().kind()
+        + ":"
+        + m.identifier().value()
+        + "="
+        + m.advertisingId()
+        + "/"
+        + m.bucketId()
+        + "@"
+        + m.mappedAt().toEpochMilli()
+        + (m.stale() ? " stale" : "");
   }
 
   static String describe(Rejection r) {
-    return r.identifier().kind() + ":" + r.identifier().value() + " " + r.reason() + "@" + r.at().toEpochMilli();
+    return r.identifier().kind()
+        + ":"
+        + r.identifier().value()
+        + " "
+        + r.reason()
+        + "@"
+        + r.at().toEpochMilli();
   }
 }
