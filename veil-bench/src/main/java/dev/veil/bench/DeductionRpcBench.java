@@ -148,8 +148,7 @@ public final class DeductionRpcBench {
   }
 
   /** Latencies in nanoseconds and the wall time of one measured run. */
-  @SuppressWarnings(
-      "ArrayRecordComponent") // never compared or hashed: equality of the bytes is not asked of it
+  @SuppressWarnings("ArrayRecordComponent") // its arrays are never compared
   private record Result(long[] latencies, long wallNanos) {}
 
   /** Exactly {@code total} calls spread over the client threads. */

@@ -70,17 +70,20 @@ public final class Identifier {
   /** Whether the server would accept it: it normalizes, or it is a well-formed hash. */
   public boolean isValid() {
     switch (kind) {
-      case EMAIL:
+      case EMAIL -> {
         return EmailNormalizer.isValid(value);
-      case PHONE:
+      }
+      case PHONE -> {
         return PhoneNormalizer.normalize(value).isPresent();
-      default:
+      }
+      default -> {
         try {
           IdentityHash.parse(kind, value); // decodes only: no hashing for the hash kinds
           return true;
         } catch (InvalidIdentifierException e) {
           return false;
         }
+      }
     }
   }
 

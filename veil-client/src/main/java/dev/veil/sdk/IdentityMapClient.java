@@ -133,10 +133,11 @@ public final class IdentityMapClient {
    */
   public long rotatedBuckets(Instant since, Consumer<RotatedBucket> sink) {
     Objects.requireNonNull(sink, "sink");
-    return pollRotated(since, NO_ACTION, sink);
+    return pollRotated(since, IdentityMapClient::noAction, sink);
   }
 
-  private static final Runnable NO_ACTION = () -> {};
+  /** What to do when nothing is to be done. */
+  private static void noAction() {}
 
   /**
    * Streams the buckets rotated after {@code since} to {@code sink} without holding them all (a

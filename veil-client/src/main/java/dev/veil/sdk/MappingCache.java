@@ -32,8 +32,8 @@ import java.util.function.Consumer;
  * <pre>{@code
  * try (MappingCache cache = veil.mappingCache(Path.of("audience.veil-cache")).build()) {
  *   cache.add(List.of(Identifier.email("a@example.com"), Identifier.email("b@example.com")));
- *   cache.mapPending();                    // maps what is new (or left over from an interrupted run)
- *   cache.startPolling();                  // daily: poll rotated buckets, re-map what they affect
+ *   cache.mapPending();   // maps what is new (or left over from an interrupted run)
+ *   cache.startPolling(); // daily: poll rotated buckets, re-map what they affect
  *   cache.get(Identifier.email("a@example.com")).ifPresent(m -> use(m.advertisingId()));
  * }
  * }</pre>

@@ -86,9 +86,11 @@ final class MappingRun {
     try {
       int after = -1;
       int limit = Math.min(MappingCache.FIRST_BATCH_SIZE, batchSize);
-      PendingBatch batch;
-      while (failure.get() == null
-          && !(batch = fill(store.pending(after, limit), after, adding, limit)).isEmpty()) {
+      while (failure.get() == null) {
+        PendingBatch batch = fill(store.pending(after, limit), after, adding, limit);
+        if (batch.isEmpty()) {
+          break;
+        }
         after = batch.lastEntry();
         limit = (int) Math.min(batchSize, 2L * limit);
         for (Part part : parts(batch)) {
@@ -240,6 +242,7 @@ final class MappingRun {
      * Takes {@link #STOP} out of {@code group}, by identity: a record's {@code equals} would link
      * its generated methods at run time (a few dozen method handles) just for this.
      */
+    @SuppressWarnings("ReferenceEquality") // STOP is a sentinel: that very object ends the group
     private static boolean removeStop(List<Answered> group) {
       for (int i = group.size() - 1; i >= 0; i--) {
         if (group.get(i) == STOP) {

@@ -11,6 +11,8 @@ public interface ProgressListener {
   ProgressListener NONE = (done, total) -> {};
 
   /**
+   * Reports how far the run has come.
+   *
    * @param done identifiers finished so far in this run (mapped or not)
    * @param total identifiers this run will handle
    */

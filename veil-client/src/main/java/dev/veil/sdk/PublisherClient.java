@@ -86,13 +86,13 @@ public final class PublisherClient {
     } catch (VeilApiException e) {
       if (e.httpStatus() == 400) {
         switch (e.status()) {
-          case "expired_token":
+          case "expired_token" -> {
             return new TokenOutcome.ExpiredToken();
-          case "invalid_token":
-          case "error":
+          }
+          case "invalid_token", "error" -> {
             return new TokenOutcome.InvalidToken();
-          default:
-            break;
+          }
+          default -> {}
         }
       }
       throw e;

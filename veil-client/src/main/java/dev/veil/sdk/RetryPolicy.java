@@ -17,7 +17,8 @@ import java.time.Duration;
  * failure (by default it counts like any other). Immutable and thread-safe.
  *
  * <pre>{@code
- * RetryPolicy policy = RetryPolicy.builder().maxAttempts(6).initialBackoff(Duration.ofMillis(100)).build();
+ * RetryPolicy policy =
+ *     RetryPolicy.builder().maxAttempts(6).initialBackoff(Duration.ofMillis(100)).build();
  * }</pre>
  */
 public final class RetryPolicy {
@@ -89,7 +90,7 @@ public final class RetryPolicy {
    */
   public Duration backoff(int retry, double r, Duration retryAfter) {
     double base = initialBackoff.toNanos() * Math.pow(multiplier, retry - 1);
-    double capped = Math.min(base, maxBackoff.toNanos());
+    double capped = Math.min(base, (double) maxBackoff.toNanos());
     long wait = (long) (capped * (1 - jitter * r));
     if (retryAfter != null) {
       wait = Math.max(wait, Math.min(retryAfter.toNanos(), maxBackoff.toNanos()));

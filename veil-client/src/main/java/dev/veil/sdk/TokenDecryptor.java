@@ -30,8 +30,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <pre>{@code
  * TokenDecryptor decryptor = veil.tokenDecryptor().build();
- * decryptor.start();                                   // loads keys now, then refreshes them hourly
- * DecryptionResult r = decryptor.decrypt(token);       // SUCCESS, EXPIRED, TAMPERED, …
+ * decryptor.start();                             // loads keys now, refreshes them hourly
+ * DecryptionResult r = decryptor.decrypt(token); // SUCCESS, EXPIRED, TAMPERED, …
  * }</pre>
  *
  * <p>A token is accepted only if both encryption layers authenticate under keys the server

@@ -265,6 +265,8 @@ public final class VeilClient {
     }
 
     /**
+     * The client, with the settings given so far.
+     *
      * @throws IllegalStateException if no base URL was set
      */
     public VeilClient build() {

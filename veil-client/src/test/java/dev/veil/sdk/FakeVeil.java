@@ -100,7 +100,9 @@ final class FakeVeil implements Transport {
   synchronized void rotate(int... buckets) {
     Instant now = clock.instant();
     Instant effective =
-        now.getNano() == 0 ? now : now.truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+        now.equals(now.truncatedTo(ChronoUnit.SECONDS))
+            ? now
+            : now.truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
     for (int b : buckets) {
       generation[b]++;
       lastUpdatedMs[b] = effective.toEpochMilli();
@@ -201,32 +203,30 @@ final class FakeVeil implements Transport {
   }
 
   private Response refresh(String token, boolean withKey) throws IOException {
-    switch (token) {
-      case "optout":
-        return answer(200, "{\"status\":\"optout\"}", Optional.empty());
-      case "expired":
-        return withKey
-            ? answer(
-                400,
-                "{\"status\":\"expired_token\",\"message\":\"Expired Token presented\"}",
-                Optional.empty())
-            : answer(
-                400,
-                "{\"status\":\"error\",\"message\":\"Error refreshing token\"}",
-                Optional.empty());
-      case "garbage":
-        return withKey
-            ? answer(
-                400,
-                "{\"status\":\"invalid_token\",\"message\":\"Invalid Token presented garbage\"}",
-                Optional.empty())
-            : answer(
-                400,
-                "{\"status\":\"error\",\"message\":\"Error refreshing token\"}",
-                Optional.empty());
-      default:
-        return ok(tokens("next-" + token));
-    }
+    return switch (token) {
+      case "optout" -> answer(200, "{\"status\":\"optout\"}", Optional.empty());
+      case "expired" ->
+          withKey
+              ? answer(
+                  400,
+                  "{\"status\":\"expired_token\",\"message\":\"Expired Token presented\"}",
+                  Optional.empty())
+              : answer(
+                  400,
+                  "{\"status\":\"error\",\"message\":\"Error refreshing token\"}",
+                  Optional.empty());
+      case "garbage" ->
+          withKey
+              ? answer(
+                  400,
+                  "{\"status\":\"invalid_token\",\"message\":\"Invalid Token presented garbage\"}",
+                  Optional.empty())
+              : answer(
+                  400,
+                  "{\"status\":\"error\",\"message\":\"Error refreshing token\"}",
+                  Optional.empty());
+      default -> ok(tokens("next-" + token));
+    };
   }
 
   private JsonNode tokens(String refreshToken) {

@@ -1,5 +1,6 @@
 package dev.veil.sdk;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veil.core.identity.IdentityHash;
@@ -102,8 +103,8 @@ class IdentityMapClientTest {
         server.client().hashIdentifiers(true).build().mapper().map(List.of(email, phone));
 
     String body =
-        new String(server.requests.get(0).jsonBody())
-            + new String(server.requests.get(1).jsonBody());
+        new String(server.requests.get(0).jsonBody(), UTF_8)
+            + new String(server.requests.get(1).jsonBody(), UTF_8);
     assertThat(body)
         .doesNotContain("Jane")
         .doesNotContain("jane")

@@ -1,5 +1,6 @@
 package dev.veil.sdk;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -19,11 +20,11 @@ class PublisherClientTest {
     IdentityTokens tokens = outcome.issuedTokens().orElseThrow();
     assertThat(tokens.advertisingToken()).isEqualTo("adv-refresh-of-email");
     assertThat(tokens.refreshToken()).isEqualTo("refresh-of-email");
-    assertThat(tokens.identityExpires()).isEqualTo(NOW.plus(Duration.ofHours(72)));
+    assertThat(tokens.identityExpires()).isEqualTo(NOW.plus(Duration.ofDays(3)));
     assertThat(tokens.refreshFrom()).isEqualTo(NOW.plus(Duration.ofHours(1)));
     assertThat(tokens.refreshExpires()).isEqualTo(NOW.plus(Duration.ofDays(30)));
     assertThat(tokens.toString()).doesNotContain("adv-");
-    assertThat(new String(server.requests.get(0).jsonBody()))
+    assertThat(new String(server.requests.get(0).jsonBody(), UTF_8))
         .isEqualTo("{\"email\":\"user@example.com\"}");
   }
 
@@ -36,7 +37,7 @@ class PublisherClientTest {
         .publisher()
         .generate(Identifier.phone("+12025550123"));
 
-    assertThat(new String(server.requests.get(0).jsonBody()))
+    assertThat(new String(server.requests.get(0).jsonBody(), UTF_8))
         .startsWith("{\"phone_hash\":\"")
         .doesNotContain("2025550123");
   }

@@ -84,13 +84,13 @@ class TokenDecryptorTest {
     TokenDecryptor d = started();
     int requests = server.requests.size();
 
-    DecryptionResult r = d.decrypt(token(master1, site1, NOW.plus(Duration.ofHours(72))));
+    DecryptionResult r = d.decrypt(token(master1, site1, NOW.plus(Duration.ofDays(3))));
 
     assertThat(r.isSuccess()).isTrue();
     assertThat(r.siteId()).isEqualTo(7);
     assertThat(r.advertisingId()).startsWith("KgAAAA");
     assertThat(r.established()).isEqualTo(NOW.minus(Duration.ofDays(3)));
-    assertThat(r.expires()).isEqualTo(NOW.plus(Duration.ofHours(72)));
+    assertThat(r.expires()).isEqualTo(NOW.plus(Duration.ofDays(3)));
     assertThat(r.toString()).contains("SUCCESS").doesNotContain("KgAAAA");
     assertThat(server.requests).hasSize(requests);
   }
@@ -101,8 +101,8 @@ class TokenDecryptorTest {
     assertThat(scheduler.periodMillis).isEqualTo(Duration.ofHours(1).toMillis());
     EncryptionKey master2 = key(3, EncryptionKey.MASTER_SITE_ID, NOW.plus(Duration.ofDays(6)));
     EncryptionKey site2 = key(4, 7, NOW.plus(Duration.ofDays(6)));
-    String newToken = token(master2, site2, NOW.plus(Duration.ofHours(72)));
-    String oldToken = token(master1, site1, NOW.plus(Duration.ofHours(72)));
+    String newToken = token(master2, site2, NOW.plus(Duration.ofDays(3)));
+    String oldToken = token(master1, site1, NOW.plus(Duration.ofDays(3)));
     server.keys = List.of(master1, site1, master2, site2);
 
     assertThat(d.decrypt(newToken).status()).isEqualTo(DecryptionStatus.UNKNOWN_KEY);
@@ -119,7 +119,7 @@ class TokenDecryptorTest {
   void unknownKey_startsOneEagerRefresh_atMostOncePerMinute() {
     TokenDecryptor d = started();
     EncryptionKey master2 = key(3, EncryptionKey.MASTER_SITE_ID, NOW.plus(Duration.ofDays(6)));
-    String newToken = token(master2, site1, NOW.plus(Duration.ofHours(72)));
+    String newToken = token(master2, site1, NOW.plus(Duration.ofDays(3)));
     server.keys = List.of(master1, site1, master2);
 
     d.decrypt(newToken);
@@ -139,8 +139,8 @@ class TokenDecryptorTest {
     decryptor = server.client().build().tokenDecryptor().clock(clock).build(); // its own scheduler
     decryptor.start();
     EncryptionKey master2 = key(3, EncryptionKey.MASTER_SITE_ID, NOW.plus(Duration.ofDays(6)));
-    String known = token(master1, site1, NOW.plus(Duration.ofHours(72)));
-    String unknown = token(master2, site1, NOW.plus(Duration.ofHours(72)));
+    String known = token(master1, site1, NOW.plus(Duration.ofDays(3)));
+    String unknown = token(master2, site1, NOW.plus(Duration.ofDays(3)));
 
     decryptor.close();
     clock.advance(Duration.ofMinutes(2)); // an eager refresh would be due
@@ -160,27 +160,26 @@ class TokenDecryptorTest {
     EncryptionKey master2 = key(3, EncryptionKey.MASTER_SITE_ID, NOW.plus(Duration.ofDays(6)));
     clock.advance(Duration.ofMinutes(2));
 
-    assertThat(d.decrypt(token(master2, site1, NOW.plus(Duration.ofHours(72)))).status())
+    assertThat(d.decrypt(token(master2, site1, NOW.plus(Duration.ofDays(3)))).status())
         .isEqualTo(DecryptionStatus.UNKNOWN_KEY);
     assertThat(d.lastRefreshFailure())
         .get()
         .extracting(Throwable::getMessage)
         .asString()
         .contains("could not be started");
-    assertThat(d.decrypt(token(master1, site1, NOW.plus(Duration.ofHours(72)))).isSuccess())
-        .isTrue();
+    assertThat(d.decrypt(token(master1, site1, NOW.plus(Duration.ofDays(3)))).isSuccess()).isTrue();
   }
 
   @Test
   void expiredToken_isRejectedWithItsExpiry() {
     TokenDecryptor d = started();
-    String token = token(master1, site1, NOW.plus(Duration.ofHours(72)));
+    String token = token(master1, site1, NOW.plus(Duration.ofDays(3)));
 
-    clock.advance(Duration.ofHours(72));
+    clock.advance(Duration.ofDays(3));
     DecryptionResult r = d.decrypt(token);
 
     assertThat(r.status()).isEqualTo(DecryptionStatus.EXPIRED);
-    assertThat(r.reason()).isEqualTo("token expired at " + NOW.plus(Duration.ofHours(72)));
+    assertThat(r.reason()).isEqualTo("token expired at " + NOW.plus(Duration.ofDays(3)));
     assertThatThrownBy(r::siteId)
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("EXPIRED");
@@ -203,7 +202,7 @@ class TokenDecryptorTest {
   @Test
   void everyFlippedCharacter_isRejected() {
     TokenDecryptor d = started();
-    String token = token(master1, site1, NOW.plus(Duration.ofHours(72)));
+    String token = token(master1, site1, NOW.plus(Duration.ofDays(3)));
     String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
     for (int i = 0; i < token.length(); i++) {
@@ -240,7 +239,7 @@ class TokenDecryptorTest {
   @Test
   void failedRefresh_keepsThePreviousKeys_andIsReported() {
     TokenDecryptor d = started();
-    String token = token(master1, site1, NOW.plus(Duration.ofHours(72)));
+    String token = token(master1, site1, NOW.plus(Duration.ofDays(3)));
     for (int i = 0; i < 4; i++) {
       server.script.add(new IOException("down"));
     }

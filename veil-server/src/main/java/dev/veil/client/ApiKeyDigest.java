@@ -4,6 +4,5 @@ package dev.veil.client;
  * What the server keeps of an API key: its public key id, a random salt and SHA-256(salt ||
  * secret). The key itself is never stored.
  */
-@SuppressWarnings(
-    "ArrayRecordComponent") // never compared or hashed: equality of the bytes is not asked of it
+@SuppressWarnings("ArrayRecordComponent") // its arrays are never compared
 public record ApiKeyDigest(String keyId, byte[] salt, byte[] hash) {}

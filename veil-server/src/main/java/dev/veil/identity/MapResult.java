@@ -3,8 +3,7 @@ package dev.veil.identity;
 /** The outcome of mapping one identifier. */
 public sealed interface MapResult {
   /** Mapped: the 32-byte advertising id and the bucket id. */
-  @SuppressWarnings(
-      "ArrayRecordComponent") // never compared or hashed: equality of the bytes is not asked of it
+  @SuppressWarnings("ArrayRecordComponent") // its arrays are never compared
   record Mapped(byte[] advertisingId, String bucketId) implements MapResult {}
 
   /**

@@ -5,6 +5,5 @@ package dev.veil.identity;
  * inside encrypted refresh tokens), its bucket, and its current advertising id (32 bytes). The
  * bucket's public id comes from {@link IdentityMapper#bucketId} when an answer shows it.
  */
-@SuppressWarnings(
-    "ArrayRecordComponent") // never compared or hashed: equality of the bytes is not asked of it
+@SuppressWarnings("ArrayRecordComponent") // its arrays are never compared
 public record MappedIdentity(byte[] firstLevelHash, int bucketIndex, byte[] advertisingId) {}

@@ -139,7 +139,8 @@ class DemoSiteIT {
   @Test
   void bidder_receivesTheTokenUnchanged() {
     String bid =
-        "{\"id\":\"a\",\"user\":{\"ext\":{\"eids\":[{\"source\":\"other\",\"uids\":[{\"id\":\"x\"}]},"
+        "{\"id\":\"a\",\"user\":{\"ext\":{\"eids\":[{\"source\":\"other\","
+            + "\"uids\":[{\"id\":\"x\"}]},"
             + "{\"source\":\"veil\",\"uids\":[{\"id\":\"A4AAAA+/token\",\"atype\":3}]}]}}}";
     Response r = demo.post("/bid", null, bid);
     assertThat(r.code()).isEqualTo(200);

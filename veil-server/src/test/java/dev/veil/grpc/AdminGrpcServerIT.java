@@ -339,8 +339,7 @@ class AdminGrpcServerIT {
   }
 
   @Test
-  void
-      compressedMessage_inflatingOverTheLimit_isResourceExhausted_notUnknown_andTheServerKeepsServing() {
+  void compressedMessage_overTheLimitInflated_isResourceExhausted_andTheServerServesOn() {
     String fiveMiB =
         "x".repeat(5 * 1024 * 1024); // about 5 KiB once gzipped: under the limit on the wire
 

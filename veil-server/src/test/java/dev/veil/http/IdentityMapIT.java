@@ -101,7 +101,8 @@ class IdentityMapIT {
         node.post(
             "/v1/identity/map",
             mapper,
-            "{\"email\":[\"b@example.com\",\"not-an-email\",\"a@example.com\",\"optedout@example.com\",\"c@example.com\"]}");
+            "{\"email\":[\"b@example.com\",\"not-an-email\","
+                + "\"a@example.com\",\"optedout@example.com\",\"c@example.com\"]}");
 
     assertThat(r.code()).isEqualTo(200);
     assertThat(r.status()).isEqualTo("success");
@@ -156,7 +157,8 @@ class IdentityMapIT {
         node.post(
             "/v1/identity/map",
             mapper,
-            "{\"email\":[\"\u00c4nne@b\u00fccher.de\",\"\ud83d\ude00@example.com\",\"\\ud800@example.com\",\"tab\\t@x.y\"]}");
+            "{\"email\":[\"\u00c4nne@b\u00fccher.de\","
+                + "\"\ud83d\ude00@example.com\",\"\\ud800@example.com\",\"tab\\t@x.y\"]}");
 
     assertThat(r.code()).isEqualTo(200);
     assertThat(identifiers(r.bodyNode().path("mapped")))
@@ -188,23 +190,42 @@ class IdentityMapIT {
   @CsvSource(
       delimiter = '|',
       value = {
-        "not JSON                 | hello                                   | Malformed JSON body: not valid JSON",
-        "empty                    | ''                                      | Request body is empty: expected a JSON object",
-        "array                    | [\"a@b.com\"]                           | Request body must be a JSON object",
-        "string                   | \"a@b.com\"                             | Request body must be a JSON object",
-        "no array key             | {\"emails\":[\"a@b.com\"]}              | Invalid body: expected one non-empty array of email, email_hash, phone or phone_hash",
-        "only empty arrays        | {\"email\":[],\"phone\":[]}             | Invalid body: expected one non-empty array of email, email_hash, phone or phone_hash",
-        "value not an array       | {\"email\":\"a@b.com\"}                 | Invalid body: email must be an array of strings",
-        "null value               | {\"phone\":null}                        | Invalid body: phone must be an array of strings",
-        "number element           | {\"email\":[\"a@b.com\",7]}             | Invalid body: email[1] must be a string",
-        "null element             | {\"email_hash\":[null]}                 | Invalid body: email_hash[0] must be a string",
-        "nested element           | {\"email\":[[\"a@b.com\"]]}             | Invalid body: email[0] must be a string",
-        "two non-empty arrays     | {\"email\":[\"a@b.com\"],\"phone\":[\"+14155550100\"]} | Invalid body: only one of email, email_hash, phone, phone_hash may hold a non-empty array",
-        "second array, bad element | {\"email\":[\"a@b.com\"],\"phone\":[\"+14155550100\",7]} | Invalid body: phone[1] must be a string",
-        "empty, then two arrays   | {\"phone\":[],\"email\":[\"a@b.com\"],\"email_hash\":[\"x\"]} | Invalid body: only one of email, email_hash, phone, phone_hash may hold a non-empty array",
-        "duplicate key            | {\"email\":[\"a@b.com\"],\"email\":[\"c@d.com\"]} | Malformed JSON body: a key appears more than once",
-        "truncated                | {\"email\":[\"a@b.com\"                 | Malformed JSON body: unexpected end of input",
-        "trailing content         | {\"email\":[\"a@b.com\"]}]              | Malformed JSON body: unexpected content after the JSON value",
+        "not JSON                 | hello                    "
+            + "               | Malformed JSON body: not valid JSON",
+        "empty                    | ''                            "
+            + "          | Request body is empty: expected a JSON object",
+        "array                    | [\"a@b.com\"]           "
+            + "                | Request body must be a JSON object",
+        "string                   | \"a@b.com\"             "
+            + "                | Request body must be a JSON object",
+        "no array key             | {\"emails\":[\"a@b.com\"]}              | Invalid "
+            + "body: expected one non-empty array of email, email_hash, phone or phone_hash",
+        "only empty arrays        | {\"email\":[],\"phone\":[]}             | Invalid "
+            + "body: expected one non-empty array of email, email_hash, phone or phone_hash",
+        "value not an array       | {\"email\":\"a@b.com\"}        "
+            + "         | Invalid body: email must be an array of strings",
+        "null value               | {\"phone\":null}               "
+            + "         | Invalid body: phone must be an array of strings",
+        "number element           | {\"email\":[\"a@b.com\",7]} "
+            + "            | Invalid body: email[1] must be a string",
+        "null element             | {\"email_hash\":[null]}      "
+            + "           | Invalid body: email_hash[0] must be a string",
+        "nested element           | {\"email\":[[\"a@b.com\"]]} "
+            + "            | Invalid body: email[0] must be a string",
+        "two non-empty arrays     | {\"email\":[\"a@b.com\"],\"phone\":[\"+14155550100\"]} | "
+            + "Invalid body: only one of email, email_hash,"
+            + " phone, phone_hash may hold a non-empty array",
+        "second array, bad element | {\"email\":[\"a@b.com\"],"
+            + "\"phone\":[\"+14155550100\",7]} | Invalid body: phone[1] must be a string",
+        "empty, then two arrays   | {\"phone\":[],\"email\":[\"a@b.com\"],\"email_hash\":[\"x\"]} |"
+            + " Invalid body: only one of email, email_hash,"
+            + " phone, phone_hash may hold a non-empty array",
+        "duplicate key            | {\"email\":[\"a@b.com\"],"
+            + "\"email\":[\"c@d.com\"]} | Malformed JSON body: a key appears more than once",
+        "truncated                | {\"email\":[\"a@b.com\"      "
+            + "           | Malformed JSON body: unexpected end of input",
+        "trailing content         | {\"email\":[\"a@b.com\"]}]           "
+            + "   | Malformed JSON body: unexpected content after the JSON value",
       })
   void mapPost_badBody_returnsClientErrorNamingTheProblem(
       String name, String body, String message) {

@@ -129,8 +129,7 @@ class LimitsIT {
   }
 
   @Test
-  void
-      aRefusedRequestsBody_isReadAndDropped_thenTheConnectionCloses_servingNothingPipelinedBehind() {
+  void refusedRequestsBody_isDropped_thenTheConnectionCloses_servingNothingPipelined() {
     try (RawHttp http = RawHttp.connect(node.port())) {
       String response =
           http.write(

@@ -73,10 +73,12 @@ class OpsIT {
           .contains(
               "veil_http_requests_total{route=\"unmatched\",method=\"other\",status=\"404\"} 1\n")
           .contains(
-              "veil_http_request_duration_seconds_count{route=\"/v1/identity/map\",method=\"GET\",status=\"200\"}"
+              "veil_http_request_duration_seconds_count{route=\"/v1/identity/map\","
+                  + "method=\"GET\",status=\"200\"}"
                   + " 2\n")
           .contains(
-              "veil_http_request_duration_seconds_bucket{route=\"/v1/identity/map\",method=\"GET\",status=\"200\",le=\"+Inf\"}"
+              "veil_http_request_duration_seconds_bucket{route=\"/v1/identity/map\","
+                  + "method=\"GET\",status=\"200\",le=\"+Inf\"}"
                   + " 2\n")
           .doesNotContain("a@example.com");
     }

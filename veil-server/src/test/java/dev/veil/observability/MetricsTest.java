@@ -25,28 +25,35 @@ class MetricsTest {
         .contains("veil_http_requests_total{route=\"/v1/x\",method=\"GET\",status=\"400\"} 1\n")
         .contains("# TYPE veil_http_request_duration_seconds histogram\n")
         .contains(
-            "veil_http_request_duration_seconds_bucket{route=\"/v1/x\",method=\"GET\",status=\"200\",le=\"0.0005\"}"
+            "veil_http_request_duration_seconds_bucket{route=\"/v1/x\","
+                + "method=\"GET\",status=\"200\",le=\"0.0005\"}"
                 + " 1\n")
         .contains(
-            "veil_http_request_duration_seconds_bucket{route=\"/v1/x\",method=\"GET\",status=\"200\",le=\"0.0025\"}"
+            "veil_http_request_duration_seconds_bucket{route=\"/v1/x\","
+                + "method=\"GET\",status=\"200\",le=\"0.0025\"}"
                 + " 1\n")
         .contains(
-            "veil_http_request_duration_seconds_bucket{route=\"/v1/x\",method=\"GET\",status=\"200\",le=\"0.005\"}"
+            "veil_http_request_duration_seconds_bucket{route=\"/v1/x\","
+                + "method=\"GET\",status=\"200\",le=\"0.005\"}"
                 + " 2\n")
         .contains(
-            "veil_http_request_duration_seconds_bucket{route=\"/v1/x\",method=\"GET\",status=\"200\",le=\"+Inf\"}"
+            "veil_http_request_duration_seconds_bucket{route=\"/v1/x\","
+                + "method=\"GET\",status=\"200\",le=\"+Inf\"}"
                 + " 2\n")
         .contains(
             "veil_http_request_duration_seconds_sum{route=\"/v1/x\",method=\"GET\",status=\"200\"}"
                 + " 0.0033\n")
         .contains(
-            "veil_http_request_duration_seconds_bucket{route=\"/v1/x\",method=\"GET\",status=\"400\",le=\"10\"}"
+            "veil_http_request_duration_seconds_bucket{route=\"/v1/x\","
+                + "method=\"GET\",status=\"400\",le=\"10\"}"
                 + " 0\n")
         .contains(
-            "veil_http_request_duration_seconds_bucket{route=\"/v1/x\",method=\"GET\",status=\"400\",le=\"+Inf\"}"
+            "veil_http_request_duration_seconds_bucket{route=\"/v1/x\","
+                + "method=\"GET\",status=\"400\",le=\"+Inf\"}"
                 + " 1\n")
         .contains(
-            "veil_http_request_duration_seconds_count{route=\"/v1/x\",method=\"GET\",status=\"400\"}"
+            "veil_http_request_duration_seconds_count{route=\"/v1/x\","
+                + "method=\"GET\",status=\"400\"}"
                 + " 1\n");
     assertThat(route.count(200)).isEqualTo(2);
   }

@@ -119,7 +119,8 @@ class StoreUrlTest {
     StoreUrl.Postgres pg =
         (StoreUrl.Postgres)
             StoreUrl.parse(
-                "postgresql://postgres:pw1@127.0.0.1:5432/db?sslPassword=s3cretPW3&sslmode=disable");
+                "postgresql://postgres:pw1@127.0.0.1:5432/db?sslPassword=s3cretPW3&"
+                    + "sslmode=disable");
 
     assertThat(pg.credentials().getProperty("sslpassword")).isEqualTo("s3cretPW3");
     assertThat(pg.credentials().getProperty("password")).isEqualTo("pw1");

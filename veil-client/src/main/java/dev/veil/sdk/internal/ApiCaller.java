@@ -138,7 +138,7 @@ public final class ApiCaller {
   private static VeilApiException refusal(int status, InputStream body, int attempt)
       throws IOException {
     byte[] bytes = body.readNBytes(MAX_ERROR_BODY);
-    Envelopes.Error envelope = Envelopes.error(bytes);
+    Envelopes.ErrorEnvelope envelope = Envelopes.error(bytes);
     String word = envelope.status() == null ? "unknown" : envelope.status();
     String message =
         envelope.message() == null

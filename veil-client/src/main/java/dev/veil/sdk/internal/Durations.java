@@ -62,7 +62,7 @@ public final class Durations {
     if (d.getNano() != 0) {
       return seconds > Long.MAX_VALUE / 1000
           ? d.toString()
-          : (seconds * 1000 + d.getNano() / 1_000_000) + " ms";
+          : (seconds * 1000 + d.toMillisPart()) + " ms";
     }
     if (seconds % 86_400 == 0) {
       return plural(seconds / 86_400, "day");

@@ -56,7 +56,7 @@ public final class Envelopes {
   }
 
   /** An error envelope's status word and message; either may be null if the body had none. */
-  public record Error(String status, String message) {}
+  public record ErrorEnvelope(String status, String message) {}
 
   /** Reads a 2xx answer's envelope, giving {@code body} to {@code bodyReader}. */
   public static <T> Envelope<T> read(InputStream in, ValueReader<T> bodyReader) throws IOException {
@@ -83,12 +83,12 @@ public final class Envelopes {
   }
 
   /** The status and message of an error answer; both null when it is not a JSON object. */
-  public static Error error(byte[] bytes) {
+  public static ErrorEnvelope error(byte[] bytes) {
     String status = null;
     String message = null;
     try (JsonParser p = JSON.createParser(bytes)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
-        return new Error(null, null);
+        return new ErrorEnvelope(null, null);
       }
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String name = p.currentName();
@@ -104,7 +104,7 @@ public final class Envelopes {
     } catch (IOException notJson) {
       // keep what was read; a proxy's HTML error page has neither
     }
-    return new Error(status, message);
+    return new ErrorEnvelope(status, message);
   }
 
   /** Writes one JSON value with {@code writer} and returns its UTF-8 bytes. */

@@ -154,6 +154,10 @@ final class HttpConnection {
       return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
     }
 
+    /** Every body reads in blocks; {@link #read()} goes through this. */
+    @Override
+    public abstract int read(byte[] b, int off, int len) throws IOException;
+
     /** Reads and drops up to {@code limit} remaining bytes; true if the body then ended. */
     boolean skipRest(int limit) throws IOException {
       byte[] scratch = new byte[8192];

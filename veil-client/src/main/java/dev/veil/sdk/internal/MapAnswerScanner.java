@@ -78,8 +78,11 @@ final class MapAnswerScanner {
     if (literal(UNMAPPED) && !unmapped(sent, mapped, reasons)) {
       return null;
     }
-    if (!literal((byte) '}') || !literal((byte) '}')) {
-      return null;
+    if (!literal((byte) '}')) {
+      return null; // the body object's end
+    }
+    if (!literal((byte) '}')) {
+      return null; // the answer's end
     }
     while (pos < b.length
         && (b[pos] == ' ' || b[pos] == '\n' || b[pos] == '\r' || b[pos] == '\t')) {
@@ -121,8 +124,8 @@ final class MapAnswerScanner {
   }
 
   /**
-   * Whether an entry starting here echoes value {@code i}: consumes {@code {"identifier":"…} up to
-   * the closing quote if so, nothing if not.
+   * Whether an entry starting here echoes value {@code i}: consumes <code>{"identifier":"…</code>
+   * up to the closing quote if so, nothing if not.
    */
   private boolean echoes(ValueList sent, int i) {
     int mark = pos;

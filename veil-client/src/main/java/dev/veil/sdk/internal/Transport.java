@@ -45,6 +45,7 @@ public interface Transport {
    * @param jsonBody UTF-8 JSON, or null
    * @param apiKey sent as {@code Authorization: Bearer <key>}, or null for none
    */
+  @SuppressWarnings("ArrayRecordComponent") // its arrays are never compared
   record Request(String pathAndQuery, byte[] jsonBody, String apiKey) {
     public String method() {
       return jsonBody == null ? "GET" : "POST";

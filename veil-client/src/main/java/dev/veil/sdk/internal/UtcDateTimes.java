@@ -58,7 +58,7 @@ public final class UtcDateTimes {
       return LocalDateTime.parse(text)
           .toInstant(ZoneOffset.UTC); // no such day: throws, with the JDK's message
     }
-    return Instant.ofEpochSecond(epochDay * 86_400 + hour * 3_600 + minute * 60 + second, nanos);
+    return Instant.ofEpochSecond(epochDay * 86_400 + hour * 3_600L + minute * 60L + second, nanos);
   }
 
   /** The decimal number in {@code text[from, to)}, or -1 if a character is not a digit. */

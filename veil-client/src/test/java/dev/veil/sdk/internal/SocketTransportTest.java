@@ -1,5 +1,6 @@
 package dev.veil.sdk.internal;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,7 +54,7 @@ class SocketTransportTest {
     SocketTransport transport = transport();
 
     try (Transport.Response r =
-        transport.send(new Transport.Request("/v1/identity/map", "[1]".getBytes(), "key"))) {
+        transport.send(new Transport.Request("/v1/identity/map", "[1]".getBytes(UTF_8), "key"))) {
       assertThat(r.status()).isEqualTo(200);
       assertThat(body(r)).isEqualTo("{}");
     }
@@ -85,7 +87,7 @@ class SocketTransportTest {
     server.answer("HTTP/1.1 200 OK\r\nContent-Length: " + large.length() + "\r\n\r\n" + large);
 
     try (Transport.Response r =
-        transport().send(new Transport.Request("/v1/identity/map", "[1]".getBytes(), "key"))) {
+        transport().send(new Transport.Request("/v1/identity/map", "[1]".getBytes(UTF_8), "key"))) {
       assertThat(body(r)).isEqualTo(large.toString());
     }
   }
@@ -199,7 +201,7 @@ class SocketTransportTest {
     private final BlockingQueue<Object[]> script = new LinkedBlockingQueue<>();
     private final List<String> requests = Collections.synchronizedList(new ArrayList<>());
     private final BlockingQueue<Boolean> closed = new LinkedBlockingQueue<>();
-    private volatile int connections;
+    private final AtomicInteger connections = new AtomicInteger();
     private final Thread acceptor;
 
     ScriptedServer() {
@@ -218,7 +220,7 @@ class SocketTransportTest {
     }
 
     int connections() {
-      return connections;
+      return connections.get();
     }
 
     List<String> requests() {
@@ -240,7 +242,7 @@ class SocketTransportTest {
     private void accept() {
       while (!socket.isClosed()) {
         try (Socket s = socket.accept()) {
-          connections++;
+          connections.incrementAndGet();
           serve(s);
         } catch (IOException | InterruptedException ended) {
           // a connection or the server ended; the test's assertions judge what happened

@@ -26,6 +26,7 @@ final class CipherCache {
   }
 
   /** The cipher of {@code key}, created on first use (not initialised). */
+  @SuppressWarnings("ReferenceEquality") // keyed by the key object itself, which the ring holds
   Cipher get(SecretKeySpec key) {
     int victim = 0;
     for (int i = 0; i < keys.length; i++) {

@@ -19,15 +19,11 @@ final class HashText {
 
   /** The 32 bytes that {@code text} spells, or {@code null} when it is not an accepted form. */
   static byte[] decode(String text) {
-    switch (text.length()) {
-      case BASE64_PADDED:
-      case BASE64_UNPADDED:
-        return fromBase64(text);
-      case HEX:
-        return fromHex(text);
-      default:
-        return null;
-    }
+    return switch (text.length()) {
+      case BASE64_PADDED, BASE64_UNPADDED -> fromBase64(text);
+      case HEX -> fromHex(text);
+      default -> null;
+    };
   }
 
   private static byte[] fromBase64(String text) {

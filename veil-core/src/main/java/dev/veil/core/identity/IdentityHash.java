@@ -103,6 +103,7 @@ public final class IdentityHash {
   }
 
   @Override
+  @SuppressWarnings("EnumOrdinal") // a hash for this process's maps, never stored
   public int hashCode() {
     int firstFourBytes =
         (hash[0] << 24) | ((hash[1] & 0xFF) << 16) | ((hash[2] & 0xFF) << 8) | (hash[3] & 0xFF);

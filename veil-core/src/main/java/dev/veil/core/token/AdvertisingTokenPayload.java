@@ -23,6 +23,7 @@ import java.util.Objects;
  * @param refreshed when the chain was last refreshed
  * @param advertisingId the 32-byte advertising id
  */
+@SuppressWarnings("ArrayRecordComponent") // its arrays are never compared
 public record AdvertisingTokenPayload(
     IdentityType identityType,
     Instant expires,

@@ -17,10 +17,9 @@ final class EpochMillis {
     Objects.requireNonNull(time, field);
     Instant truncated = time.truncatedTo(ChronoUnit.MILLIS);
     try {
-      truncated.toEpochMilli();
+      return Instant.ofEpochMilli(truncated.toEpochMilli()); // the same instant, if it fits
     } catch (ArithmeticException tooFar) {
       throw new IllegalArgumentException(field + " is out of the epoch-millisecond range");
     }
-    return truncated;
   }
 }

@@ -22,6 +22,7 @@ import java.util.Objects;
  * @param established when the identity first got a token in this chain
  * @param firstLevelHash the identity's 32-byte first-level hash
  */
+@SuppressWarnings("ArrayRecordComponent") // its arrays are never compared
 public record RefreshTokenPayload(
     IdentityType identityType,
     Instant expires,

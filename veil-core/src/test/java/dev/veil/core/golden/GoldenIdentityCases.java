@@ -9,6 +9,7 @@ import dev.veil.core.identity.PhoneNormalizer;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -100,7 +101,7 @@ final class GoldenIdentityCases {
     hashCase(out, "email_hash", "standard base64 with padding", b64, b64);
     hashCase(out, "email_hash", "standard base64 without padding", b64.substring(0, 43), b64);
     hashCase(out, "phone_hash", "lowercase hex", hex, b64);
-    hashCase(out, "phone_hash", "uppercase hex", hex.toUpperCase(), b64);
+    hashCase(out, "phone_hash", "uppercase hex", hex.toUpperCase(Locale.ROOT), b64);
     hashCase(
         out,
         "email_hash",

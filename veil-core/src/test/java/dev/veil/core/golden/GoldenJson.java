@@ -122,14 +122,11 @@ final class GoldenJson {
   }
 
   private static int prefix(JsonNode payload) {
-    switch (payload.get("identityType").asText()) {
-      case "EMAIL":
-        return 0x03;
-      case "PHONE":
-        return 0x07;
-      default:
-        throw new AssertionError("identity type");
-    }
+    return switch (payload.get("identityType").asText()) {
+      case "EMAIL" -> 0x03;
+      case "PHONE" -> 0x07;
+      default -> throw new AssertionError("identity type");
+    };
   }
 
   private static void putOperator(JsonNode o, Map<String, Object> fields) {

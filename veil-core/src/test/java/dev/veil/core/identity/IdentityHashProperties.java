@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.Locale;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.Size;
@@ -19,7 +20,8 @@ class IdentityHashProperties {
     assertThat(IdentityHash.parse(IdentityInput.PHONE_HASH, padded.substring(0, 43)))
         .isEqualTo(expected);
     assertThat(IdentityHash.parse(IdentityInput.PHONE_HASH, hex)).isEqualTo(expected);
-    assertThat(IdentityHash.parse(IdentityInput.PHONE_HASH, hex.toUpperCase())).isEqualTo(expected);
+    assertThat(IdentityHash.parse(IdentityInput.PHONE_HASH, hex.toUpperCase(Locale.ROOT)))
+        .isEqualTo(expected);
     assertThat(expected.toBase64()).isEqualTo(padded);
   }
 

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -55,9 +56,9 @@ class IdentityHashTest {
   @Test
   void parseHash_acceptsUpperAndMixedCaseHex() {
     String hex = HexFormat.of().formatHex(EMAIL_SHA256);
-    String mixed = hex.substring(0, 32).toUpperCase() + hex.substring(32);
+    String mixed = hex.substring(0, 32).toUpperCase(Locale.ROOT) + hex.substring(32);
 
-    assertThat(IdentityHash.parse(IdentityInput.EMAIL_HASH, hex.toUpperCase()).toBytes())
+    assertThat(IdentityHash.parse(IdentityInput.EMAIL_HASH, hex.toUpperCase(Locale.ROOT)).toBytes())
         .isEqualTo(EMAIL_SHA256);
     assertThat(IdentityHash.parse(IdentityInput.EMAIL_HASH, mixed).toBytes())
         .isEqualTo(EMAIL_SHA256);

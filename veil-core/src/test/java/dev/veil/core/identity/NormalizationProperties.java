@@ -118,7 +118,8 @@ class NormalizationProperties {
 
   private static String upperCaseAscii(String text) {
     StringBuilder out = new StringBuilder(text.length());
-    for (char c : text.toCharArray()) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
       out.append(c >= 'a' && c <= 'z' ? (char) (c - 32) : c);
     }
     return out.toString();

@@ -94,8 +94,7 @@ final class OutputImport {
    * One request's identifiers (or none: only rows rejected here), and the lines read once it is
    * written.
    */
-  @SuppressWarnings(
-      "ArrayRecordComponent") // never compared or hashed: equality of the bytes is not asked of it
+  @SuppressWarnings("ArrayRecordComponent") // its arrays are never compared
   private record Part(
       int seq,
       IdentityInput kind,
@@ -107,8 +106,7 @@ final class OutputImport {
       int rejectedCount) {}
 
   /** A part's rows, ready to write. */
-  @SuppressWarnings(
-      "ArrayRecordComponent") // never compared or hashed: equality of the bytes is not asked of it
+  @SuppressWarnings("ArrayRecordComponent") // its arrays are never compared
   private record Rows(
       int seq,
       byte[] rows,

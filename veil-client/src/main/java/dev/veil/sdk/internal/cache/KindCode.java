@@ -7,33 +7,24 @@ final class KindCode {
   private KindCode() {}
 
   static int of(IdentityInput kind) {
-    switch (kind) {
-      case EMAIL:
-        return 1;
-      case EMAIL_HASH:
-        return 2;
-      case PHONE:
-        return 3;
-      case PHONE_HASH:
-        return 4;
-      default:
-        throw new IllegalArgumentException("no code for " + kind);
-    }
+    return switch (kind) {
+      case EMAIL -> 1;
+      case EMAIL_HASH -> 2;
+      case PHONE -> 3;
+      case PHONE_HASH -> 4;
+      default -> throw new IllegalArgumentException("no code for " + kind);
+    };
   }
 
   static IdentityInput kind(int code) {
-    switch (code) {
-      case 1:
-        return IdentityInput.EMAIL;
-      case 2:
-        return IdentityInput.EMAIL_HASH;
-      case 3:
-        return IdentityInput.PHONE;
-      case 4:
-        return IdentityInput.PHONE_HASH;
-      default:
-        throw new IllegalStateException(
-            "unknown identifier kind code " + code + " in the mapping cache");
-    }
+    return switch (code) {
+      case 1 -> IdentityInput.EMAIL;
+      case 2 -> IdentityInput.EMAIL_HASH;
+      case 3 -> IdentityInput.PHONE;
+      case 4 -> IdentityInput.PHONE_HASH;
+      default ->
+          throw new IllegalStateException(
+              "unknown identifier kind code " + code + " in the mapping cache");
+    };
   }
 }

@@ -53,6 +53,8 @@ final class LogFile implements AutoCloseable {
   /** Receives each valid frame's payload while the file is opened. */
   interface FrameVisitor {
     /**
+     * Receives one record.
+     *
      * @param position the payload's offset in the file (records' positions are relative to it)
      * @param payload bytes {@code [offset, offset + length)}; valid during the call only
      */

@@ -7,24 +7,18 @@ final class ReasonCode {
   private ReasonCode() {}
 
   static int of(MapOutcome.Reason reason) {
-    switch (reason) {
-      case OPTED_OUT:
-        return 1;
-      case INVALID_IDENTIFIER:
-        return 2;
-      default:
-        return 3;
-    }
+    return switch (reason) {
+      case OPTED_OUT -> 1;
+      case INVALID_IDENTIFIER -> 2;
+      default -> 3;
+    };
   }
 
   static MapOutcome.Reason reason(int code) {
-    switch (code) {
-      case 1:
-        return MapOutcome.Reason.OPTED_OUT;
-      case 2:
-        return MapOutcome.Reason.INVALID_IDENTIFIER;
-      default:
-        return MapOutcome.Reason.OTHER;
-    }
+    return switch (code) {
+      case 1 -> MapOutcome.Reason.OPTED_OUT;
+      case 2 -> MapOutcome.Reason.INVALID_IDENTIFIER;
+      default -> MapOutcome.Reason.OTHER;
+    };
   }
 }

@@ -49,48 +49,47 @@ final class Records {
     }
     int type = c.u8();
     switch (type) {
-      case ADD:
+      case ADD -> {
         return c.has(1) && c.skip(1) && c.hasVarint() ? lengthAfter(c, off, c.varint32()) : -1;
-      case MAP:
-        {
-          if (!c.hasVarint() || c.varint32() < 0 || !c.skip(8) || !c.hasVarint()) {
-            return -1;
-          }
-          int adv = c.varint32();
-          return c.skip(adv) && c.hasVarint() ? lengthAfter(c, off, c.varint32()) : -1;
+      }
+      case MAP -> {
+        if (!c.hasVarint() || c.varint32() < 0 || !c.skip(8) || !c.hasVarint()) {
+          return -1;
         }
-      case STALE:
-        {
+        int adv = c.varint32();
+        return c.skip(adv) && c.hasVarint() ? lengthAfter(c, off, c.varint32()) : -1;
+      }
+      case STALE -> {
+        if (!c.hasVarint()) {
+          return -1;
+        }
+        int count = c.varint32();
+        for (int i = 0; i < count; i++) {
           if (!c.hasVarint()) {
             return -1;
           }
-          int count = c.varint32();
-          for (int i = 0; i < count; i++) {
-            if (!c.hasVarint()) {
-              return -1;
-            }
-            c.varint32();
-          }
-          return c.pos - off;
+          c.varint32();
         }
-      case REMOVE:
+        return c.pos - off;
+      }
+      case REMOVE -> {
         if (!c.hasVarint()) {
           return -1;
         }
         c.varint32();
         return c.pos - off;
-      case REJECT:
+      }
+      case REJECT -> {
         return c.skip(10) && c.hasVarint() ? lengthAfter(c, off, c.varint32()) : -1;
-      case META:
-        {
-          if (!c.hasVarint()) {
-            return -1;
-          }
-          int key = c.varint32();
-          return c.skip(key) && c.hasVarint() ? lengthAfter(c, off, c.varint32()) : -1;
+      }
+      case META -> {
+        if (!c.hasVarint()) {
+          return -1;
         }
-      default:
-        throw new IOException("unknown record type " + type + " in the mapping cache");
+        int key = c.varint32();
+        return c.skip(key) && c.hasVarint() ? lengthAfter(c, off, c.varint32()) : -1;
+      }
+      default -> throw new IOException("unknown record type " + type + " in the mapping cache");
     }
   }
 

@@ -1,5 +1,7 @@
 package dev.veil.sdk.internal.cache;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * A count of events (the store's writes, the entries a cache has added) that threads can wait on:
  * an export following a mapping run waits for writes, a mapping run for more entries to map. Waits
@@ -10,6 +12,7 @@ public final class Signal {
   private final long waitMillis;
   private final String waitingFor;
   private long count;
+  private long wakeUps; // calls of add, so a wake-up without events still releases waiters
 
   /**
    * @param waitMillis longest wait of {@link #awaitAfter}
@@ -23,6 +26,7 @@ public final class Signal {
   /** Counts {@code events} more (0: none, a wake-up only) and wakes the waiters. */
   public synchronized void add(long events) {
     count += events;
+    wakeUps++;
     notifyAll();
   }
 
@@ -31,18 +35,23 @@ public final class Signal {
   }
 
   /**
-   * Returns once the count has passed {@code seen}, or after the longest wait.
+   * Returns once the count has passed {@code seen} or {@link #add} was called (with no events: a
+   * wake-up only), or after the longest wait.
    *
    * @throws IllegalStateException if the thread is interrupted (its interrupt flag is set again)
    */
   public synchronized void awaitAfter(long seen) {
-    if (count == seen) {
-      try {
-        wait(waitMillis);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while waiting for " + waitingFor, e);
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis);
+    long calls = wakeUps;
+    try {
+      long left = deadline - System.nanoTime();
+      while (count == seen && wakeUps == calls && left > 0) {
+        TimeUnit.NANOSECONDS.timedWait(this, left); // a spurious wake-up waits on
+        left = deadline - System.nanoTime();
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for " + waitingFor, e);
     }
   }
 }

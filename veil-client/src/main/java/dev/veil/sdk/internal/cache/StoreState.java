@@ -57,69 +57,59 @@ final class StoreState implements LogFile.FrameVisitor {
       long at = position + (c.pos - offset);
       int type = c.u8();
       switch (type) {
-        case Records.ADD:
-          {
-            c.require(2);
-            int kind = c.u8();
-            int n = c.varint32();
-            c.require(n);
-            int entry = entries.add(at);
-            index.insert(fingerprint.of(kind, payload, c.pos, n), entry);
-            c.pos += n;
-            break;
+        case Records.ADD -> {
+          c.require(2);
+          int kind = c.u8();
+          int n = c.varint32();
+          c.require(n);
+          int entry = entries.add(at);
+          index.insert(fingerprint.of(kind, payload, c.pos, n), entry);
+          c.pos += n;
+        }
+        case Records.MAP -> {
+          int entry = entry(c);
+          c.require(9);
+          c.pos += 8;
+          int adv = c.varint32();
+          c.require(adv + 1);
+          c.pos += adv;
+          int bucket = c.varint32();
+          c.require(bucket);
+          c.pos += bucket;
+          entries.mapped(entry, at);
+        }
+        case Records.STALE -> {
+          int count = c.varint32();
+          int entry = 0;
+          for (int i = 0; i < count; i++) {
+            c.require(1);
+            entry += c.varint32();
+            check(entry);
+            entries.markStale(entry);
           }
-        case Records.MAP:
-          {
-            int entry = entry(c);
-            c.require(9);
-            c.pos += 8;
-            int adv = c.varint32();
-            c.require(adv + 1);
-            c.pos += adv;
-            int bucket = c.varint32();
-            c.require(bucket);
-            c.pos += bucket;
-            entries.mapped(entry, at);
-            break;
-          }
-        case Records.STALE:
-          {
-            int count = c.varint32();
-            int entry = 0;
-            for (int i = 0; i < count; i++) {
-              c.require(1);
-              entry += c.varint32();
-              check(entry);
-              entries.markStale(entry);
-            }
-            break;
-          }
-        case Records.REMOVE:
-          entries.remove(entry(c));
-          break;
-        case Records.REJECT:
-          {
-            c.require(11);
-            c.pos += 10;
-            int n = c.varint32();
-            c.require(n);
-            c.pos += n;
-            rejected(at);
-            break;
-          }
-        case Records.META:
-          {
-            int k = c.varint32();
-            c.require(k + 1);
-            String key = c.text(k);
-            int v = c.varint32();
-            c.require(v);
-            putMeta(key, c.text(v));
-            break;
-          }
-        default:
-          throw new IOException(
-              "unknown record type " + type + " in the mapping cache (written by a newer client?)");
+        }
+        case Records.REMOVE -> entries.remove(entry(c));
+        case Records.REJECT -> {
+          c.require(11);
+          c.pos += 10;
+          int n = c.varint32();
+          c.require(n);
+          c.pos += n;
+          rejected(at);
+        }
+        case Records.META -> {
+          int k = c.varint32();
+          c.require(k + 1);
+          String key = c.text(k);
+          int v = c.varint32();
+          c.require(v);
+          putMeta(key, c.text(v));
+        }
+        default ->
+            throw new IOException(
+                "unknown record type "
+                    + type
+                    + " in the mapping cache (written by a newer client?)");
       }
     }
   }
