@@ -7,9 +7,12 @@ import dev.veil.core.identity.IdentityInput;
 import java.io.IOException;
 
 /**
- * Reads the body of {@code POST /v1/identity/map} (docs/spec.md 1.6): a JSON object with exactly
+ * Reads the body of {@code POST /v1/identity/map} (docs/spec.md 1.6): a JSON object with at most
  * one non-empty array of strings under {@code email}, {@code email_hash}, {@code phone} or {@code
- * phone_hash}. Other members are ignored (for forward compatibility); empty arrays count as absent.
+ * phone_hash}. Other members are ignored (for forward compatibility). Empty arrays add nothing: a
+ * body whose arrays are all empty is an empty batch (answered with nothing mapped, as UID2's
+ * operator answers it, so a client that sends a last, empty batch does not fail); a body without
+ * any of the four arrays is refused.
  *
  * <p>The identifiers of the first non-empty array go to a {@link Sink} as they are read, so mapping
  * keeps pace with parsing and no list of identifiers is built. The rules are checked in the order
@@ -20,7 +23,7 @@ import java.io.IOException;
  */
 final class MapBatchRequest {
   static final String NO_ARRAY =
-      "Invalid body: expected one non-empty array of email, email_hash, phone or phone_hash";
+      "Invalid body: expected an array of email, email_hash, phone or phone_hash";
   static final String TWO_ARRAYS =
       "Invalid body: only one of email, email_hash, phone, phone_hash may hold a non-empty array";
 
@@ -34,7 +37,7 @@ final class MapBatchRequest {
 
   /**
    * Reads the request from a parser positioned before the body's first token and returns the kind
-   * of identifier its array holds.
+   * of identifier its array holds, or null for an empty batch (every array given is empty).
    *
    * @throws VeilException CLIENT_ERROR naming the problem of a bad body
    */
@@ -46,6 +49,7 @@ final class MapBatchRequest {
               : "Request body must be a JSON object");
     }
     IdentityInput chosen = null;
+    boolean anArray = false;
     while (json.nextToken() == JsonToken.FIELD_NAME) {
       IdentityInput input = IdentityInput.fromParameterName(json.currentName());
       JsonToken value = json.nextToken();
@@ -57,6 +61,7 @@ final class MapBatchRequest {
         throw VeilException.clientError(
             "Invalid body: " + input.parameterName() + " must be an array of strings");
       }
+      anArray = true;
       int count = readStrings(json, input, maxIdentifiers, chosen == null ? sink : null);
       if (count == 0) {
         continue;
@@ -66,7 +71,7 @@ final class MapBatchRequest {
       }
       chosen = input;
     }
-    if (chosen == null) {
+    if (!anArray) {
       throw VeilException.clientError(NO_ARRAY);
     }
     return chosen;

@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
@@ -177,6 +178,42 @@ class IdentityMapIT {
         .isEqualTo("user4999@example.com");
   }
 
+  /**
+   * A last, empty batch is not an error: UID2's operator answers it with nothing mapped, and so
+   * does Veil in both profiles; only a body without any of the four arrays is refused.
+   */
+  @ParameterizedTest(name = "{0} in the {1} profile")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{\"email\":[]}                    | veil",
+        "{\"phone_hash\":[]}               | veil",
+        "{\"email\":[],\"phone\":[]}        | veil",
+        "{\"email\":[],\"policy\":1}        | veil",
+        "{\"email_hash\":[],\"optout_check\":1} | veil",
+        "{\"email\":[]}                    | uid2",
+        "{\"phone\":[],\"policy\":1}        | uid2",
+        "{\"email\":[],\"optout_check\":1}  | uid2",
+      })
+  void mapPost_emptyArrays_isAnEmptySuccess(String body, String profile) {
+    TestNode answering =
+        profile.equals("veil") ? node : TestNode.start(Map.of("api.profile", profile));
+    try {
+      String key = answering == node ? mapper : answering.newApiKey(Role.MAPPER);
+      Response r = answering.post("/v1/identity/map", key, body);
+
+      assertThat(r.code()).as(r.body()).isEqualTo(200);
+      assertThat(r.status()).isEqualTo("success");
+      assertThat(r.bodyNode().path("mapped").isArray()).isTrue();
+      assertThat(r.bodyNode().path("mapped")).isEmpty();
+      assertThat(r.bodyNode().path("unmapped")).isEmpty();
+    } finally {
+      if (answering != node) {
+        answering.close();
+      }
+    }
+  }
+
   @Test
   void mapPost_overTheBatchLimit_returnsClientError() {
     Response r = node.post("/v1/identity/map", mapper, emails(5_001));
@@ -199,9 +236,7 @@ class IdentityMapIT {
         "string                   | \"a@b.com\"             "
             + "                | Request body must be a JSON object",
         "no array key             | {\"emails\":[\"a@b.com\"]}              | Invalid "
-            + "body: expected one non-empty array of email, email_hash, phone or phone_hash",
-        "only empty arrays        | {\"email\":[],\"phone\":[]}             | Invalid "
-            + "body: expected one non-empty array of email, email_hash, phone or phone_hash",
+            + "body: expected an array of email, email_hash, phone or phone_hash",
         "value not an array       | {\"email\":\"a@b.com\"}        "
             + "         | Invalid body: email must be an array of strings",
         "null value               | {\"phone\":null}               "
