@@ -82,10 +82,14 @@ public final class StrictRequestDecoder extends VertxHttpRequestDecoder {
   }
 
   @Override
+  // By identity on purpose: Netty returns its constants only for the exact texts "HTTP/1.1" and
+  // "HTTP/1.0"; "http/1.1" parses to an equal but distinct version, and the version is
+  // case-sensitive (RFC 9112 section 2.3).
+  @SuppressWarnings("ReferenceEquality")
   protected HttpMessage createMessage(String[] initialLine) {
     HttpMessage message = super.createMessage(initialLine);
     HttpVersion version = message.protocolVersion();
-    if (!HttpVersion.HTTP_1_1.equals(version) && !HttpVersion.HTTP_1_0.equals(version)) {
+    if (version != HttpVersion.HTTP_1_1 && version != HttpVersion.HTTP_1_0) {
       throw new UnknownVersion();
     }
     return message;
