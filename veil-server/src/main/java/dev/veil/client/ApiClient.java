@@ -3,7 +3,12 @@ package dev.veil.client;
 import java.time.Instant;
 import java.util.Set;
 
-/** A caller of the API: one client, one current API key. Immutable. */
+/**
+ * A caller of the API: one client, one current API key and one secret. Immutable.
+ *
+ * @param secret the key of the client's v2 envelopes; null only for a client stored by a release
+ *     without secrets, until a node's start gives it one ({@link ClientService#ensureSecrets})
+ */
 public record ApiClient(
     long id,
     String name,
@@ -11,7 +16,8 @@ public record ApiClient(
     Set<Role> roles,
     boolean enabled,
     Instant created,
-    ApiKeyDigest key) {
+    ApiKeyDigest key,
+    ClientSecret secret) {
 
   public ApiClient {
     roles = Set.copyOf(roles);

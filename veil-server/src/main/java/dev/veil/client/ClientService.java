@@ -17,11 +17,12 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * API clients: creation (the key is returned once and only its digest is stored), enabling and
- * disabling, key rotation, and the {@link ClientRegistry} snapshot that authentication reads.
- * Writes and {@link #catchUp()} are serialized by one lock, and writes are durable before they are
- * published. A request's write waits for the lock no longer than its {@link Deadline} (the catch-up
- * may hold it while the store does not answer).
+ * API clients: creation (the key is returned once and only its digest is stored; the secret is
+ * stored and returned, to be shown once), enabling and disabling, key and secret rotation, and the
+ * {@link ClientRegistry} snapshot that authentication reads. Writes and {@link #catchUp()} are
+ * serialized by one lock, and writes are durable before they are published. A request's write waits
+ * for the lock no longer than its {@link Deadline} (the catch-up may hold it while the store does
+ * not answer).
  */
 public final class ClientService {
   /** In Unicode code points, as deduction titles are counted. */
@@ -74,7 +75,14 @@ public final class ClientService {
         () -> {
           ApiKey key = ApiKey.generate(random);
           Versioned<ApiClient> stored =
-              store.insert(trimmed, siteId, roles, true, clock.instant(), key.digest(random));
+              store.insert(
+                  trimmed,
+                  siteId,
+                  roles,
+                  true,
+                  clock.instant(),
+                  key.digest(random),
+                  ClientSecret.generate(random));
           keys.ensureKeysets(List.of(stored.value().siteId()));
           publish(stored.value());
           return new CreatedClient(stored.value(), key);
@@ -109,7 +117,8 @@ public final class ClientService {
                   current.roles(),
                   enabled,
                   current.created(),
-                  current.key());
+                  current.key(),
+                  current.secret());
           return save(next);
         });
   }
@@ -128,9 +137,42 @@ public final class ClientService {
                   current.roles(),
                   current.enabled(),
                   current.created(),
-                  key.digest(random));
+                  key.digest(random),
+                  current.secret());
           return new CreatedClient(save(next), key);
         });
+  }
+
+  /**
+   * Replaces a client's secret; requests sealed with the old one are refused at once on this node.
+   * The new secret is in the returned client, to be shown once.
+   */
+  public ApiClient rotateSecret(long clientId) {
+    return locked(() -> save(withSecret(existing(clientId), ClientSecret.generate(random))));
+  }
+
+  /**
+   * Gives every client without a secret (stored by a release without secrets) a new one, and
+   * returns how many it gave. Their keys do not change. Run once at start, by one node at a time.
+   */
+  public int ensureSecrets() {
+    return locked(
+        () -> {
+          readChanges();
+          int given = 0;
+          for (ApiClient client : registry.get().all()) {
+            if (client.secret() == null) {
+              save(withSecret(client, ClientSecret.generate(random)));
+              given++;
+            }
+          }
+          return given;
+        });
+  }
+
+  private static ApiClient withSecret(ApiClient c, ClientSecret secret) {
+    return new ApiClient(
+        c.id(), c.name(), c.siteId(), c.roles(), c.enabled(), c.created(), c.key(), secret);
   }
 
   /** Number of enabled clients with the {@code ADMIN} role known to this node. */

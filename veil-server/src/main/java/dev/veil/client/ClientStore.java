@@ -18,7 +18,13 @@ public interface ClientStore extends ChangeFeed<ApiClient> {
    * explicitly (positive) is stored as it is, so several clients can share a site on purpose.
    */
   Versioned<ApiClient> insert(
-      String name, int siteId, Set<Role> roles, boolean enabled, Instant created, ApiKeyDigest key);
+      String name,
+      int siteId,
+      Set<Role> roles,
+      boolean enabled,
+      Instant created,
+      ApiKeyDigest key,
+      ClientSecret secret);
 
   /** Replaces the stored state of the client with the same id; empty if there is none. */
   Optional<Versioned<ApiClient>> update(ApiClient client);

@@ -1,5 +1,6 @@
 package dev.veil.grpc;
 
+import dev.veil.client.ApiClient;
 import dev.veil.client.ClientService;
 import dev.veil.client.ClientService.CreatedClient;
 import dev.veil.common.ErrorCode;
@@ -21,6 +22,8 @@ import dev.veil.grpc.identity.admin.v1.RecordOptOutRequest;
 import dev.veil.grpc.identity.admin.v1.RecordOptOutResponse;
 import dev.veil.grpc.identity.admin.v1.RotateClientKeyRequest;
 import dev.veil.grpc.identity.admin.v1.RotateClientKeyResponse;
+import dev.veil.grpc.identity.admin.v1.RotateClientSecretRequest;
+import dev.veil.grpc.identity.admin.v1.RotateClientSecretResponse;
 import dev.veil.grpc.identity.admin.v1.RotateKeysRequest;
 import dev.veil.grpc.identity.admin.v1.RotateKeysResponse;
 import dev.veil.grpc.identity.admin.v1.RotateSaltsRequest;
@@ -98,6 +101,7 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
         CreateClientResponse.newBuilder()
             .setClient(AdminMessages.client(created.client()))
             .setApiKey(created.key().reveal())
+            .setSecret(created.client().secret().reveal())
             .build());
   }
 
@@ -126,6 +130,18 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
         RotateClientKeyResponse.newBuilder()
             .setClient(AdminMessages.client(rotated.client()))
             .setApiKey(rotated.key().reveal())
+            .build());
+  }
+
+  @Override
+  public void rotateClientSecret(
+      RotateClientSecretRequest request, StreamObserver<RotateClientSecretResponse> out) {
+    ApiClient rotated = deadlines.bound(() -> clients.rotateSecret(request.getClientId()));
+    reply(
+        out,
+        RotateClientSecretResponse.newBuilder()
+            .setClient(AdminMessages.client(rotated))
+            .setSecret(rotated.secret().reveal())
             .build());
   }
 

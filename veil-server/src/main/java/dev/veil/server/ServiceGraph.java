@@ -74,6 +74,12 @@ public final class ServiceGraph {
             .jobLock()
             .runExclusive("bootstrap-admin", () -> bootstrapAdmin(clients))
             .flatMap(o -> o);
+    // Clients stored by a release without secrets get one now (their keys stay as they are).
+    store
+        .jobLock()
+        .runExclusive("client-secrets", clients::ensureSecrets)
+        .filter(given -> given > 0)
+        .ifPresent(given -> LOG.info("event=client_secrets_given count={}", given));
     phases.done("clients_loaded");
 
     IdentityMapper mapper = new IdentityMapper(salts);

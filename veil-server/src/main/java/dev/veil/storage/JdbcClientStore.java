@@ -2,6 +2,7 @@ package dev.veil.storage;
 
 import dev.veil.client.ApiClient;
 import dev.veil.client.ApiKeyDigest;
+import dev.veil.client.ClientSecret;
 import dev.veil.client.ClientStore;
 import dev.veil.client.Role;
 import dev.veil.common.ChangeCursor;
@@ -30,13 +31,13 @@ final class JdbcClientStore implements ClientStore {
   private static final Logger log = LoggerFactory.getLogger(JdbcClientStore.class);
 
   private static final String COLUMNS =
-      "id, name, site_id, roles, enabled, created_ms, key_id, key_salt, key_hash";
+      "id, name, site_id, roles, enabled, created_ms, key_id, key_salt, key_hash, secret";
   static final ChangeTable<ApiClient> TABLE =
       new ChangeTable<>("api_client", COLUMNS, JdbcClientStore::client, 1_000);
   private static final String INSERT =
       "INSERT INTO api_client"
-          + " (name, site_id, roles, enabled, created_ms, key_id, key_salt, key_hash, seq)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id";
+          + " (name, site_id, roles, enabled, created_ms, key_id, key_salt, key_hash, secret, seq)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id";
 
   /** Site ids from {@code ?} up that a client or a keyset has, ascending, each once. */
   private static final String SITE_IDS_IN_USE =
@@ -46,7 +47,7 @@ final class JdbcClientStore implements ClientStore {
   private static final String SET_SITE_ID = "UPDATE api_client SET site_id = ? WHERE id = ?";
   private static final String UPDATE =
       "UPDATE api_client SET name = ?, site_id = ?, roles = ?, enabled = ?, created_ms = ?,"
-          + " key_id = ?, key_salt = ?, key_hash = ?, seq = ? WHERE id = ?";
+          + " key_id = ?, key_salt = ?, key_hash = ?, secret = ?, seq = ? WHERE id = ?";
 
   private final Database db;
 
@@ -66,8 +67,10 @@ final class JdbcClientStore implements ClientStore {
       Set<Role> roles,
       boolean enabled,
       Instant created,
-      ApiKeyDigest key) {
-    ApiClient draft = new ApiClient(0, name, siteId, roles, enabled, millis(created), copy(key));
+      ApiKeyDigest key,
+      ClientSecret secret) {
+    ApiClient draft =
+        new ApiClient(0, name, siteId, roles, enabled, millis(created), copy(key), secret);
     return db.write(
         "insert client",
         c -> {
@@ -98,7 +101,8 @@ final class JdbcClientStore implements ClientStore {
                   draft.roles(),
                   enabled,
                   draft.created(),
-                  draft.key()));
+                  draft.key(),
+                  draft.secret()));
         });
   }
 
@@ -112,14 +116,15 @@ final class JdbcClientStore implements ClientStore {
             client.roles(),
             client.enabled(),
             millis(client.created()),
-            copy(client.key()));
+            copy(client.key()),
+            client.secret());
     return db.write(
         "update client",
         c -> {
           long seq = db.nextSeq(c);
           try (PreparedStatement ps = c.prepareStatement(UPDATE)) {
             bind(ps, stored, seq);
-            ps.setLong(10, stored.id());
+            ps.setLong(11, stored.id());
             return ps.executeUpdate() == 1
                 ? Optional.of(new Versioned<>(seq, stored))
                 : Optional.empty();
@@ -148,7 +153,7 @@ final class JdbcClientStore implements ClientStore {
     return Math.toIntExact(candidate);
   }
 
-  /** Binds the nine columns after {@code id}, in {@link #INSERT} order. */
+  /** Binds the ten columns after {@code id}, in {@link #INSERT} order. */
   private static void bind(PreparedStatement ps, ApiClient client, long seq) throws SQLException {
     ps.setString(1, client.name());
     ps.setInt(2, client.siteId());
@@ -158,11 +163,13 @@ final class JdbcClientStore implements ClientStore {
     ps.setString(6, client.key().keyId());
     ps.setBytes(7, client.key().salt());
     ps.setBytes(8, client.key().hash());
-    ps.setLong(9, seq);
+    ps.setBytes(9, client.secret() == null ? null : client.secret().bytes());
+    ps.setLong(10, seq);
   }
 
   private static ApiClient client(ResultSet rs) throws SQLException {
     ApiKeyDigest key = new ApiKeyDigest(rs.getString(7), rs.getBytes(8), rs.getBytes(9));
+    byte[] secret = rs.getBytes(10);
     return new ApiClient(
         rs.getLong(1),
         rs.getString(2),
@@ -170,7 +177,8 @@ final class JdbcClientStore implements ClientStore {
         decodeRoles(rs.getString(4)),
         rs.getBoolean(5),
         Instant.ofEpochMilli(rs.getLong(6)),
-        key);
+        key,
+        secret == null ? null : ClientSecret.of(secret));
   }
 
   static String encodeRoles(Set<Role> roles) {

@@ -32,7 +32,10 @@ final class Migrator {
   /** Every schema version, in order. Append only. */
   static final List<Migration> MIGRATIONS =
       List.of(
-          new Migration(1, "init"), new Migration(2, "deduction"), new Migration(3, "multi_node"));
+          new Migration(1, "init"),
+          new Migration(2, "deduction"),
+          new Migration(3, "multi_node"),
+          new Migration(4, "client_secret"));
 
   /** One schema version. */
   record Migration(int version, String name) {

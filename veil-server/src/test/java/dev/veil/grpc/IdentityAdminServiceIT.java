@@ -3,6 +3,7 @@ package dev.veil.grpc;
 import static dev.veil.grpc.testing.Statuses.statusOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.veil.client.ClientSecret;
 import dev.veil.core.crypto.Sha256;
 import dev.veil.core.token.EncryptionKey;
 import dev.veil.grpc.identity.admin.v1.BucketIdList;
@@ -24,6 +25,8 @@ import dev.veil.grpc.identity.admin.v1.RecordOptOutRequest;
 import dev.veil.grpc.identity.admin.v1.RecordOptOutResponse;
 import dev.veil.grpc.identity.admin.v1.RotateClientKeyRequest;
 import dev.veil.grpc.identity.admin.v1.RotateClientKeyResponse;
+import dev.veil.grpc.identity.admin.v1.RotateClientSecretRequest;
+import dev.veil.grpc.identity.admin.v1.RotateClientSecretResponse;
 import dev.veil.grpc.identity.admin.v1.RotateKeysRequest;
 import dev.veil.grpc.identity.admin.v1.RotateKeysResponse;
 import dev.veil.grpc.identity.admin.v1.RotateSaltsRequest;
@@ -361,6 +364,47 @@ class IdentityAdminServiceIT {
         statusOf(
             () ->
                 admin.rotateClientKey(RotateClientKeyRequest.newBuilder().setClientId(0).build()));
+
+    assertThat(status.getCode()).isEqualTo(Status.Code.NOT_FOUND);
+  }
+
+  @Test
+  void createClient_returnsA32ByteSecret_thatTheNodeHolds_andListingNeverShows() {
+    CreateClientResponse created = admin.createClient(createRequest("v2 publisher", "GENERATOR"));
+    CreateClientResponse other = admin.createClient(createRequest("v2 other", "GENERATOR"));
+
+    byte[] secret = Base64.getDecoder().decode(created.getSecret());
+    assertThat(secret).hasSize(32);
+    assertThat(created.getSecret()).hasSize(44).isNotEqualTo(other.getSecret());
+    assertThat(node.services().clients().registry().byId(created.getClient().getId()).secret())
+        .isEqualTo(ClientSecret.of(secret));
+    String listed = admin.listClients(ListClientsRequest.getDefaultInstance()).toString();
+    assertThat(listed).doesNotContain(created.getSecret()).doesNotContain("secret");
+  }
+
+  @Test
+  void rotateClientSecret_returnsANewSecret_keepsTheKey_andTheNodeHoldsOnlyTheNewOne() {
+    CreateClientResponse created = admin.createClient(createRequest("rotating secret", "MAPPER"));
+    long id = created.getClient().getId();
+
+    RotateClientSecretResponse rotated =
+        admin.rotateClientSecret(RotateClientSecretRequest.newBuilder().setClientId(id).build());
+
+    assertThat(rotated.getSecret()).hasSize(44).isNotEqualTo(created.getSecret());
+    assertThat(rotated.getClient().getKeyId()).isEqualTo(created.getClient().getKeyId());
+    assertThat(node.services().clients().registry().byId(id).secret())
+        .isEqualTo(ClientSecret.of(Base64.getDecoder().decode(rotated.getSecret())));
+    assertThat(node.services().authenticator().authenticate("Bearer " + created.getApiKey()))
+        .isPresent();
+  }
+
+  @Test
+  void rotateClientSecret_unknownClient_isNotFound() {
+    Status status =
+        statusOf(
+            () ->
+                admin.rotateClientSecret(
+                    RotateClientSecretRequest.newBuilder().setClientId(0).build()));
 
     assertThat(status.getCode()).isEqualTo(Status.Code.NOT_FOUND);
   }

@@ -3,11 +3,13 @@ package dev.veil.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veil.client.ApiClient;
+import dev.veil.client.ClientService;
 import dev.veil.client.Role;
 import dev.veil.testing.InMemoryStores;
 import dev.veil.testing.MutableClock;
 import dev.veil.testing.TestConfigs;
 import java.time.Instant;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,7 +45,8 @@ class AdminBootstrapTest {
                 admin.roles(),
                 false,
                 admin.created(),
-                admin.key()));
+                admin.key(),
+                admin.secret()));
 
     ServiceGraph.Built restarted = ServiceGraph.build(TestConfigs.config(), clock, store);
 
@@ -52,5 +55,36 @@ class AdminBootstrapTest {
         .filteredOn(c -> c.enabled() && c.roles().contains(Role.ADMIN))
         .hasSize(1)
         .allSatisfy(c -> assertThat(c.id()).isNotEqualTo(admin.id()));
+  }
+
+  @Test
+  void clientsWithoutASecret_getOneAtTheNextStart_andKeepTheirKeys() {
+    ServiceGraph.Built first = ServiceGraph.build(TestConfigs.config(), clock, store);
+    ClientService.CreatedClient mapper =
+        first.services().clients().create("mapper", 0, Set.of(Role.MAPPER));
+    ApiClient before = mapper.client();
+    // As a release without secrets stored it.
+    store
+        .clients()
+        .update(
+            new ApiClient(
+                before.id(),
+                before.name(),
+                before.siteId(),
+                before.roles(),
+                before.enabled(),
+                before.created(),
+                before.key(),
+                null));
+
+    ServiceGraph.Built restarted = ServiceGraph.build(TestConfigs.config(), clock, store);
+
+    ApiClient after = restarted.services().clients().registry().byId(before.id());
+    assertThat(after.secret()).isNotNull().isNotEqualTo(before.secret());
+    assertThat(after.key()).usingRecursiveComparison().isEqualTo(before.key());
+    assertThat(restarted.services().authenticator().authenticate("Bearer " + mapper.key().reveal()))
+        .isPresent();
+    assertThat(restarted.services().clients().list())
+        .allSatisfy(c -> assertThat(c.secret()).isNotNull());
   }
 }

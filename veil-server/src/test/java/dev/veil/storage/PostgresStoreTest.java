@@ -1,5 +1,6 @@
 package dev.veil.storage;
 
+import static dev.veil.storage.StoreContractTest.clientSecret;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -104,7 +105,9 @@ class PostgresStoreTest extends StoreContractTest {
   void changeFeed_anUpdateCommittedAfterAHigherSeq_isDeliveredByTheNextRead() throws Exception {
     Store store = open();
     Versioned<ApiClient> client =
-        store.clients().insert("c", 0, Set.of(Role.MAPPER), true, T0, digest("c"));
+        store
+            .clients()
+            .insert("c", 0, Set.of(Role.MAPPER), true, T0, digest("c"), clientSecret("c"));
     store.salts().saveRotations(List.of(new BucketSalt(3, 1, T0)));
     Read<ApiClient> clientsBefore = read(store.clients(), ChangeCursor.START);
     Read<BucketSalt> saltsBefore = read(store.salts(), ChangeCursor.START);
@@ -119,7 +122,10 @@ class PostgresStoreTest extends StoreContractTest {
                 + " = 3");
       }
       // An explicit site id: asking for a site of its own would wait for the open transaction.
-      store.clients().insert("later", 7, Set.of(Role.MAPPER), true, T0, digest("later"));
+      store
+          .clients()
+          .insert(
+              "later", 7, Set.of(Role.MAPPER), true, T0, digest("later"), clientSecret("later"));
       store.salts().saveRotations(List.of(new BucketSalt(4, 1, T0)));
       Read<ApiClient> clientsBetween = read(store.clients(), clientsBefore.next());
       Read<BucketSalt> saltsBetween = read(store.salts(), saltsBefore.next());

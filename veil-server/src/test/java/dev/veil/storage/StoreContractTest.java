@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.veil.client.ApiClient;
 import dev.veil.client.ApiKeyDigest;
+import dev.veil.client.ClientSecret;
 import dev.veil.client.Role;
 import dev.veil.common.ChangeCursor;
 import dev.veil.common.ChangeFeed;
@@ -226,11 +227,20 @@ abstract class StoreContractTest {
   void changeFeed_deliversTheLatestStateOfAnUpdatedRow() {
     Store store = open();
     Versioned<ApiClient> v1 =
-        store.clients().insert("c", 0, Set.of(Role.MAPPER), true, T0, digest("c"));
+        store
+            .clients()
+            .insert("c", 0, Set.of(Role.MAPPER), true, T0, digest("c"), clientSecret("c"));
     Read<ApiClient> before = read(store.clients(), ChangeCursor.START);
     ApiClient disabled =
         new ApiClient(
-            v1.value().id(), "c", v1.value().siteId(), Set.of(Role.MAPPER), false, T0, digest("c"));
+            v1.value().id(),
+            "c",
+            v1.value().siteId(),
+            Set.of(Role.MAPPER),
+            false,
+            T0,
+            digest("c"),
+            clientSecret("c"));
     Versioned<ApiClient> v2 = store.clients().update(disabled).orElseThrow();
 
     Read<ApiClient> after = read(store.clients(), before.next());
@@ -638,9 +648,15 @@ abstract class StoreContractTest {
   void clients_insert_siteIdZero_takesTheNewClientsId() {
     Store store = open();
     ApiClient a =
-        store.clients().insert("a", 0, Set.of(Role.GENERATOR), true, T0, digest("a")).value();
+        store
+            .clients()
+            .insert("a", 0, Set.of(Role.GENERATOR), true, T0, digest("a"), clientSecret("a"))
+            .value();
     ApiClient b =
-        store.clients().insert("b", 0, Set.of(Role.MAPPER), true, T0, digest("b")).value();
+        store
+            .clients()
+            .insert("b", 0, Set.of(Role.MAPPER), true, T0, digest("b"), clientSecret("b"))
+            .value();
 
     assertThat(a.siteId()).isEqualTo((int) a.id());
     assertThat(b.siteId()).isEqualTo((int) b.id()).isNotEqualTo(a.siteId());
@@ -718,7 +734,7 @@ abstract class StoreContractTest {
   private static ApiClient insertClient(Store store, String name, int siteId) {
     return store
         .clients()
-        .insert(name, siteId, Set.of(Role.GENERATOR), true, T0, digest(name))
+        .insert(name, siteId, Set.of(Role.GENERATOR), true, T0, digest(name), clientSecret(name))
         .value();
   }
 
@@ -735,9 +751,10 @@ abstract class StoreContractTest {
                 EnumSet.of(Role.GENERATOR, Role.ID_READER, Role.ADMIN),
                 false,
                 T0,
-                key);
+                key,
+                clientSecret("k1"));
     Versioned<ApiClient> noRoles =
-        store.clients().insert("empty", 99, Set.of(), true, T0, digest("k2"));
+        store.clients().insert("empty", 99, Set.of(), true, T0, digest("k2"), clientSecret("k2"));
 
     List<Versioned<ApiClient>> all = all(store.clients());
     assertThat(all).hasSize(2);
@@ -760,7 +777,9 @@ abstract class StoreContractTest {
   void clients_update_replacesTheStateAndGivesANewSeq() {
     Store store = open();
     Versioned<ApiClient> v1 =
-        store.clients().insert("c", 0, Set.of(Role.MAPPER), true, T0, digest("old"));
+        store
+            .clients()
+            .insert("c", 0, Set.of(Role.MAPPER), true, T0, digest("old"), clientSecret("old"));
     ApiClient changed =
         new ApiClient(
             v1.value().id(),
@@ -769,7 +788,8 @@ abstract class StoreContractTest {
             Set.of(Role.OPTOUT),
             false,
             T0.plusSeconds(5),
-            digest("new"));
+            digest("new"),
+            clientSecret("new"));
 
     Optional<Versioned<ApiClient>> v2 = store.clients().update(changed);
 
@@ -785,7 +805,8 @@ abstract class StoreContractTest {
   @Test
   void clients_update_unknownId_isEmptyAndWritesNothing() {
     Store store = open();
-    ApiClient ghost = new ApiClient(9_999, "ghost", 1, Set.of(), true, T0, digest("g"));
+    ApiClient ghost =
+        new ApiClient(9_999, "ghost", 1, Set.of(), true, T0, digest("g"), clientSecret("g"));
     assertThat(store.clients().update(ghost)).isEmpty();
     assertThat(all(store.clients())).isEmpty();
   }
@@ -1040,7 +1061,8 @@ abstract class StoreContractTest {
   void seq_increasesWithEveryWriteAcrossAllTables() {
     Store store = open();
     long s1 = insertKey(store, 1, T0, T0, T0.plusSeconds(1), secret(1)).seq();
-    Versioned<ApiClient> client = store.clients().insert("c", 0, Set.of(), true, T0, digest("c"));
+    Versioned<ApiClient> client =
+        store.clients().insert("c", 0, Set.of(), true, T0, digest("c"), clientSecret("c"));
     long s3 = store.optOuts().record(hash(1), T0).seq();
     store.salts().saveRotations(List.of(new BucketSalt(3, 1, T0)));
     long s4 = all(store.salts()).get(0).seq();
@@ -1059,7 +1081,9 @@ abstract class StoreContractTest {
     first.salts().saveScheduledRotation(T0, List.of(new BucketSalt(9, 2, T0)));
     Versioned<OptOut> optOut = first.optOuts().record(hash(1), T0);
     Versioned<ApiClient> client =
-        first.clients().insert("c", 0, Set.of(Role.ADMIN), true, T0, digest("c"));
+        first
+            .clients()
+            .insert("c", 0, Set.of(Role.ADMIN), true, T0, digest("c"), clientSecret("c"));
     first.meta().putIfAbsent("created", bytes("x"));
     Deduction deduction = first.deductions().insert(draft("kept", "r1"), T0).deduction();
     first.deductions().setStatus(deduction.id(), DeductionStatus.EXPIRED, T0.plusSeconds(1));
@@ -1158,6 +1182,7 @@ abstract class StoreContractTest {
             "key_id",
             "key_salt",
             "key_hash",
+            "secret",
             "seq"));
     expected.put(
         "deduction",
@@ -1243,6 +1268,65 @@ abstract class StoreContractTest {
     assertThat(all(store.keys())).hasSize(2);
   }
 
+  @Test
+  void migrationV4_onAVersion3Store_keepsItsClients_withoutASecretUntilOneIsGiven()
+      throws SQLException {
+    try (Connection c = connectDirectly();
+        Statement s = c.createStatement()) {
+      String engine =
+          c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("sqlite")
+              ? "sqlite"
+              : "postgresql";
+      s.execute(
+          "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+              + " applied_ms BIGINT NOT NULL)");
+      for (Migrator.Migration m : Migrator.MIGRATIONS.subList(0, 3)) {
+        for (String statement : Migrator.statements(resource(m.resource(engine)))) {
+          s.execute(statement);
+        }
+        s.execute("INSERT INTO schema_version VALUES (" + m.version() + ", '" + m.name() + "', 0)");
+      }
+      boolean sqlite = engine.equals("sqlite");
+      if (sqlite) {
+        s.execute("UPDATE change_counter SET value = value + 1");
+      }
+      String blob = sqlite ? "x'" : "'\\x";
+      s.execute(
+          "INSERT INTO api_client (name, site_id, roles, enabled, created_ms, key_id, key_salt,"
+              + " key_hash, seq) VALUES ('old', 5, 'MAPPER', TRUE, 0, 'oldkey', "
+              + blob
+              + "01".repeat(16)
+              + "', "
+              + blob
+              + "02".repeat(32)
+              + "', "
+              + (sqlite ? "(SELECT value FROM change_counter)" : "nextval('change_seq')")
+              + ")");
+    }
+
+    Store store = open();
+
+    List<Versioned<ApiClient>> clients = all(store.clients());
+    assertThat(clients).hasSize(1);
+    ApiClient old = clients.get(0).value();
+    assertThat(old.secret()).isNull();
+    assertThat(old.key().keyId()).isEqualTo("oldkey");
+    ApiClient given =
+        new ApiClient(
+            old.id(),
+            old.name(),
+            old.siteId(),
+            old.roles(),
+            old.enabled(),
+            old.created(),
+            old.key(),
+            clientSecret("given"));
+    assertThat(store.clients().update(given)).isPresent();
+    ApiClient reread = all(store.clients()).get(0).value();
+    assertThat(reread.secret()).isEqualTo(clientSecret("given"));
+    assertThat(reread.key()).usingRecursiveComparison().isEqualTo(old.key());
+  }
+
   private static String resource(String name) {
     try (var in = StoreContractTest.class.getClassLoader().getResourceAsStream(name)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -1289,6 +1373,11 @@ abstract class StoreContractTest {
 
   static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** A secret of 32 bytes derived from {@code seed}. */
+  static ClientSecret clientSecret(String seed) {
+    return ClientSecret.of(hash(seed.hashCode()));
   }
 
   static ApiKeyDigest digest(String keyId) {

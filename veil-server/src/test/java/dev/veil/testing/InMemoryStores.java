@@ -2,6 +2,7 @@ package dev.veil.testing;
 
 import dev.veil.client.ApiClient;
 import dev.veil.client.ApiKeyDigest;
+import dev.veil.client.ClientSecret;
 import dev.veil.client.ClientStore;
 import dev.veil.client.Role;
 import dev.veil.common.ChangeCursor;
@@ -306,13 +307,21 @@ public final class InMemoryStores implements Store {
           Set<Role> roles,
           boolean enabled,
           Instant created,
-          ApiKeyDigest key) {
+          ApiKeyDigest key,
+          ClientSecret secret) {
         enter(Part.CLIENTS, true);
         synchronized (lock) {
           long id = nextClientId++;
           ApiClient c =
               new ApiClient(
-                  id, name, siteId == 0 ? freeSiteId(id) : siteId, roles, enabled, created, key);
+                  id,
+                  name,
+                  siteId == 0 ? freeSiteId(id) : siteId,
+                  roles,
+                  enabled,
+                  created,
+                  key,
+                  secret);
           Versioned<ApiClient> v = new Versioned<>(++seq, c);
           clients.put(id, v);
           return v;

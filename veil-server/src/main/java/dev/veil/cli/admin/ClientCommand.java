@@ -8,6 +8,8 @@ import dev.veil.grpc.identity.admin.v1.ListClientsRequest;
 import dev.veil.grpc.identity.admin.v1.ListClientsResponse;
 import dev.veil.grpc.identity.admin.v1.RotateClientKeyRequest;
 import dev.veil.grpc.identity.admin.v1.RotateClientKeyResponse;
+import dev.veil.grpc.identity.admin.v1.RotateClientSecretRequest;
+import dev.veil.grpc.identity.admin.v1.RotateClientSecretResponse;
 import dev.veil.grpc.identity.admin.v1.SetClientEnabledRequest;
 import dev.veil.grpc.identity.admin.v1.SetClientEnabledResponse;
 import java.io.PrintWriter;
@@ -16,22 +18,31 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code veil admin client ...}: API clients and their keys. */
+/** {@code veil admin client ...}: API clients, their keys and their secrets. */
 @Command(
     name = "client",
-    description = "Manage API clients and their keys.",
+    description = "Manage API clients, their keys and their secrets.",
     subcommands = {
       ClientCommand.Create.class,
       ClientCommand.ListAll.class,
       ClientCommand.Disable.class,
       ClientCommand.Enable.class,
-      ClientCommand.RotateKey.class
+      ClientCommand.RotateKey.class,
+      ClientCommand.RotateSecret.class
     })
 public final class ClientCommand extends CommandGroup {
   private static final String KEY_WARNING =
       "store this API key now: it is shown only once and cannot be recovered";
+  private static final String KEY_AND_SECRET_WARNING =
+      "store this API key and secret now: they are shown only once and cannot be recovered";
+  private static final String SECRET_WARNING =
+      "store this secret now: it is shown only once and cannot be recovered";
 
-  @Command(name = "create", description = "Create a client and print its API key (shown once).")
+  @Command(
+      name = "create",
+      description =
+          "Create a client and print its API key and secret (shown once; the secret is for"
+              + " UID2 v2 clients).")
   static final class Create extends AdminRpc {
     @Option(
         names = "--name",
@@ -70,7 +81,18 @@ public final class ClientCommand extends CommandGroup {
                   .setSiteId(siteId)
                   .addAllRoles(roles)
                   .build());
-      printCreated(out, created, created.getClient(), created.getApiKey(), keyOnly);
+      if (keyOnly) {
+        out.line(created.getApiKey());
+        out.warn(KEY_WARNING);
+      } else {
+        out.print(
+            created,
+            w -> {
+              printWithKey(w, created.getClient(), created.getApiKey());
+              w.println("Secret:  " + created.getSecret());
+            });
+        out.warn(KEY_AND_SECRET_WARNING);
+      }
     }
   }
 
@@ -120,6 +142,37 @@ public final class ClientCommand extends CommandGroup {
       RotateClientKeyResponse rotated =
           api.rotateClientKey(RotateClientKeyRequest.newBuilder().setClientId(id).build());
       printCreated(out, rotated, rotated.getClient(), rotated.getApiKey(), keyOnly);
+    }
+  }
+
+  @Command(
+      name = "rotate-secret",
+      description =
+          "Give a client a new secret (shown once); requests sealed with the old one are refused."
+              + " The API key does not change.")
+  static final class RotateSecret extends AdminRpc {
+    @Parameters(paramLabel = "ID", description = "Client id.")
+    long id;
+
+    @Option(names = "--secret-only", description = "Print only the new secret, for a script.")
+    boolean secretOnly;
+
+    @Override
+    protected void execute(IdentityAdminApiBlockingStub api, Output out) {
+      RotateClientSecretResponse rotated =
+          api.rotateClientSecret(RotateClientSecretRequest.newBuilder().setClientId(id).build());
+      if (secretOnly) {
+        out.line(rotated.getSecret());
+      } else {
+        out.print(
+            rotated,
+            w -> {
+              table(List.of(rotated.getClient())).print(w);
+              w.println();
+              w.println("Secret: " + rotated.getSecret());
+            });
+      }
+      out.warn(SECRET_WARNING);
     }
   }
 

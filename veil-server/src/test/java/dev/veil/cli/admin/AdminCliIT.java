@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.veil.cli.Main;
 import dev.veil.client.ApiClient;
+import dev.veil.client.ClientSecret;
 import dev.veil.client.Role;
 import dev.veil.core.crypto.Sha256;
 import dev.veil.core.token.EncryptionKey;
@@ -107,6 +108,37 @@ class AdminCliIT {
     assertThat(run.out().split(key, -1)).hasSize(2);
     assertThat(run.out()).contains("Publisher").contains("GENERATOR,MAPPER").contains("42");
     assertThat(run.err()).contains("shown only once");
+    assertThat(node.services().authenticator().authenticate("Bearer " + key)).isPresent();
+    String secret = valueAfter(run, "Secret:  ");
+    assertThat(created.secret()).isEqualTo(ClientSecret.of(Base64.getDecoder().decode(secret)));
+    assertThat(run.err()).contains("API key and secret");
+  }
+
+  private static String valueAfter(CliRun run, String label) {
+    return run.out()
+        .lines()
+        .filter(l -> l.startsWith(label))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no line starting with " + label + " in " + run))
+        .substring(label.length());
+  }
+
+  @Test
+  void clientRotateSecret_printsTheNewSecretOnce_andKeepsTheKey() {
+    String key = node.newClientKey("secretive", Role.GENERATOR);
+    ApiClient before = client("secretive");
+
+    CliRun run = admin("client", "rotate-secret", String.valueOf(before.id()));
+    CliRun only = admin("client", "rotate-secret", String.valueOf(before.id()), "--secret-only");
+
+    assertOk(run);
+    String secret = valueAfter(run, "Secret: ");
+    assertThat(Base64.getDecoder().decode(secret)).hasSize(32);
+    assertThat(run.err()).contains("shown only once");
+    assertOk(only);
+    assertThat(only.out()).matches("[A-Za-z0-9+/]{43}=\\R").isNotEqualTo(secret + "\n");
+    assertThat(client("secretive").secret())
+        .isEqualTo(ClientSecret.of(Base64.getDecoder().decode(only.out().strip())));
     assertThat(node.services().authenticator().authenticate("Bearer " + key)).isPresent();
   }
 
