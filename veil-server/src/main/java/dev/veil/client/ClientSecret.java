@@ -1,5 +1,6 @@
 package dev.veil.client;
 
+import dev.veil.core.envelope.EnvelopeSecret;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
@@ -16,9 +17,16 @@ public final class ClientSecret {
   public static final int BYTES = 32;
 
   private final byte[] bytes;
+  private final EnvelopeSecret envelopeKey;
 
   private ClientSecret(byte[] bytes) {
     this.bytes = bytes;
+    this.envelopeKey = EnvelopeSecret.of(bytes);
+  }
+
+  /** The secret as the envelope codec takes it: made once, so its ciphers are reused. */
+  public EnvelopeSecret envelopeKey() {
+    return envelopeKey;
   }
 
   /** A new secret from {@code random}. */

@@ -18,6 +18,7 @@ import io.vertx.core.http.HttpServerResponse;
  */
 final class Exchange {
   static final String JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+  static final String SEALED_CONTENT_TYPE = "text/plain; charset=us-ascii";
 
   /** Recorded when the client went away before the answer could be sent (as nginx does). */
   static final int CLIENT_CLOSED = 499;
@@ -28,10 +29,31 @@ final class Exchange {
   private final String routeName;
   private final RequestMetrics metrics;
   private final RequestObserver observer;
-  private final ApiProfile profile;
+  private ApiProfile profile;
   private final long startNanos;
   private ApiClient client;
   private boolean answered;
+  private Sealer sealer;
+
+  /** Turns a 200 answer's JSON into the encrypted body that is sent instead (the v2 API). */
+  @FunctionalInterface
+  interface Sealer {
+    Buffer seal(Buffer json);
+  }
+
+  /**
+   * From now on, a 200 answer is sealed by {@code sealer} and sent as text; other answers stay
+   * plain JSON, spelled as UID2 spells them (the v2 API, docs/http-api.md).
+   */
+  void sealAnswers(Sealer sealer) {
+    this.sealer = sealer;
+    speakUid2();
+  }
+
+  /** From now on, error answers are spelled as UID2 spells them ({@code client_error}). */
+  void speakUid2() {
+    this.profile = ApiProfile.UID2;
+  }
 
   Exchange(
       HttpServerRequest request,
@@ -105,7 +127,11 @@ final class Exchange {
   }
 
   void sendJson(int status, Buffer body) {
-    send(status, JSON_CONTENT_TYPE, body);
+    if (sealer != null && status == 200) {
+      send(status, SEALED_CONTENT_TYPE, sealer.seal(body));
+    } else {
+      send(status, JSON_CONTENT_TYPE, body);
+    }
   }
 
   /** Ends the response; a second answer to the same request is ignored. */

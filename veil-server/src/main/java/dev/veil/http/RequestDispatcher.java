@@ -7,6 +7,7 @@ import dev.veil.common.ApiProfile;
 import dev.veil.common.ErrorCode;
 import dev.veil.common.VeilException;
 import dev.veil.config.VeilConfig;
+import dev.veil.core.envelope.V2Envelope;
 import dev.veil.observability.Metrics;
 import dev.veil.observability.RequestMetrics;
 import io.vertx.core.Vertx;
@@ -77,6 +78,7 @@ final class RequestDispatcher {
     KeyLatestEndpoint keys = new KeyLatestEndpoint(api.keys(), api.clock());
     OpsEndpoints ops = new OpsEndpoints(vertx, api.readiness(), metrics);
     SdkScriptEndpoint sdk = new SdkScriptEndpoint(SdkScript.load());
+    V2Requests v2 = new V2Requests(api.clock(), V2Envelope.UID2_ALLOWED_SKEW);
     Route.Builder validate = Route.at("/v1/token/validate");
     return List.of(
         Route.at("/v1/token/generate")
@@ -95,6 +97,11 @@ final class RequestDispatcher {
             .role(Role.MAPPER)
             .get(query(map::mapOne))
             .post(ex -> BodyReader.read(ex, maxBodyBytes, body -> map.mapBatch(ex, body))),
+        Route.at("/v2/identity/map")
+            .role(Role.MAPPER)
+            .post(
+                ex ->
+                    BodyReader.read(ex, maxBodyBytes, body -> v2.handle(ex, body, map::mapBatch))),
         Route.at("/v1/identity/buckets").role(Role.MAPPER).get(query(buckets::handle)),
         Route.at("/v1/optout").role(Role.OPTOUT).post(json(optOut::handle)),
         Route.at("/v1/key/latest").role(Role.ID_READER).get(keys::handle),

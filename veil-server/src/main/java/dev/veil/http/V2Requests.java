@@ -1,0 +1,84 @@
+package dev.veil.http;
+
+import dev.veil.client.ApiClient;
+import dev.veil.client.ClientSecret;
+import dev.veil.common.ErrorCode;
+import dev.veil.common.VeilException;
+import dev.veil.core.crypto.NonceSource;
+import dev.veil.core.envelope.EnvelopeException;
+import dev.veil.core.envelope.OpenedEnvelope;
+import dev.veil.core.envelope.V2Envelope;
+import io.vertx.core.buffer.Buffer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.function.BiConsumer;
+
+/**
+ * The v2 API's envelope around a handler (docs/http-api.md, "The v2 API"): the body, standard
+ * base64 text, is opened with the authenticated caller's secret, its JSON goes to the handler as a
+ * v1 POST body would, and the handler's 200 answer is sealed with the same secret and the request's
+ * nonce; errors go out as plain JSON, spelled as UID2 spells them ({@code client_error}). A body
+ * that cannot be opened gets UID2's message for the reason, never a 500. Thread-safe.
+ */
+final class V2Requests {
+  private final Clock clock;
+  private final Duration allowedSkew;
+  private final NonceSource ivs = NonceSource.secure();
+
+  V2Requests(Clock clock, Duration allowedSkew) {
+    this.clock = clock;
+    this.allowedSkew = allowedSkew;
+  }
+
+  /**
+   * Opens {@code body} and gives its JSON to {@code handler}, with the exchange set to seal the
+   * answer.
+   *
+   * @throws VeilException CLIENT_ERROR for a body that is not a valid envelope under the caller's
+   *     secret; UNAUTHORIZED for a caller without a secret
+   */
+  void handle(Exchange ex, Buffer body, BiConsumer<Exchange, Buffer> handler) {
+    ApiClient caller = ex.client();
+    ClientSecret secret = caller == null ? null : caller.secret();
+    ex.speakUid2();
+    if (secret == null) {
+      throw new VeilException(
+          ErrorCode.UNAUTHORIZED,
+          "This client has no secret yet: an administrator gives it one with"
+              + " `veil admin client rotate-secret`");
+    }
+    if (body.length() == 0) {
+      throw VeilException.clientError("Invalid body: Body is missing.");
+    }
+    OpenedEnvelope opened;
+    try {
+      opened =
+          V2Envelope.BASE64.openRequest(
+              body.getBytes(), secret.envelopeKey(), clock.instant(), allowedSkew);
+    } catch (EnvelopeException e) {
+      throw VeilException.clientError(message(e.reason()));
+    }
+    long nonce = opened.nonce();
+    ex.sealAnswers(
+        json ->
+            Buffer.buffer(
+                V2Envelope.BASE64.sealResponse(
+                    json.getBytes(), nonce, secret.envelopeKey(), clock.instant(), ivs)));
+    handler.accept(ex, Buffer.buffer(opened.payloadBytes()));
+  }
+
+  /** UID2's operator's message for each reason an envelope cannot be opened. */
+  static String message(EnvelopeException.Reason reason) {
+    return switch (reason) {
+      case BAD_BASE64 -> "Invalid body: Body is not valid base64.";
+      case TOO_SHORT -> "Invalid body: Body too short. Check encryption method.";
+      case BAD_VERSION ->
+          "Invalid body: Invalid request envelope format version: must be "
+              + V2Envelope.VERSION
+              + ".";
+      case CANNOT_DECRYPT -> "Invalid body: Check encryption key (ClientSecret).";
+      case STALE, FUTURE -> "Invalid timestamp: Request too old or client time drift.";
+      case NONCE_MISMATCH -> "Invalid body: nonce mismatch.";
+    };
+  }
+}
