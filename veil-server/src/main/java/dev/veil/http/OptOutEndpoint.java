@@ -35,6 +35,18 @@ final class OptOutEndpoint {
   }
 
   void handle(Exchange ex, Params params) {
+    record(ex, params, false);
+  }
+
+  /**
+   * {@code POST /v2/token/logout}: the same durable opt-out, answered as UID2 answers it, {@code
+   * {"status":"success","body":{"optout":"OK"}}}.
+   */
+  void logout(Exchange ex, Params params) {
+    record(ex, params, true);
+  }
+
+  private void record(Exchange ex, Params params, boolean uid2Answer) {
     IdentityHash identity = IdentityParam.from(params).parse();
     byte[] firstLevelHash = mapper.firstLevelHash(identity);
     Deadline deadline = Deadline.after(timeout);
@@ -65,7 +77,11 @@ final class OptOutEndpoint {
                 ex.success(
                     json -> {
                       json.writeStartObject();
-                      json.writeNumberField("opted_out_at", at.toEpochMilli());
+                      if (uid2Answer) {
+                        json.writeStringField("optout", "OK");
+                      } else {
+                        json.writeNumberField("opted_out_at", at.toEpochMilli());
+                      }
                       json.writeEndObject();
                     },
                     64);

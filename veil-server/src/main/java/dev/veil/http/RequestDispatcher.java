@@ -102,6 +102,8 @@ final class RequestDispatcher {
             .post(
                 ex ->
                     BodyReader.read(ex, maxBodyBytes, body -> v2.handle(ex, body, map::mapBatch))),
+        Route.at("/v2/token/validate").role(Role.GENERATOR).post(v2Json(v2, tokens::validate)),
+        Route.at("/v2/token/logout").role(Role.OPTOUT).post(v2Json(v2, optOut::logout)),
         Route.at("/v1/identity/buckets").role(Role.MAPPER).get(query(buckets::handle)),
         Route.at("/v1/optout").role(Role.OPTOUT).post(json(optOut::handle)),
         Route.at("/v1/key/latest").role(Role.ID_READER).get(keys::handle),
@@ -262,5 +264,14 @@ final class RequestDispatcher {
   private Endpoint json(Endpoint.WithParams endpoint) {
     return ex ->
         BodyReader.read(ex, maxBodyBytes, body -> endpoint.handle(ex, bodies.params(body)));
+  }
+
+  /** A v1 JSON endpoint inside UID2's v2 envelope ({@link V2Requests}). */
+  private Endpoint v2Json(V2Requests v2, Endpoint.WithParams endpoint) {
+    return ex ->
+        BodyReader.read(
+            ex,
+            maxBodyBytes,
+            body -> v2.handle(ex, body, (e, json) -> endpoint.handle(e, bodies.params(json))));
   }
 }

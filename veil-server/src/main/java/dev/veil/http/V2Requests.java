@@ -11,7 +11,6 @@ import dev.veil.core.envelope.V2Envelope;
 import io.vertx.core.buffer.Buffer;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.function.BiConsumer;
 
 /**
  * The v2 API's envelope around a handler (docs/http-api.md, "The v2 API"): the body, standard
@@ -25,6 +24,12 @@ final class V2Requests {
   private final Duration allowedSkew;
   private final NonceSource ivs = NonceSource.secure();
 
+  /** What answers the opened JSON, as it would a v1 POST body. */
+  @FunctionalInterface
+  interface Handler {
+    void handle(Exchange ex, Buffer json) throws Exception;
+  }
+
   V2Requests(Clock clock, Duration allowedSkew) {
     this.clock = clock;
     this.allowedSkew = allowedSkew;
@@ -37,7 +42,7 @@ final class V2Requests {
    * @throws VeilException CLIENT_ERROR for a body that is not a valid envelope under the caller's
    *     secret; UNAUTHORIZED for a caller without a secret
    */
-  void handle(Exchange ex, Buffer body, BiConsumer<Exchange, Buffer> handler) {
+  void handle(Exchange ex, Buffer body, Handler handler) throws Exception {
     ApiClient caller = ex.client();
     ClientSecret secret = caller == null ? null : caller.secret();
     ex.speakUid2();
@@ -64,7 +69,7 @@ final class V2Requests {
             Buffer.buffer(
                 V2Envelope.BASE64.sealResponse(
                     json.getBytes(), nonce, secret.envelopeKey(), clock.instant(), ivs)));
-    handler.accept(ex, Buffer.buffer(opened.payloadBytes()));
+    handler.handle(ex, Buffer.buffer(opened.payloadBytes()));
   }
 
   /** UID2's operator's message for each reason an envelope cannot be opened. */
