@@ -61,7 +61,12 @@ class ConnectionLimitIT {
       List<RawHttp2> idle = new ArrayList<>();
       try {
         for (int i = 0; i < 3; i++) {
-          idle.add(RawHttp2.sendingPrefaceAndSettings(node.grpcPort()));
+          RawHttp2 connection = RawHttp2.sendingPrefaceAndSettings(node.grpcPort());
+          idle.add(connection);
+          // Admitted by the node, not only queued by the kernel, before the next one connects.
+          assertThat(connection.serverSpokeWithin(SOON))
+              .as("admin connection %d set up", i)
+              .isTrue();
         }
         try (RawHttp http = RawHttp.connect(node.httpPort())) {
           assertThat(http.write("GET /ops/readyz HTTP/1.1\r\nHost: x\r\n\r\n").readResponse())

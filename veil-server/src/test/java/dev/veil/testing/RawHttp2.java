@@ -57,6 +57,22 @@ public final class RawHttp2 implements AutoCloseable {
   }
 
   /**
+   * Whether the server sent something (its SETTINGS frame) within {@code limit}: proof that it
+   * accepted the connection and set it up, not only that the kernel queued it. Reads and drops what
+   * arrived.
+   */
+  public boolean serverSpokeWithin(Duration limit) {
+    try {
+      socket.setSoTimeout((int) Math.max(1, limit.toMillis()));
+      return socket.getInputStream().read(new byte[4096]) > 0;
+    } catch (java.net.SocketTimeoutException silent) {
+      return false;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
    * Whether the server closed the connection within {@code limit}: reads (and drops) what it sends
    * until end of stream or a reset; false if the connection is still open after {@code limit}.
    */
