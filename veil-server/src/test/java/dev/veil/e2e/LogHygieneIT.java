@@ -3,14 +3,19 @@ package dev.veil.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.veil.core.crypto.NonceSource;
+import dev.veil.core.envelope.EnvelopeSecret;
+import dev.veil.core.envelope.V2Envelope;
 import dev.veil.core.identity.IdentityHash;
 import dev.veil.core.identity.IdentityInput;
 import dev.veil.testing.AdminCli;
 import dev.veil.testing.Http;
 import dev.veil.testing.ServerProcess;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -101,6 +106,31 @@ class LogHygieneIT {
         secrets.add(k.get("secret").asText());
       }
       http.post("/v1/optout", key, "{\"phone\":\"" + phone + "\"}");
+
+      // The v2 API: the client's secret (client 2, after the bootstrapped admin), a sealed map
+      // request and answer, and envelopes that do not open.
+      AdminCli.Result rotated =
+          AdminCli.run(
+              server.grpcPort(), adminKey, "client", "rotate-secret", "2", "--secret-only");
+      assertThat(rotated.exitCode()).as(rotated.out()).isZero();
+      String secret = rotated.out().lines().findFirst().orElseThrow().strip();
+      secrets.add(secret);
+      EnvelopeSecret envelopeKey = EnvelopeSecret.fromBase64(secret);
+      String sealed =
+          new String(
+              V2Envelope.BASE64.sealRequest(
+                  ("{\"email\":[\"" + email + "\"]}").getBytes(StandardCharsets.UTF_8),
+                  99,
+                  envelopeKey,
+                  Instant.now(),
+                  NonceSource.secure()),
+              StandardCharsets.US_ASCII);
+      secrets.add(sealed);
+      Http.Response v2 = http.post("/v2/identity/map", key, sealed);
+      assertThat(v2.code()).as(v2.body()).isEqualTo(200);
+      secrets.add(v2.body());
+      http.post("/v2/identity/map", key, sealed.substring(0, sealed.length() - 8) + "AAAAAAAA");
+      http.post("/v2/identity/map", key, "not base64: " + email);
       AdminCli.run(
           server.grpcPort(), adminKey, "optout", "record", "--email", "admin.side@example.com");
       AdminCli.run(
