@@ -1224,20 +1224,7 @@ abstract class StoreContractTest {
       throws SQLException {
     try (Connection c = connectDirectly();
         Statement s = c.createStatement()) {
-      String engine =
-          c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("sqlite")
-              ? "sqlite"
-              : "postgresql";
-      s.execute(
-          "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-              + " applied_ms BIGINT NOT NULL)");
-      for (Migrator.Migration m : Migrator.MIGRATIONS.subList(0, 2)) {
-        for (String statement : Migrator.statements(resource(m.resource(engine)))) {
-          s.execute(statement);
-        }
-        s.execute("INSERT INTO schema_version VALUES (" + m.version() + ", '" + m.name() + "', 0)");
-      }
-      boolean sqlite = engine.equals("sqlite");
+      boolean sqlite = schemaUpTo(c, s, 2).equals("sqlite");
       if (sqlite) {
         s.execute("UPDATE change_counter SET value = value + 1");
       }
@@ -1273,20 +1260,7 @@ abstract class StoreContractTest {
       throws SQLException {
     try (Connection c = connectDirectly();
         Statement s = c.createStatement()) {
-      String engine =
-          c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("sqlite")
-              ? "sqlite"
-              : "postgresql";
-      s.execute(
-          "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-              + " applied_ms BIGINT NOT NULL)");
-      for (Migrator.Migration m : Migrator.MIGRATIONS.subList(0, 3)) {
-        for (String statement : Migrator.statements(resource(m.resource(engine)))) {
-          s.execute(statement);
-        }
-        s.execute("INSERT INTO schema_version VALUES (" + m.version() + ", '" + m.name() + "', 0)");
-      }
-      boolean sqlite = engine.equals("sqlite");
+      boolean sqlite = schemaUpTo(c, s, 3).equals("sqlite");
       if (sqlite) {
         s.execute("UPDATE change_counter SET value = value + 1");
       }
@@ -1325,6 +1299,27 @@ abstract class StoreContractTest {
     ApiClient reread = all(store.clients()).get(0).value();
     assertThat(reread.secret()).isEqualTo(clientSecret("given"));
     assertThat(reread.key()).usingRecursiveComparison().isEqualTo(old.key());
+  }
+
+  /**
+   * Creates the schema of the first {@code versions} migrations by hand, as an older release left
+   * it, and returns the engine's name ({@code sqlite} or {@code postgresql}).
+   */
+  private static String schemaUpTo(Connection c, Statement s, int versions) throws SQLException {
+    String engine =
+        c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("sqlite")
+            ? "sqlite"
+            : "postgresql";
+    s.execute(
+        "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+            + " applied_ms BIGINT NOT NULL)");
+    for (Migrator.Migration m : Migrator.MIGRATIONS.subList(0, versions)) {
+      for (String statement : Migrator.statements(resource(m.resource(engine)))) {
+        s.execute(statement);
+      }
+      s.execute("INSERT INTO schema_version VALUES (" + m.version() + ", '" + m.name() + "', 0)");
+    }
+    return engine;
   }
 
   private static String resource(String name) {
