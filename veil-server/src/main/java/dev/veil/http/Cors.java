@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Cross-origin access to {@code /v1/token/refresh} (docs/spec.md 1.1), which the browser SDK calls
- * from publishers' pages. Origins come from {@code cors.allowed-origins} ({@code *} by default: any
- * origin); methods GET, POST, OPTIONS; request headers {@code Content-Type} and {@code
- * X-UID2-Client-Version}. A request from an origin not on the list gets no CORS headers, so the
- * browser withholds the answer.
+ * Cross-origin access to {@code /v1/token/refresh} (docs/spec.md 1.1) and {@code
+ * /v2/token/refresh}, which the browser SDKs call from publishers' pages. Origins come from {@code
+ * cors.allowed-origins} ({@code *} by default: any origin); methods GET, POST, OPTIONS; request
+ * headers {@code Content-Type} and {@code X-UID2-Client-Version}. A request from an origin not on
+ * the list gets no CORS headers, so the browser withholds the answer.
  *
  * <p>Refusals that a browser SDK may run into through a wrong setting also carry the headers, so
  * the page reads a 404 or 400 instead of an opaque network error and the SDK can say what is wrong:
@@ -67,14 +67,15 @@ final class Cors {
 
   /**
    * Answers an {@code OPTIONS} request (after {@link #apply}): 204, no body, {@code Allow} (RFC
-   * 9110 section 9.3.7), and the preflight headers for an allowed origin.
+   * 9110 section 9.3.7), and the preflight headers for an allowed origin; {@code methods} are the
+   * route's ({@value #ALLOWED_METHODS} for v1 refresh, {@code POST, OPTIONS} for v2 refresh).
    */
-  void preflight(Exchange ex) {
+  void preflight(Exchange ex, String methods) {
     HttpServerResponse response = ex.response();
-    response.putHeader(HttpHeaders.ALLOW, ALLOWED_METHODS);
+    response.putHeader(HttpHeaders.ALLOW, methods);
     if (response.headers().contains(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN)) {
       response
-          .putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_METHODS, ALLOWED_METHODS)
+          .putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_METHODS, methods)
           .putHeader(HttpHeaders.ACCESS_CONTROL_ALLOW_HEADERS, ALLOWED_HEADERS)
           .putHeader(HttpHeaders.ACCESS_CONTROL_MAX_AGE, MAX_AGE_SECONDS);
     }

@@ -102,6 +102,11 @@ final class RequestDispatcher {
             .post(
                 ex ->
                     BodyReader.read(ex, maxBodyBytes, body -> v2.handle(ex, body, map::mapBatch))),
+        Route.at("/v2/token/generate").role(Role.GENERATOR).post(v2Json(v2, tokens::generateV2)),
+        Route.at("/v2/token/refresh")
+            .optionalKey()
+            .cors()
+            .post(ex -> BodyReader.read(ex, maxBodyBytes, body -> tokens.refreshV2(ex, body))),
         Route.at("/v2/token/validate").role(Role.GENERATOR).post(v2Json(v2, tokens::validate)),
         Route.at("/v2/token/logout").role(Role.OPTOUT).post(v2Json(v2, optOut::logout)),
         Route.at("/v1/identity/buckets").role(Role.MAPPER).get(query(buckets::handle)),
@@ -171,7 +176,7 @@ final class RequestDispatcher {
       if (route.cors()) {
         cors.apply(request);
         if (HttpMethod.OPTIONS.equals(method)) {
-          cors.preflight(ex);
+          cors.preflight(ex, route.allow());
           return;
         }
       }

@@ -22,6 +22,7 @@ import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Optional;
 
 /**
  * Issues, refreshes and validates tokens (docs/spec.md 1.3 to 1.5). Pure computation over in-memory
@@ -64,8 +65,22 @@ public final class TokenService {
 
   /** Generates a token pair for {@code identity} on behalf of a client of {@code siteId}. */
   public GenerateOutcome generate(IdentityHash identity, int siteId, long clientId) {
+    return generate(identity, siteId, clientId, profile.issuesTokensWhenOptedOut());
+  }
+
+  /**
+   * Like {@link #generate(IdentityHash, int, long)}, but an opted-out identity gets {@link
+   * GenerateOutcome.OptedOut} in every profile: the v2 API's generate, whose callers must send
+   * UID2's {@code optout_check=1}.
+   */
+  public GenerateOutcome generateCheckingOptOut(IdentityHash identity, int siteId, long clientId) {
+    return generate(identity, siteId, clientId, false);
+  }
+
+  private GenerateOutcome generate(
+      IdentityHash identity, int siteId, long clientId, boolean issueWhenOptedOut) {
     MappedIdentity mapped = mapper.map(identity);
-    if (isOptedOut(mapped.firstLevelHash()) && !profile.issuesTokensWhenOptedOut()) {
+    if (isOptedOut(mapped.firstLevelHash()) && !issueWhenOptedOut) {
       return new GenerateOutcome.OptedOut();
     }
     Instant now = now();
@@ -99,6 +114,20 @@ public final class TokenService {
             payload.privacyBits(),
             payload.established(),
             now));
+  }
+
+  /**
+   * The key that seals the v2 answer to a refresh of {@code refreshToken} (UID2's {@code
+   * refresh_response_key}, {@link RefreshTokenCodec#responseKey}), for a token that {@link
+   * #generate} or {@link #refresh} issued or that {@link #refresh} accepted; empty when the token's
+   * header does not name a known refresh key. The array is the caller's; never log it.
+   */
+  public Optional<byte[]> refreshResponseKey(String refreshToken) {
+    try {
+      return Optional.of(RefreshTokenCodec.responseKey(refreshToken, keys.ring()));
+    } catch (InvalidTokenException e) {
+      return Optional.empty();
+    }
   }
 
   /**

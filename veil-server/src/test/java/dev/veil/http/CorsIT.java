@@ -142,7 +142,7 @@ class CorsIT {
   @Test
   void unknownPaths_fromABrowser_carryAllowOrigin_soTheSdkReadsThe404() {
     for (String path :
-        new String[] {"/v1/token/refreshx", "/api/v1/token/refresh", "/v2/token/refresh"}) {
+        new String[] {"/v1/token/refreshx", "/api/v1/token/refresh", "/v3/token/refresh"}) {
       Response r =
           node.send(
               HttpRequest.newBuilder(node.uri(path))

@@ -118,6 +118,8 @@ class OpsIT {
               "/v1/token/validate",
               "/v1/identity/map",
               "/v2/identity/map",
+              "/v2/token/generate",
+              "/v2/token/refresh",
               "/v2/token/validate",
               "/v2/token/logout",
               "/v1/identity/buckets",

@@ -6,9 +6,12 @@ import dev.veil.core.identity.IdentityType;
 import dev.veil.core.token.InvalidTokenException.Reason;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Objects;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Encodes and decodes refresh tokens (UID2 "V3" refresh layout, version byte 0x70). Only Veil
@@ -50,6 +53,13 @@ public final class RefreshTokenCodec {
 
   /** Length of a token as text. */
   public static final int TOKEN_CHARS = 168;
+
+  /** Length of a {@link #responseKey} in bytes (an AES-256 key). */
+  public static final int RESPONSE_KEY_BYTES = 32;
+
+  /** What {@link #responseKey} puts before the token's text in its HMAC input. */
+  private static final byte[] RESPONSE_KEY_LABEL =
+      "veil v2 refresh response key".getBytes(StandardCharsets.US_ASCII);
 
   private static final int PLAIN =
       8
@@ -150,6 +160,41 @@ public final class RefreshTokenCodec {
         privacyBits,
         established,
         firstLevelHash);
+  }
+
+  /**
+   * The key that seals the v2 answer to a refresh of {@code token} (UID2's {@code
+   * refresh_response_key}): HMAC-SHA256 under the secret of the refresh key that encrypted the
+   * token, of the ASCII label {@code "veil v2 refresh response key"} followed by the token's text
+   * as US-ASCII bytes. It is derived, not stored in the token, so the token keeps this layout and
+   * works on v1 and v2 alike; only the server (which holds the key) and whoever saw the answer that
+   * issued the token know it. Reads only the token's clear header: call it for a token this codec
+   * encoded or {@link #decode decoded}. The returned array is the caller's; never log it.
+   *
+   * @throws InvalidTokenException as {@link #decode} for a token whose header is malformed, of
+   *     another version, or names a key that {@code keys} does not know or that is not a refresh
+   *     key
+   */
+  public static byte[] responseKey(String token, KeyLookup keys) {
+    byte[] bytes = TokenText.STANDARD_PADDED.decode(token, TOKEN_BYTES);
+    EncryptionKey key = keys.byId(TokenHeader.read(bytes, VERSION).keyId());
+    if (key == null) {
+      throw new InvalidTokenException(Reason.UNKNOWN_KEY);
+    }
+    if (key.siteId() != EncryptionKey.REFRESH_SITE_ID) {
+      throw new InvalidTokenException(Reason.TAMPERED);
+    }
+    byte[] secret = key.secret();
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(secret, "HmacSHA256"));
+      mac.update(RESPONSE_KEY_LABEL);
+      return mac.doFinal(token.getBytes(StandardCharsets.US_ASCII));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HMAC-SHA256 is unavailable", e);
+    } finally {
+      Arrays.fill(secret, (byte) 0);
+    }
   }
 
   private static void writePlain(ByteBuffer out, RefreshTokenPayload p) {
