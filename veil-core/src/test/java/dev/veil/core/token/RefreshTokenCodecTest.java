@@ -9,7 +9,10 @@ import dev.veil.core.identity.IdentityType;
 import dev.veil.core.token.AdvertisingTokenCodecTest.RawGcm;
 import dev.veil.core.token.InvalidTokenException.Reason;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -133,5 +136,53 @@ class RefreshTokenCodecTest {
                 TestKeys.SITE_KEY);
 
     assertRejected(() -> codec.decode(advertising, TestKeys.ALL), Reason.MALFORMED);
+  }
+
+  // --- the v2 refresh response key ---
+
+  @Test
+  void responseKey_isHmacSha256OfTheLabelAndTheTokenUnderTheRefreshKeysSecret() throws Exception {
+    String token = codec.encode(payload, TestKeys.REFRESH);
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(TestKeys.REFRESH.secret(), "HmacSHA256"));
+    mac.update("veil v2 refresh response key".getBytes(StandardCharsets.US_ASCII));
+    byte[] expected = mac.doFinal(token.getBytes(StandardCharsets.US_ASCII));
+
+    byte[] key = RefreshTokenCodec.responseKey(token, TestKeys.ALL);
+
+    assertThat(key).hasSize(RefreshTokenCodec.RESPONSE_KEY_BYTES).isEqualTo(expected);
+    assertThat(RefreshTokenCodec.responseKey(token, TestKeys.ALL)).isEqualTo(key);
+  }
+
+  @Test
+  void responseKey_differsForEveryToken_andForEveryRefreshKey() {
+    String first = codec.encode(payload, TestKeys.REFRESH);
+    String second = codec.encode(payload, TestKeys.REFRESH);
+    String underOtherKey = codec.encode(payload, TestKeys.REFRESH_2);
+
+    assertThat(RefreshTokenCodec.responseKey(first, TestKeys.ALL))
+        .isNotEqualTo(RefreshTokenCodec.responseKey(second, TestKeys.ALL))
+        .isNotEqualTo(RefreshTokenCodec.responseKey(underOtherKey, TestKeys.ALL));
+  }
+
+  @Test
+  void responseKey_ofATokenWhoseKeyIsUnknown_isUnknownKey() {
+    String token = codec.encode(payload, TestKeys.REFRESH);
+
+    assertThatThrownBy(
+            () -> RefreshTokenCodec.responseKey(token, TestKeys.allExcept(TestKeys.REFRESH.id())))
+        .isInstanceOfSatisfying(
+            InvalidTokenException.class, e -> assertThat(e.reason()).isEqualTo(Reason.UNKNOWN_KEY));
+  }
+
+  @Test
+  void responseKey_ofATokenNamingANonRefreshKey_isTampered() {
+    byte[] bytes = Base64.getDecoder().decode(codec.encode(payload, TestKeys.REFRESH));
+    ByteBuffer.wrap(bytes, 2, 4).putInt(TestKeys.MASTER.id());
+    String forged = Base64.getEncoder().encodeToString(bytes);
+
+    assertThatThrownBy(() -> RefreshTokenCodec.responseKey(forged, TestKeys.ALL))
+        .isInstanceOfSatisfying(
+            InvalidTokenException.class, e -> assertThat(e.reason()).isEqualTo(Reason.TAMPERED));
   }
 }
