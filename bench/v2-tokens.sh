@@ -29,8 +29,8 @@ start_serve "$jar" "$dir" 0
 admin_key="$(cat "$dir/data/admin.key")"
 created="$(java -jar "$jar" admin --port "$grpc_port" --key "$admin_key" client create \
   --name bench --roles GENERATOR --json 2>/dev/null)"
-key="$(printf '%s' "$created" | sed -n 's/.*"api_key": *"\([^"]*\)".*/\1/p')"
-secret="$(printf '%s' "$created" | sed -n 's/.*"secret": *"\([^"]*\)".*/\1/p')"
+key="$(printf '%s' "$created" | sed -n 's/.*"api_key" *: *"\([^"]*\)".*/\1/p')"
+secret="$(printf '%s' "$created" | sed -n 's/.*"secret" *: *"\([^"]*\)".*/\1/p')"
 [ -n "$key" ] && [ -n "$secret" ] || die "client create gave no key or secret"
 json='{"email":"bench.user@example.com","optout_check":1}'
 printf '%s' "$json" >"$dir/v1-generate.json"

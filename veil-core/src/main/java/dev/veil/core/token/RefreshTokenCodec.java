@@ -57,6 +57,17 @@ public final class RefreshTokenCodec {
   /** Length of a {@link #responseKey} in bytes (an AES-256 key). */
   public static final int RESPONSE_KEY_BYTES = 32;
 
+  /** One HMAC-SHA256 per thread, initialised with each call's key. */
+  private static final ThreadLocal<Mac> HMACS =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return Mac.getInstance("HmacSHA256");
+            } catch (GeneralSecurityException e) {
+              throw new IllegalStateException("HMAC-SHA256 is unavailable", e);
+            }
+          });
+
   /** What {@link #responseKey} puts before the token's text in its HMAC input. */
   private static final byte[] RESPONSE_KEY_LABEL =
       "veil v2 refresh response key".getBytes(StandardCharsets.US_ASCII);
@@ -186,7 +197,7 @@ public final class RefreshTokenCodec {
     }
     byte[] secret = key.secret();
     try {
-      Mac mac = Mac.getInstance("HmacSHA256");
+      Mac mac = HMACS.get(); // looking the algorithm up costs more than the HMAC itself
       mac.init(new SecretKeySpec(secret, "HmacSHA256"));
       mac.update(RESPONSE_KEY_LABEL);
       return mac.doFinal(token.getBytes(StandardCharsets.US_ASCII));
