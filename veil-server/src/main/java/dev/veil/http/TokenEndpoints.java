@@ -3,8 +3,9 @@ package dev.veil.http;
 import dev.veil.client.ApiClient;
 import dev.veil.common.ErrorCode;
 import dev.veil.common.VeilException;
-import dev.veil.core.crypto.AesGcm;
 import dev.veil.core.crypto.NonceSource;
+import dev.veil.core.envelope.EnvelopeSecret;
+import dev.veil.core.envelope.V2Envelope;
 import dev.veil.core.identity.IdentityHash;
 import dev.veil.token.GenerateOutcome;
 import dev.veil.token.IdentityTokens;
@@ -13,8 +14,6 @@ import dev.veil.token.TokenService;
 import io.vertx.core.buffer.Buffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Base64;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * {@code /v1/token/generate}, {@code /v1/token/refresh} and {@code /v1/token/validate}
@@ -169,18 +168,10 @@ final class TokenEndpoints {
    * [a fresh 12-byte IV, AES-256-GCM of the JSON, its 16-byte tag]. Takes ownership of {@code key}.
    */
   private void sealUnder(Exchange ex, byte[] key) {
-    SecretKeySpec spec = new SecretKeySpec(key, "AES");
+    EnvelopeSecret secret = EnvelopeSecret.of(key);
     Arrays.fill(key, (byte) 0);
     ex.sealAnswers(
-        json -> {
-          byte[] plain = json.getBytes();
-          byte[] sealed = new byte[AesGcm.IV_BYTES + plain.length + AesGcm.TAG_BYTES];
-          byte[] iv = new byte[AesGcm.IV_BYTES];
-          ivs.nextBytes(iv);
-          System.arraycopy(iv, 0, sealed, 0, iv.length);
-          AesGcm.encrypt(spec, iv, plain, 0, plain.length, sealed, AesGcm.IV_BYTES);
-          return Buffer.buffer(Base64.getEncoder().encode(sealed));
-        });
+        json -> Buffer.buffer(V2Envelope.BASE64.sealRefreshAnswer(json.getBytes(), secret, ivs)));
   }
 
   /**

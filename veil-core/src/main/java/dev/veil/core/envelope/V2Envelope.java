@@ -139,6 +139,38 @@ public enum V2Envelope {
     return new OpenedEnvelope((long) LONGS.get(plain, 0), nonce, plain, HEADER_BYTES);
   }
 
+  /**
+   * Seals the answer to a v2 token refresh, whose request was not enveloped: a fresh IV from {@code
+   * ivs}, then {@code payload} alone encrypted (no time, no nonce), as UID2's SDKs read it.
+   *
+   * @param key the refreshed token's {@code refresh_response_key}
+   * @return the body: ASCII text for {@link #BASE64}
+   */
+  public byte[] sealRefreshAnswer(byte[] payload, EnvelopeSecret key, NonceSource ivs) {
+    Objects.requireNonNull(key, "key");
+    byte[] raw = new byte[Math.addExact(AesGcm.IV_BYTES + AesGcm.TAG_BYTES, payload.length)];
+    byte[] iv = new byte[AesGcm.IV_BYTES];
+    ivs.nextBytes(iv);
+    System.arraycopy(iv, 0, raw, 0, AesGcm.IV_BYTES);
+    AesGcm.encrypt(key.spec(), iv, payload, 0, payload.length, raw, AesGcm.IV_BYTES);
+    return this == BASE64 ? Base64.getEncoder().encode(raw) : raw;
+  }
+
+  /**
+   * Opens what {@link #sealRefreshAnswer} sealed and returns the payload.
+   *
+   * @throws EnvelopeException {@link Reason#BAD_BASE64}, {@link Reason#TOO_SHORT} or {@link
+   *     Reason#CANNOT_DECRYPT}
+   */
+  public byte[] openRefreshAnswer(byte[] body, EnvelopeSecret key) {
+    Objects.requireNonNull(key, "key");
+    byte[] raw = decode(body);
+    if (raw.length < AesGcm.IV_BYTES + AesGcm.TAG_BYTES) {
+      throw new EnvelopeException(Reason.TOO_SHORT);
+    }
+    return decrypt(key, raw, 0);
+  }
+
   private byte[] seal(
       int prefix, byte[] payload, long nonce, EnvelopeSecret secret, Instant now, NonceSource ivs) {
     Objects.requireNonNull(secret, "secret");

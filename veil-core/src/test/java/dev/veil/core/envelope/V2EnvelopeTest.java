@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.veil.core.crypto.AesGcm;
 import dev.veil.core.crypto.NonceSource;
 import dev.veil.core.envelope.EnvelopeException.Reason;
 import java.nio.ByteBuffer;
@@ -102,6 +103,27 @@ class V2EnvelopeTest {
             .array();
     assertThat(raw).isEqualTo(expected);
     assertThat(new String(body, US_ASCII)).isEqualTo(Base64.getEncoder().encodeToString(expected));
+  }
+
+  @ParameterizedTest
+  @EnumSource(V2Envelope.class)
+  void refreshAnswer_isTheIvThenThePayloadAloneEncrypted_andOpensOnlyWithItsKey(V2Envelope wire)
+      throws Exception {
+    byte[] body = wire.sealRefreshAnswer(PAYLOAD, SECRET, NonceSource.secure());
+    byte[] raw = wire == V2Envelope.BASE64 ? Base64.getDecoder().decode(body) : body;
+
+    assertThat(raw).hasSize(AesGcm.IV_BYTES + PAYLOAD.length + AesGcm.TAG_BYTES);
+    Cipher jce = Cipher.getInstance("AES/GCM/NoPadding");
+    jce.init(
+        Cipher.DECRYPT_MODE,
+        new SecretKeySpec(SECRET_BYTES, "AES"),
+        new GCMParameterSpec(128, raw, 0, AesGcm.IV_BYTES));
+    assertThat(jce.doFinal(raw, AesGcm.IV_BYTES, raw.length - AesGcm.IV_BYTES)).isEqualTo(PAYLOAD);
+    assertThat(wire.openRefreshAnswer(body, SECRET)).isEqualTo(PAYLOAD);
+    assertThatThrownBy(() -> wire.openRefreshAnswer(body, OTHER_SECRET))
+        .isInstanceOfSatisfying(
+            EnvelopeException.class,
+            e -> assertThat(e.reason()).isEqualTo(EnvelopeException.Reason.CANNOT_DECRYPT));
   }
 
   @Test
