@@ -131,6 +131,17 @@ class LogHygieneIT {
       secrets.add(v2.body());
       http.post("/v2/identity/map", key, sealed.substring(0, sealed.length() - 8) + "AAAAAAAA");
       http.post("/v2/identity/map", key, "not base64: " + email);
+      // The v2 key endpoints: their sealed answers hold every key the client may read.
+      String sealedKeys =
+          new String(
+              V2Envelope.BASE64.sealRequest(
+                  new byte[0], 98, envelopeKey, Instant.now(), NonceSource.secure()),
+              StandardCharsets.US_ASCII);
+      secrets.add(sealedKeys);
+      Http.Response bidstream = http.post("/v2/key/bidstream", key, sealedKeys);
+      assertThat(bidstream.code()).as(bidstream.body()).isEqualTo(200);
+      secrets.add(bidstream.body());
+      AdminCli.run(server.grpcPort(), adminKey, "sites", "share", "2", "--sites", "3");
       AdminCli.run(
           server.grpcPort(), adminKey, "optout", "record", "--email", "admin.side@example.com");
       AdminCli.run(
