@@ -43,7 +43,14 @@ class MalformedInputSweepIT {
           "/v1/identity/map",
           "/v1/identity/buckets",
           "/v1/optout",
-          "/v1/key/latest");
+          "/v1/key/latest",
+          "/v2/token/generate",
+          "/v2/token/refresh",
+          "/v2/token/validate",
+          "/v2/token/logout",
+          "/v2/identity/map",
+          "/v2/key/bidstream",
+          "/v2/key/sharing");
   private static final List<Integer> CLIENT_STATUSES =
       List.of(200, 400, 401, 404, 405, 413, 415, 431);
   private static final ObjectMapper JSON = new ObjectMapper();
