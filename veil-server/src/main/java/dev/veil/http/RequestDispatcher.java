@@ -110,6 +110,7 @@ final class RequestDispatcher {
         Route.at("/v2/token/validate").role(Role.GENERATOR).post(v2Json(v2, tokens::validate)),
         Route.at("/v2/token/logout").role(Role.OPTOUT).post(v2Json(v2, optOut::logout)),
         Route.at("/v1/identity/buckets").role(Role.MAPPER).get(query(buckets::handle)),
+        Route.at("/v2/identity/buckets").role(Role.MAPPER).post(v2Json(v2, buckets::handle)),
         Route.at("/v1/optout").role(Role.OPTOUT).post(json(optOut::handle)),
         Route.at("/v1/key/latest").role(Role.ID_READER).get(keys::handle),
         Route.at("/ops/healthz").open().get(ops::healthz),
