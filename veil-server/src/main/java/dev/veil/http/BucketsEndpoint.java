@@ -6,9 +6,11 @@ import java.io.IOException;
 import java.time.Instant;
 
 /**
- * {@code GET /v1/identity/buckets} (docs/spec.md 1.8): buckets whose current salt took effect
- * strictly after {@code since_timestamp}, ordered by that time, streamed by {@link BucketStream}
- * within the node's {@link StreamBudget}.
+ * {@code GET /v1/identity/buckets} (docs/spec.md 1.8) and {@code POST /v2/identity/buckets}, its
+ * form in the v2 envelope: buckets whose current salt took effect strictly after {@code
+ * since_timestamp} (from the query, or from the opened JSON body), ordered by that time, streamed
+ * by {@link BucketStream} within the node's {@link StreamBudget}, sealed if the exchange's answers
+ * are.
  */
 final class BucketsEndpoint {
   private final SaltService salts;

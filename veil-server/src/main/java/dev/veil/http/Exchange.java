@@ -3,6 +3,7 @@ package dev.veil.http;
 import dev.veil.client.ApiClient;
 import dev.veil.common.ApiProfile;
 import dev.veil.observability.RequestMetrics;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -33,12 +34,21 @@ final class Exchange {
   private final long startNanos;
   private ApiClient client;
   private boolean answered;
+  private boolean closeAfterStream;
   private Sealer sealer;
 
   /** Turns a 200 answer's JSON into the encrypted body that is sent instead (the v2 API). */
   @FunctionalInterface
   interface Sealer {
     Buffer seal(Buffer json);
+
+    /**
+     * The encoding that seals a streamed 200 answer as one answer, or null if this sealer cannot
+     * seal in chunks.
+     */
+    default ChunkEncoding streamed() {
+      return null;
+    }
   }
 
   /**
@@ -194,14 +204,48 @@ final class Exchange {
   }
 
   /**
-   * Starts a chunked 200 response whose body the caller writes; finish with {@link #streamEnded}.
+   * How the chunks of a streamed 200 answer go on the wire: as JSON, or sealed when the answers of
+   * this exchange are ({@link #sealAnswers}).
+   *
+   * @throws IllegalStateException if the answers are sealed in a way that cannot stream
+   */
+  ChunkEncoding chunkEncoding() {
+    if (sealer == null) {
+      return ChunkEncoding.JSON;
+    }
+    ChunkEncoding sealed = sealer.streamed();
+    if (sealed == null) {
+      throw new IllegalStateException("this route's sealed answers cannot be streamed");
+    }
+    return sealed;
+  }
+
+  /**
+   * Starts a chunked 200 response whose body the caller writes, the last chunk with {@link
+   * #endStream}; finish with {@link #streamEnded}. After a chunked request the connection closes
+   * once the answer is written, as after {@link #send}.
    */
   HttpServerResponse beginStream(String contentType) {
     answered = true;
     HttpServerResponse response = request.response();
     response.setStatusCode(200).setChunked(true).putHeader(HttpHeaders.CONTENT_TYPE, contentType);
-    closeIfStopping(response);
+    closeAfterStream = request.headers().contains(HttpHeaders.TRANSFER_ENCODING);
+    if (closeAfterStream) {
+      ConnectionClose.mark(request);
+      response.putHeader(HttpHeaders.CONNECTION, "close");
+    } else {
+      closeIfStopping(response);
+    }
     return response;
+  }
+
+  /** Writes the last chunk of a streamed answer and ends it. */
+  Future<Void> endStream(Buffer last) {
+    Future<Void> ended = request.response().end(last);
+    if (closeAfterStream) {
+      ended.onComplete(written -> ConnectionClose.afterAnswer(request));
+    }
+    return ended;
   }
 
   /** Once the listener is stopping, every answer ends its connection ({@link StopSignal}). */
@@ -213,6 +257,9 @@ final class Exchange {
 
   /** Records a streamed response once it ended (or the connection closed during it). */
   void streamEnded(boolean complete) {
+    if (!complete && closeAfterStream) {
+      ConnectionClose.now(request); // cut short: endStream will not close it
+    }
     observer.completed(this, complete ? 200 : CLIENT_CLOSED);
   }
 

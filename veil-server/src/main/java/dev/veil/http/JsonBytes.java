@@ -49,6 +49,11 @@ final class JsonBytes {
     return bytes;
   }
 
+  /** Bytes written so far, from the start of {@link #array()}. */
+  int length() {
+    return length;
+  }
+
   /**
    * Makes room for {@code n} bytes, counts them as written, and returns where they start in {@link
    * #array()}.

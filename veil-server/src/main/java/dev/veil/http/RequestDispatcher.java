@@ -127,6 +127,7 @@ final class RequestDispatcher {
                     BodyReader.read(
                         ex, maxBodyBytes, body -> v2.handle(ex, body, sharing::bidstream))),
         Route.at("/v1/identity/buckets").role(Role.MAPPER).get(query(buckets::handle)),
+        Route.at("/v2/identity/buckets").role(Role.MAPPER).post(v2Json(v2, buckets::handle)),
         Route.at("/v1/optout").role(Role.OPTOUT).post(json(optOut::handle)),
         Route.at("/v1/key/latest").role(Role.ID_READER).get(keys::handle),
         Route.at("/ops/healthz").open().get(ops::healthz),

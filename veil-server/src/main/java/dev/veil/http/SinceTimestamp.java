@@ -8,11 +8,11 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 
 /**
- * The {@code since_timestamp} parameter of {@code GET /v1/identity/buckets} (docs/spec.md 1.8): an
- * ISO 8601 local date-time in UTC ({@code YYYY-MM-DDThh:mm}, optional {@code :ss}, optional
- * fraction; a trailing {@code Z} is tolerated) or an integer of Unix epoch seconds (1 to 12 digits,
- * so a value in milliseconds, 13 digits today, is refused instead of silently meaning the far
- * future).
+ * The {@code since_timestamp} parameter of the buckets answer (docs/spec.md 1.8; in the query of
+ * {@code GET /v1/identity/buckets}, in the JSON of {@code POST /v2/identity/buckets}): an ISO 8601
+ * local date-time in UTC ({@code YYYY-MM-DDThh:mm}, optional {@code :ss}, optional fraction; a
+ * trailing {@code Z} is tolerated) or an integer of Unix epoch seconds (1 to 12 digits, so a value
+ * in milliseconds, 13 digits today, is refused instead of silently meaning the far future).
  */
 final class SinceTimestamp {
   static final String NAME = "since_timestamp";

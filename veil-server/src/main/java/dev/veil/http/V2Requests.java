@@ -6,6 +6,7 @@ import dev.veil.common.ErrorCode;
 import dev.veil.common.VeilException;
 import dev.veil.core.crypto.NonceSource;
 import dev.veil.core.envelope.EnvelopeException;
+import dev.veil.core.envelope.EnvelopeSecret;
 import dev.veil.core.envelope.OpenedEnvelope;
 import dev.veil.core.envelope.V2Envelope;
 import io.vertx.core.buffer.Buffer;
@@ -16,8 +17,9 @@ import java.time.Duration;
  * The v2 API's envelope around a handler (docs/http-api.md, "The v2 API"): the body, standard
  * base64 text, is opened with the authenticated caller's secret, its JSON goes to the handler as a
  * v1 POST body would, and the handler's 200 answer is sealed with the same secret and the request's
- * nonce; errors go out as plain JSON, spelled as UID2 spells them ({@code client_error}). A body
- * that cannot be opened gets UID2's message for the reason, never a 500. Thread-safe.
+ * nonce, whole or, for a streamed answer, chunk by chunk ({@link SealedChunkEncoding}); errors go
+ * out as plain JSON, spelled as UID2 spells them ({@code client_error}). A body that cannot be
+ * opened gets UID2's message for the reason, never a 500. Thread-safe.
  */
 final class V2Requests {
   private final Clock clock;
@@ -63,13 +65,31 @@ final class V2Requests {
     } catch (EnvelopeException e) {
       throw VeilException.clientError(message(e.reason()));
     }
-    long nonce = opened.nonce();
-    ex.sealAnswers(
-        json ->
-            Buffer.buffer(
-                V2Envelope.BASE64.sealResponse(
-                    json.getBytes(), nonce, secret.envelopeKey(), clock.instant(), ivs)));
+    ex.sealAnswers(new AnswerSeal(secret.envelopeKey(), opened.nonce()));
     handler.handle(ex, Buffer.buffer(opened.payloadBytes()));
+  }
+
+  /** Seals the 200 answer to one opened request with the caller's secret and its nonce. */
+  private final class AnswerSeal implements Exchange.Sealer {
+    private final EnvelopeSecret key;
+    private final long nonce;
+
+    AnswerSeal(EnvelopeSecret key, long nonce) {
+      this.key = key;
+      this.nonce = nonce;
+    }
+
+    @Override
+    public Buffer seal(Buffer json) {
+      return Buffer.buffer(
+          V2Envelope.BASE64.sealResponse(json.getBytes(), nonce, key, clock.instant(), ivs));
+    }
+
+    @Override
+    public ChunkEncoding streamed() {
+      return new SealedChunkEncoding(
+          V2Envelope.BASE64.responseSealer(nonce, key, clock.instant(), ivs));
+    }
   }
 
   /** UID2's operator's message for each reason an envelope cannot be opened. */

@@ -14,10 +14,10 @@
  *       TokenEndpoints}, {@code IdentityMapEndpoints} (batch: {@code MapBatchRequest} reads the
  *       body and hands each identifier to {@code MapBatchAnswer}, which maps and writes it), {@code
  *       BucketsEndpoint} ({@code BucketStream} streams one chunk at a time within the node's {@code
- *       StreamBudget}), {@code OptOutEndpoint} (the only blocking call, on a worker), {@code
- *       KeyLatestEndpoint}, {@code OpsEndpoints}, {@code SdkScriptEndpoint} (the browser SDK file,
- *       {@link dev.veil.http.SdkScript}, at {@code /static/veil-sdk.js} and under its versioned
- *       name).
+ *       StreamBudget}, each chunk as JSON or, for v2, sealed by {@code SealedChunkEncoding}),
+ *       {@code OptOutEndpoint} (the only blocking call, on a worker), {@code KeyLatestEndpoint},
+ *       {@code OpsEndpoints}, {@code SdkScriptEndpoint} (the browser SDK file, {@link
+ *       dev.veil.http.SdkScript}, at {@code /static/veil-sdk.js} and under its versioned name).
  *   <li>{@code Exchange} carries one request and is the only way to answer, so {@code
  *       RequestObserver} sees each answer once (metrics, access log). {@code JsonBytes} writes the
  *       hot answers (token pairs, identity maps) by hand; {@code Envelope} writes every other JSON

@@ -107,8 +107,8 @@ class LogHygieneIT {
       }
       http.post("/v1/optout", key, "{\"phone\":\"" + phone + "\"}");
 
-      // The v2 API: the client's secret (client 2, after the bootstrapped admin), a sealed map
-      // request and answer, and envelopes that do not open.
+      // The v2 API: the client's secret (client 2, after the bootstrapped admin), sealed map and
+      // buckets requests and answers, and envelopes that do not open.
       AdminCli.Result rotated =
           AdminCli.run(
               server.grpcPort(), adminKey, "client", "rotate-secret", "2", "--secret-only");
@@ -142,6 +142,24 @@ class LogHygieneIT {
       assertThat(bidstream.code()).as(bidstream.body()).isEqualTo(200);
       secrets.add(bidstream.body());
       AdminCli.run(server.grpcPort(), adminKey, "sites", "share", "2", "--sites", "3");
+      String sealedBuckets =
+          new String(
+              V2Envelope.BASE64.sealRequest(
+                  "{\"since_timestamp\":\"2020-01-01T00:00:00\"}".getBytes(StandardCharsets.UTF_8),
+                  97,
+                  envelopeKey,
+                  Instant.now(),
+                  NonceSource.secure()),
+              StandardCharsets.US_ASCII);
+      secrets.add(sealedBuckets);
+      Http.Response buckets = http.post("/v2/identity/buckets", key, sealedBuckets);
+      assertThat(buckets.code()).as(buckets.body()).isEqualTo(200);
+      secrets.add(buckets.body().substring(0, 64));
+      char changed = sealedBuckets.charAt(40) == 'A' ? 'B' : 'A';
+      http.post(
+          "/v2/identity/buckets",
+          key,
+          sealedBuckets.substring(0, 40) + changed + sealedBuckets.substring(41));
       AdminCli.run(
           server.grpcPort(), adminKey, "optout", "record", "--email", "admin.side@example.com");
       AdminCli.run(

@@ -38,10 +38,10 @@ class BucketChunksTest {
   }
 
   private static List<Buffer> chunks(SaltSnapshot snapshot, PrimitiveIterator.OfInt buckets) {
-    BucketChunks chunks = new BucketChunks(snapshot, buckets);
+    BucketChunks chunks = new BucketChunks(snapshot, buckets, BucketChunks.MAX_BYTES);
     List<Buffer> out = new ArrayList<>();
     while (!chunks.ended()) {
-      out.add(chunks.next());
+      out.add(chunks.next().toBuffer());
     }
     return out;
   }

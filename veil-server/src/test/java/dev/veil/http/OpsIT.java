@@ -123,6 +123,7 @@ class OpsIT {
               "/v2/token/validate",
               "/v2/token/logout",
               "/v1/identity/buckets",
+              "/v2/identity/buckets",
               "/v1/optout",
               "/v1/key/latest",
               "/v2/key/bidstream",

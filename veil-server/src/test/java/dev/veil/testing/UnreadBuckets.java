@@ -14,9 +14,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Connections that ask for the whole buckets answer ({@code GET /v1/identity/buckets}) and then
- * read nothing, as a stalled or hostile client does: each has a 4 KiB receive buffer, so the answer
- * backs up into the server.
+ * Connections that ask for the whole buckets answer ({@code GET /v1/identity/buckets}, or any
+ * request given whole) and then read nothing, as a stalled or hostile client does: each has a 4 KiB
+ * receive buffer, so the answer backs up into the server.
  */
 public final class UnreadBuckets implements AutoCloseable {
   /** The last bytes of a complete chunked answer: the empty last chunk. */
@@ -37,6 +37,14 @@ public final class UnreadBuckets implements AutoCloseable {
                 + mapperKey
                 + "\r\n\r\n")
             .getBytes(StandardCharsets.US_ASCII);
+    return open(port, request, count);
+  }
+
+  /**
+   * Opens {@code count} connections to 127.0.0.1:{@code port}, each sending {@code request} (head
+   * and body, as it goes on the wire).
+   */
+  public static UnreadBuckets open(int port, byte[] request, int count) throws IOException {
     UnreadBuckets clients = new UnreadBuckets();
     try {
       for (int i = 0; i < count; i++) {

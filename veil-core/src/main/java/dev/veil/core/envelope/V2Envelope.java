@@ -19,9 +19,10 @@ import javax.crypto.AEADBadTagException;
  * envelope: {@link #BASE64}, standard base64 text (what UID2's v2 endpoints take), and {@link
  * #BINARY}, the raw bytes (UID2's bodies of type {@code application/octet-stream}).
  *
- * <p>A server opens with {@link #openRequest} and answers a 200 with {@link #sealResponse}; a
- * client seals with {@link #sealRequest} and opens the answer with {@link #openResponse}. Every
- * refusal is an {@link EnvelopeException} with its reason; nothing else is thrown for any body.
+ * <p>A server opens with {@link #openRequest} and answers a 200 with {@link #sealResponse}, or with
+ * {@link #responseSealer} when the answer is too large to hold whole; a client seals with {@link
+ * #sealRequest} and opens the answer with {@link #openResponse}. Every refusal is an {@link
+ * EnvelopeException} with its reason; nothing else is thrown for any body.
  *
  * <p>Thread-safe: encryption uses {@link AesGcm}'s per-thread ciphers, so no call creates a {@code
  * Cipher} once a thread's are made. Allocation per call: the decoded or encoded body and the
@@ -104,6 +105,21 @@ public enum V2Envelope {
   public byte[] sealResponse(
       byte[] payload, long nonce, EnvelopeSecret secret, Instant now, NonceSource ivs) {
     return seal(0, payload, nonce, secret, now, ivs);
+  }
+
+  /**
+   * Seals the answer to a request in pieces, for a payload that is produced and sent bit by bit:
+   * the pieces joined are what {@link #sealResponse} makes of the whole payload with the same IV.
+   * Creates a {@code Cipher} (a few microseconds), which the sealer keeps to its end.
+   *
+   * @param nonce the request's {@link OpenedEnvelope#nonce()}
+   */
+  public ResponseSealer responseSealer(
+      long nonce, EnvelopeSecret secret, Instant now, NonceSource ivs) {
+    Objects.requireNonNull(secret, "secret");
+    byte[] iv = new byte[AesGcm.IV_BYTES];
+    ivs.nextBytes(iv);
+    return new ResponseSealer(this, secret, iv, now, nonce);
   }
 
   /**

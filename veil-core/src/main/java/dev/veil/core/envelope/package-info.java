@@ -1,6 +1,7 @@
 /**
  * The encrypted bodies of UID2's v2 API ("v2 envelopes"): {@link dev.veil.core.envelope.V2Envelope}
- * seals and opens them, {@link dev.veil.core.envelope.EnvelopeSecret} is the client's key, {@link
+ * seals and opens them, {@link dev.veil.core.envelope.ResponseSealer} seals a large answer piece by
+ * piece, {@link dev.veil.core.envelope.EnvelopeSecret} is the client's key, {@link
  * dev.veil.core.envelope.OpenedEnvelope} what an envelope carries and {@link
  * dev.veil.core.envelope.EnvelopeException} why one was refused.
  *
