@@ -7,6 +7,7 @@ import dev.veil.cli.admin.DeductionCommand;
 import dev.veil.cli.admin.KeysCommand;
 import dev.veil.cli.admin.OptOutCommand;
 import dev.veil.cli.admin.SaltsCommand;
+import dev.veil.cli.admin.SitesCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -29,6 +30,7 @@ import picocli.CommandLine.Mixin;
     subcommands = {
       ClientCommand.class,
       KeysCommand.class,
+      SitesCommand.class,
       SaltsCommand.class,
       OptOutCommand.class,
       DeductionCommand.class

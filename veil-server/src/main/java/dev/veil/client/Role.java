@@ -8,8 +8,13 @@ public enum Role {
   MAPPER,
   /** {@code /v1/optout}. */
   OPTOUT,
-  /** {@code /v1/key/latest}: key distribution to bidders. */
+  /**
+   * {@code /v1/key/latest} and {@code /v2/key/bidstream}: key distribution to bidders (also {@code
+   * /v2/key/sharing}).
+   */
   ID_READER,
+  /** {@code /v2/key/sharing}: encrypting raw ids into tokens for permitted receivers. */
+  SHARER,
   /** The admin gRPC API. */
   ADMIN
 }

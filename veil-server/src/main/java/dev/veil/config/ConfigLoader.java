@@ -13,6 +13,7 @@ import dev.veil.core.identity.IdentityInput;
 import dev.veil.core.identity.InvalidIdentifierException;
 import dev.veil.key.KeyPolicy;
 import dev.veil.salt.SaltRotationPolicy;
+import dev.veil.site.SharingPolicy;
 import dev.veil.token.TokenLifetimes;
 import java.io.IOException;
 import java.io.Reader;
@@ -73,6 +74,8 @@ public final class ConfigLoader {
     d.put("token.advertising-lifetime", "72h");
     d.put("token.refresh-from", "1h");
     d.put("token.refresh-lifetime", "30d");
+    d.put("token.sharing-lifetime", "72h");
+    d.put("token.allowed-clock-skew", "30m");
     d.put("keys.rotation-period", "1d");
     d.put("keys.activation-delay", "1h");
     d.put("test.email", "validate@example.com");
@@ -241,11 +244,24 @@ public final class ConfigLoader {
     Duration maxStaleness = s.positiveDuration("sync.max-staleness");
     Duration activationDelay = s.duration("keys.activation-delay");
     checkPropagation(syncInterval, maxStaleness, activationDelay);
+    Duration sharingLifetime =
+        s.atMost(s.positiveDuration("token.sharing-lifetime"), "token.sharing-lifetime", "365d");
+    SharingPolicy sharing =
+        new SharingPolicy(
+            sharingLifetime,
+            adLifetime,
+            s.atMost(s.duration("token.allowed-clock-skew"), "token.allowed-clock-skew", "1d"));
+    // Master and site keys decrypt advertising tokens and the tokens sharers encrypt.
+    Duration siteTokenLifetime =
+        sharingLifetime.compareTo(adLifetime) > 0 ? sharingLifetime : adLifetime;
     KeyPolicy keys;
     try {
       keys =
           new KeyPolicy(
-              s.duration("keys.rotation-period"), activationDelay, adLifetime, refreshLifetime);
+              s.duration("keys.rotation-period"),
+              activationDelay,
+              siteTokenLifetime,
+              refreshLifetime);
     } catch (IllegalArgumentException e) {
       throw new ConfigException("keys.rotation-period: " + e.getMessage());
     }
@@ -285,6 +301,7 @@ public final class ConfigLoader {
         maxStaleness,
         tokens,
         keys,
+        sharing,
         s.email("test.email"),
         new VeilConfig.Limits(
             s.intIn("limits.max-body-bytes", 1024, 256 << 20),

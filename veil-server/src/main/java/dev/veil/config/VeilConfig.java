@@ -3,6 +3,7 @@ package dev.veil.config;
 import dev.veil.common.ApiProfile;
 import dev.veil.key.KeyPolicy;
 import dev.veil.salt.SaltRotationPolicy;
+import dev.veil.site.SharingPolicy;
 import dev.veil.token.TokenLifetimes;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,6 +28,7 @@ public record VeilConfig(
     Duration syncMaxStaleness,
     TokenLifetimes tokens,
     KeyPolicy keys,
+    SharingPolicy sharing,
     String testEmail,
     Limits limits,
     List<String> corsOrigins,

@@ -16,6 +16,8 @@ import dev.veil.grpc.identity.admin.v1.ListClientsRequest;
 import dev.veil.grpc.identity.admin.v1.ListClientsResponse;
 import dev.veil.grpc.identity.admin.v1.ListKeysRequest;
 import dev.veil.grpc.identity.admin.v1.ListKeysResponse;
+import dev.veil.grpc.identity.admin.v1.ListSitesRequest;
+import dev.veil.grpc.identity.admin.v1.ListSitesResponse;
 import dev.veil.grpc.identity.admin.v1.LookupOptOutRequest;
 import dev.veil.grpc.identity.admin.v1.LookupOptOutResponse;
 import dev.veil.grpc.identity.admin.v1.RecordOptOutRequest;
@@ -30,16 +32,25 @@ import dev.veil.grpc.identity.admin.v1.RotateSaltsRequest;
 import dev.veil.grpc.identity.admin.v1.RotateSaltsResponse;
 import dev.veil.grpc.identity.admin.v1.SetClientEnabledRequest;
 import dev.veil.grpc.identity.admin.v1.SetClientEnabledResponse;
+import dev.veil.grpc.identity.admin.v1.SetSiteSharingRequest;
+import dev.veil.grpc.identity.admin.v1.SetSiteSharingResponse;
+import dev.veil.grpc.identity.admin.v1.UpdateSiteRequest;
+import dev.veil.grpc.identity.admin.v1.UpdateSiteResponse;
 import dev.veil.identity.IdentityMapper;
 import dev.veil.key.KeyRing;
 import dev.veil.key.KeyService;
 import dev.veil.optout.OptOutService;
 import dev.veil.salt.SaltService;
 import dev.veil.salt.SaltService.RotationStatus;
+import dev.veil.site.ParticipantType;
+import dev.veil.site.Sharing;
+import dev.veil.site.Site;
+import dev.veil.site.SiteService;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -61,6 +72,7 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
   private final KeyService keys;
   private final SaltService salts;
   private final OptOutService optOuts;
+  private final SiteService sites;
   private final IdentityMapper mapper;
   private final Clock clock;
   private final CallDeadlines deadlines;
@@ -75,6 +87,7 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
       KeyService keys,
       SaltService salts,
       OptOutService optOuts,
+      SiteService sites,
       IdentityMapper mapper,
       Clock clock,
       Duration storeTimeout) {
@@ -82,6 +95,7 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
     this.keys = keys;
     this.salts = salts;
     this.optOuts = optOuts;
+    this.sites = sites;
     this.mapper = mapper;
     this.clock = clock;
     this.deadlines = new CallDeadlines(storeTimeout);
@@ -211,6 +225,38 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
             .setOptedOut(at.isPresent())
             .setOptedOutMs(at.map(Instant::toEpochMilli).orElse(0L))
             .build());
+  }
+
+  @Override
+  public void listSites(ListSitesRequest request, StreamObserver<ListSitesResponse> out) {
+    ListSitesResponse.Builder response = ListSitesResponse.newBuilder();
+    sites.directory().all().forEach(s -> response.addSites(SiteMessages.site(s)));
+    reply(out, response.build());
+  }
+
+  @Override
+  public void updateSite(UpdateSiteRequest request, StreamObserver<UpdateSiteResponse> out) {
+    Optional<Collection<String>> names =
+        request.hasDomainNames()
+            ? Optional.of(request.getDomainNames().getNamesList())
+            : Optional.empty();
+    Optional<Set<ParticipantType>> types =
+        request.hasTypes()
+            ? Optional.of(SiteMessages.types(request.getTypes().getTypesList()))
+            : Optional.empty();
+    if (names.isEmpty() && types.isEmpty()) {
+      throw VeilException.clientError("give domain_names, types or both");
+    }
+    Site site = deadlines.bound(() -> sites.update(request.getSiteId(), names, types));
+    reply(out, UpdateSiteResponse.newBuilder().setSite(SiteMessages.site(site)).build());
+  }
+
+  @Override
+  public void setSiteSharing(
+      SetSiteSharingRequest request, StreamObserver<SetSiteSharingResponse> out) {
+    Optional<Sharing> sharing = SiteMessages.sharing(request);
+    Site site = deadlines.bound(() -> sites.setSharing(request.getSiteId(), sharing));
+    reply(out, SetSiteSharingResponse.newBuilder().setSite(SiteMessages.site(site)).build());
   }
 
   private byte[] firstLevelHash(Identity identity) {

@@ -3,27 +3,32 @@ package dev.veil.http;
 import com.fasterxml.jackson.core.Base64Variants;
 import dev.veil.core.token.EncryptionKey;
 import dev.veil.key.KeyService;
+import dev.veil.site.KeyAccess;
+import dev.veil.site.SiteService;
 import io.vertx.core.http.HttpHeaders;
 import java.time.Clock;
 import java.util.List;
 
 /**
- * {@code GET /v1/key/latest} (docs/spec.md 1.9): the unexpired master and site keys a bidder needs,
- * in UID2's shape ({@code id, site_id, created, activates, expires} in epoch seconds, {@code
- * secret} in standard base64). Refresh keys are never included. The answer must not be cached by
- * proxies.
+ * {@code GET /v1/key/latest} (docs/spec.md 1.9): the unexpired master and site keys the calling
+ * bidder may read ({@link KeyAccess}; by default every site's), in UID2's shape ({@code id,
+ * site_id, created, activates, expires} in epoch seconds, {@code secret} in standard base64).
+ * Refresh keys are never included. The answer must not be cached by proxies.
  */
 final class KeyLatestEndpoint {
   private final KeyService keys;
+  private final SiteService sites;
   private final Clock clock;
 
-  KeyLatestEndpoint(KeyService keys, Clock clock) {
+  KeyLatestEndpoint(KeyService keys, SiteService sites, Clock clock) {
     this.keys = keys;
+    this.sites = sites;
     this.clock = clock;
   }
 
   void handle(Exchange ex) {
-    List<EncryptionKey> bidderKeys = keys.ring().bidderKeys(clock.instant());
+    List<EncryptionKey> bidderKeys =
+        KeyAccess.keysFor(ex.client(), keys.ring(), sites.directory(), clock.instant());
     ex.response().putHeader(HttpHeaders.CACHE_CONTROL, "no-store");
     ex.success(
         json -> {

@@ -15,10 +15,13 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Where every request enters: finds the {@link Route}, applies CORS, checks the API key and role,
@@ -75,7 +78,9 @@ final class RequestDispatcher {
     BucketsEndpoint buckets = new BucketsEndpoint(api.salts(), StreamBudget.of(config, metrics));
     OptOutEndpoint optOut =
         new OptOutEndpoint(vertx, api.mapper(), api.optOuts(), config.dbTimeout());
-    KeyLatestEndpoint keys = new KeyLatestEndpoint(api.keys(), api.clock());
+    KeyLatestEndpoint keys = new KeyLatestEndpoint(api.keys(), api.sites(), api.clock());
+    KeySharingEndpoints sharing =
+        new KeySharingEndpoints(api.keys(), api.sites(), api.sharing(), api.clock());
     OpsEndpoints ops = new OpsEndpoints(vertx, api.readiness(), metrics);
     SdkScriptEndpoint sdk = new SdkScriptEndpoint(SdkScript.load());
     V2Requests v2 = new V2Requests(api.clock(), V2Envelope.UID2_ALLOWED_SKEW);
@@ -109,6 +114,18 @@ final class RequestDispatcher {
             .post(ex -> BodyReader.read(ex, maxBodyBytes, body -> tokens.refreshV2(ex, body))),
         Route.at("/v2/token/validate").role(Role.GENERATOR).post(v2Json(v2, tokens::validate)),
         Route.at("/v2/token/logout").role(Role.OPTOUT).post(v2Json(v2, optOut::logout)),
+        Route.at("/v2/key/sharing")
+            .roles(Role.ID_READER, Role.SHARER)
+            .post(
+                ex ->
+                    BodyReader.read(
+                        ex, maxBodyBytes, body -> v2.handle(ex, body, sharing::sharing))),
+        Route.at("/v2/key/bidstream")
+            .role(Role.ID_READER)
+            .post(
+                ex ->
+                    BodyReader.read(
+                        ex, maxBodyBytes, body -> v2.handle(ex, body, sharing::bidstream))),
         Route.at("/v1/identity/buckets").role(Role.MAPPER).get(query(buckets::handle)),
         Route.at("/v1/optout").role(Role.OPTOUT).post(json(optOut::handle)),
         Route.at("/v1/key/latest").role(Role.ID_READER).get(keys::handle),
@@ -199,6 +216,13 @@ final class RequestDispatcher {
    * be part of the body to the proxy (request smuggling), so RFC 9112 section 6 has the server
    * refuse it and close the connection.
    */
+  /** "API key lacks the MAPPER role", or with two roles, "… the ID_READER or SHARER role". */
+  private static String lacksRole(Set<Role> roles) {
+    return "API key lacks the "
+        + EnumSet.copyOf(roles).stream().map(Role::name).collect(Collectors.joining(" or "))
+        + " role";
+  }
+
   private static String ambiguousFraming(HttpServerRequest request) {
     List<String> codings = request.headers().getAll(HttpHeaders.TRANSFER_ENCODING);
     if (codings.isEmpty()) {
@@ -246,9 +270,8 @@ final class RequestDispatcher {
                   ? "Missing API key: send the header Authorization: Bearer <api-key>"
                   : "Invalid API key");
         }
-        if (route.role() != null && !client.get().has(route.role())) {
-          throw new VeilException(
-              ErrorCode.UNAUTHORIZED, "API key lacks the " + route.role() + " role");
+        if (!route.roles().isEmpty() && route.roles().stream().noneMatch(client.get()::has)) {
+          throw new VeilException(ErrorCode.UNAUTHORIZED, lacksRole(route.roles()));
         }
         ex.authenticated(client.get());
       }

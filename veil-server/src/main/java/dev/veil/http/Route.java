@@ -4,8 +4,10 @@ import dev.veil.client.Role;
 import dev.veil.observability.Metrics;
 import dev.veil.observability.RequestMetrics;
 import io.vertx.core.http.HttpMethod;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -21,7 +23,7 @@ final class Route {
     OPTIONAL_KEY,
     /** Any valid key. */
     ANY_KEY,
-    /** A valid key with {@link Route#role()}. */
+    /** A valid key with one of {@link Route#roles()}. */
     ROLE
   }
 
@@ -29,7 +31,7 @@ final class Route {
 
   private final String path;
   private final Access access;
-  private final Role role;
+  private final Set<Role> roles;
   private final boolean cors;
   private final Map<HttpMethod, Endpoint> endpoints;
   private final Map<HttpMethod, RequestMetrics> metrics;
@@ -39,7 +41,7 @@ final class Route {
   private Route(Builder b, Metrics registry) {
     this.path = b.path;
     this.access = b.access;
-    this.role = b.role;
+    this.roles = b.roles;
     this.cors = b.cors;
     Map<HttpMethod, Endpoint> byMethod = new LinkedHashMap<>(b.endpoints);
     if (access == Access.OPEN
@@ -76,8 +78,9 @@ final class Route {
     return access;
   }
 
-  Role role() {
-    return role;
+  /** The roles of which a caller needs one (empty unless {@link Access#ROLE}). */
+  Set<Role> roles() {
+    return roles;
   }
 
   boolean cors() {
@@ -103,7 +106,7 @@ final class Route {
     private final String path;
     private final Map<HttpMethod, Endpoint> endpoints = new LinkedHashMap<>();
     private Access access = Access.OPEN;
-    private Role role;
+    private Set<Role> roles = Set.of();
     private boolean cors;
 
     private Builder(String path) {
@@ -127,7 +130,14 @@ final class Route {
 
     Builder role(Role needed) {
       access = Access.ROLE;
-      role = needed;
+      roles = Set.of(needed);
+      return this;
+    }
+
+    /** A valid key with either role. */
+    Builder roles(Role needed, Role orThat) {
+      access = Access.ROLE;
+      roles = Set.copyOf(EnumSet.of(needed, orThat));
       return this;
     }
 

@@ -9,6 +9,9 @@ import java.time.Duration;
  * activationDelay} plus the lifetime of the tokens it protects after it activates, so tokens
  * encrypted at the end of its active time stay decryptable for their whole life even if a rotation
  * run is missed.
+ *
+ * @param advertisingTokenLifetime the longest life of a token under a master or site key: the
+ *     advertising token lifetime, or the lifetime of tokens sharers encrypt if that is longer
  */
 public record KeyPolicy(
     Duration rotationPeriod,

@@ -75,6 +75,7 @@ final class BackgroundJobs implements AutoCloseable {
           services.salts().catchUp();
           services.optOuts().catchUp();
           services.clients().catchUp();
+          services.sites().catchUp();
           services.keys().catchUp();
           services.readiness().recordSync(started);
         });

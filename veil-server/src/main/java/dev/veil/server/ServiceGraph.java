@@ -16,6 +16,7 @@ import dev.veil.observability.Readiness;
 import dev.veil.optout.OptOutService;
 import dev.veil.salt.SaltService;
 import dev.veil.salt.SaltSystem;
+import dev.veil.site.SiteService;
 import dev.veil.storage.Store;
 import dev.veil.token.TestIdentities;
 import dev.veil.token.TokenService;
@@ -60,6 +61,7 @@ public final class ServiceGraph {
     phases.done("salt_snapshot");
     OptOutService optOuts = new OptOutService(store.optOuts(), clock);
     ClientService clients = new ClientService(store.clients(), keys, clock, random);
+    SiteService sites = new SiteService(store.sites(), clock);
     Instant loadStarted = clock.instant();
     keys.catchUp();
     phases.done("keys_loaded");
@@ -68,6 +70,7 @@ public final class ServiceGraph {
     optOuts.catchUp();
     phases.done("optouts_loaded");
     clients.catchUp();
+    sites.catchUp();
     keys.ensureKeysets(clients.list().stream().map(ApiClient::siteId).distinct().toList());
     Optional<String> adminKey =
         store
@@ -107,6 +110,7 @@ public final class ServiceGraph {
             salts,
             optOuts,
             clients,
+            sites,
             new ApiKeyAuthenticator(clients::registry),
             mapper,
             mapping,

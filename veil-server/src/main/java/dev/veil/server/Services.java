@@ -11,6 +11,7 @@ import dev.veil.key.KeyService;
 import dev.veil.observability.Readiness;
 import dev.veil.optout.OptOutService;
 import dev.veil.salt.SaltService;
+import dev.veil.site.SiteService;
 import dev.veil.token.TestIdentities;
 import dev.veil.token.TokenService;
 import java.time.Clock;
@@ -28,6 +29,7 @@ public record Services(
     SaltService salts,
     OptOutService optOuts,
     ClientService clients,
+    SiteService sites,
     ApiKeyAuthenticator authenticator,
     IdentityMapper mapper,
     IdentityMapService mapping,
@@ -38,12 +40,22 @@ public record Services(
   /** What the public HTTP API answers from. */
   public PublicApi publicApi() {
     return new PublicApi(
-        tokens, mapping, salts, mapper, optOuts, keys, authenticator, readiness, clock);
+        tokens,
+        mapping,
+        salts,
+        mapper,
+        optOuts,
+        keys,
+        sites,
+        config.sharing(),
+        authenticator,
+        readiness,
+        clock);
   }
 
   /** {@code IdentityAdminApi} over these services. */
   public IdentityAdminService identityAdmin() {
     return new IdentityAdminService(
-        clients, keys, salts, optOuts, mapper, clock, config.dbTimeout());
+        clients, keys, salts, optOuts, sites, mapper, clock, config.dbTimeout());
   }
 }

@@ -7,6 +7,7 @@ import dev.veil.deduction.DeductionStore;
 import dev.veil.key.KeyStore;
 import dev.veil.optout.OptOutStore;
 import dev.veil.salt.SaltStore;
+import dev.veil.site.SiteStore;
 
 /** The {@link Store} of either engine: the shared JDBC feature stores over one {@link Database}. */
 final class JdbcStore implements Store {
@@ -15,6 +16,7 @@ final class JdbcStore implements Store {
   private final JdbcSaltStore salts;
   private final JdbcOptOutStore optOuts;
   private final JdbcClientStore clients;
+  private final JdbcSiteStore sites;
   private final JdbcMetaStore meta;
   private final JdbcDeductionStore deductions;
 
@@ -24,6 +26,7 @@ final class JdbcStore implements Store {
     this.salts = new JdbcSaltStore(db);
     this.optOuts = new JdbcOptOutStore(db);
     this.clients = new JdbcClientStore(db);
+    this.sites = new JdbcSiteStore(db);
     this.meta = new JdbcMetaStore(db);
     this.deductions = new JdbcDeductionStore(db);
   }
@@ -46,6 +49,11 @@ final class JdbcStore implements Store {
   @Override
   public ClientStore clients() {
     return clients;
+  }
+
+  @Override
+  public SiteStore sites() {
+    return sites;
   }
 
   @Override

@@ -35,7 +35,8 @@ final class Migrator {
           new Migration(1, "init"),
           new Migration(2, "deduction"),
           new Migration(3, "multi_node"),
-          new Migration(4, "client_secret"));
+          new Migration(4, "client_secret"),
+          new Migration(5, "site"));
 
   /** One schema version. */
   record Migration(int version, String name) {

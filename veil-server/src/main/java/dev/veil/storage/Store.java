@@ -7,6 +7,7 @@ import dev.veil.deduction.DeductionStore;
 import dev.veil.key.KeyStore;
 import dev.veil.optout.OptOutStore;
 import dev.veil.salt.SaltStore;
+import dev.veil.site.SiteStore;
 
 /**
  * One database holding everything Veil persists. Opened by {@link Stores#open}, which runs the
@@ -22,6 +23,8 @@ public interface Store extends AutoCloseable {
   OptOutStore optOuts();
 
   ClientStore clients();
+
+  SiteStore sites();
 
   MetaStore meta();
 

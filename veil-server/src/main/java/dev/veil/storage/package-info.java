@@ -22,14 +22,15 @@
  *
  * <h2>Change feed: how a node catches up, and why it never misses a row</h2>
  *
- * Every row of {@code encryption_key}, {@code bucket_salt}, {@code opt_out} and {@code api_client}
- * carries a {@code seq} taken from one counter per store (SQLite: the {@code change_counter} row;
- * PostgreSQL: the {@code change_seq} sequence) inside the writing transaction; an update of a row
- * gives it a new seq, and a row always holds its entity's full latest state. Each node's services
- * follow the four tables through {@link dev.veil.common.ChangeFeed}: a read takes the cursor the
- * previous read returned and delivers the rows changed since, at least once. Applying a row twice
- * is harmless (the opt-out index ignores a known hash; keys never change; salts apply only a newer
- * generation; a client row is the client's state as of a read later than every row applied before).
+ * Every row of {@code encryption_key}, {@code bucket_salt}, {@code opt_out}, {@code api_client} and
+ * {@code site} carries a {@code seq} taken from one counter per store (SQLite: the {@code
+ * change_counter} row; PostgreSQL: the {@code change_seq} sequence) inside the writing transaction;
+ * an update of a row gives it a new seq, and a row always holds its entity's full latest state.
+ * Each node's services follow the five tables through {@link dev.veil.common.ChangeFeed}: a read
+ * takes the cursor the previous read returned and delivers the rows changed since, at least once.
+ * Applying a row twice is harmless (the opt-out index ignores a known hash; keys never change;
+ * salts apply only a newer generation; a client or site row is its entity's state as of a read
+ * later than every row applied before).
  *
  * <p><b>SQLite</b>: one writer at a time, so seqs become visible in increasing order; the cursor is
  * the highest seq read and a read asks for {@code seq > cursor}.

@@ -189,7 +189,7 @@ class IdentityAdminServiceIT {
     assertThat(status.getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
     assertThat(status.getDescription())
         .contains("SUPERUSER")
-        .contains("GENERATOR, MAPPER, OPTOUT, ID_READER, ADMIN");
+        .contains("GENERATOR, MAPPER, OPTOUT, ID_READER, SHARER, ADMIN");
   }
 
   @Test

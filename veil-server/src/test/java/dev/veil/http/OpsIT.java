@@ -125,6 +125,8 @@ class OpsIT {
               "/v1/identity/buckets",
               "/v1/optout",
               "/v1/key/latest",
+              "/v2/key/bidstream",
+              "/v2/key/sharing",
               "/ops/healthz",
               "/ops/readyz",
               "/metrics",

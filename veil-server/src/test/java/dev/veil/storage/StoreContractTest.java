@@ -22,6 +22,9 @@ import dev.veil.deduction.NewDeduction;
 import dev.veil.key.KeyStore;
 import dev.veil.optout.OptOut;
 import dev.veil.salt.BucketSalt;
+import dev.veil.site.ParticipantType;
+import dev.veil.site.Sharing;
+import dev.veil.site.Site;
 import dev.veil.testing.Await;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -221,6 +224,49 @@ abstract class StoreContractTest {
     assertThat(second.rows()).extracting(Versioned::seq).isSorted();
     assertThat(read(store.keys(), second.next()).rows()).isSubsetOf(k1, k2, k3);
     assertThat(read(store.keys(), ChangeCursor.START).rows()).containsExactly(k1, k2, k3);
+  }
+
+  @Test
+  void sites_put_storesEveryField_andReplacesTheSiteWithANewSeq() {
+    Store store = open();
+    Site first =
+        new Site(
+            7,
+            List.of("app.example", "example.com"),
+            Set.of(ParticipantType.PUBLISHER, ParticipantType.DSP),
+            Optional.empty(),
+            T0);
+    Versioned<Site> v1 = store.sites().put(first);
+    Read<Site> before = read(store.sites(), ChangeCursor.START);
+    assertThat(before.rows()).hasSize(1);
+    assertThat(before.rows().get(0).value()).isEqualTo(first);
+
+    Site shared =
+        new Site(
+            7,
+            List.of(),
+            Set.of(),
+            Optional.of(new Sharing(Set.of(3, 11), Set.of(ParticipantType.ADVERTISER))),
+            T0.plusMillis(5));
+    Versioned<Site> v2 = store.sites().put(shared);
+
+    assertThat(v2.seq()).isGreaterThan(v1.seq());
+    Read<Site> after = read(store.sites(), before.next());
+    assertThat(after.rows()).hasSize(1);
+    assertThat(after.rows().get(0).value()).isEqualTo(shared);
+    assertThat(read(store.sites(), ChangeCursor.START).rows())
+        .extracting(Versioned::value)
+        .containsExactly(shared);
+  }
+
+  @Test
+  void sites_emptySharingPermission_isKeptApartFromTheDefault() {
+    Store store = open();
+    Site none = new Site(9, List.of(), Set.of(), Optional.of(new Sharing(Set.of(), Set.of())), T0);
+    store.sites().put(none);
+
+    assertThat(read(store.sites(), ChangeCursor.START).rows().get(0).value().sharing())
+        .contains(new Sharing(Set.of(), Set.of()));
   }
 
   @Test

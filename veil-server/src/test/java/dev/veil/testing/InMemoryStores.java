@@ -16,6 +16,8 @@ import dev.veil.optout.OptOut;
 import dev.veil.optout.OptOutStore;
 import dev.veil.salt.BucketSalt;
 import dev.veil.salt.SaltStore;
+import dev.veil.site.Site;
+import dev.veil.site.SiteStore;
 import dev.veil.storage.Store;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -62,6 +64,7 @@ public final class InMemoryStores implements Store {
     SALTS,
     OPT_OUTS,
     CLIENTS,
+    SITES,
     META,
     DEDUCTIONS
   }
@@ -86,6 +89,7 @@ public final class InMemoryStores implements Store {
   private final Map<Integer, Versioned<BucketSalt>> salts = new HashMap<>();
   private final Map<ByteBuffer, Versioned<OptOut>> optOuts = new HashMap<>();
   private final Map<Long, Versioned<ApiClient>> clients = new HashMap<>();
+  private final Map<Integer, Versioned<Site>> sites = new HashMap<>();
   private final Map<String, byte[]> meta = new HashMap<>();
   private final Map<List<Integer>, Versioned<EncryptionKey>> successors = new HashMap<>();
   private final TreeMap<Instant, Integer> saltRuns = new TreeMap<>();
@@ -338,6 +342,26 @@ public final class InMemoryStores implements Store {
           Versioned<ApiClient> v = new Versioned<>(++seq, client);
           clients.put(client.id(), v);
           return Optional.of(v);
+        }
+      }
+    };
+  }
+
+  @Override
+  public SiteStore sites() {
+    return new SiteStore() {
+      @Override
+      public ChangeCursor forEachChange(ChangeCursor since, Consumer<Versioned<Site>> sink) {
+        return forEachChanged(Part.SITES, sites.values(), since, sink);
+      }
+
+      @Override
+      public Versioned<Site> put(Site site) {
+        enter(Part.SITES, true);
+        synchronized (lock) {
+          Versioned<Site> v = new Versioned<>(++seq, site);
+          sites.put(site.siteId(), v);
+          return v;
         }
       }
     };

@@ -55,7 +55,8 @@ public final class ClientCommand extends CommandGroup {
         required = true,
         split = ",",
         paramLabel = "ROLE",
-        description = "Roles, comma-separated: GENERATOR, MAPPER, OPTOUT, ID_READER, ADMIN.")
+        description =
+            "Roles, comma-separated: GENERATOR, MAPPER, OPTOUT, ID_READER, SHARER, ADMIN.")
     List<String> roles;
 
     @Option(

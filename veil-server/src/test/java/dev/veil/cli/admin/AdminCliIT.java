@@ -143,6 +143,55 @@ class AdminCliIT {
   }
 
   @Test
+  void sites_setAndShare_changeWhatTheKeyEndpointsAnswer_andListShowsIt() {
+    CliRun set =
+        admin("sites", "set", "42", "--domains", "News.Example,com.example.app", "--types", "dsp");
+    CliRun share = admin("sites", "share", "42", "--sites", "7,8", "--types", "ADVERTISER");
+    CliRun list = admin("sites", "list");
+
+    assertOk(set);
+    assertThat(set.out())
+        .contains("Domains: com.example.app,news.example")
+        .contains("Types:   DSP");
+    assertOk(share);
+    assertThat(share.out()).contains("Sharing: sites 7,8; types ADVERTISER");
+    assertOk(list);
+    assertThat(list.out()).contains("42").contains("sites 7,8; types ADVERTISER");
+    assertThat(node.services().sites().directory().site(42).sharing().orElseThrow().allowedSites())
+        .containsExactlyInAnyOrder(7, 8);
+
+    CliRun reset = admin("sites", "share", "42", "--default");
+    assertOk(reset);
+    assertThat(reset.out()).contains("Sharing: default (bidders)");
+    assertThat(node.services().sites().directory().site(42).sharing()).isEmpty();
+
+    CliRun none = admin("sites", "share", "42", "--sites");
+    assertOk(none);
+    assertThat(none.out()).contains("Sharing: none");
+  }
+
+  @Test
+  void sites_badInput_isAClearRefusal_withoutAStackTrace() {
+    CliRun badType = admin("sites", "set", "42", "--types", "BROKER");
+    assertThat(badType.exitCode()).isEqualTo(1);
+    assertThat(badType.err()).contains("unknown participant type 'BROKER'");
+    assertNoStackTrace(badType);
+
+    CliRun badName = admin("sites", "set", "42", "--domains", "not a domain");
+    assertThat(badName.exitCode()).isEqualTo(1);
+    assertThat(badName.err()).contains("invalid domain or app name");
+    assertNoStackTrace(badName);
+
+    CliRun both = admin("sites", "share", "42", "--default", "--sites", "7");
+    assertThat(both.exitCode()).isEqualTo(2);
+    assertNoStackTrace(both);
+
+    CliRun nothing = admin("sites", "set", "42");
+    assertThat(nothing.exitCode()).isEqualTo(1);
+    assertThat(nothing.err()).contains("give domain_names, types or both");
+  }
+
+  @Test
   void clientCreate_withKeyOnly_printsOnlyTheKey_forAScriptToCapture() {
     CliRun run = admin("client", "create", "--name", "Scripted", "--roles", "MAPPER", "--key-only");
 
