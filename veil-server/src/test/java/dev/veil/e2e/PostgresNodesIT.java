@@ -7,12 +7,15 @@ import dev.veil.client.ClientService;
 import dev.veil.client.Role;
 import dev.veil.config.VeilConfig;
 import dev.veil.server.VeilServer;
+import dev.veil.site.ParticipantType;
+import dev.veil.site.Sharing;
 import dev.veil.storage.PostgresTestDatabase;
 import dev.veil.testing.Await;
 import dev.veil.testing.Http;
 import dev.veil.testing.TestConfigs;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +30,7 @@ class PostgresNodesIT {
       "/v1/identity/map?email=" + Http.encode("peer@example.com");
 
   @Test
-  void twoNodes_shareClientsTokensOptOutsAndSalts_andSurviveRestart() throws Exception {
+  void twoNodes_shareClientsSitesTokensOptOutsAndSalts_andSurviveRestart() throws Exception {
     try (PostgresTestDatabase pg = PostgresTestDatabase.create()) {
       VeilConfig config = TestConfigs.config("db", pg.url(), "sync.interval", "200ms");
       String key;
@@ -49,6 +52,17 @@ class PostgresNodesIT {
                     .authenticator()
                     .authenticate("Bearer " + created.key().reveal())
                     .isPresent());
+
+        int site = created.client().siteId();
+        a.services()
+            .sites()
+            .setSharing(site, Optional.of(new Sharing(Set.of(77), Set.of(ParticipantType.DSP))));
+        Await.until(
+            PROPAGATION,
+            "node B applies a sharing permission set on node A",
+            () -> b.services().sites().directory().site(site).sharing().isPresent());
+        assertThat(b.services().sites().directory().site(site).sharing().orElseThrow())
+            .isEqualTo(new Sharing(Set.of(77), Set.of(ParticipantType.DSP)));
 
         Http httpA = new Http("http://127.0.0.1:" + a.httpPort());
         Http httpB = new Http("http://127.0.0.1:" + b.httpPort());

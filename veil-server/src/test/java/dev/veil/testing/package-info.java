@@ -11,8 +11,9 @@
  *       dev.veil.http.testing.TestNode}.
  *   <li>The real process: {@link dev.veil.testing.ServerProcess} (which can also be killed, paused
  *       and resumed), with {@link dev.veil.testing.Http}, {@link dev.veil.testing.AdminCli}, {@link
- *       dev.veil.testing.IdentityAdminClient} and {@link dev.veil.testing.Await} to talk to it, and
- *       {@link dev.veil.testing.Browser} (headless Chromium) for the browser SDK.
+ *       dev.veil.testing.IdentityAdminClient} and {@link dev.veil.testing.Await} to talk to it;
+ *       {@link dev.veil.testing.Browser} (headless Chromium) for the browser SDK and {@link
+ *       dev.veil.testing.PrebidBundle} (Prebid.js with its UID2 module) for a page in it.
  *   <li>A database of the test's own: {@link dev.veil.testing.PrivatePostgres}, a throwaway
  *       PostgreSQL server that a test may stop, crash and restart.
  * </ul>
