@@ -1,28 +1,39 @@
 package dev.veil.sdk;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
+import dev.veil.sdk.internal.ApiCaller.BodyReader;
 import dev.veil.sdk.internal.Envelopes;
 import dev.veil.sdk.internal.Envelopes.Envelope;
-import java.io.IOException;
-import java.time.Instant;
+import dev.veil.sdk.internal.TokenJson;
+import dev.veil.sdk.internal.V2Envelopes;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Token generation and refresh for publishers, called from the publisher's server after the user
  * logged in (never from a browser: that would expose the API key). Needs a key with the {@code
- * GENERATOR} role for {@link #generate}; {@link #refresh} needs none.
+ * GENERATOR} role for {@link #generate}; refresh needs none.
  *
  * <pre>{@code
  * PublisherClient publisher = veil.publisher();
  * TokenOutcome outcome = publisher.generate(Identifier.email(user.email()).hashed());
- * outcome.issuedTokens().ifPresent(tokens -> session.store(tokens));
+ * outcome.issuedTokens().ifPresent(tokens -> session.store(tokens.toJson()));
+ * ...
+ * TokenOutcome next = publisher.refresh(IdentityTokens.fromJson(session.identity()));
  * }</pre>
  *
- * <p>Both calls send {@code POST} with a JSON body, so identifiers and tokens stay out of URLs and
- * access logs. Obtain it from {@link VeilClient#publisher()}; immutable and thread-safe.
+ * <p>Without a client secret it calls {@code /v1/token/generate} and {@code /v1/token/refresh};
+ * with one ({@link VeilClient.Builder#clientSecret}), {@code /v2/token/generate} and {@code
+ * /v2/token/refresh}, whose bodies are encrypted. A v2 identity carries the key of its refresh
+ * answer ({@link IdentityTokens#refreshResponseKey()}), so over v2 refresh takes the whole
+ * identity. Both APIs give the same outcomes. Every call is a {@code POST} with the identifier or
+ * token in its body, out of URLs and access logs. Obtain it from {@link VeilClient#publisher()};
+ * immutable and thread-safe.
  */
 public final class PublisherClient {
+  private static final BodyReader<Envelope<IdentityTokens>> TOKENS =
+      in -> Envelopes.read(in, TokenJson::read);
+
   private final VeilClient client;
 
   PublisherClient(VeilClient client) {
@@ -31,12 +42,13 @@ public final class PublisherClient {
 
   /**
    * A token pair for a logged-in user. With {@link VeilClient.Builder#hashIdentifiers(boolean)} the
-   * identifier is hashed here first.
+   * identifier is hashed here first. Over v2 the request asks for the opt-out check, as v2
+   * requires.
    *
    * @return {@link TokenOutcome.Issued} or {@link TokenOutcome.OptedOut}
    * @throws IllegalArgumentException if the identifier does not normalize (checked before sending)
    * @throws VeilApiException if the server refuses (e.g. 401 without the GENERATOR role)
-   * @throws VeilTransportException if no answer arrives
+   * @throws VeilTransportException if no answer arrives, or a v2 answer cannot be opened
    */
   public TokenOutcome generate(Identifier identifier) {
     Objects.requireNonNull(identifier, "identifier");
@@ -44,30 +56,40 @@ public final class PublisherClient {
       throw new IllegalArgumentException("invalid " + identifier.kind().parameterName());
     }
     Identifier sent = client.hashIdentifiers() ? identifier.hashed() : identifier;
+    Optional<V2Envelopes> v2 = client.v2();
     byte[] body =
         Envelopes.write(
             g -> {
               g.writeStartObject();
               g.writeStringField(sent.kind().parameterName(), sent.value());
+              if (v2.isPresent()) {
+                g.writeNumberField("optout_check", 1);
+              }
               g.writeEndObject();
             });
-    return tokenOutcome(
-        client
-            .caller()
-            .call(
-                "/v1/token/generate", body, in -> Envelopes.read(in, PublisherClient::readTokens)));
+    if (v2.isEmpty()) {
+      return tokenOutcome(client.caller().call("/v1/token/generate", body, TOKENS));
+    }
+    return tokenOutcome(client.caller().call("/v2/token/generate", v2.get().sealed(body, TOKENS)));
   }
 
   /**
-   * The next token pair from a refresh token.
+   * The next token pair from a refresh token, over v1. A client with a secret refreshes over v2,
+   * which needs the whole identity: call {@link #refresh(IdentityTokens)} there.
    *
    * @return {@link TokenOutcome.Issued}, {@link TokenOutcome.OptedOut} (the chain ends), {@link
    *     TokenOutcome.InvalidToken} or {@link TokenOutcome.ExpiredToken}
+   * @throws IllegalStateException if the client has a secret
    * @throws VeilApiException for any other refusal
    * @throws VeilTransportException if no answer arrives
    */
   public TokenOutcome refresh(String refreshToken) {
     Objects.requireNonNull(refreshToken, "refreshToken");
+    if (client.v2().isPresent()) {
+      throw new IllegalStateException(
+          "a client with a secret refreshes over v2, whose answer is encrypted under the"
+              + " identity's refresh response key: call refresh(IdentityTokens)");
+    }
     byte[] body =
         Envelopes.write(
             g -> {
@@ -75,14 +97,42 @@ public final class PublisherClient {
               g.writeStringField("refresh_token", refreshToken);
               g.writeEndObject();
             });
+    return refreshOutcome("/v1/token/refresh", body, TOKENS);
+  }
+
+  /**
+   * The next token pair for {@code identity}: over v2 with a client secret (the answer is opened
+   * with the identity's {@link IdentityTokens#refreshResponseKey()}), else over v1 as {@link
+   * #refresh(String)}.
+   *
+   * @return {@link TokenOutcome.Issued}, {@link TokenOutcome.OptedOut} (the chain ends), {@link
+   *     TokenOutcome.InvalidToken} or {@link TokenOutcome.ExpiredToken}
+   * @throws IllegalArgumentException over v2, if the identity has no refresh response key (issued
+   *     over v1, or stored without it: generate a new one) or one that is not base64 of 32 bytes
+   * @throws VeilApiException for any other refusal
+   * @throws VeilTransportException if no answer arrives, or a v2 answer cannot be opened
+   */
+  public TokenOutcome refresh(IdentityTokens identity) {
+    Objects.requireNonNull(identity, "identity");
+    if (client.v2().isEmpty()) {
+      return refresh(identity.refreshToken());
+    }
+    if (identity.refreshResponseKey() == null) {
+      throw new IllegalArgumentException(
+          "the identity has no refresh response key (issued over v1, or stored without it):"
+              + " generate a new identity, or refresh it with a client without a secret");
+    }
+    return refreshOutcome(
+        "/v2/token/refresh",
+        identity.refreshToken().getBytes(StandardCharsets.US_ASCII),
+        V2Envelopes.refreshAnswer(identity.refreshResponseKey(), TOKENS));
+  }
+
+  /** Calls a refresh endpoint; its refusals of the token are outcomes, as on both APIs. */
+  private TokenOutcome refreshOutcome(
+      String path, byte[] body, BodyReader<Envelope<IdentityTokens>> reader) {
     try {
-      return tokenOutcome(
-          client
-              .caller()
-              .call(
-                  "/v1/token/refresh",
-                  body,
-                  in -> Envelopes.read(in, PublisherClient::readTokens)));
+      return tokenOutcome(client.caller().call(path, body, reader));
     } catch (VeilApiException e) {
       if (e.httpStatus() == 400) {
         switch (e.status()) {
@@ -107,39 +157,5 @@ public final class PublisherClient {
       return new TokenOutcome.Issued(envelope.body());
     }
     throw new VeilApiException(200, envelope.status(), "unexpected answer to a token request", 1);
-  }
-
-  private static IdentityTokens readTokens(JsonParser p) throws IOException {
-    Envelopes.expect(p, p.currentToken(), JsonToken.START_OBJECT);
-    String advertising = null;
-    String refresh = null;
-    long identityExpires = -1;
-    long refreshFrom = -1;
-    long refreshExpires = -1;
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
-      String name = p.currentName();
-      p.nextToken();
-      switch (name) {
-        case "advertising_token" -> advertising = Envelopes.text(p);
-        case "refresh_token" -> refresh = Envelopes.text(p);
-        case "identity_expires" -> identityExpires = Envelopes.number(p);
-        case "refresh_from" -> refreshFrom = Envelopes.number(p);
-        case "refresh_expires" -> refreshExpires = Envelopes.number(p);
-        default -> p.skipChildren();
-      }
-    }
-    if (advertising == null
-        || refresh == null
-        || identityExpires < 0
-        || refreshFrom < 0
-        || refreshExpires < 0) {
-      throw new com.fasterxml.jackson.core.JsonParseException(p, "token answer lacks a field");
-    }
-    return new IdentityTokens(
-        advertising,
-        refresh,
-        Instant.ofEpochMilli(identityExpires),
-        Instant.ofEpochMilli(refreshFrom),
-        Instant.ofEpochMilli(refreshExpires));
   }
 }

@@ -1,19 +1,13 @@
 package dev.veil.sdk;
 
-import dev.veil.core.token.AdvertisingTokenCodec;
-import dev.veil.core.token.AdvertisingTokenPayload;
-import dev.veil.core.token.EncryptionKey;
-import dev.veil.core.token.InvalidTokenException;
-import dev.veil.core.token.KeyLookup;
 import dev.veil.sdk.internal.ApiCaller;
+import dev.veil.sdk.internal.BidstreamKeyJson;
 import dev.veil.sdk.internal.Durations;
 import dev.veil.sdk.internal.KeyJson;
+import dev.veil.sdk.internal.V2Envelopes;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -24,14 +18,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Decrypts advertising tokens for bidders, offline: keys come from {@code GET /v1/key/latest} (role
- * {@code ID_READER}) and are refreshed in the background, hourly by default; decrypting a token
- * makes no network call.
+ * Decrypts advertising tokens for bidders, offline: keys are fetched with the role {@code
+ * ID_READER} and refreshed in the background, hourly by default; decrypting a token makes no
+ * network call.
  *
  * <pre>{@code
  * TokenDecryptor decryptor = veil.tokenDecryptor().build();
- * decryptor.start();                             // loads keys now, refreshes them hourly
- * DecryptionResult r = decryptor.decrypt(token); // SUCCESS, EXPIRED, TAMPERED, …
+ * decryptor.start();                                // loads keys now, refreshes them hourly
+ * DecryptionResult r = decryptor.decrypt(token);    // SUCCESS, EXPIRED, TAMPERED, …
+ * DecryptionResult s = decryptor.decrypt(token, "example.com");   // and the domain check
  * }</pre>
  *
  * <p>A token is accepted only if both encryption layers authenticate under keys the server
@@ -39,36 +34,43 @@ import java.util.concurrent.atomic.AtomicReference;
  * not expired by the decryptor's clock. When a token names an unknown key (issued under a key newer
  * than the last refresh), a refresh is started at once, at most once a minute.
  *
+ * <p>Without a client secret the keys come from {@code GET /v1/key/latest}. With one ({@link
+ * VeilClient.Builder#clientSecret}) they come from {@code POST /v2/key/bidstream}, encrypted, with
+ * the server's rules for bidders, which are then checked too: the site key must be among the keys
+ * the server gave this bidder ({@link DecryptionStatus#NOT_AUTHORIZED_FOR_KEY}; the master key,
+ * {@link DecryptionStatus#NOT_AUTHORIZED_FOR_MASTER_KEY}), and the token may neither live longer
+ * from creation to expiry than the server allows nor have been created further ahead of the
+ * decryptor's clock than the allowed skew ({@link DecryptionStatus#INVALID_TOKEN_LIFETIME}). The v2
+ * key answer names no keyset, so keys are found by their id alone.
+ *
  * <p>Thread-safe and cheap to call from many threads: keys are an immutable snapshot swapped
  * atomically. A failed refresh keeps the previous keys (see {@link #lastRefreshFailure()}). Close
  * it to stop the background refresh.
  */
 public final class TokenDecryptor implements AutoCloseable {
-  /** Tokens are only decoded, never encoded, so the codec never draws an IV. */
-  private static final AdvertisingTokenCodec CODEC =
-      new AdvertisingTokenCodec(
-          iv -> {
-            throw new IllegalStateException("decoding draws no IV");
-          });
-
   private static final Duration EAGER_REFRESH_SPACING = Duration.ofMinutes(1);
 
+  /** A v2 key request has no parameters: its payload is empty, as UID2's SDKs send it. */
+  private static final byte[] NO_PARAMETERS = new byte[0];
+
   private final ApiCaller caller;
+
+  /** The v2 envelopes, or null: keys from v1. */
+  private final V2Envelopes v2;
+
   private final Clock clock;
   private final Duration refreshInterval;
   private final ScheduledExecutorService givenScheduler;
-  private final AtomicReference<Keys> keys = new AtomicReference<>(new Keys(Map.of(), null));
+  private final AtomicReference<KeySnapshot> keys = new AtomicReference<>(KeySnapshot.NONE);
   private final AtomicReference<Instant> lastAttempt = new AtomicReference<>(Instant.MIN);
   private volatile RuntimeException lastFailure;
   private ScheduledExecutorService scheduler;
   private ScheduledFuture<?> refreshing;
   private boolean closed;
 
-  /** An immutable snapshot of keys by id, and when it was fetched. */
-  private record Keys(Map<Integer, EncryptionKey> byId, Instant fetchedAt) {}
-
   private TokenDecryptor(Builder b) {
     this.caller = b.client.caller();
+    this.v2 = b.client.v2().orElse(null);
     this.clock = b.clock;
     this.refreshInterval = b.refreshInterval;
     this.givenScheduler = b.scheduler;
@@ -115,18 +117,23 @@ public final class TokenDecryptor implements AutoCloseable {
   public int refreshKeys() {
     lastAttempt.set(clock.instant());
     try {
-      List<EncryptionKey> fetched = caller.call(KeyJson.PATH, null, KeyJson::read);
-      Map<Integer, EncryptionKey> byId = new HashMap<>();
-      for (EncryptionKey key : fetched) {
-        byId.put(key.id(), key);
-      }
-      keys.set(new Keys(Map.copyOf(byId), clock.instant()));
+      KeySnapshot fetched = fetch();
+      keys.set(fetched);
       lastFailure = null;
-      return byId.size();
+      return fetched.size();
     } catch (VeilClientException e) {
       lastFailure = e;
       throw e;
     }
+  }
+
+  private KeySnapshot fetch() {
+    if (v2 == null) {
+      return KeySnapshot.of(caller.call(KeyJson.PATH, null, KeyJson::read), clock.instant(), null);
+    }
+    BidstreamKeyJson.Answer answer =
+        caller.call(BidstreamKeyJson.PATH, v2.sealed(NO_PARAMETERS, BidstreamKeyJson::read));
+    return KeySnapshot.of(answer.keys(), clock.instant(), answer.rules());
   }
 
   private void refreshQuietly() {
@@ -139,8 +146,25 @@ public final class TokenDecryptor implements AutoCloseable {
 
   /** Decrypts {@code token} with the keys held; never calls the server. */
   public DecryptionResult decrypt(String token) {
+    return decrypt(token, null, clock.instant());
+  }
+
+  /**
+   * Decrypts {@code token} as {@link #decrypt(String)} does, and also requires its site to list
+   * {@code domainOrAppName} (the bid request's site domain or app name; compared ignoring case)
+   * among its domain and app names, which the v2 key answer carries ({@code site_data}); otherwise
+   * the result is {@link DecryptionStatus#DOMAIN_OR_APP_NAME_CHECK_FAILED}, as it always is when
+   * the keys came over v1, which names no domains. UID2's SDKs make this check for tokens generated
+   * on the client side only; Veil generates none there, so it checks every token it is asked to.
+   */
+  public DecryptionResult decrypt(String token, String domainOrAppName) {
+    return decrypt(
+        token, Objects.requireNonNull(domainOrAppName, "domainOrAppName"), clock.instant());
+  }
+
+  private DecryptionResult decrypt(String token, String domainOrAppName, Instant now) {
     Objects.requireNonNull(token, "token");
-    Keys held = keys.get();
+    KeySnapshot held = keys.get();
     if (held.fetchedAt() == null) {
       RuntimeException failed = lastFailure;
       return DecryptionResult.rejected(
@@ -149,56 +173,12 @@ public final class TokenDecryptor implements AutoCloseable {
               ? "no keys loaded yet: call start()"
               : "no keys loaded yet: loading them failed: " + failed.getMessage());
     }
-    Instant now = clock.instant();
-    boolean[] hitExpiredKey = {false};
-    KeyLookup unexpired =
-        id -> {
-          EncryptionKey key = held.byId().get(id);
-          if (key != null && key.isExpired(now)) {
-            hitExpiredKey[0] = true;
-            return null;
-          }
-          return key;
-        };
-    AdvertisingTokenPayload payload;
-    try {
-      payload = CODEC.decode(token, unexpired);
-    } catch (InvalidTokenException e) {
-      return rejection(e.reason(), hitExpiredKey[0]);
+    DecryptionResult result = held.decrypt(token, domainOrAppName, now);
+    switch (result.status()) {
+      case UNKNOWN_KEY, NOT_AUTHORIZED_FOR_KEY, NOT_AUTHORIZED_FOR_MASTER_KEY -> refreshSoon();
+      default -> {}
     }
-    if (!now.isBefore(payload.expires())) {
-      return DecryptionResult.rejected(
-          DecryptionStatus.EXPIRED, "token expired at " + payload.expires());
-    }
-    return DecryptionResult.success(payload);
-  }
-
-  private DecryptionResult rejection(InvalidTokenException.Reason reason, boolean hitExpiredKey) {
-    switch (reason) {
-      case MALFORMED:
-        return DecryptionResult.rejected(
-            DecryptionStatus.MALFORMED,
-            "not an advertising token (length, alphabet or identity prefix)");
-      case UNSUPPORTED_VERSION:
-        return DecryptionResult.rejected(
-            DecryptionStatus.UNSUPPORTED_VERSION, "unsupported token version");
-      case UNKNOWN_KEY:
-        if (hitExpiredKey) {
-          return DecryptionResult.rejected(
-              DecryptionStatus.EXPIRED, "the key that encrypted the token has expired");
-        }
-        refreshSoon();
-        return DecryptionResult.rejected(
-            DecryptionStatus.UNKNOWN_KEY,
-            "the token names a key this decryptor does not hold (keys fetched at "
-                + keys.get().fetchedAt()
-                + ")");
-      case TAMPERED:
-      default:
-        return DecryptionResult.rejected(
-            DecryptionStatus.TAMPERED,
-            "authentication failed: the token was altered or not issued by this Veil");
-    }
+    return result;
   }
 
   /** Starts a background refresh unless one was attempted within the last minute. */
@@ -230,7 +210,7 @@ public final class TokenDecryptor implements AutoCloseable {
 
   /** How many keys are held. */
   public int keyCount() {
-    return keys.get().byId().size();
+    return keys.get().size();
   }
 
   /** The failure of the last refresh, if it failed; empty once a refresh succeeds again. */

@@ -1,13 +1,17 @@
 package dev.veil.sdk;
 
+import dev.veil.core.crypto.NonceSource;
+import dev.veil.core.envelope.EnvelopeSecret;
 import dev.veil.sdk.internal.ApiCaller;
 import dev.veil.sdk.internal.Durations;
 import dev.veil.sdk.internal.Endpoint;
 import dev.veil.sdk.internal.Jitter;
 import dev.veil.sdk.internal.Sleeper;
 import dev.veil.sdk.internal.Transport;
+import dev.veil.sdk.internal.V2Envelopes;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,6 +32,10 @@ import java.util.function.DoubleSupplier;
  * MappingCache cache = veil.mappingCache(Path.of("mappings.db")).build();   // MAPPER role
  * TokenDecryptor decryptor = veil.tokenDecryptor().build();                 // ID_READER role
  * }</pre>
+ *
+ * <p>Given the client's secret ({@link Builder#clientSecret}), the publisher and the token
+ * decryptor speak UID2's v2 API, whose bodies are encrypted under it; without one they use v1. The
+ * package's user guide says which calls each API makes.
  *
  * <p>Every request runs with a timeout and, after a transport failure or a 429 or 503 answer, is
  * retried under the {@link RetryPolicy}. Failures surface as {@link VeilApiException} (the server
@@ -75,6 +83,9 @@ public final class VeilClient {
   private final int batchSize;
   private final int batchBytes;
 
+  /** Seals and opens v2 envelopes under the client's secret; null without a secret (v1). */
+  private final V2Envelopes v2;
+
   private VeilClient(Builder b) {
     this.baseUrl = b.baseUrl;
     this.transport =
@@ -89,6 +100,10 @@ public final class VeilClient {
     this.hashIdentifiers = b.hashIdentifiers;
     this.batchSize = b.batchSize;
     this.batchBytes = b.batchBytes;
+    this.v2 =
+        b.clientSecret == null
+            ? null
+            : new V2Envelopes(b.clientSecret, b.envelopeClock, NonceSource.secure());
   }
 
   public static Builder builder() {
@@ -124,6 +139,11 @@ public final class VeilClient {
     return caller;
   }
 
+  /** The v2 envelopes under the client's secret; empty when no secret was given (v1). */
+  Optional<V2Envelopes> v2() {
+    return Optional.ofNullable(v2);
+  }
+
   /** The retry policy given to {@link Builder#retryPolicy}, if one was. */
   Optional<RetryPolicy> givenRetryPolicy() {
     return Optional.ofNullable(givenRetryPolicy);
@@ -151,7 +171,12 @@ public final class VeilClient {
 
   @Override
   public String toString() {
-    return "VeilClient{" + baseUrl + ", apiKey=" + (caller.hasApiKey() ? "<set>" : "<none>") + "}";
+    return "VeilClient{"
+        + baseUrl
+        + ", apiKey="
+        + (caller.hasApiKey() ? "<set>" : "<none>")
+        + (v2 != null ? ", v2" : "")
+        + "}";
   }
 
   /** Configures a {@link VeilClient}; only {@link #baseUrl} is required. Not thread-safe. */
@@ -169,6 +194,8 @@ public final class VeilClient {
     private Transport transport;
     private Sleeper sleeper = Sleeper.THREAD_SLEEP;
     private DoubleSupplier random = Jitter.UNIFORM;
+    private EnvelopeSecret clientSecret;
+    private Clock envelopeClock = Clock.systemUTC();
 
     private Builder() {}
 
@@ -186,6 +213,32 @@ public final class VeilClient {
      */
     public Builder apiKey(String apiKey) {
       this.apiKey = Endpoint.apiKey(apiKey);
+      return this;
+    }
+
+    /**
+     * The client's secret, as {@code veil admin client create} prints it (standard base64 of 32
+     * bytes; UID2 calls it the secret key). With it, the publisher and the token decryptor use
+     * UID2's v2 API, whose request and answer bodies are encrypted under it; null (the default)
+     * keeps them on v1. Mapping stays on v1 either way. The secret is kept as a key object only: no
+     * method or {@code toString()} shows it.
+     *
+     * @throws IllegalArgumentException if it is not standard base64 of exactly 32 bytes (the
+     *     message does not repeat it)
+     */
+    public Builder clientSecret(String clientSecret) {
+      if (clientSecret == null) {
+        this.clientSecret = null;
+        return this;
+      }
+      try {
+        this.clientSecret = EnvelopeSecret.fromBase64(clientSecret.strip());
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "clientSecret must be standard base64 of 32 bytes, as veil admin client create"
+                + " prints it",
+            null);
+      }
       return this;
     }
 
@@ -255,6 +308,12 @@ public final class VeilClient {
     /** Tests: fix the jitter. */
     Builder random(DoubleSupplier random) {
       this.random = random;
+      return this;
+    }
+
+    /** Tests: the clock whose time v2 requests carry. */
+    Builder envelopeClock(Clock envelopeClock) {
+      this.envelopeClock = envelopeClock;
       return this;
     }
 

@@ -4,8 +4,8 @@
  *
  * <h2>Start here</h2>
  *
- * <p>Build one {@link dev.veil.sdk.VeilClient} per server and API key, and take the role clients
- * from it:
+ * <p>Build one {@link dev.veil.sdk.VeilClient} per server and API key (and, for v2, its secret),
+ * and take the role clients from it:
  *
  * <table>
  *   <caption>Roles and their clients</caption>
@@ -18,6 +18,44 @@
  *   <tr><td>bidder</td><td>{@link dev.veil.sdk.TokenDecryptor}: decrypts advertising tokens
  *       offline</td><td>{@code ID_READER}</td></tr>
  * </table>
+ *
+ * <h2>v1 or v2</h2>
+ *
+ * <p>Veil serves UID2's v1 API and its v2 API, in which request and answer bodies are encrypted
+ * under the client's secret (the one {@code veil admin client create} prints beside the API key).
+ * The choice is made once, on the builder: a client given {@link
+ * dev.veil.sdk.VeilClient.Builder#clientSecret(String)} speaks v2 where it knows how, one without
+ * speaks v1, and nothing else changes that. There is no per-call switch, so one client never mixes
+ * the two for a user's identity.
+ *
+ * <table>
+ *   <caption>What each client calls</caption>
+ *   <tr><th>client</th><th>without a secret (v1)</th><th>with a secret (v2)</th></tr>
+ *   <tr><td>{@link dev.veil.sdk.PublisherClient}</td><td>{@code /v1/token/generate}, {@code
+ *       /v1/token/refresh}</td><td>{@code /v2/token/generate} (with {@code optout_check}), {@code
+ *       /v2/token/refresh}</td></tr>
+ *   <tr><td>{@link dev.veil.sdk.TokenDecryptor}</td><td>{@code GET /v1/key/latest}</td><td>{@code
+ *       POST /v2/key/bidstream}, whose rules add checks (below)</td></tr>
+ *   <tr><td>{@link dev.veil.sdk.IdentityMapClient}, {@link dev.veil.sdk.MappingCache}</td>
+ *       <td>{@code /v1/identity/map}, {@code /v1/identity/buckets}</td><td>the same: v1</td></tr>
+ * </table>
+ *
+ * <p>Outcomes do not depend on the API: generate and refresh give the same {@link
+ * dev.veil.sdk.TokenOutcome}s over both, and a refusal is the same {@link
+ * dev.veil.sdk.VeilApiException}. Two things differ. A v2 identity carries the key its refresh
+ * answer is encrypted under ({@link dev.veil.sdk.IdentityTokens#refreshResponseKey()}), so over v2
+ * refresh takes the whole identity ({@link
+ * dev.veil.sdk.PublisherClient#refresh(dev.veil.sdk.IdentityTokens)}); keep the key wherever you
+ * keep the identity ({@link dev.veil.sdk.IdentityTokens#toJson()} does). And a decryptor with v2
+ * keys applies the server's rules for bidders: a site key the server did not give this bidder is
+ * {@link dev.veil.sdk.DecryptionStatus#NOT_AUTHORIZED_FOR_KEY}, a token whose lifetime or creation
+ * time breaks the server's limits {@link dev.veil.sdk.DecryptionStatus#INVALID_TOKEN_LIFETIME}, and
+ * {@link dev.veil.sdk.TokenDecryptor#decrypt(String, String)} checks the bid request's domain or
+ * app name against the site's list, which only the v2 key answer carries.
+ *
+ * <p>The secret is held as a key object: no method, exception message or {@code toString()} shows
+ * it. Requests over v2 carry the client's clock; the server refuses one more than about two minutes
+ * off its own.
  *
  * <h2>Identifiers and privacy</h2>
  *

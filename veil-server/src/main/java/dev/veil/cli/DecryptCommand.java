@@ -27,7 +27,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code veil decrypt TOKEN}: what a bidder sees in an advertising token, for debugging. Fetches
  * the keys once ({@code ID_READER} key), decrypts locally, prints the fields or why the token is
- * rejected.
+ * rejected. With the client's secret ({@code VEIL_CLIENT_SECRET} or {@code --client-secret}) the
+ * keys come from {@code /v2/key/bidstream} and the bidder checks of v2 apply, the domain check
+ * ({@code --domain}) among them.
  */
 @Command(
     name = "decrypt",
@@ -36,7 +38,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Decrypt an advertising token as a bidder would (needs an API key with the ID_READER role).",
       "Prints the advertising id, site id, established, created and expiry times, or why it is"
-          + " rejected."
+          + " rejected. With the client's secret the keys come from /v2/key/bidstream, and the"
+          + " server's rules for bidders (sites' permissions, token lifetime, domains) apply."
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
@@ -44,10 +47,12 @@ import picocli.CommandLine.Spec;
       "1:the server refused the key request",
       "2:usage error",
       "3:cannot reach the server",
-      "4:the token was rejected (expired, tampered, unknown key, ...)"
+      "4:the token was rejected (expired, tampered, unknown key, not authorized, invalid"
+          + " lifetime, domain check failed, ...)"
     })
 public final class DecryptCommand implements Callable<Integer> {
   static final int REJECTED = 4;
+  static final String SECRET_ENV = "VEIL_CLIENT_SECRET";
 
   @Spec CommandSpec spec;
 
@@ -61,12 +66,45 @@ public final class DecryptCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 
+  @Option(
+      names = "--client-secret",
+      paramLabel = "SECRET",
+      description =
+          "The client's secret, as veil admin client create prints it (default: $"
+              + SECRET_ENV
+              + "): fetch the keys over v2 and apply its checks.")
+  String clientSecret;
+
+  @Option(
+      names = "--domain",
+      paramLabel = "NAME",
+      description =
+          "Also require the token's site to list this domain or app name (needs the secret).")
+  String domain;
+
+  /** The secret from the option or the environment, or null. */
+  private String clientSecret() {
+    if (clientSecret != null) {
+      return clientSecret;
+    }
+    String env = System.getenv(SECRET_ENV);
+    return env == null || env.isBlank() ? null : env.strip();
+  }
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     if (server.apiKey() == null) {
       err.println("veil decrypt: " + ServerOptions.missingKey("ID_READER"));
+      return 2;
+    }
+    String secret = clientSecret();
+    if (domain != null && secret == null) {
+      err.println(
+          "veil decrypt: --domain needs the client's secret (set "
+              + SECRET_ENV
+              + " or give --client-secret): only the v2 key answer names the sites' domains");
       return 2;
     }
     String text;
@@ -80,13 +118,22 @@ public final class DecryptCommand implements Callable<Integer> {
     Clock clock = Clock.systemUTC();
     try {
       VeilClient client =
-          VeilClient.builder().baseUrl(server.url()).apiKey(server.apiKey()).build();
+          VeilClient.builder()
+              .baseUrl(server.url())
+              .apiKey(server.apiKey())
+              .clientSecret(secret)
+              .build();
       try (TokenDecryptor decryptor = client.tokenDecryptor().clock(clock).build()) {
         decryptor.refreshKeys();
-        result = decryptor.decrypt(text.strip());
+        result =
+            domain == null
+                ? decryptor.decrypt(text.strip())
+                : decryptor.decrypt(text.strip(), domain);
       }
     } catch (IllegalArgumentException e) {
-      err.println("veil decrypt: " + ServerOptions.inOptionTerms(e));
+      err.println(
+          "veil decrypt: "
+              + ServerOptions.inOptionTerms(e).replace("clientSecret", "--client-secret"));
       return 2;
     } catch (VeilApiException e) {
       err.println("veil decrypt: the server refused the key request: " + e.getMessage());

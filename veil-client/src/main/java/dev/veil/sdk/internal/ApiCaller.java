@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
 
 /**
  * Sends a request through a {@link Transport} and applies the client's error contract: a 2xx answer
@@ -24,6 +25,14 @@ public final class ApiCaller {
   public interface BodyReader<T> {
     T read(InputStream body) throws IOException;
   }
+
+  /**
+   * One attempt's request body and the reader of its answer.
+   *
+   * @param body the JSON, or what a v2 envelope makes of it; null for {@code GET}
+   */
+  @SuppressWarnings("ArrayRecordComponent") // its array is never compared
+  public record Attempt<T>(byte[] body, BodyReader<T> reader) {}
 
   private static final int MAX_ERROR_BODY = 64 * 1024;
 
@@ -86,13 +95,24 @@ public final class ApiCaller {
    * @throws VeilTransportException when no answer could be read (after retries)
    */
   public <T> T call(String pathAndQuery, byte[] jsonBody, BodyReader<T> reader) {
-    Transport.Request request = new Transport.Request(pathAndQuery, jsonBody, apiKey);
+    Attempt<T> same = new Attempt<>(jsonBody, reader);
+    return call(pathAndQuery, () -> same);
+  }
+
+  /**
+   * Like {@link #call(String, byte[], BodyReader)}, with a body and reader made anew for each
+   * attempt: a v2 envelope carries its time and a nonce, so a retry after a long wait is sealed
+   * again rather than sent stale.
+   */
+  public <T> T call(String pathAndQuery, Supplier<Attempt<T>> newAttempt) {
     for (int attempt = 1; ; attempt++) {
+      Attempt<T> exchange = newAttempt.get();
+      Transport.Request request = new Transport.Request(pathAndQuery, exchange.body(), apiKey);
       Duration retryAfter = null;
       try (Transport.Response response = transport.send(request)) {
         int status = response.status();
         if (status >= 200 && status < 300) {
-          T answer = reader.read(response.body());
+          T answer = exchange.reader().read(response.body());
           if (!answered) {
             answered = true;
           }

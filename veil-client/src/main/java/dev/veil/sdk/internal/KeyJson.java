@@ -74,7 +74,8 @@ public final class KeyJson {
         secret);
   }
 
-  private static byte[] secret(JsonParser p) throws IOException {
+  /** A key's {@code secret}: standard base64 of 32 bytes. */
+  static byte[] secret(JsonParser p) throws IOException {
     try {
       byte[] secret = Base64.getDecoder().decode(Envelopes.text(p));
       if (secret.length != 32) {
