@@ -1,7 +1,7 @@
 package dev.veil.sdk;
 
 import dev.veil.core.identity.IdentityType;
-import dev.veil.core.token.AdvertisingTokenPayload;
+import dev.veil.core.token.SharedToken;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Objects;
@@ -25,16 +25,15 @@ import java.util.Objects;
 public final class DecryptionResult {
   private final DecryptionStatus status;
   private final String reason;
-  private final AdvertisingTokenPayload payload;
+  private final SharedToken payload;
 
-  private DecryptionResult(
-      DecryptionStatus status, String reason, AdvertisingTokenPayload payload) {
+  private DecryptionResult(DecryptionStatus status, String reason, SharedToken payload) {
     this.status = status;
     this.reason = reason;
     this.payload = payload;
   }
 
-  static DecryptionResult success(AdvertisingTokenPayload payload) {
+  static DecryptionResult success(SharedToken payload) {
     return new DecryptionResult(DecryptionStatus.SUCCESS, "decrypted", payload);
   }
 
@@ -60,14 +59,17 @@ public final class DecryptionResult {
     return reason;
   }
 
-  /** The advertising id, standard base64 of 32 bytes, as in mapping answers. */
+  /**
+   * The advertising id (raw UID), standard base64, as in mapping answers: 32 bytes in Veil's
+   * tokens, 33 in those UID2's sharing SDKs make from UID2's raw ids.
+   */
   public String advertisingId() {
-    return Base64.getEncoder().encodeToString(payload().advertisingId());
+    return Base64.getEncoder().encodeToString(payload().rawId());
   }
 
   /** The site id of the publisher the token was issued to. */
   public int siteId() {
-    return payload().publisher().siteId();
+    return payload().siteId();
   }
 
   /** Email or phone. */
@@ -90,7 +92,7 @@ public final class DecryptionResult {
     return payload().expires();
   }
 
-  private AdvertisingTokenPayload payload() {
+  private SharedToken payload() {
     if (payload == null) {
       throw new IllegalStateException("token was rejected (" + status + "): " + reason);
     }

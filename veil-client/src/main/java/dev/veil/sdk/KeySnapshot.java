@@ -1,10 +1,10 @@
 package dev.veil.sdk;
 
-import dev.veil.core.token.AdvertisingTokenCodec;
-import dev.veil.core.token.AdvertisingTokenPayload;
 import dev.veil.core.token.EncryptionKey;
 import dev.veil.core.token.InvalidTokenException;
 import dev.veil.core.token.KeyLookup;
+import dev.veil.core.token.SharedToken;
+import dev.veil.core.token.SharedTokenDecoder;
 import dev.veil.sdk.internal.BidstreamRules;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,18 +18,12 @@ import java.util.Map;
  *
  * <p>The checks, in order: the token's layout and version; its master key, then its site key, known
  * and unexpired; both tags; the token's expiry; the domain or app name, if one is given; over v2
- * its lifetime and creation time against {@link BidstreamRules}. Over v1 a token is decoded with
- * the keysets checked (each key's site id is known); over v2 keys are found by id alone, as the
- * answer names no keyset ({@link AdvertisingTokenCodec#decodeIgnoringKeysets}).
+ * its lifetime and creation time against {@link BidstreamRules}. Tokens of any V4 writer are read
+ * ({@link SharedTokenDecoder}: Veil's own, and those sharers make with UID2's SDKs, whose raw ids
+ * may be 33 bytes). Over v1 the keysets are checked (each key's site id is known); over v2 keys are
+ * found by id alone, as the answer names no keyset ({@link SharedTokenDecoder#decodeByKeyIdOnly}).
  */
 final class KeySnapshot {
-  /** Tokens are only decoded, never encoded, so the codec never draws an IV. */
-  private static final AdvertisingTokenCodec CODEC =
-      new AdvertisingTokenCodec(
-          iv -> {
-            throw new IllegalStateException("decoding draws no IV");
-          });
-
   static final KeySnapshot NONE = new KeySnapshot(Map.of(), null, null);
 
   private final Map<Integer, EncryptionKey> byId;
@@ -69,12 +63,12 @@ final class KeySnapshot {
    */
   DecryptionResult decrypt(String token, String domainOrAppName, Instant now) {
     Lookups lookups = new Lookups(now);
-    AdvertisingTokenPayload payload;
+    SharedToken payload;
     try {
       payload =
           rules == null
-              ? CODEC.decode(token, lookups)
-              : CODEC.decodeIgnoringKeysets(token, lookups);
+              ? SharedTokenDecoder.decode(token, lookups)
+              : SharedTokenDecoder.decodeByKeyIdOnly(token, lookups);
     } catch (InvalidTokenException e) {
       return rejection(e.reason(), lookups);
     }
@@ -82,7 +76,7 @@ final class KeySnapshot {
       return DecryptionResult.rejected(
           DecryptionStatus.EXPIRED, "token expired at " + payload.expires());
     }
-    int siteId = payload.publisher().siteId();
+    int siteId = payload.siteId();
     if (domainOrAppName != null && (rules == null || !rules.siteAllows(siteId, domainOrAppName))) {
       return DecryptionResult.rejected(
           DecryptionStatus.DOMAIN_OR_APP_NAME_CHECK_FAILED,

@@ -65,9 +65,8 @@ import java.util.Objects;
  *
  * <p>Decoding rejects, with {@link InvalidTokenException}: any text that is not exactly 218
  * canonical base64url characters; an unknown version or prefix; an unknown master or site key id; a
- * master key outside the master keyset, or a site key whose site id differs from the site id inside
- * (not by {@link #decodeIgnoringKeysets}, for keys known by id alone); any tag failure; an inner
- * prefix byte that differs from byte 0.
+ * master key outside the master keyset, or a site key whose site id differs from the site id
+ * inside; any tag failure; an inner prefix byte that differs from byte 0.
  *
  * <p>The codec checks neither the token's expiry nor the keys' lifetimes: callers compare {@link
  * AdvertisingTokenPayload#expires()} with their clock, and pass a {@link KeyLookup} that knows only
@@ -173,31 +172,10 @@ public final class AdvertisingTokenCodec {
    *     input
    */
   public AdvertisingTokenPayload decode(String token, KeyLookup keys) {
-    return decode(token, keys, true);
-  }
-
-  /**
-   * Like {@link #decode}, for a caller that knows its keys by id alone, not by keyset: UID2's
-   * bidder key answer ({@code /v2/key/bidstream}) names no keyset, so its keys carry no site id to
-   * compare. The master key and the site key are each found by the id the token names, and the site
-   * ids of the keys the lookup returns are not read. Every other check of {@link #decode} stays, so
-   * does every tag.
-   *
-   * <p>What the keyset checks added is given up, as in UID2's own bidder SDKs: a holder of a master
-   * key (every bidder) could seal the inner layer with a master key too and write any site id
-   * there, and such a token passes this decoder; {@link #decode} refuses it.
-   *
-   * @throws InvalidTokenException as {@link #decode} does, except for the keyset checks
-   */
-  public AdvertisingTokenPayload decodeIgnoringKeysets(String token, KeyLookup keys) {
-    return decode(token, keys, false);
-  }
-
-  private AdvertisingTokenPayload decode(String token, KeyLookup keys, boolean checkKeysets) {
     byte[] bytes = TokenText.URL_UNPADDED.decode(token, TOKEN_BYTES);
     TokenHeader header = TokenHeader.read(bytes, VERSION);
     EncryptionKey masterKey = knownKey(keys, header.keyId());
-    if (checkKeysets && masterKey.siteId() != EncryptionKey.MASTER_SITE_ID) {
+    if (masterKey.siteId() != EncryptionKey.MASTER_SITE_ID) {
       throw new InvalidTokenException(Reason.TAMPERED);
     }
     ByteBuffer outer =
@@ -209,13 +187,13 @@ public final class AdvertisingTokenCodec {
     OperatorInfo operator = OperatorInfo.readFrom(outer);
     int siteKeyId = outer.getInt();
     EncryptionKey siteKey = knownKey(keys, siteKeyId);
-    if (checkKeysets && isReservedKeyset(siteKey.siteId())) {
+    if (isReservedKeyset(siteKey.siteId())) {
       throw new InvalidTokenException(Reason.TAMPERED);
     }
     ByteBuffer inner =
         ByteBuffer.wrap(GcmSegment.open(siteKey, NO_AAD, outer.array(), OUTER_HEAD, INNER_SEALED));
     PublisherInfo publisher = PublisherInfo.readFrom(inner);
-    if (checkKeysets && publisher.siteId() != siteKey.siteId()) {
+    if (publisher.siteId() != siteKey.siteId()) {
       throw new InvalidTokenException(Reason.TAMPERED);
     }
     int privacyField = inner.getInt();

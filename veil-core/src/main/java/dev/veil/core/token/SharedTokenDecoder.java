@@ -13,12 +13,16 @@ import java.util.Base64;
  * tokens.
  *
  * <p>Accepted beyond what {@link AdvertisingTokenCodec#decode} accepts, as UID2's readers do: a raw
- * id of 32 to 64 bytes (UID2's raw ids are 33); base64url with or without padding, or standard
- * base64; and a privacy field whose top byte is 0 (writers other than Veil's do not repeat the
- * identity prefix there). A top byte that is neither 0 nor the token's prefix is still {@link
- * Reason#TAMPERED}, so a token Veil wrote cannot be turned from email into phone without its site
- * key. Keys are checked as by the codec: the outer key must be a master key, the inner one a site
- * key of the site named inside. Stateless and thread-safe.
+ * id of 32 to 64 bytes (UID2's raw ids are 33); base64url without padding (as V4 writers spell it)
+ * or standard base64 with padding (as UID2's readers also take it), each spelled canonically; and a
+ * privacy field whose top byte is 0 (writers other than Veil's do not repeat the identity prefix
+ * there). A top byte that is neither 0 nor the token's prefix is still {@link Reason#TAMPERED}, so
+ * a token Veil wrote cannot be turned from email into phone without its site key. {@link #decode}
+ * checks the keys as the codec does: the outer key must be a master key, the inner one a key of the
+ * site named inside. {@link #decodeByKeyIdOnly} is for a reader whose keys carry no keyset, as
+ * UID2's bidder key answer ({@code /v2/key/bidstream}) names none; it gives up what UID2's own
+ * readers give up: a holder of a master key (every bidder) could seal the inner layer with a master
+ * key too and write any site id there. Stateless and thread-safe.
  */
 public final class SharedTokenDecoder {
   private static final int MIN_ID_BYTES = 32;
@@ -44,10 +48,24 @@ public final class SharedTokenDecoder {
    *     Reason#TAMPERED} for a tag that fails or a field that contradicts its key or header
    */
   public static SharedToken decode(String token, KeyLookup keys) {
+    return decode(token, keys, true);
+  }
+
+  /**
+   * Like {@link #decode}, for keys known by id alone: the site ids of the keys {@code keys} returns
+   * are not read. Every tag and every other check stays.
+   *
+   * @throws InvalidTokenException as {@link #decode} does, except for the keyset checks
+   */
+  public static SharedToken decodeByKeyIdOnly(String token, KeyLookup keys) {
+    return decode(token, keys, false);
+  }
+
+  private static SharedToken decode(String token, KeyLookup keys, boolean checkKeysets) {
     byte[] bytes = bytes(token);
     TokenHeader header = TokenHeader.read(bytes, AdvertisingTokenCodec.VERSION);
     EncryptionKey masterKey = known(keys, header.keyId());
-    if (masterKey.siteId() != EncryptionKey.MASTER_SITE_ID) {
+    if (checkKeysets && masterKey.siteId() != EncryptionKey.MASTER_SITE_ID) {
       throw new InvalidTokenException(Reason.TAMPERED);
     }
     byte[] outerPlain =
@@ -59,8 +77,9 @@ public final class SharedTokenDecoder {
     OperatorInfo.readFrom(outer);
     int siteKeyId = outer.getInt();
     EncryptionKey siteKey = known(keys, siteKeyId);
-    if (siteKey.siteId() == EncryptionKey.MASTER_SITE_ID
-        || siteKey.siteId() == EncryptionKey.REFRESH_SITE_ID) {
+    if (checkKeysets
+        && (siteKey.siteId() == EncryptionKey.MASTER_SITE_ID
+            || siteKey.siteId() == EncryptionKey.REFRESH_SITE_ID)) {
       throw new InvalidTokenException(Reason.TAMPERED);
     }
     ByteBuffer inner =
@@ -68,7 +87,7 @@ public final class SharedTokenDecoder {
             GcmSegment.open(
                 siteKey, NO_AAD, outerPlain, OUTER_HEAD, outerPlain.length - OUTER_HEAD));
     PublisherInfo publisher = PublisherInfo.readFrom(inner);
-    if (publisher.siteId() != siteKey.siteId()) {
+    if (checkKeysets && publisher.siteId() != siteKey.siteId()) {
       throw new InvalidTokenException(Reason.TAMPERED);
     }
     int privacyField = inner.getInt();
@@ -101,6 +120,9 @@ public final class SharedTokenDecoder {
     } catch (IllegalArgumentException notBase64) {
       throw new InvalidTokenException(Reason.MALFORMED);
     }
+    if (!isCanonical(token, bytes)) {
+      throw new InvalidTokenException(Reason.MALFORMED);
+    }
     int idBytes = bytes.length - FIXED_BYTES;
     if (idBytes < MIN_ID_BYTES || idBytes > MAX_ID_BYTES) {
       throw new InvalidTokenException(Reason.MALFORMED);
@@ -109,6 +131,17 @@ public final class SharedTokenDecoder {
       throw new InvalidTokenException(Reason.MALFORMED);
     }
     return bytes;
+  }
+
+  /**
+   * Whether {@code text} is {@code bytes} spelled as V4 writers spell tokens, base64url without
+   * padding, or as UID2's readers also take them, standard base64 with padding: a changed character
+   * in the unused low bits of the last one, or padding added, is a changed token too (docs/spec.md
+   * 3).
+   */
+  private static boolean isCanonical(String text, byte[] bytes) {
+    return text.equals(Base64.getUrlEncoder().withoutPadding().encodeToString(bytes))
+        || text.equals(Base64.getEncoder().encodeToString(bytes));
   }
 
   private static EncryptionKey known(KeyLookup keys, int keyId) {

@@ -220,40 +220,6 @@ class AdvertisingTokenCodecTest {
   }
 
   @Test
-  void decodeIgnoringKeysets_readsTheToken_withKeysOfNoKnownKeyset() {
-    String token = codec.encode(payload, TestKeys.MASTER, TestKeys.SITE_KEY);
-    KeyLookup byIdOnly =
-        id -> {
-          EncryptionKey k = TestKeys.ALL.byId(id);
-          return k == null
-              ? null
-              : new EncryptionKey(k.id(), 0, k.created(), k.activates(), k.expires(), k.secret());
-        };
-
-    assertThat(codec.decodeIgnoringKeysets(token, byIdOnly)).isEqualTo(payload);
-    assertRejected(() -> codec.decode(token, byIdOnly), Reason.TAMPERED);
-  }
-
-  @Test
-  void decodeIgnoringKeysets_keepsTheOtherChecks() throws Exception {
-    String token = codec.encode(payload, TestKeys.MASTER, TestKeys.SITE_KEY);
-    byte[] flipped = decode(token);
-    flipped[100] ^= 1;
-    byte[] otherPrefix = decode(token);
-    otherPrefix[0] = 0x07;
-
-    assertRejected(
-        () -> codec.decodeIgnoringKeysets(token, TestKeys.allExcept(TestKeys.SITE_KEY.id())),
-        Reason.UNKNOWN_KEY);
-    assertRejected(
-        () -> codec.decodeIgnoringKeysets(encode(flipped), TestKeys.ALL), Reason.TAMPERED);
-    assertRejected(
-        () -> codec.decodeIgnoringKeysets(encode(otherPrefix), TestKeys.ALL), Reason.TAMPERED);
-    assertRejected(
-        () -> codec.decodeIgnoringKeysets(token.substring(1), TestKeys.ALL), Reason.MALFORMED);
-  }
-
-  @Test
   void encode_withKeysFromTheWrongKeysets_isRejected() {
     assertThatThrownBy(() -> codec.encode(payload, TestKeys.SITE_KEY, TestKeys.SITE_KEY))
         .isInstanceOf(IllegalArgumentException.class);

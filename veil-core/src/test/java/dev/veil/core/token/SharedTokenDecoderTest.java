@@ -78,6 +78,30 @@ class SharedTokenDecoderTest {
   }
 
   @Test
+  void spellingsOtherThanTheTwoCanonicalOnes_areMalformed() {
+    String token =
+        codec.encode(
+            Payloads.advertising(IdentityType.EMAIL, TestKeys.SITE),
+            TestKeys.MASTER,
+            TestKeys.SITE_KEY);
+    byte[] bytes = Base64.getUrlDecoder().decode(token);
+    char last = token.charAt(token.length() - 1);
+    String lowBitsChanged =
+        token.substring(0, token.length() - 1) + (char) (last == 'A' ? 'B' : last ^ 1);
+
+    assertThat(SharedTokenDecoder.decode(Base64.getEncoder().encodeToString(bytes), TestKeys.ALL))
+        .isNotNull();
+    for (String bad :
+        new String[] {
+          Base64.getUrlEncoder().encodeToString(bytes),
+          Base64.getEncoder().withoutPadding().encodeToString(bytes),
+          lowBitsChanged
+        }) {
+      assertReason(() -> SharedTokenDecoder.decode(bad, TestKeys.ALL), Reason.MALFORMED);
+    }
+  }
+
+  @Test
   void aVeilTokenWhosePrefixWasChanged_isStillTampered() {
     String token =
         codec.encode(
@@ -118,6 +142,62 @@ class SharedTokenDecoderTest {
           .isInstanceOfSatisfying(
               InvalidTokenException.class, e -> assertThat(e.reason()).isEqualTo(Reason.MALFORMED));
     }
+  }
+
+  @Test
+  void byKeyIdOnly_readsWithKeysOfNoKnownKeyset_whichTheCheckedDecodeRefuses() {
+    AdvertisingTokenPayload p = Payloads.advertising(IdentityType.EMAIL, TestKeys.SITE);
+    String token = codec.encode(p, TestKeys.MASTER, TestKeys.SITE_KEY);
+    KeyLookup byIdOnly =
+        id -> {
+          EncryptionKey k = TestKeys.ALL.byId(id);
+          return k == null
+              ? null
+              : new EncryptionKey(k.id(), 0, k.created(), k.activates(), k.expires(), k.secret());
+        };
+
+    assertThat(SharedTokenDecoder.decodeByKeyIdOnly(token, byIdOnly).rawId())
+        .isEqualTo(p.advertisingId());
+    assertThatThrownBy(() -> SharedTokenDecoder.decode(token, byIdOnly))
+        .isInstanceOfSatisfying(
+            InvalidTokenException.class, e -> assertThat(e.reason()).isEqualTo(Reason.TAMPERED));
+  }
+
+  @Test
+  void byKeyIdOnly_keepsEveryOtherCheck() throws Exception {
+    String token =
+        codec.encode(
+            Payloads.advertising(IdentityType.EMAIL, TestKeys.SITE),
+            TestKeys.MASTER,
+            TestKeys.SITE_KEY);
+    byte[] flipped = Base64.getUrlDecoder().decode(token);
+    flipped[100] ^= 1;
+    byte[] otherPrefix = Base64.getUrlDecoder().decode(token);
+    otherPrefix[0] = IdentityType.PHONE.prefix();
+
+    assertReason(
+        () ->
+            SharedTokenDecoder.decodeByKeyIdOnly(token, TestKeys.allExcept(TestKeys.SITE_KEY.id())),
+        Reason.UNKNOWN_KEY);
+    assertReason(
+        () -> SharedTokenDecoder.decodeByKeyIdOnly(url(flipped), TestKeys.ALL), Reason.TAMPERED);
+    assertReason(
+        () -> SharedTokenDecoder.decodeByKeyIdOnly(url(otherPrefix), TestKeys.ALL),
+        Reason.TAMPERED);
+    assertReason(
+        () -> SharedTokenDecoder.decodeByKeyIdOnly(token.substring(1), TestKeys.ALL),
+        Reason.MALFORMED);
+  }
+
+  private static String url(byte[] bytes) {
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  private static void assertReason(
+      org.assertj.core.api.ThrowableAssert.ThrowingCallable call, Reason reason) {
+    assertThatThrownBy(call)
+        .isInstanceOfSatisfying(
+            InvalidTokenException.class, e -> assertThat(e.reason()).isEqualTo(reason));
   }
 
   /**
