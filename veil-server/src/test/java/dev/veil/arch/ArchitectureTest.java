@@ -25,6 +25,7 @@ class ArchitectureTest {
     "dev.veil.key..",
     "dev.veil.optout..",
     "dev.veil.client..",
+    "dev.veil.site..",
     "dev.veil.common..",
     "dev.veil.core..",
     "dev.veil.deduction.."
