@@ -17,8 +17,9 @@ import java.util.function.Predicate;
  * a cursor instead of returning a result object per identifier: {@link #map} answers the outcome
  * and leaves the advertising id in a buffer of its own ({@link #advertisingId()}) and the bucket in
  * {@link #copyBucketId}, both valid until the next call. Apart from parsing the identifier, mapping
- * one allocates nothing. The snapshot is read once, so every identifier of a batch is mapped with
- * the same salts even if a rotation lands meanwhile.
+ * one allocates nothing; a v3 answer's previous id ({@link #previousAdvertisingId}) derives the
+ * previous salt into a small new array. The snapshot is read once, so every identifier of a batch
+ * is mapped with the same salts even if a rotation lands meanwhile.
  *
  * <p>Not thread-safe: one instance per request, on the request's thread.
  */

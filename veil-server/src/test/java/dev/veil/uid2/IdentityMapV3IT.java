@@ -15,6 +15,9 @@ import dev.veil.core.envelope.EnvelopeSecret;
 import dev.veil.core.envelope.V2Envelope;
 import dev.veil.http.testing.TestNode;
 import dev.veil.testing.Http.Response;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -236,6 +239,43 @@ class IdentityMapV3IT {
             node.newApiKey(Role.GENERATOR),
             seal("{\"email\":[]}", EnvelopeSecret.fromBase64(secret), 1));
     assertThat(generator.code()).isEqualTo(401);
+  }
+
+  @Test
+  void aBinaryEnvelope_isAnsweredInBinary_andBadBinaryBodiesAreA400() throws Exception {
+    EnvelopeSecret key = EnvelopeSecret.fromBase64(secret);
+    byte[] sealed =
+        V2Envelope.BINARY.sealRequest(
+            "{\"email\":[\"user@example.com\"]}".getBytes(StandardCharsets.UTF_8),
+            9,
+            key,
+            node.clock().instant(),
+            NonceSource.secure());
+
+    HttpResponse<byte[]> ok = postBinary(sealed);
+    assertThat(ok.statusCode()).isEqualTo(200);
+    assertThat(ok.headers().firstValue("content-type")).contains("application/octet-stream");
+    JsonNode answer =
+        JSON.readTree(V2Envelope.BINARY.openResponse(ok.body(), key, 9).payloadBytes());
+    assertThat(answer.path("body").path("email").get(0).path("u").asText())
+        .isEqualTo(v1AdvertisingId("email", "user@example.com"));
+
+    assertThat(postBinary(new byte[] {1, 2, 3}).statusCode()).isEqualTo(400);
+    sealed[sealed.length - 1] ^= 1;
+    HttpResponse<byte[]> tampered = postBinary(sealed);
+    assertThat(tampered.statusCode()).isEqualTo(400);
+    assertThat(new String(tampered.body(), StandardCharsets.UTF_8))
+        .contains("Check encryption key");
+  }
+
+  private HttpResponse<byte[]> postBinary(byte[] body) throws Exception {
+    HttpRequest request =
+        HttpRequest.newBuilder(node.uri("/v3/identity/map"))
+            .header("Authorization", "Bearer " + mapper.key().reveal())
+            .header("Content-Type", "application/octet-stream")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build();
+    return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofByteArray());
   }
 
   private String seal(String json, EnvelopeSecret key, long nonce) {
