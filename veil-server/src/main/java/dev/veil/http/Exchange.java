@@ -42,6 +42,11 @@ final class Exchange {
   interface Sealer {
     Buffer seal(Buffer json);
 
+    /** The content type of a sealed answer. */
+    default String contentType() {
+      return SEALED_CONTENT_TYPE;
+    }
+
     /**
      * The encoding that seals a streamed 200 answer as one answer, or null if this sealer cannot
      * seal in chunks.
@@ -138,7 +143,7 @@ final class Exchange {
 
   void sendJson(int status, Buffer body) {
     if (sealer != null && status == 200) {
-      send(status, SEALED_CONTENT_TYPE, sealer.seal(body));
+      send(status, sealer.contentType(), sealer.seal(body));
     } else {
       send(status, JSON_CONTENT_TYPE, body);
     }

@@ -1,14 +1,18 @@
 package dev.veil.http;
 
 import dev.veil.common.VeilException;
+import dev.veil.core.identity.IdentityInput;
 import dev.veil.identity.IdentityMapService;
 import dev.veil.identity.MapResult;
 import io.vertx.core.buffer.Buffer;
+import java.time.Clock;
+import java.util.Set;
 
 /**
- * {@code GET /v1/identity/map} (one identifier) and {@code POST /v1/identity/map} (a batch),
- * docs/spec.md 1.6. Both answers are written by hand ({@link JsonBytes}); the batch's while its
- * body is parsed ({@link MapBatchRequest} hands each identifier to a {@link MapBatchAnswer}).
+ * {@code GET /v1/identity/map} (one identifier), {@code POST /v1/identity/map} (a batch),
+ * docs/spec.md 1.6, and {@code POST /v3/identity/map} (a mixed batch with previous ids and refresh
+ * times, docs/http-api.md). Both answers are written by hand ({@link JsonBytes}); the batch's while
+ * its body is parsed ({@link MapBatchRequest} hands each identifier to a {@link MapBatchAnswer}).
  */
 final class IdentityMapEndpoints {
   private static final byte[] SINGLE_HEAD =
@@ -25,18 +29,21 @@ final class IdentityMapEndpoints {
   private final int maxBatchSize;
   private final boolean singleRespectsOptOut;
   private final OutcomeCounters outcomes;
+  private final Clock clock;
 
   IdentityMapEndpoints(
       IdentityMapService mapping,
       JsonBodies bodies,
       int maxBatchSize,
       boolean singleRespectsOptOut,
-      OutcomeCounters outcomes) {
+      OutcomeCounters outcomes,
+      Clock clock) {
     this.mapping = mapping;
     this.bodies = bodies;
     this.maxBatchSize = maxBatchSize;
     this.singleRespectsOptOut = singleRespectsOptOut;
     this.outcomes = outcomes;
+    this.clock = clock;
   }
 
   /** One identifier: its mapping, optout (veil profile) or {@code Invalid Identifier}. */
@@ -63,6 +70,19 @@ final class IdentityMapEndpoints {
     ex.sendJson(200, answer.finish());
     // Counted once per answered batch; a batch refused part-way (bad JSON, too many) counts
     // nothing.
+    outcomes.mappedBatch(answer.mappedCount(), answer.optOutCount(), answer.invalidCount());
+  }
+
+  /**
+   * {@code POST /v3/identity/map} (inside the v2 envelope): mixed kinds of identifier, each
+   * answered at its index with its current id, previous id and refresh time, or why it is unmapped;
+   * written as the body is parsed ({@link MapV3Answer}).
+   */
+  void mapV3(Exchange ex, Buffer body) {
+    MapV3Answer answer = new MapV3Answer(mapping.batch(), clock.instant(), body.length());
+    Set<IdentityInput> given =
+        bodies.parse(body, json -> MapV3Request.read(json, maxBatchSize, answer));
+    ex.sendJson(200, answer.finish(given));
     outcomes.mappedBatch(answer.mappedCount(), answer.optOutCount(), answer.invalidCount());
   }
 

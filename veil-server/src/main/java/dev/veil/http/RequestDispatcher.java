@@ -74,7 +74,8 @@ final class RequestDispatcher {
             bodies,
             config.limits().maxBatchSize(),
             !profile.mapsOptedOutIdentities(),
-            outcomes);
+            outcomes,
+            api.clock());
     BucketsEndpoint buckets = new BucketsEndpoint(api.salts(), StreamBudget.of(config, metrics));
     OptOutEndpoint optOut =
         new OptOutEndpoint(vertx, api.mapper(), api.optOuts(), config.dbTimeout());
@@ -107,6 +108,12 @@ final class RequestDispatcher {
             .post(
                 ex ->
                     BodyReader.read(ex, maxBodyBytes, body -> v2.handle(ex, body, map::mapBatch))),
+        Route.at("/v3/identity/map")
+            .role(Role.MAPPER)
+            .post(
+                ex ->
+                    BodyReader.read(
+                        ex, maxBodyBytes, body -> v2.handle(ex, body, true, map::mapV3))),
         Route.at("/v2/token/generate").role(Role.GENERATOR).post(v2Json(v2, tokens::generateV2)),
         Route.at("/v2/token/refresh")
             .optionalKey()

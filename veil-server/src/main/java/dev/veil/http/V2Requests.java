@@ -10,6 +10,7 @@ import dev.veil.core.envelope.EnvelopeSecret;
 import dev.veil.core.envelope.OpenedEnvelope;
 import dev.veil.core.envelope.V2Envelope;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
 import java.time.Clock;
 import java.time.Duration;
 
@@ -22,6 +23,8 @@ import java.time.Duration;
  * opened gets UID2's message for the reason, never a 500. Thread-safe.
  */
 final class V2Requests {
+  static final String BINARY_CONTENT_TYPE = "application/octet-stream";
+
   private final Clock clock;
   private final Duration allowedSkew;
   private final NonceSource ivs = NonceSource.secure();
@@ -45,6 +48,16 @@ final class V2Requests {
    *     secret; UNAUTHORIZED for a caller without a secret
    */
   void handle(Exchange ex, Buffer body, Handler handler) throws Exception {
+    handle(ex, body, false, handler);
+  }
+
+  /**
+   * As {@link #handle(Exchange, Buffer, Handler)}; with {@code binaryAllowed}, a request of type
+   * {@code application/octet-stream} carries the envelope as raw bytes and its 200 answer is raw
+   * bytes of that type too, as UID2's SDK sends and reads {@code /v3/identity/map}.
+   */
+  void handle(Exchange ex, Buffer body, boolean binaryAllowed, Handler handler) throws Exception {
+    V2Envelope format = binaryAllowed && isBinary(ex) ? V2Envelope.BINARY : V2Envelope.BASE64;
     ApiClient caller = ex.client();
     ClientSecret secret = caller == null ? null : caller.secret();
     ex.speakUid2();
@@ -60,36 +73,46 @@ final class V2Requests {
     OpenedEnvelope opened;
     try {
       opened =
-          V2Envelope.BASE64.openRequest(
-              body.getBytes(), secret.envelopeKey(), clock.instant(), allowedSkew);
+          format.openRequest(body.getBytes(), secret.envelopeKey(), clock.instant(), allowedSkew);
     } catch (EnvelopeException e) {
       throw VeilException.clientError(message(e.reason()));
     }
-    ex.sealAnswers(new AnswerSeal(secret.envelopeKey(), opened.nonce()));
+    ex.sealAnswers(new AnswerSeal(format, secret.envelopeKey(), opened.nonce()));
     handler.handle(ex, Buffer.buffer(opened.payloadBytes()));
   }
 
   /** Seals the 200 answer to one opened request with the caller's secret and its nonce. */
   private final class AnswerSeal implements Exchange.Sealer {
+    private final V2Envelope format;
     private final EnvelopeSecret key;
     private final long nonce;
 
-    AnswerSeal(EnvelopeSecret key, long nonce) {
+    AnswerSeal(V2Envelope format, EnvelopeSecret key, long nonce) {
+      this.format = format;
       this.key = key;
       this.nonce = nonce;
     }
 
     @Override
     public Buffer seal(Buffer json) {
-      return Buffer.buffer(
-          V2Envelope.BASE64.sealResponse(json.getBytes(), nonce, key, clock.instant(), ivs));
+      return Buffer.buffer(format.sealResponse(json.getBytes(), nonce, key, clock.instant(), ivs));
+    }
+
+    @Override
+    public String contentType() {
+      return format == V2Envelope.BINARY ? BINARY_CONTENT_TYPE : Exchange.SEALED_CONTENT_TYPE;
     }
 
     @Override
     public ChunkEncoding streamed() {
-      return new SealedChunkEncoding(
-          V2Envelope.BASE64.responseSealer(nonce, key, clock.instant(), ivs));
+      return new SealedChunkEncoding(format.responseSealer(nonce, key, clock.instant(), ivs));
     }
+  }
+
+  private static boolean isBinary(Exchange ex) {
+    String type = ex.request().getHeader(HttpHeaders.CONTENT_TYPE);
+    return type != null
+        && type.regionMatches(true, 0, BINARY_CONTENT_TYPE, 0, BINARY_CONTENT_TYPE.length());
   }
 
   /** UID2's operator's message for each reason an envelope cannot be opened. */

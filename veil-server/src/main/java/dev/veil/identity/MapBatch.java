@@ -6,6 +6,7 @@ import dev.veil.core.identity.IdentityInput;
 import dev.veil.core.identity.InvalidIdentifierException;
 import dev.veil.optout.OptOutService;
 import dev.veil.salt.SaltSnapshot;
+import java.time.Instant;
 import java.util.function.Predicate;
 
 /**
@@ -16,8 +17,9 @@ import java.util.function.Predicate;
  * a cursor instead of returning a result object per identifier: {@link #map} answers the outcome
  * and leaves the advertising id in a buffer of its own ({@link #advertisingId()}) and the bucket in
  * {@link #copyBucketId}, both valid until the next call. Apart from parsing the identifier, mapping
- * one allocates nothing. The snapshot is read once, so every identifier of a batch is mapped with
- * the same salts even if a rotation lands meanwhile.
+ * one allocates nothing; a v3 answer's previous id ({@link #previousAdvertisingId}) derives the
+ * previous salt into a small new array. The snapshot is read once, so every identifier of a batch
+ * is mapped with the same salts even if a rotation lands meanwhile.
  *
  * <p>Not thread-safe: one instance per request, on the request's thread.
  */
@@ -37,6 +39,7 @@ public final class MapBatch {
   private final SaltSnapshot snapshot;
   private final byte[] firstLevelHash = new byte[Sha256.BYTES];
   private final byte[] advertisingId = new byte[Sha256.BYTES];
+  private final byte[] previousId = new byte[Sha256.BYTES];
   private int bucket;
 
   MapBatch(IdentityMapper mapper, OptOutService optOuts, Predicate<byte[]> alwaysOptedOut) {
@@ -67,6 +70,27 @@ public final class MapBatch {
    */
   public byte[] advertisingId() {
     return advertisingId;
+  }
+
+  /**
+   * The advertising id of the last {@link Outcome#MAPPED} identifier under its bucket's previous
+   * salt, if that salt was replaced within {@link SaltSnapshot#PREVIOUS_ID_WINDOW} before {@code
+   * now}; else null. The 32 bytes are overwritten by the next call.
+   */
+  public byte[] previousAdvertisingId(Instant now) {
+    if (!snapshot.hasRecentPrevious(bucket, now.toEpochMilli())) {
+      return null;
+    }
+    snapshot.hashWithPreviousSaltInto(firstLevelHash, bucket, previousId, 0);
+    return previousId;
+  }
+
+  /**
+   * When the last {@link Outcome#MAPPED} identifier should be mapped again, in epoch seconds, as
+   * seen at {@code now} (docs/spec.md 5).
+   */
+  public long refreshFromSeconds(Instant now) {
+    return snapshot.refreshFromSeconds(bucket, now.toEpochMilli());
   }
 
   /**

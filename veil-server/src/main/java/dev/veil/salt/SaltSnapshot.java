@@ -2,6 +2,7 @@ package dev.veil.salt;
 
 import dev.veil.core.crypto.Sha256;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collection;
@@ -14,17 +15,20 @@ import java.util.PrimitiveIterator;
  * <p>Design note. A bucket's salt is never stored in the database: it is {@code SHA-256(seed ||
  * index || generation)} ({@link SaltDerivation}), so the store holds only generation and effective
  * time of rotated buckets. In memory the snapshot keeps, per bucket, the generation and effective
- * time (12 bytes) and a 48-byte record with the salt itself, the bucket id and a ready flag for
- * each ({@link BucketRecords}): 60 MiB for 2^20 buckets. Salts and bucket ids are computed on first
- * use: computing all of them at start took 2^21 SHA-256 on a cold JIT, most of the time to ready,
- * while a bucket's first use costs one SHA-256 more (about 0.1 µs) and every later one nothing. A
- * rotation copies the arrays, keeping the salts already computed except the rotated buckets', and
- * every bucket id (ids never change). The rotation index holds the indexes of buckets rotated at
- * least once, sorted by effective time, then index. Buckets still at generation 0 share the store's
- * creation time, which precedes every rotation, so "buckets updated after T" is either all
- * generation-0 buckets followed by the whole rotation index (T before creation) or a suffix of the
- * rotation index found by binary search. Bucket ids are the first 9 bytes of {@code SHA-256(bucket
- * id secret || index)} in base64url (12 characters): opaque, stable, not revealing the index.
+ * time (12 bytes), the refresh time (4 bytes: seconds after the store's creation) and a 48-byte
+ * record with the salt itself, the bucket id and a ready flag for each ({@link BucketRecords}): 64
+ * bytes, 64 MiB for 2^20 buckets. The previous salt is not kept: it is the salt of generation - 1,
+ * derived again (one SHA-256) when a v3 map answer needs it, that is for buckets rotated within
+ * {@link #PREVIOUS_ID_WINDOW}. Salts and bucket ids are computed on first use: computing all of
+ * them at start took 2^21 SHA-256 on a cold JIT, most of the time to ready, while a bucket's first
+ * use costs one SHA-256 more (about 0.1 µs) and every later one nothing. A rotation copies the
+ * arrays, keeping the salts already computed except the rotated buckets', and every bucket id (ids
+ * never change). The rotation index holds the indexes of buckets rotated at least once, sorted by
+ * effective time, then index. Buckets still at generation 0 share the store's creation time, which
+ * precedes every rotation, so "buckets updated after T" is either all generation-0 buckets followed
+ * by the whole rotation index (T before creation) or a suffix of the rotation index found by binary
+ * search. Bucket ids are the first 9 bytes of {@code SHA-256(bucket id secret || index)} in
+ * base64url (12 characters): opaque, stable, not revealing the index.
  */
 public final class SaltSnapshot {
   /** Largest supported bucket count is 2^INDEX_BITS. */
@@ -37,34 +41,58 @@ public final class SaltSnapshot {
 
   private static final int ID_CHARS = BUCKET_ID_CHARS;
 
+  /** How long after a rotation the id under the previous salt is still given (docs/spec.md 5). */
+  public static final Duration PREVIOUS_ID_WINDOW = Duration.ofDays(90);
+
+  private static final long REFRESH_PERIOD_S = BucketSalt.REFRESH_PERIOD.toSeconds();
+
   private final SaltSystem system;
   private final int[] generation;
   private final long[] effectiveMs;
+  private final int[] refreshAfterCreation;
+  private final SaltDerivation derivation;
   private final BucketRecords records;
   private final int[] rotated;
   private final int unrotatedCount;
 
   private SaltSnapshot(
-      SaltSystem system, int[] generation, long[] effectiveMs, BucketRecords records) {
+      SaltSystem system,
+      int[] generation,
+      long[] effectiveMs,
+      int[] refreshAfterCreation,
+      SaltDerivation derivation,
+      BucketRecords records) {
     this.system = system;
     this.generation = generation;
     this.effectiveMs = effectiveMs;
+    this.refreshAfterCreation = refreshAfterCreation;
+    this.derivation = derivation;
     this.records = records;
     this.rotated = sortedRotated(generation, effectiveMs);
     this.unrotatedCount = generation.length - rotated.length;
   }
 
-  /** Every bucket at generation 0, effective since the store's creation. */
+  /**
+   * Every bucket at generation 0, effective since the store's creation. The first refresh times are
+   * spread over the second refresh period after creation, by bucket index, so that collectors do
+   * not re-map everything on one day.
+   */
   public static SaltSnapshot initial(SaltSystem system) {
     int n = system.bucketCount();
     long[] effective = new long[n];
     Arrays.fill(effective, system.created().toEpochMilli());
     int[] generation = new int[n];
+    int[] refresh = new int[n];
+    for (int i = 0; i < n; i++) {
+      refresh[i] = (int) (REFRESH_PERIOD_S + REFRESH_PERIOD_S * i / n);
+    }
     SaltDerivation derivation = new SaltDerivation(system);
     return new SaltSnapshot(
         system,
         generation,
         effective,
+        refresh,
+        derivation,
         new BucketRecords(n, saltOf(derivation, generation), derivation::bucketId));
   }
 
@@ -80,6 +108,8 @@ public final class SaltSnapshot {
     }
     int[] gen = generation.clone();
     long[] eff = effectiveMs.clone();
+    int[] refresh = refreshAfterCreation.clone();
+    long createdS = system.created().getEpochSecond();
     boolean[] changed = new boolean[gen.length];
     for (BucketSalt change : changes) {
       int i = change.bucketIndex();
@@ -88,13 +118,20 @@ public final class SaltSnapshot {
       }
       gen[i] = change.generation();
       eff[i] = change.effectiveAt().toEpochMilli();
+      refresh[i] = (int) clamp(change.refreshFrom().getEpochSecond() - createdS);
       changed[i] = true;
     }
     return new SaltSnapshot(
         system,
         gen,
         eff,
-        BucketRecords.copyOf(records, saltOf(new SaltDerivation(system), gen), changed));
+        refresh,
+        derivation,
+        BucketRecords.copyOf(records, saltOf(derivation, gen), changed));
+  }
+
+  private static long clamp(long secondsAfterCreation) {
+    return Math.max(0, Math.min(Integer.MAX_VALUE, secondsAfterCreation));
   }
 
   private static int[] sortedRotated(int[] gen, long[] eff) {
@@ -169,6 +206,43 @@ public final class SaltSnapshot {
 
   public long effectiveAtMillis(int bucketIndex) {
     return effectiveMs[bucketIndex];
+  }
+
+  /**
+   * When collectors should map the bucket's identities again, in epoch seconds: the bucket's
+   * refresh time, moved on by whole {@link BucketSalt#REFRESH_PERIOD}s until it is after {@code
+   * nowMs} (docs/spec.md 5).
+   */
+  public long refreshFromSeconds(int bucketIndex, long nowMs) {
+    long refresh = system.created().getEpochSecond() + refreshAfterCreation[bucketIndex];
+    long nowS = Math.floorDiv(nowMs, 1000L);
+    if (refresh > nowS) {
+      return refresh;
+    }
+    return refresh + ((nowS - refresh) / REFRESH_PERIOD_S + 1) * REFRESH_PERIOD_S;
+  }
+
+  /**
+   * Whether the bucket's current salt replaced another within {@link #PREVIOUS_ID_WINDOW} before
+   * {@code nowMs}: then a v3 map answer gives the id under the previous salt.
+   */
+  public boolean hasRecentPrevious(int bucketIndex, long nowMs) {
+    return generation[bucketIndex] > 0
+        && effectiveMs[bucketIndex] > nowMs - PREVIOUS_ID_WINDOW.toMillis();
+  }
+
+  /**
+   * SHA-256({@code prefix} || the bucket's previous salt) into {@code out[off, off+32)}; the bucket
+   * must have been rotated at least once. Derives the previous salt on each call (not kept).
+   */
+  public void hashWithPreviousSaltInto(byte[] prefix, int bucketIndex, byte[] out, int off) {
+    int g = generation[bucketIndex];
+    if (g == 0) {
+      throw new IllegalStateException("bucket was never rotated");
+    }
+    byte[] previous = new byte[SALT_BYTES];
+    derivation.salt(bucketIndex, g - 1, previous, 0);
+    Sha256.digestInto(prefix, previous, 0, SALT_BYTES, out, off);
   }
 
   /** The opaque id of a bucket. */

@@ -16,8 +16,9 @@ import java.util.function.Consumer;
 
 /**
  * {@link SaltStore} on table {@code bucket_salt} (one row per rotated bucket, replaced with a new
- * seq on every rotation of that bucket) and {@code salt_rotation_run} (one row per period whose
- * scheduled run happened; its primary key is what makes a period run at most once).
+ * seq on every rotation of that bucket; its refresh time since schema version 6) and {@code
+ * salt_rotation_run} (one row per period whose scheduled run happened; its primary key is what
+ * makes a period run at most once).
  *
  * <p>Compare-and-set: generation 1 is an insert that does nothing if the bucket has a row already;
  * a later generation is an update guarded by {@code generation = g - 1}. If any statement of the
@@ -27,15 +28,16 @@ final class JdbcSaltStore implements SaltStore {
   static final ChangeTable<BucketSalt> TABLE =
       new ChangeTable<>(
           "bucket_salt",
-          "bucket_index, generation, effective_ms",
-          rs -> new BucketSalt(rs.getInt(1), rs.getInt(2), Instant.ofEpochMilli(rs.getLong(3))),
+          "bucket_index, generation, effective_ms, refresh_ms",
+          JdbcSaltStore::readRow,
           1_000);
 
   private static final String INSERT_FIRST =
-      "INSERT INTO bucket_salt (bucket_index, generation, effective_ms, seq) VALUES (?, ?, ?, ?)"
+      "INSERT INTO bucket_salt (bucket_index, generation, effective_ms, refresh_ms, seq)"
+          + " VALUES (?, ?, ?, ?, ?)"
           + " ON CONFLICT (bucket_index) DO NOTHING";
   private static final String UPDATE_NEXT =
-      "UPDATE bucket_salt SET generation = ?, effective_ms = ?, seq = ?"
+      "UPDATE bucket_salt SET generation = ?, effective_ms = ?, refresh_ms = ?, seq = ?"
           + " WHERE bucket_index = ? AND generation = ?";
   private static final String CLAIM_RUN =
       "INSERT INTO salt_rotation_run (period_start_ms, buckets, rotated_ms) VALUES (?, ?, ?)"
@@ -43,6 +45,20 @@ final class JdbcSaltStore implements SaltStore {
   private static final String LAST_RUN = "SELECT MAX(period_start_ms) FROM salt_rotation_run";
 
   private final Database db;
+
+  /**
+   * A row as a {@link BucketSalt}; a row written before schema version 6 has no refresh time and
+   * gets the default one (effective time plus {@link BucketSalt#REFRESH_PERIOD}).
+   */
+  private static BucketSalt readRow(ResultSet rs) throws SQLException {
+    int index = rs.getInt(1);
+    int generation = rs.getInt(2);
+    Instant effective = Instant.ofEpochMilli(rs.getLong(3));
+    long refreshMs = rs.getLong(4);
+    return rs.wasNull()
+        ? new BucketSalt(index, generation, effective)
+        : new BucketSalt(index, generation, effective, Instant.ofEpochMilli(refreshMs));
+  }
 
   JdbcSaltStore(Database db) {
     this.db = db;
@@ -130,15 +146,17 @@ final class JdbcSaltStore implements SaltStore {
           first.setInt(1, row.bucketIndex());
           first.setInt(2, 1);
           first.setLong(3, row.effectiveAt().toEpochMilli());
-          first.setLong(4, seqs[i]);
+          first.setLong(4, row.refreshFrom().toEpochMilli());
+          first.setLong(5, seqs[i]);
           first.addBatch();
           anyFirst = true;
         } else {
           next.setInt(1, row.generation());
           next.setLong(2, row.effectiveAt().toEpochMilli());
-          next.setLong(3, seqs[i]);
-          next.setInt(4, row.bucketIndex());
-          next.setInt(5, row.generation() - 1);
+          next.setLong(3, row.refreshFrom().toEpochMilli());
+          next.setLong(4, seqs[i]);
+          next.setInt(5, row.bucketIndex());
+          next.setInt(6, row.generation() - 1);
           next.addBatch();
           anyNext = true;
         }

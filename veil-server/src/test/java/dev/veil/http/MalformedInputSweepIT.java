@@ -49,6 +49,7 @@ class MalformedInputSweepIT {
           "/v2/token/validate",
           "/v2/token/logout",
           "/v2/identity/map",
+          "/v3/identity/map",
           "/v2/identity/buckets",
           "/v2/key/bidstream",
           "/v2/key/sharing");

@@ -118,6 +118,7 @@ class OpsIT {
               "/v1/token/validate",
               "/v1/identity/map",
               "/v2/identity/map",
+              "/v3/identity/map",
               "/v2/token/generate",
               "/v2/token/refresh",
               "/v2/token/validate",

@@ -45,6 +45,63 @@ class SaltServiceTest {
         .isEmpty();
   }
 
+  /** SHA-256(prefix || the bucket's current salt), as a v3 map answer's current id. */
+  private static byte[] current(SaltSnapshot s, byte[] prefix, int bucket) {
+    return s.hashWithSalt(prefix, bucket);
+  }
+
+  private static byte[] previous(SaltSnapshot s, byte[] prefix, int bucket) {
+    byte[] out = new byte[32];
+    s.hashWithPreviousSaltInto(prefix, bucket, out, 0);
+    return out;
+  }
+
+  @Test
+  void everyRotationPath_keepsThePreviousSalt_forNinetyDays() {
+    byte[] prefix = new byte[32];
+    SaltSnapshot before = salts.current();
+    clock.advance(Duration.ofDays(1));
+    int scheduled = salts.rotateScheduled();
+    int admin = salts.rotateFraction(0.05);
+    salts.rotateBuckets(List.of(before.bucketId(99)));
+    SaltSnapshot after = salts.current();
+
+    int rotated = 0;
+    long now = clock.instant().toEpochMilli();
+    for (int b = 0; b < 100; b++) {
+      if (after.generation(b) == 0) {
+        assertThat(after.hasRecentPrevious(b, now)).isFalse();
+        continue;
+      }
+      rotated++;
+      assertThat(after.hasRecentPrevious(b, now)).isTrue();
+      assertThat(previous(after, prefix, b)).isEqualTo(current(before, prefix, b));
+      assertThat(current(after, prefix, b)).isNotEqualTo(current(before, prefix, b));
+    }
+    assertThat(rotated).isEqualTo(scheduled + admin + 1).isEqualTo(11);
+    long ninetyOneDaysLater = now + Duration.ofDays(91).toMillis();
+    assertThat(after.hasRecentPrevious(99, ninetyOneDaysLater)).isFalse();
+  }
+
+  @Test
+  void refreshTime_isSpreadOverTheSecondPeriodAtFirst_thenAPeriodAfterEachRotation() {
+    long created = clock.instant().getEpochSecond();
+    long period = BucketSalt.REFRESH_PERIOD.toSeconds();
+    SaltSnapshot initial = salts.current();
+    long nowMs = clock.instant().toEpochMilli();
+    assertThat(initial.refreshFromSeconds(0, nowMs)).isEqualTo(created + period);
+    assertThat(initial.refreshFromSeconds(50, nowMs)).isEqualTo(created + period + period / 2);
+    // once passed, it moves on by whole periods, always after now
+    long later = nowMs + Duration.ofDays(65).toMillis();
+    assertThat(initial.refreshFromSeconds(0, later)).isEqualTo(created + 3 * period);
+
+    clock.advance(Duration.ofDays(2));
+    salts.rotateBuckets(List.of(initial.bucketId(7)));
+    long effective = salts.current().effectiveAt(7).getEpochSecond();
+    assertThat(salts.current().refreshFromSeconds(7, clock.instant().toEpochMilli()))
+        .isEqualTo(effective + period);
+  }
+
   @Test
   void rotateFraction_picksOldestFirst_andChangesSaltButNotBucketOfIdentity() {
     clock.advance(Duration.ofMillis(1500));

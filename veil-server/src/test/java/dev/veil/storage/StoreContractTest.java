@@ -347,6 +347,48 @@ abstract class StoreContractTest {
   }
 
   @Test
+  void salts_refreshTime_isWrittenByEveryRotationPath_andReadBack() {
+    Store store = open();
+    BucketSalt first = new BucketSalt(3, 1, T0, T0.plusSeconds(77));
+    BucketSalt scheduled = new BucketSalt(4, 1, T0, T0.plusSeconds(88));
+    assertThat(store.salts().saveRotations(List.of(first))).isTrue();
+    assertThat(store.salts().saveScheduledRotation(T0, List.of(scheduled))).isTrue();
+    BucketSalt second = new BucketSalt(3, 2, T0.plusSeconds(10), T0.plusSeconds(99));
+    assertThat(store.salts().saveRotations(List.of(second))).isTrue();
+
+    assertThat(all(store.salts())).extracting(Versioned::value).containsExactly(scheduled, second);
+    assertThat(new BucketSalt(1, 1, T0).refreshFrom())
+        .isEqualTo(T0.plus(BucketSalt.REFRESH_PERIOD));
+  }
+
+  @Test
+  void migrationV6_onAVersion5Store_keepsItsRotatedBuckets_withTheDefaultRefreshTime()
+      throws SQLException {
+    try (Connection c = connectDirectly();
+        Statement s = c.createStatement()) {
+      boolean sqlite = schemaUpTo(c, s, 5).equals("sqlite");
+      if (sqlite) {
+        s.execute("UPDATE change_counter SET value = value + 1");
+      }
+      s.execute(
+          "INSERT INTO bucket_salt (bucket_index, generation, effective_ms, seq) VALUES (9, 2, "
+              + T0.toEpochMilli()
+              + ", "
+              + (sqlite ? "(SELECT value FROM change_counter)" : "nextval('change_seq')")
+              + ")");
+    }
+
+    Store store = open();
+
+    assertThat(all(store.salts()))
+        .extracting(Versioned::value)
+        .containsExactly(new BucketSalt(9, 2, T0, T0.plus(BucketSalt.REFRESH_PERIOD)));
+    BucketSalt third = new BucketSalt(9, 3, T0.plusSeconds(5), T0.plusSeconds(6));
+    assertThat(store.salts().saveRotations(List.of(third))).isTrue();
+    assertThat(all(store.salts())).extracting(Versioned::value).containsExactly(third);
+  }
+
+  @Test
   void salts_saveRotations_notTheNextGeneration_writesNothingAtAll() {
     Store store = open();
     store.salts().saveRotations(List.of(new BucketSalt(1, 1, T0)));
@@ -1213,7 +1255,8 @@ abstract class StoreContractTest {
             "expires_ms",
             "secret",
             "seq"));
-    expected.put("bucket_salt", Set.of("bucket_index", "generation", "effective_ms", "seq"));
+    expected.put(
+        "bucket_salt", Set.of("bucket_index", "generation", "effective_ms", "refresh_ms", "seq"));
     expected.put("salt_rotation_run", Set.of("period_start_ms", "buckets", "rotated_ms"));
     expected.put("opt_out", Set.of("first_level_hash", "opted_out_ms", "seq"));
     expected.put(
