@@ -8,7 +8,9 @@ import dev.veil.core.crypto.NonceSource;
 import dev.veil.core.envelope.EnvelopeException;
 import dev.veil.core.envelope.OpenedEnvelope;
 import dev.veil.core.envelope.V2Envelope;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import java.time.Clock;
 import java.time.Duration;
 
@@ -66,10 +68,26 @@ final class V2Requests {
     long nonce = opened.nonce();
     ex.sealAnswers(
         json ->
-            Buffer.buffer(
+            wrap(
                 V2Envelope.BASE64.sealResponse(
                     json.getBytes(), nonce, secret.envelopeKey(), clock.instant(), ivs)));
-    handler.handle(ex, Buffer.buffer(opened.payloadBytes()));
+    handler.handle(ex, payload(opened));
+  }
+
+  /**
+   * The opened JSON as a buffer over the decrypted bytes, not a copy: {@link JsonBodies} parses a
+   * heap buffer in place, from its offset.
+   */
+  static Buffer payload(OpenedEnvelope opened) {
+    return BufferInternal.buffer(Unpooled.wrappedBuffer(opened.payload()));
+  }
+
+  /**
+   * A sealed body as a buffer without copying it ({@code Buffer.buffer(byte[])} copies); the caller
+   * gives the array up.
+   */
+  static Buffer wrap(byte[] sealed) {
+    return BufferInternal.buffer(Unpooled.wrappedBuffer(sealed));
   }
 
   /** UID2's operator's message for each reason an envelope cannot be opened. */
