@@ -8,6 +8,8 @@
  *       dev.veil.bench.TokenCodecBenchmark} (token encode and decode) and {@link
  *       dev.veil.bench.ServiceBenchmark} (a whole generate and a single map through the real
  *       services).
+ *   <li>{@link dev.veil.bench.V2EnvelopeBenchmark}: what a v2 token call adds to its v1 twin, step
+ *       by step (the envelope, the refresh response key); not run by {@code bench/run.sh}.
  *   <li>{@link dev.veil.bench.AesGcmKeySwitchBenchmark}: guards against paying for an AES key
  *       change.
  *   <li>{@link dev.veil.bench.OptOutMemory}: bytes per record of the opt-out index at 10 million.

@@ -171,7 +171,7 @@ final class TokenEndpoints {
     EnvelopeSecret secret = EnvelopeSecret.of(key);
     Arrays.fill(key, (byte) 0);
     ex.sealAnswers(
-        json -> Buffer.buffer(V2Envelope.BASE64.sealRefreshAnswer(json.getBytes(), secret, ivs)));
+        json -> V2Requests.wrap(V2Envelope.BASE64.sealRefreshAnswer(json.getBytes(), secret, ivs)));
   }
 
   /**

@@ -9,8 +9,10 @@ import dev.veil.core.envelope.EnvelopeException;
 import dev.veil.core.envelope.EnvelopeSecret;
 import dev.veil.core.envelope.OpenedEnvelope;
 import dev.veil.core.envelope.V2Envelope;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.internal.buffer.BufferInternal;
 import java.time.Clock;
 import java.time.Duration;
 
@@ -78,7 +80,23 @@ final class V2Requests {
       throw VeilException.clientError(message(e.reason()));
     }
     ex.sealAnswers(new AnswerSeal(format, secret.envelopeKey(), opened.nonce()));
-    handler.handle(ex, Buffer.buffer(opened.payloadBytes()));
+    handler.handle(ex, payload(opened));
+  }
+
+  /**
+   * The opened JSON as a buffer over the decrypted bytes, not a copy: {@link JsonBodies} parses a
+   * heap buffer in place, from its offset.
+   */
+  static Buffer payload(OpenedEnvelope opened) {
+    return BufferInternal.buffer(Unpooled.wrappedBuffer(opened.payload()));
+  }
+
+  /**
+   * A sealed body as a buffer without copying it ({@code Buffer.buffer(byte[])} copies); the caller
+   * gives the array up.
+   */
+  static Buffer wrap(byte[] sealed) {
+    return BufferInternal.buffer(Unpooled.wrappedBuffer(sealed));
   }
 
   /** Seals the 200 answer to one opened request with the caller's secret and its nonce. */
@@ -95,7 +113,7 @@ final class V2Requests {
 
     @Override
     public Buffer seal(Buffer json) {
-      return Buffer.buffer(format.sealResponse(json.getBytes(), nonce, key, clock.instant(), ivs));
+      return wrap(format.sealResponse(json.getBytes(), nonce, key, clock.instant(), ivs));
     }
 
     @Override
