@@ -2,8 +2,16 @@ package dev.veil.optout;
 
 import dev.veil.common.ChangeCursor;
 import dev.veil.common.Versioned;
+import dev.veil.core.crypto.Sha256;
+import dev.veil.salt.SaltSnapshot;
+import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -21,6 +29,12 @@ public final class OptOutService {
   private final LongAdder recorded = new LongAdder();
   private ChangeCursor cursor = ChangeCursor.START;
 
+  /** Guards {@link #byAdvertisingId}. */
+  private final Object statusLock = new Object();
+
+  /** Built by the first {@link #statusOf}, so a node that never answers it spends nothing. */
+  private AdvertisingIdIndex byAdvertisingId;
+
   public OptOutService(OptOutStore store, Clock clock) {
     this.store = store;
     this.clock = clock;
@@ -34,6 +48,7 @@ public final class OptOutService {
   public Instant record(byte[] firstLevelHash) {
     Versioned<OptOut> stored = store.record(firstLevelHash, clock.instant());
     index.add(firstLevelHash);
+    addByAdvertisingId(firstLevelHash);
     recorded.increment();
     return stored.value().optedOutAt();
   }
@@ -57,7 +72,92 @@ public final class OptOutService {
    * record the index holds already changes nothing.
    */
   public synchronized void catchUp() {
-    cursor = store.forEachChange(cursor, v -> index.add(v.value().firstLevelHash()));
+    cursor =
+        store.forEachChange(
+            cursor,
+            v -> {
+              index.add(v.value().firstLevelHash());
+              addByAdvertisingId(v.value().firstLevelHash());
+            });
+  }
+
+  /** An opted-out advertising id of a {@link #statusOf} question: its position and since when. */
+  public record OptedOut(int position, Instant since) {}
+
+  /**
+   * Which of these 32-byte advertising ids, under {@code salts}, belong to an identity that opted
+   * out, in the order asked; ids of other identities and unknown ids are left out.
+   *
+   * <p>Answered from an in-memory index ({@link AdvertisingIdIndex}) that names candidates; each
+   * candidate is confirmed by reading the records with its first-level hash prefix from the store
+   * and comparing the whole advertising id, so nothing is reported that is not an opted-out
+   * identity's current id, and the store is read only for ids that are (or, rarely, look like)
+   * opted-out ones. The first call, and the first after {@code salts} change, builds the index from
+   * the store (every record once). Blocks: call it off the event loop.
+   */
+  public List<OptedOut> statusOf(List<byte[]> advertisingIds, SaltSnapshot salts) {
+    List<int[]> candidates = new ArrayList<>();
+    synchronized (statusLock) {
+      if (byAdvertisingId == null || byAdvertisingId.salts() != salts) {
+        byAdvertisingId = buildIndex(salts);
+      }
+      for (int i = 0; i < advertisingIds.size(); i++) {
+        int position = i;
+        byAdvertisingId.candidates(
+            advertisingIds.get(i), prefix -> candidates.add(new int[] {position, prefix}));
+      }
+    }
+    Map<Integer, List<OptOut>> byPrefix = new HashMap<>();
+    byte[] computed = new byte[Sha256.BYTES];
+    List<OptedOut> found = new ArrayList<>();
+    for (int[] candidate : candidates) {
+      List<OptOut> records =
+          byPrefix.computeIfAbsent(candidate[1], p -> store.findByPrefix(prefixBytes(p)));
+      byte[] asked = advertisingIds.get(candidate[0]);
+      for (OptOut record : records) {
+        byte[] hash = record.firstLevelHash();
+        salts.hashWithSaltInto(hash, salts.bucketOf(hash), computed, 0);
+        if (MessageDigest.isEqual(computed, asked)) {
+          found.add(new OptedOut(candidate[0], record.optedOutAt()));
+          break;
+        }
+      }
+    }
+    found.sort(Comparator.comparingInt(OptedOut::position));
+    return found;
+  }
+
+  /** Bytes held by the advertising-id index, 0 before the first {@link #statusOf}. */
+  public long statusIndexBytes() {
+    synchronized (statusLock) {
+      return byAdvertisingId == null ? 0 : byAdvertisingId.tableBytes();
+    }
+  }
+
+  /**
+   * Every stored record, with the lock held: a record made durable meanwhile is either read here or
+   * added by {@link #record} or {@link #catchUp} once the lock is free.
+   */
+  private AdvertisingIdIndex buildIndex(SaltSnapshot salts) {
+    AdvertisingIdIndex built = new AdvertisingIdIndex(salts, index.size());
+    store.forEachChange(ChangeCursor.START, v -> built.add(v.value().firstLevelHash()));
+    return built;
+  }
+
+  private void addByAdvertisingId(byte[] firstLevelHash) {
+    synchronized (statusLock) {
+      if (byAdvertisingId != null) {
+        byAdvertisingId.add(firstLevelHash);
+      }
+    }
+  }
+
+  private static byte[] prefixBytes(int prefix) {
+    byte[] b = new byte[AdvertisingIdIndex.HASH_PREFIX_BYTES];
+    for (int i = b.length - 1, v = prefix; i >= 0; i--, v >>>= 8) {
+      b[i] = (byte) v;
+    }
+    return b;
   }
 
   public int size() {
