@@ -9,6 +9,7 @@ import dev.veil.core.crypto.Sha256;
 import dev.veil.identity.IdentityMapper;
 import dev.veil.optout.OptOutService;
 import dev.veil.optout.OptOutService.OptedOut;
+import dev.veil.salt.SaltSnapshot;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import java.io.IOException;
@@ -23,7 +24,9 @@ import java.util.List;
  * {@code {"opted_out":[{"advertising_id":…,"opted_out_since":<epoch ms>}…]}}, in request order;
  * other ids are left out. {@link OptOutService#statusOf} decides; it may read the store, so it runs
  * on a worker thread under a {@link Deadline} of {@code db.timeout}, as {@link OptOutEndpoint}
- * does.
+ * does. Building the in-memory index (the first request, or the first after a rotation that the
+ * node's catch-up has not rebuilt for yet) runs outside that deadline, so it completes even when
+ * the answer itself is a 503.
  */
 final class OptOutStatusEndpoint {
   static final int MAX_IDS = 5_000;
@@ -69,7 +72,14 @@ final class OptOutStatusEndpoint {
               }
             });
     vertx
-        .executeBlocking(() -> deadline.run(() -> optOuts.statusOf(raw, mapper.snapshot())), false)
+        .executeBlocking(
+            () -> {
+              SaltSnapshot salts = mapper.snapshot();
+              // Not under the deadline: a build cut short would start again on every request.
+              optOuts.prepareStatus(salts);
+              return deadline.run(() -> optOuts.statusOf(raw, salts));
+            },
+            false)
         .onComplete(
             done -> {
               vertx.cancelTimer(guard);

@@ -29,11 +29,17 @@ public final class OptOutService {
   private final LongAdder recorded = new LongAdder();
   private ChangeCursor cursor = ChangeCursor.START;
 
-  /** Guards {@link #byAdvertisingId}. */
+  /** Guards {@link #byAdvertisingId} and {@link #addedDuringBuild}; held only briefly. */
   private final Object statusLock = new Object();
+
+  /** Held while the advertising-id index is built: one build at a time. */
+  private final Object buildLock = new Object();
 
   /** Built by the first {@link #statusOf}, so a node that never answers it spends nothing. */
   private AdvertisingIdIndex byAdvertisingId;
+
+  /** Opt-outs recorded while an index is built, added to it before it is published. */
+  private List<byte[]> addedDuringBuild;
 
   public OptOutService(OptOutStore store, Clock clock) {
     this.store = store;
@@ -92,18 +98,16 @@ public final class OptOutService {
    * candidate is confirmed by reading the records with its first-level hash prefix from the store
    * and comparing the whole advertising id, so nothing is reported that is not an opted-out
    * identity's current id, and the store is read only for ids that are (or, rarely, look like)
-   * opted-out ones. The first call, and the first after {@code salts} change, builds the index from
-   * the store (every record once). Blocks: call it off the event loop.
+   * opted-out ones. Builds the index first if it is missing or for other salts ({@link
+   * #prepareStatus}). Blocks: call it off the event loop.
    */
   public List<OptedOut> statusOf(List<byte[]> advertisingIds, SaltSnapshot salts) {
+    AdvertisingIdIndex byId = indexFor(salts);
     List<int[]> candidates = new ArrayList<>();
     synchronized (statusLock) {
-      if (byAdvertisingId == null || byAdvertisingId.salts() != salts) {
-        byAdvertisingId = buildIndex(salts);
-      }
       for (int i = 0; i < advertisingIds.size(); i++) {
         int position = i;
-        byAdvertisingId.candidates(
+        byId.candidates(
             advertisingIds.get(i), prefix -> candidates.add(new int[] {position, prefix}));
       }
     }
@@ -127,6 +131,56 @@ public final class OptOutService {
     return found;
   }
 
+  /**
+   * The advertising-id index for {@code salts}, built from the store (every record once) if there
+   * is none yet or it is for other salts. The build holds no lock that {@link #record}, {@link
+   * #catchUp} or a lookup waits for: opt-outs recorded meanwhile are kept aside and added before
+   * the new index replaces the old. Call it without a request's deadline, as catch-up runs: a build
+   * cut short is lost work that the next call starts again.
+   */
+  public void prepareStatus(SaltSnapshot salts) {
+    indexFor(salts);
+  }
+
+  private AdvertisingIdIndex indexFor(SaltSnapshot salts) {
+    synchronized (buildLock) {
+      synchronized (statusLock) {
+        if (byAdvertisingId != null && byAdvertisingId.salts() == salts) {
+          return byAdvertisingId;
+        }
+        addedDuringBuild = new ArrayList<>();
+      }
+      AdvertisingIdIndex built = new AdvertisingIdIndex(salts, index.size());
+      boolean complete = false;
+      try {
+        store.forEachChange(ChangeCursor.START, v -> built.add(v.value().firstLevelHash()));
+        complete = true;
+      } finally {
+        synchronized (statusLock) {
+          if (complete) {
+            addedDuringBuild.forEach(built::add);
+            byAdvertisingId = built;
+          }
+          addedDuringBuild = null;
+        }
+      }
+      return built;
+    }
+  }
+
+  /**
+   * After a salt rotation, rebuilds the advertising-id index if there is one (the node's catch-up
+   * calls this, so requests seldom wait for a build); nothing if none was asked for yet.
+   */
+  public void refreshStatus(SaltSnapshot salts) {
+    synchronized (statusLock) {
+      if (byAdvertisingId == null || byAdvertisingId.salts() == salts) {
+        return;
+      }
+    }
+    prepareStatus(salts);
+  }
+
   /** Bytes held by the advertising-id index, 0 before the first {@link #statusOf}. */
   public long statusIndexBytes() {
     synchronized (statusLock) {
@@ -134,20 +188,13 @@ public final class OptOutService {
     }
   }
 
-  /**
-   * Every stored record, with the lock held: a record made durable meanwhile is either read here or
-   * added by {@link #record} or {@link #catchUp} once the lock is free.
-   */
-  private AdvertisingIdIndex buildIndex(SaltSnapshot salts) {
-    AdvertisingIdIndex built = new AdvertisingIdIndex(salts, index.size());
-    store.forEachChange(ChangeCursor.START, v -> built.add(v.value().firstLevelHash()));
-    return built;
-  }
-
   private void addByAdvertisingId(byte[] firstLevelHash) {
     synchronized (statusLock) {
       if (byAdvertisingId != null) {
         byAdvertisingId.add(firstLevelHash);
+      }
+      if (addedDuringBuild != null) {
+        addedDuringBuild.add(firstLevelHash.clone());
       }
     }
   }
