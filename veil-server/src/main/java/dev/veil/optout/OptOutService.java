@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Opt-outs (docs/spec.md section 4): records them durably, answers "has this identity opted out?"
@@ -33,7 +34,7 @@ public final class OptOutService {
   private final Object statusLock = new Object();
 
   /** Held while the advertising-id index is built: one build at a time. */
-  private final Object buildLock = new Object();
+  private final ReentrantLock buildLock = new ReentrantLock();
 
   /** Built by the first {@link #statusOf}, so a node that never answers it spends nothing. */
   private AdvertisingIdIndex byAdvertisingId;
@@ -132,18 +133,28 @@ public final class OptOutService {
   }
 
   /**
-   * The advertising-id index for {@code salts}, built from the store (every record once) if there
-   * is none yet or it is for other salts. The build holds no lock that {@link #record}, {@link
-   * #catchUp} or a lookup waits for: opt-outs recorded meanwhile are kept aside and added before
-   * the new index replaces the old. Call it without a request's deadline, as catch-up runs: a build
-   * cut short is lost work that the next call starts again.
+   * Makes sure there is an advertising-id index for {@code salts}: builds it from the store (every
+   * record once) if there is none yet or it is for other salts. The build holds no lock that {@link
+   * #record}, {@link #catchUp} or a lookup waits for: opt-outs recorded meanwhile are kept aside
+   * and added before the new index replaces the old. While another build runs, returns at once if
+   * there is an index (lookups use it meanwhile: an id whose bucket just rotated is missed until
+   * the build ends, never reported wrongly). Call it without a request's deadline, as catch-up
+   * runs: a build cut short is lost work that the next call starts again.
    */
   public void prepareStatus(SaltSnapshot salts) {
     indexFor(salts);
   }
 
   private AdvertisingIdIndex indexFor(SaltSnapshot salts) {
-    synchronized (buildLock) {
+    if (!buildLock.tryLock()) {
+      synchronized (statusLock) {
+        if (byAdvertisingId != null) {
+          return byAdvertisingId;
+        }
+      }
+      buildLock.lock();
+    }
+    try {
       synchronized (statusLock) {
         if (byAdvertisingId != null && byAdvertisingId.salts() == salts) {
           return byAdvertisingId;
@@ -165,6 +176,8 @@ public final class OptOutService {
         }
       }
       return built;
+    } finally {
+      buildLock.unlock();
     }
   }
 

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /** {@link OptOutService#statusOf}: answers by advertising id, under the salts it is asked with. */
@@ -67,6 +68,41 @@ class OptOutServiceStatusTest {
     assertThat(service.statusOf(List.of(id(hash(1), SALTS), id(hash(2), SALTS)), SALTS))
         .extracting(OptedOut::position)
         .containsExactly(0, 1);
+  }
+
+  @Test
+  void statusOf_whileARebuildRuns_answersFromTheOldIndex_withoutWaiting() throws Exception {
+    byte[] hash = hash(1);
+    service.record(hash);
+    service.prepareStatus(SALTS);
+    CountDownLatch gate = new CountDownLatch(1);
+    CountDownLatch entered = new CountDownLatch(1);
+    AtomicBoolean holdOne = new AtomicBoolean(true);
+    stores.beforeEachCall(
+        call -> {
+          if (call.part() == Part.OPT_OUTS && !call.write() && holdOne.getAndSet(false)) {
+            entered.countDown();
+            try {
+              gate.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+        });
+    Thread rebuild = new Thread(() -> service.prepareStatus(OTHER_SALTS));
+    rebuild.start();
+    entered.await();
+
+    // The old index names the id under the old salts; confirmed under the new ones, it is not
+    // this identity's id any more. Its new id is not known until the rebuild ends.
+    assertThat(service.statusOf(List.of(id(hash, SALTS), id(hash, OTHER_SALTS)), OTHER_SALTS))
+        .isEmpty();
+    gate.countDown();
+    rebuild.join();
+
+    assertThat(service.statusOf(List.of(id(hash, SALTS), id(hash, OTHER_SALTS)), OTHER_SALTS))
+        .extracting(OptedOut::position)
+        .containsExactly(1);
   }
 
   @Test
