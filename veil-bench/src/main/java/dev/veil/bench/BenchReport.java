@@ -153,6 +153,11 @@ public final class BenchReport {
         num("optout.bytes_per_record"),
         32,
         " B/record");
+    maxRow(
+        "Opt-out check and status tables together at " + fmt(num("optout.records")) + " records",
+        num("optout.check_and_status_bytes_per_record"),
+        32,
+        " B/record");
     line("");
     line(
         "The hashing limit is what "
@@ -332,7 +337,14 @@ public final class BenchReport {
             + get("optout.heap_bytes_per_record")
             + " bytes; "
             + get("optout.add_ns")
-            + " ns per add.");
+            + " ns per add. The advertising-id table of `POST /v2/optout/status`, built for the"
+            + " same count: "
+            + get("optout.status_bytes_per_record")
+            + " bytes per record, "
+            + get("optout.check_and_status_bytes_per_record")
+            + " with the check's table; built in "
+            + get("optout.status_build_ns_per_record")
+            + " ns per record.");
   }
 
   private void ratioRow(String what, double measured, double reference, String detail) {

@@ -79,6 +79,8 @@ final class RequestDispatcher {
     BucketsEndpoint buckets = new BucketsEndpoint(api.salts(), StreamBudget.of(config, metrics));
     OptOutEndpoint optOut =
         new OptOutEndpoint(vertx, api.mapper(), api.optOuts(), config.dbTimeout());
+    OptOutStatusEndpoint optOutStatus =
+        new OptOutStatusEndpoint(vertx, api.mapper(), api.optOuts(), bodies, config.dbTimeout());
     KeyLatestEndpoint keys = new KeyLatestEndpoint(api.keys(), api.sites(), api.clock());
     KeySharingEndpoints sharing =
         new KeySharingEndpoints(api.keys(), api.sites(), api.sharing(), api.clock());
@@ -136,6 +138,12 @@ final class RequestDispatcher {
         Route.at("/v1/identity/buckets").role(Role.MAPPER).get(query(buckets::handle)),
         Route.at("/v2/identity/buckets").role(Role.MAPPER).post(v2Json(v2, buckets::handle)),
         Route.at("/v1/optout").role(Role.OPTOUT).post(json(optOut::handle)),
+        Route.at("/v2/optout/status")
+            .roles(Role.MAPPER, Role.SHARER, Role.ID_READER)
+            .post(
+                ex ->
+                    BodyReader.read(
+                        ex, maxBodyBytes, body -> v2.handle(ex, body, optOutStatus::handle))),
         Route.at("/v1/key/latest").role(Role.ID_READER).get(keys::handle),
         Route.at("/ops/healthz").open().get(ops::healthz),
         Route.at("/ops/readyz").open().get(ops::readyz),

@@ -134,10 +134,10 @@ final class Route {
       return this;
     }
 
-    /** A valid key with either role. */
-    Builder roles(Role needed, Role orThat) {
+    /** A valid key with any of these roles. */
+    Builder roles(Role needed, Role... orThese) {
       access = Access.ROLE;
-      roles = Set.copyOf(EnumSet.of(needed, orThat));
+      roles = Set.copyOf(EnumSet.of(needed, orThese));
       return this;
     }
 

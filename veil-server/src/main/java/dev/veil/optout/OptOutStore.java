@@ -3,6 +3,7 @@ package dev.veil.optout;
 import dev.veil.common.ChangeFeed;
 import dev.veil.common.Versioned;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -17,4 +18,10 @@ public interface OptOutStore extends ChangeFeed<OptOut> {
   Versioned<OptOut> record(byte[] firstLevelHash, Instant optedOutAt);
 
   Optional<OptOut> find(byte[] firstLevelHash);
+
+  /**
+   * The records whose first-level hash begins with {@code prefix} (1 to 32 bytes), in any order;
+   * how {@code POST /v2/optout/status} confirms the few candidates its in-memory index names.
+   */
+  List<OptOut> findByPrefix(byte[] prefix);
 }

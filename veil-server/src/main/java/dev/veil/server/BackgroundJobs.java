@@ -74,6 +74,7 @@ final class BackgroundJobs implements AutoCloseable {
         () -> {
           services.salts().catchUp();
           services.optOuts().catchUp();
+          services.optOuts().refreshStatus(services.salts().current());
           services.clients().catchUp();
           services.sites().catchUp();
           services.keys().catchUp();

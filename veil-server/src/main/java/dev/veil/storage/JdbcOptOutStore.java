@@ -9,6 +9,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -27,6 +29,9 @@ final class JdbcOptOutStore implements OptOutStore {
 
   private static final String SELECT_ONE =
       "SELECT opted_out_ms, seq FROM opt_out WHERE first_level_hash = ?";
+  private static final String SELECT_FROM =
+      "SELECT first_level_hash, opted_out_ms FROM opt_out WHERE first_level_hash >= ?";
+  private static final String SELECT_RANGE = SELECT_FROM + " AND first_level_hash < ?";
   private static final String INSERT =
       "INSERT INTO opt_out (first_level_hash, opted_out_ms, seq)"
           + " VALUES (?, ?, ?) ON CONFLICT (first_level_hash) DO NOTHING";
@@ -97,6 +102,47 @@ final class JdbcOptOutStore implements OptOutStore {
   public Optional<OptOut> find(byte[] firstLevelHash) {
     byte[] hash = firstLevelHash.clone();
     return db.read("find opt-out", c -> select(c, hash).map(Versioned::value));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>A range scan of the primary key: hashes compare as unsigned bytes on both databases, so the
+   * records with the prefix lie between the prefix and the prefix plus one.
+   */
+  @Override
+  public List<OptOut> findByPrefix(byte[] prefix) {
+    byte[] from = prefix.clone();
+    byte[] to = successor(prefix);
+    return db.read(
+        "find opt-outs by prefix",
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(to == null ? SELECT_FROM : SELECT_RANGE)) {
+            ps.setBytes(1, from);
+            if (to != null) {
+              ps.setBytes(2, to);
+            }
+            List<OptOut> found = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+              while (rs.next()) {
+                found.add(new OptOut(rs.getBytes(1), Instant.ofEpochMilli(rs.getLong(2))));
+              }
+            }
+            return found;
+          }
+        });
+  }
+
+  /** The smallest byte string after every string that begins with {@code prefix}, or null. */
+  private static byte[] successor(byte[] prefix) {
+    byte[] next = prefix.clone();
+    for (int i = next.length - 1; i >= 0; i--) {
+      if (next[i] != (byte) 0xff) {
+        next[i]++;
+        return Arrays.copyOf(next, i + 1);
+      }
+    }
+    return null;
   }
 
   @Override

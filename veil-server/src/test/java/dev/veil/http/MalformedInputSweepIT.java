@@ -43,6 +43,7 @@ class MalformedInputSweepIT {
           "/v1/identity/map",
           "/v1/identity/buckets",
           "/v1/optout",
+          "/v2/optout/status",
           "/v1/key/latest",
           "/v2/token/generate",
           "/v2/token/refresh",

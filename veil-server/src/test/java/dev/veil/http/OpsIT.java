@@ -126,6 +126,7 @@ class OpsIT {
               "/v1/identity/buckets",
               "/v2/identity/buckets",
               "/v1/optout",
+              "/v2/optout/status",
               "/v1/key/latest",
               "/v2/key/bidstream",
               "/v2/key/sharing",

@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veil.common.StoreUnavailableException;
 import dev.veil.config.VeilConfig;
+import dev.veil.salt.SaltSnapshot;
 import dev.veil.testing.CapturedLogs;
 import dev.veil.testing.InMemoryStores;
+import dev.veil.testing.InMemoryStores.Part;
 import dev.veil.testing.MutableClock;
 import dev.veil.testing.TestConfigs;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -53,6 +57,36 @@ class BackgroundJobsTest {
     stores.setDown(false);
     jobs.syncOnce();
     assertThat(node.readiness().syncAge()).isZero();
+  }
+
+  @Test
+  void syncOnce_afterARotation_rebuildsTheOptOutStatusIndex_onceOneWasAskedFor() {
+    byte[] hash = new byte[32];
+    hash[0] = 9;
+    node.optOuts().record(hash);
+    AtomicInteger reads = new AtomicInteger();
+    stores.beforeEachCall(
+        call -> {
+          if (call.part() == Part.OPT_OUTS && !call.write()) {
+            reads.incrementAndGet();
+          }
+        });
+    otherNode.salts().rotateFraction(1.0);
+    jobs.syncOnce();
+    int catchUpOnly = reads.get();
+    assertThat(node.optOuts().statusIndexBytes()).isZero(); // nobody asked: nothing built
+
+    node.optOuts().statusOf(List.of(), node.salts().current()); // builds the index
+    otherNode.salts().rotateFraction(1.0);
+    reads.set(0);
+    jobs.syncOnce();
+    assertThat(reads.get()).isEqualTo(catchUpOnly + 1); // the catch-up and the rebuild
+
+    reads.set(0);
+    SaltSnapshot salts = node.salts().current();
+    byte[] id = salts.hashWithSalt(hash, salts.bucketOf(hash));
+    assertThat(node.optOuts().statusOf(List.of(id), salts)).hasSize(1);
+    assertThat(reads.get()).isEqualTo(1); // the confirmation only: no build in the request
   }
 
   @Test

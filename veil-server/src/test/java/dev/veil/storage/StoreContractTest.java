@@ -39,6 +39,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -526,6 +527,35 @@ abstract class StoreContractTest {
     assertThat(found.get().optedOutAt()).isEqualTo(T0);
     assertThat(recorded.value().firstLevelHash()).isEqualTo(hash(1));
     assertThat(store.optOuts().find(hash(2))).isEmpty();
+  }
+
+  @Test
+  void optOuts_findByPrefix_findsExactlyTheRecordsThatBeginWithIt() {
+    Store store = open();
+    byte[] low = new byte[32];
+    low[0] = 0x12;
+    low[1] = (byte) 0xff;
+    byte[] high = low.clone();
+    high[31] = (byte) 0xff;
+    byte[] next = new byte[32];
+    next[0] = 0x13;
+    byte[] top = new byte[32];
+    Arrays.fill(top, (byte) 0xff);
+    for (byte[] h : List.of(low, high, next, top)) {
+      store.optOuts().record(h, T0);
+    }
+
+    assertThat(store.optOuts().findByPrefix(new byte[] {0x12, (byte) 0xff}))
+        .extracting(OptOut::firstLevelHash)
+        .containsExactlyInAnyOrder(low, high);
+    assertThat(store.optOuts().findByPrefix(new byte[] {0x12}))
+        .extracting(OptOut::firstLevelHash)
+        .containsExactlyInAnyOrder(low, high);
+    assertThat(store.optOuts().findByPrefix(new byte[] {(byte) 0xff, (byte) 0xff}))
+        .extracting(OptOut::firstLevelHash)
+        .containsExactly(top);
+    assertThat(store.optOuts().findByPrefix(new byte[] {0x11})).isEmpty();
+    assertThat(store.optOuts().findByPrefix(new byte[] {0x13, 0})).hasSize(1);
   }
 
   // ---- a request's deadline ---------------------------------------------------------------

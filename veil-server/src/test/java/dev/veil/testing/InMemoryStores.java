@@ -290,6 +290,19 @@ public final class InMemoryStores implements Store {
       }
 
       @Override
+      public List<OptOut> findByPrefix(byte[] prefix) {
+        enter(Part.OPT_OUTS, false);
+        synchronized (lock) {
+          return optOuts.values().stream()
+              .map(Versioned::value)
+              .filter(
+                  o ->
+                      Arrays.equals(o.firstLevelHash(), 0, prefix.length, prefix, 0, prefix.length))
+              .toList();
+        }
+      }
+
+      @Override
       public ChangeCursor forEachChange(ChangeCursor since, Consumer<Versioned<OptOut>> sink) {
         return forEachChanged(Part.OPT_OUTS, optOuts.values(), since, sink);
       }
