@@ -171,6 +171,15 @@ class AdminCliIT {
   }
 
   @Test
+  void saltsRotate_aBucketIdBeginningWithADash_isReadAsTheOptionsValue() {
+    CliRun run = admin("salts", "rotate", "--bucket=-AAAAAAAAAAA");
+
+    // The server's refusal of an unknown bucket (1), not a usage error (2).
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
+    assertNoStackTrace(run);
+  }
+
+  @Test
   void sites_badInput_isAClearRefusal_withoutAStackTrace() {
     CliRun badType = admin("sites", "set", "42", "--types", "BROKER");
     assertThat(badType.exitCode()).isEqualTo(1);
