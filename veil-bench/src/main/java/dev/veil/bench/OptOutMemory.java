@@ -97,7 +97,7 @@ public final class OptOutMemory {
 
     @Override
     public Versioned<OptOut> record(byte[] firstLevelHash, Instant optedOutAt) {
-      throw new UnsupportedOperationException();
+      throw new UnsupportedOperationException("the benchmark's store is read-only");
     }
 
     @Override

@@ -42,12 +42,7 @@ final class MapBatchRequest {
    * @throws VeilException CLIENT_ERROR naming the problem of a bad body
    */
   static IdentityInput read(JsonParser json, int maxIdentifiers, Sink sink) throws IOException {
-    if (json.nextToken() != JsonToken.START_OBJECT) {
-      throw VeilException.clientError(
-          json.currentToken() == null
-              ? "Request body is empty: expected a JSON object"
-              : "Request body must be a JSON object");
-    }
+    openObject(json);
     IdentityInput chosen = null;
     boolean anArray = false;
     while (json.nextToken() == JsonToken.FIELD_NAME) {
@@ -62,7 +57,7 @@ final class MapBatchRequest {
             "Invalid body: " + input.parameterName() + " must be an array of strings");
       }
       anArray = true;
-      int count = readStrings(json, input, maxIdentifiers, chosen == null ? sink : null);
+      int count = readStrings(json, input, 0, maxIdentifiers, chosen == null ? sink : null);
       if (count == 0) {
         continue;
       }
@@ -78,17 +73,22 @@ final class MapBatchRequest {
   }
 
   /**
-   * Reads an array of strings up to its end, giving each to {@code sink} unless it is null; returns
-   * the count.
+   * Reads an array of strings up to its end, giving each to {@code sink} unless it is null, and
+   * returns {@code countBefore} plus the number read. Shared with {@link MapV3Request}, whose limit
+   * counts across its arrays.
+   *
+   * @throws VeilException CLIENT_ERROR for a value that is not a string, or once the count would
+   *     pass {@code max}
    */
-  private static int readStrings(JsonParser json, IdentityInput input, int max, Sink sink)
+  static int readStrings(JsonParser json, IdentityInput input, int countBefore, int max, Sink sink)
       throws IOException {
-    int count = 0;
+    int count = countBefore;
+    int index = 0;
     JsonToken token;
     while ((token = json.nextToken()) != JsonToken.END_ARRAY) {
       if (token != JsonToken.VALUE_STRING) {
         throw VeilException.clientError(
-            "Invalid body: " + input.parameterName() + "[" + count + "] must be a string");
+            "Invalid body: " + input.parameterName() + "[" + index + "] must be a string");
       }
       if (count == max) {
         throw VeilException.clientError("Too many identifiers: at most " + max + " per request");
@@ -98,7 +98,22 @@ final class MapBatchRequest {
         sink.identifier(input, value);
       }
       count++;
+      index++;
     }
     return count;
+  }
+
+  /**
+   * Moves {@code json} into the body's top-level object.
+   *
+   * @throws VeilException CLIENT_ERROR for an empty body or one that is not an object
+   */
+  static void openObject(JsonParser json) throws IOException {
+    if (json.nextToken() != JsonToken.START_OBJECT) {
+      throw VeilException.clientError(
+          json.currentToken() == null
+              ? "Request body is empty: expected a JSON object"
+              : "Request body must be a JSON object");
+    }
   }
 }

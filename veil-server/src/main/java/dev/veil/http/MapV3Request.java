@@ -21,12 +21,9 @@ import java.util.Set;
  */
 final class MapV3Request {
   /** Receives the arrays of the request in body order. */
-  interface Sink {
+  interface Sink extends MapBatchRequest.Sink {
     /** An array of this kind starts. */
     void start(IdentityInput input);
-
-    /** The next identifier of the current array. */
-    void identifier(IdentityInput input, String value);
 
     /** The current array ended. */
     void end(IdentityInput input);
@@ -42,12 +39,7 @@ final class MapV3Request {
    */
   static Set<IdentityInput> read(JsonParser json, int maxIdentifiers, Sink sink)
       throws IOException {
-    if (json.nextToken() != JsonToken.START_OBJECT) {
-      throw VeilException.clientError(
-          json.currentToken() == null
-              ? "Request body is empty: expected a JSON object"
-              : "Request body must be a JSON object");
-    }
+    MapBatchRequest.openObject(json);
     Set<IdentityInput> given = EnumSet.noneOf(IdentityInput.class);
     int count = 0;
     while (json.nextToken() == JsonToken.FIELD_NAME) {
@@ -66,7 +58,7 @@ final class MapV3Request {
             "Invalid body: " + input.parameterName() + " is given twice");
       }
       sink.start(input);
-      count = readStrings(json, input, count, maxIdentifiers, sink);
+      count = MapBatchRequest.readStrings(json, input, count, maxIdentifiers, sink);
       sink.end(input);
     }
     if (given.isEmpty()) {
@@ -74,27 +66,5 @@ final class MapV3Request {
           "Invalid body: expected an array of email, email_hash, phone or phone_hash");
     }
     return given;
-  }
-
-  /** Reads an array of strings up to its end; returns the count of identifiers read so far. */
-  private static int readStrings(
-      JsonParser json, IdentityInput input, int countBefore, int max, Sink sink)
-      throws IOException {
-    int count = countBefore;
-    int index = 0;
-    JsonToken token;
-    while ((token = json.nextToken()) != JsonToken.END_ARRAY) {
-      if (token != JsonToken.VALUE_STRING) {
-        throw VeilException.clientError(
-            "Invalid body: " + input.parameterName() + "[" + index + "] must be a string");
-      }
-      if (count == max) {
-        throw VeilException.clientError("Too many identifiers: at most " + max + " per request");
-      }
-      sink.identifier(input, json.getText()); // getText also finds malformed UTF-8
-      count++;
-      index++;
-    }
-    return count;
   }
 }

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.veil.core.token.EncryptionKey;
 import java.io.IOException;
 import java.io.InputStream;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -74,44 +73,9 @@ public final class BidstreamKeyJson {
   private static void keys(JsonParser p, List<EncryptionKey> into) throws IOException {
     Envelopes.expect(p, p.currentToken(), JsonToken.START_ARRAY);
     while (p.nextToken() == JsonToken.START_OBJECT) {
-      into.add(key(p));
+      into.add(KeyJson.key(p, NO_SITE_ID));
     }
     Envelopes.expect(p, p.currentToken(), JsonToken.END_ARRAY);
-  }
-
-  private static EncryptionKey key(JsonParser p) throws IOException {
-    Long id = null;
-    Long created = null;
-    Long activates = null;
-    Long expires = null;
-    byte[] secret = null;
-    while (p.nextToken() == JsonToken.FIELD_NAME) {
-      String name = p.currentName();
-      p.nextToken();
-      switch (name) {
-        case "id" -> id = Envelopes.number(p);
-        case "created" -> created = Envelopes.number(p);
-        case "activates" -> activates = Envelopes.number(p);
-        case "expires" -> expires = Envelopes.number(p);
-        case "secret" -> secret = KeyJson.secret(p);
-        default -> p.skipChildren();
-      }
-    }
-    if (id == null
-        || created == null
-        || activates == null
-        || expires == null
-        || secret == null
-        || id != id.intValue()) {
-      throw new JsonParseException(p, "key record lacks a member or has one out of range");
-    }
-    return new EncryptionKey(
-        id.intValue(),
-        NO_SITE_ID,
-        Instant.ofEpochSecond(created),
-        Instant.ofEpochSecond(activates),
-        Instant.ofEpochSecond(expires),
-        secret);
   }
 
   private static void sites(JsonParser p, Map<Integer, List<String>> into) throws IOException {

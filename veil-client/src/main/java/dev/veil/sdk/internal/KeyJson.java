@@ -29,13 +29,19 @@ public final class KeyJson {
     Envelopes.expect(p, p.currentToken(), JsonToken.START_ARRAY);
     List<EncryptionKey> keys = new ArrayList<>();
     while (p.nextToken() == JsonToken.START_OBJECT) {
-      keys.add(key(p));
+      keys.add(key(p, null));
     }
     Envelopes.expect(p, p.currentToken(), JsonToken.END_ARRAY);
     return keys;
   }
 
-  private static EncryptionKey key(JsonParser p) throws IOException {
+  /**
+   * One key object, from after its {@code START_OBJECT} to its end.
+   *
+   * @param siteIdWhenAbsent the site id of a key without {@code site_id} (the v2 bidder answer
+   *     names none), or null if {@code site_id} is required (the v1 answer)
+   */
+  static EncryptionKey key(JsonParser p, Integer siteIdWhenAbsent) throws IOException {
     Long id = null;
     Long siteId = null;
     Long created = null;
@@ -54,6 +60,9 @@ public final class KeyJson {
         case "secret" -> secret = secret(p);
         default -> p.skipChildren();
       }
+    }
+    if (siteId == null && siteIdWhenAbsent != null) {
+      siteId = siteIdWhenAbsent.longValue();
     }
     if (id == null
         || siteId == null
