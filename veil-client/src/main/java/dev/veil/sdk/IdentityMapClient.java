@@ -5,6 +5,9 @@ import dev.veil.sdk.internal.ApiCaller;
 import dev.veil.sdk.internal.BucketJson;
 import dev.veil.sdk.internal.MapAnswer;
 import dev.veil.sdk.internal.MapJson;
+import dev.veil.sdk.internal.MapV3Json;
+import dev.veil.sdk.internal.OptOutStatusJson;
+import dev.veil.sdk.internal.V2Envelopes;
 import dev.veil.sdk.internal.ValueList;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -14,6 +17,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -159,6 +163,32 @@ public final class IdentityMapClient {
   /** Sends one batch of values of one kind; one result per value. */
   MapAnswer send(IdentityInput kind, ValueList values) {
     return MapJson.call(caller, kind, values);
+  }
+
+  /**
+   * Sends one batch for a {@link MappingCache}: over {@code POST /v3/identity/map} when the client
+   * has a secret (previous ids and refresh times, no bucket ids), else as {@link #send}.
+   */
+  MapAnswer sendForCache(IdentityInput kind, ValueList values) {
+    Optional<V2Envelopes> v2 = client.v2();
+    return v2.isPresent()
+        ? MapV3Json.call(caller, v2.get(), kind, values)
+        : MapJson.call(caller, kind, values);
+  }
+
+  /**
+   * {@code POST /v2/optout/status} of at most 5,000 advertising ids: for each, in order, when it
+   * opted out (epoch ms), or -1. Needs the client's secret.
+   */
+  long[] optedOutSince(List<String> advertisingIds) {
+    V2Envelopes v2 =
+        client.v2().orElseThrow(() -> new IllegalStateException("opt-out status needs v2"));
+    return OptOutStatusJson.call(caller, v2, advertisingIds);
+  }
+
+  /** Whether {@link #sendForCache} maps over v3 (the client has a secret). */
+  boolean speaksV3() {
+    return client.v2().isPresent();
   }
 
   /** Whether identifiers are hashed here before they are sent. */

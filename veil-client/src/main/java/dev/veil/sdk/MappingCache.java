@@ -1,6 +1,7 @@
 package dev.veil.sdk;
 
 import dev.veil.sdk.internal.Durations;
+import dev.veil.sdk.internal.OptOutStatusJson;
 import dev.veil.sdk.internal.cache.MappingStore;
 import dev.veil.sdk.internal.cache.RotationLoad;
 import dev.veil.sdk.internal.cache.Signal;
@@ -53,6 +54,21 @@ import java.util.function.Consumer;
  * a rotation and the whole second it takes effect at is marked once more by the next poll: the
  * times cannot show which salt the server used, so it is mapped again rather than risk a stale id.
  * Stale entries keep their previous advertising id until they are mapped again.
+ *
+ * <h2>Design note: v3</h2>
+ *
+ * <p>With the client's secret ({@link VeilClient.Builder#clientSecret}) the cache maps over {@code
+ * POST /v3/identity/map}, which names no buckets but gives each identifier its refresh time and,
+ * for 90 days after its bucket's rotation, its previous advertising id ({@link
+ * CachedMapping#previousAdvertisingId()}). Its {@link #refresh()} polls no buckets: it marks stale
+ * the entries whose refresh time has passed (and any mapped over v1, which have none), asks {@code
+ * POST /v2/optout/status} about the advertising id of every other entry, 5,000 at a time, and
+ * removes those opted out (told to {@link Listener#removed} on the refreshing thread), then maps
+ * the stale ones. So a person who opts out after being mapped leaves the cache at the next daily
+ * refresh, not at the next rotation of their bucket, up to a year later. The opt-out check costs
+ * one request per 5,000 entries a refresh. The v1 flow stays for a client without a secret and for
+ * servers that speak only v1; a file may hold entries of both (it records each mapping's kind), and
+ * a cache moved from v1 to v3 maps every entry again at its first refresh.
  *
  * <h2>Design note: durability</h2>
  *
@@ -379,7 +395,9 @@ public final class MappingCache implements AutoCloseable {
 
   /**
    * Polls the buckets rotated since the previous poll, marks stale the entries mapped before their
-   * bucket's rotation, and maps every entry that waits (see the design note).
+   * bucket's rotation, and maps every entry that waits (see the design note). Over v3 (a client
+   * with a secret): marks stale the entries whose refresh time has passed, removes the opted-out
+   * ones, and maps every entry that waits (see the design note on v3).
    *
    * @throws VeilClientException if the poll or a batch fails; marks already committed stay, and the
    *     next run continues
@@ -388,6 +406,9 @@ public final class MappingCache implements AutoCloseable {
     runLock.lock();
     try {
       Instant start = clock.instant();
+      if (mapper.speaksV3()) {
+        return refreshV3(start);
+      }
       long since = Long.parseLong(store.meta(POLL_SINCE).orElseThrow());
       RotationLoad load = store.rotationLoad();
       long buckets = mapper.pollRotated(Instant.ofEpochMilli(since), load::restart, load::add);
@@ -402,6 +423,30 @@ public final class MappingCache implements AutoCloseable {
     } finally {
       runLock.unlock();
     }
+  }
+
+  /**
+   * The v3 refresh (see the design note): marks due the entries whose refresh time has passed (and
+   * those mapped over v1), removes those whose advertising id opted out, then maps what waits.
+   */
+  private CacheReport refreshV3(Instant start) {
+    long due = store.markDue(start.toEpochMilli());
+    List<Rejection> optedOut =
+        store.removeOptedOut(OptOutStatusJson.MAX_IDS, mapper::optedOutSince, start);
+    for (Rejection r : optedOut) {
+      listener.removed(r.identifier(), r.reason());
+    }
+    CacheReport run = newRun().run(0, due, start, () -> false);
+    store.putMeta(LAST_POLL, Long.toString(start.toEpochMilli()));
+    store.compactIfWorthIt();
+    return new CacheReport(
+        0,
+        run.markedStale(),
+        run.mapped(),
+        run.remapped(),
+        run.optedOut() + optedOut.size(),
+        run.invalid(),
+        run.elapsed());
   }
 
   private MappingRun newRun() {
@@ -449,16 +494,18 @@ public final class MappingCache implements AutoCloseable {
 
   /**
    * Writes the table as CSV, UTF-8, to {@code out}: the header {@code
-   * identifier,advertising_id,bucket_id}, then one row per mapped entry in the order identifiers
-   * were first added (a stale entry with its previous ids). A field holding a comma, quote, CR or
-   * LF is quoted, quotes doubled (RFC 4180). Rows are copied from the file's bytes, several times
-   * cheaper than formatting {@link #forEach}'s objects. Does not flush or close {@code out}.
+   * identifier,advertising_id,bucket_id} (over v3: {@code
+   * identifier,advertising_id,previous_advertising_id,refresh_from}, the refresh time in epoch
+   * seconds), then one row per mapped entry in the order identifiers were first added (a stale
+   * entry with its previous ids). A field holding a comma, quote, CR or LF is quoted, quotes
+   * doubled (RFC 4180). Rows are copied from the file's bytes, several times cheaper than
+   * formatting {@link #forEach}'s objects. Does not flush or close {@code out}.
    *
    * @return the number of rows
    * @throws IOException if writing to {@code out} fails
    */
   public long writeCsv(OutputStream out) throws IOException {
-    return store.writeCsv(() -> false, Objects.requireNonNull(out, "out"));
+    return store.writeCsv(() -> false, Objects.requireNonNull(out, "out"), mapper.speaksV3());
   }
 
   /**
@@ -472,7 +519,9 @@ public final class MappingCache implements AutoCloseable {
    */
   public long writeCsvWhileMapping(BooleanSupplier mapping, OutputStream out) throws IOException {
     return store.writeCsv(
-        Objects.requireNonNull(mapping, "mapping"), Objects.requireNonNull(out, "out"));
+        Objects.requireNonNull(mapping, "mapping"),
+        Objects.requireNonNull(out, "out"),
+        mapper.speaksV3());
   }
 
   /** Every identifier not held (invalid, opted out), oldest first. */

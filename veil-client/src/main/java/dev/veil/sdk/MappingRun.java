@@ -145,7 +145,7 @@ final class MappingRun {
           part.kind() == null
               ? MapAnswer.allUnmapped(
                   part.entries().size(), MapOutcome.Reason.INVALID_IDENTIFIER.wireName())
-              : mapper.send(part.kind(), part.sent());
+              : mapper.sendForCache(part.kind(), part.sent());
     } catch (Throwable t) {
       failure.compareAndSet(null, t);
       unstored.release();

@@ -220,8 +220,9 @@ public final class VeilClient {
      * The client's secret, as {@code veil admin client create} prints it (standard base64 of 32
      * bytes; UID2 calls it the secret key). With it, the publisher and the token decryptor use
      * UID2's v2 API, whose request and answer bodies are encrypted under it; null (the default)
-     * keeps them on v1. Mapping stays on v1 either way. The secret is kept as a key object only: no
-     * method or {@code toString()} shows it.
+     * keeps them on v1. A {@link MappingCache} maps over v3 with it ({@code /v3/identity/map} and
+     * {@code /v2/optout/status}); {@link IdentityMapClient} stays on v1 either way. The secret is
+     * kept as a key object only: no method or {@code toString()} shows it.
      *
      * @throws IllegalArgumentException if it is not standard base64 of exactly 32 bytes (the
      *     message does not repeat it)

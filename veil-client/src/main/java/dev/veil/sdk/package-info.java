@@ -36,8 +36,12 @@
  *       /v2/token/refresh}</td></tr>
  *   <tr><td>{@link dev.veil.sdk.TokenDecryptor}</td><td>{@code GET /v1/key/latest}</td><td>{@code
  *       POST /v2/key/bidstream}, whose rules add checks (below)</td></tr>
- *   <tr><td>{@link dev.veil.sdk.IdentityMapClient}, {@link dev.veil.sdk.MappingCache}</td>
+ *   <tr><td>{@link dev.veil.sdk.IdentityMapClient}</td>
  *       <td>{@code /v1/identity/map}, {@code /v1/identity/buckets}</td><td>the same: v1</td></tr>
+ *   <tr><td>{@link dev.veil.sdk.MappingCache}</td><td>{@code /v1/identity/map}, {@code
+ *       /v1/identity/buckets} (re-maps what rotations affect)</td><td>{@code POST
+ *       /v3/identity/map} and {@code POST /v2/optout/status} (re-maps what its refresh times say,
+ *       removes what opted out)</td></tr>
  * </table>
  *
  * <p>Outcomes do not depend on the API: generate and refresh give the same {@link

@@ -15,6 +15,15 @@ public final class MapAnswer {
   private final boolean idsPlainCsv;
 
   /**
+   * Answers of {@code POST /v3/identity/map} only (else null): for result {@code i}, the previous
+   * advertising id at {@code [previous[2i], previous[2i+1])} of {@link #data} (both -1 if none).
+   */
+  private final int[] previous;
+
+  /** Answers of v3 only (else null): for result {@code i}, the refresh time in epoch ms. */
+  private final long[] refreshFromMillis;
+
+  /**
    * @param data the advertising and bucket ids of mapped results, back to back
    * @param offsets for result {@code i}: advertising id at {@code [offsets[4i], offsets[4i+1])},
    *     bucket id at {@code [offsets[4i+2], offsets[4i+3])}
@@ -28,10 +37,52 @@ public final class MapAnswer {
    * @param idsPlainCsv known: no advertising or bucket id holds a byte that a CSV field must quote
    */
   MapAnswer(byte[] data, int[] offsets, String[] reasons, boolean idsPlainCsv) {
+    this(data, offsets, reasons, idsPlainCsv, null, null);
+  }
+
+  /**
+   * A v3 answer: the bucket id ranges of {@code offsets} are empty; {@code previous} and {@code
+   * refreshFromMillis} as the fields say.
+   */
+  MapAnswer(
+      byte[] data,
+      int[] offsets,
+      String[] reasons,
+      boolean idsPlainCsv,
+      int[] previous,
+      long[] refreshFromMillis) {
     this.data = data;
     this.offsets = offsets;
     this.reasons = reasons;
     this.idsPlainCsv = idsPlainCsv;
+    this.previous = previous;
+    this.refreshFromMillis = refreshFromMillis;
+  }
+
+  /**
+   * Whether this answers {@code POST /v3/identity/map}: no bucket ids, but previous ids and refresh
+   * times.
+   */
+  public boolean isV3() {
+    return refreshFromMillis != null;
+  }
+
+  /** v3: whether result {@code i} (mapped) has a previous advertising id. */
+  public boolean hasPrevious(int i) {
+    return previous != null && previous[2 * i] >= 0;
+  }
+
+  public int previousStart(int i) {
+    return previous[2 * i];
+  }
+
+  public int previousLength(int i) {
+    return previous[2 * i + 1] - previous[2 * i];
+  }
+
+  /** v3: when result {@code i} (mapped) should be mapped again, in epoch milliseconds. */
+  public long refreshFromMillis(int i) {
+    return refreshFromMillis[i];
   }
 
   /**

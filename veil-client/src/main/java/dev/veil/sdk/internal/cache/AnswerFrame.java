@@ -61,14 +61,27 @@ final class AnswerFrame {
     for (int i = 0; i < offsets.length; i++) {
       if (answer.isMapped(i)) {
         offsets[i] = frame.nextRecordOffset();
-        frame.map(
-            part.entry(i),
-            mappedAtMillis,
-            answer.data(),
-            answer.advertisingIdStart(i),
-            answer.advertisingIdLength(i),
-            answer.bucketIdStart(i),
-            answer.bucketIdLength(i));
+        if (answer.isV3()) {
+          boolean previous = answer.hasPrevious(i);
+          frame.map3(
+              part.entry(i),
+              mappedAtMillis,
+              answer.refreshFromMillis(i),
+              answer.data(),
+              answer.advertisingIdStart(i),
+              answer.advertisingIdLength(i),
+              previous ? answer.previousStart(i) : 0,
+              previous ? answer.previousLength(i) : 0);
+        } else {
+          frame.map(
+              part.entry(i),
+              mappedAtMillis,
+              answer.data(),
+              answer.advertisingIdStart(i),
+              answer.advertisingIdLength(i),
+              answer.bucketIdStart(i),
+              answer.bucketIdLength(i));
+        }
         counts[part.mappedBefore(i) ? 1 : 0]++;
       } else {
         MapOutcome.Reason reason = MapOutcome.Reason.fromWire(answer.reason(i));
@@ -95,7 +108,8 @@ final class AnswerFrame {
   void applyTo(StoreState state, long base) {
     for (int i = 0; i < offsets.length; i++) {
       if (answer.isMapped(i)) {
-        state.entries.mapped(part.entry(i), base + offsets[i]);
+        state.entries.mapped(
+            part.entry(i), base + offsets[i], answer.isV3() ? answer.refreshFromMillis(i) : 0);
       } else {
         state.entries.remove(part.entry(i));
         state.rejected(base + offsets[i]);

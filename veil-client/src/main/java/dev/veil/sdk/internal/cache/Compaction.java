@@ -72,9 +72,9 @@ final class Compaction {
       int renumbered = next++;
       if (entries.mapAt(e) >= 0) {
         Records.Cursor map = maps.record(entries.mapAt(e));
-        map.u8();
+        int type = map.u8();
         map.varint32();
-        o.frame.mapAs(renumbered, map.b, map.pos, map.limit - map.pos);
+        o.frame.mapAs(type, renumbered, map.b, map.pos, map.limit - map.pos);
         if (entries.isStale(e)) {
           o.stale(renumbered);
         }

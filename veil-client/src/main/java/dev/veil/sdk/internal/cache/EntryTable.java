@@ -15,6 +15,13 @@ final class EntryTable {
   private long[] addAt = new long[1024];
   private long[] mapAt = new long[1024];
   private long[] staleBits = new long[16];
+
+  /**
+   * Per entry mapped over v3: its refresh time in epoch seconds (0: mapped over v1, or not mapped);
+   * 4 bytes an entry.
+   */
+  private int[] refreshSeconds = new int[1024];
+
   private int count;
   private int held;
   private int current;
@@ -50,6 +57,7 @@ final class EntryTable {
   private void resize(int length) {
     addAt = Arrays.copyOf(addAt, length);
     mapAt = Arrays.copyOf(mapAt, length);
+    refreshSeconds = Arrays.copyOf(refreshSeconds, length);
     staleBits = Arrays.copyOf(staleBits, length / 64 + 1);
   }
 
@@ -90,8 +98,26 @@ final class EntryTable {
     return at == UNMAPPED || (at >= 0 && isStale(entry));
   }
 
+  /**
+   * The entry's refresh time in epoch seconds if it was mapped over v3, else 0 (due at once on v3).
+   */
+  long refreshSeconds(int entry) {
+    return Integer.toUnsignedLong(refreshSeconds[entry]);
+  }
+
+  /**
+   * Records the entry's new mapping (clearing a stale mark), with its refresh time in epoch
+   * milliseconds (0 for a v1 mapping, which has none).
+   */
+  void mapped(int entry, long position, long refreshFromMillis) {
+    // Whole seconds (the server's unit), rounded up, held as an unsigned int: good to 2106.
+    long seconds = Math.min(0xFFFF_FFFFL, Math.max(0, (refreshFromMillis + 999) / 1000));
+    refreshSeconds[entry] = (int) seconds;
+    mapped(entry, position);
+  }
+
   /** Records the entry's new mapping (clearing a stale mark). */
-  void mapped(int entry, long position) {
+  private void mapped(int entry, long position) {
     if (mapAt[entry] == REMOVED) {
       throw new IllegalStateException("mapping for a removed entry");
     }

@@ -113,25 +113,34 @@ final class Export {
   }
 
   /**
-   * CSV rows {@code identifier,advertising_id,bucket_id} (RFC 4180: a field holding a comma, quote,
-   * CR or LF is quoted, quotes doubled), copied from the records' UTF-8 bytes through a buffer.
+   * CSV rows {@code identifier,advertising_id,bucket_id}, or for a cache on v3 {@code
+   * identifier,advertising_id,previous_advertising_id,refresh_from} (epoch seconds; empty fields
+   * where an entry mapped over the other version has none), RFC 4180 (a field holding a comma,
+   * quote, CR or LF is quoted, quotes doubled), copied from the records' UTF-8 bytes through a
+   * buffer.
    */
   static final class CsvRows implements AnswerSink {
     static final byte[] HEADER =
         "identifier,advertising_id,bucket_id\n".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] HEADER_V3 =
+        "identifier,advertising_id,previous_advertising_id,refresh_from\n"
+            .getBytes(StandardCharsets.US_ASCII);
 
     private final OutputStream out;
+    private final boolean v3;
     private final byte[] buf = new byte[1 << 20];
     private int size;
     private long rows;
     private long fromAnswers;
 
-    CsvRows(OutputStream out) {
+    CsvRows(OutputStream out, boolean v3) {
       this.out = out;
+      this.v3 = v3;
     }
 
     void header() throws IOException {
-      bytes(HEADER, 0, HEADER.length);
+      byte[] header = v3 ? HEADER_V3 : HEADER;
+      bytes(header, 0, header.length);
     }
 
     @Override
@@ -141,17 +150,34 @@ final class Export {
       int idLength = add.varint32();
       field(add.b, add.pos, idLength);
       put(',');
-      map.u8();
+      boolean mapV3 = map.u8() == Records.MAP3;
       map.varint32();
       map.pos += 8; // mapped-at: not in the CSV
+      long refreshFromMillis = mapV3 ? map.int64() : 0;
       int advLength = map.varint32();
       field(map.b, map.pos, advLength);
       map.pos += advLength;
       put(',');
-      int bucketLength = map.varint32();
-      field(map.b, map.pos, bucketLength);
+      int secondLength = map.varint32(); // the bucket id (MAP) or the previous id (MAP3)
+      if (mapV3 == v3) {
+        field(map.b, map.pos, secondLength);
+      }
+      if (v3) {
+        put(',');
+        if (mapV3) {
+          seconds(refreshFromMillis);
+        }
+      }
       put('\n');
       rows++;
+    }
+
+    /** Epoch seconds, rounded up from milliseconds, in decimal. */
+    private void seconds(long millis) throws IOException {
+      String text = Long.toString((millis + 999) / 1000);
+      for (int i = 0; i < text.length(); i++) {
+        put(text.charAt(i));
+      }
     }
 
     /**
@@ -166,7 +192,19 @@ final class Export {
       put(',');
       field(plain, answer.data(), answer.advertisingIdStart(i), answer.advertisingIdLength(i));
       put(',');
-      field(plain, answer.data(), answer.bucketIdStart(i), answer.bucketIdLength(i));
+      if (answer.isV3()) {
+        if (v3 && answer.hasPrevious(i)) {
+          field(plain, answer.data(), answer.previousStart(i), answer.previousLength(i));
+        }
+      } else if (!v3) {
+        field(plain, answer.data(), answer.bucketIdStart(i), answer.bucketIdLength(i));
+      }
+      if (v3) {
+        put(',');
+        if (answer.isV3()) {
+          seconds(answer.refreshFromMillis(i));
+        }
+      }
       put('\n');
       rows++;
       fromAnswers++;

@@ -76,6 +76,26 @@ final class Frame {
     bytes(src, bucketOff, bucketLen);
   }
 
+  void map3(
+      int entry,
+      long mappedAtMillis,
+      long refreshFromMillis,
+      byte[] src,
+      int advOff,
+      int advLen,
+      int previousOff,
+      int previousLen) {
+    ensure(1 + 5 + 16 + 10 + advLen + previousLen);
+    put(Records.MAP3);
+    varint(entry);
+    int64(mappedAtMillis);
+    int64(refreshFromMillis);
+    varint(advLen);
+    bytes(src, advOff, advLen);
+    varint(previousLen);
+    bytes(src, previousOff, previousLen);
+  }
+
   /** Marks {@code entries[0..count)} stale; they must be ascending. */
   void stale(int[] entries, int count) {
     ensure(1 + 5 + 5 * count);
@@ -124,12 +144,12 @@ final class Frame {
   }
 
   /**
-   * A {@code MAP} record copied under a new entry number; {@code rest} is all it holds after the
-   * number.
+   * A {@code MAP} or {@code MAP3} record ({@code type}) copied under a new entry number; {@code
+   * rest} is all it holds after the number.
    */
-  void mapAs(int entry, byte[] src, int restOff, int restLen) {
+  void mapAs(int type, int entry, byte[] src, int restOff, int restLen) {
     ensure(6 + restLen);
-    put(Records.MAP);
+    put(type);
     varint(entry);
     bytes(src, restOff, restLen);
   }

@@ -12,12 +12,14 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 /**
  * The store behind a {@link dev.veil.sdk.MappingCache}: an append-only {@link LogFile} of {@link
@@ -398,6 +400,55 @@ public final class MappingStore implements AutoCloseable {
         });
   }
 
+  /**
+   * Marks stale, with the settings, the current mappings due at {@code nowMillis}: those mapped
+   * over v3 whose refresh time has passed, and those mapped over v1 (which have none); returns how
+   * many.
+   */
+  public long markDue(long nowMillis, String... keysAndValues) {
+    return read(
+        () -> {
+          int[] marked;
+          synchronized (guard) {
+            EntryTable entries = state.entries;
+            int[] due = new int[1024];
+            int n = 0;
+            for (int e = 0; e < entries.count(); e++) {
+              if (entries.mapAt(e) >= 0
+                  && !entries.isStale(e)
+                  && entries.refreshSeconds(e) * 1000 <= nowMillis) {
+                if (n == due.length) {
+                  due = Arrays.copyOf(due, n * 2);
+                }
+                due[n++] = e;
+              }
+            }
+            marked = Arrays.copyOf(due, n);
+          }
+          long[] count = {0};
+          write(() -> count[0] = StaleMarking.commit(this, marked, keysAndValues));
+          return count[0];
+        });
+  }
+
+  /**
+   * Asks {@code check} about the advertising id of every current mapping, {@code chunk} at a time,
+   * and removes (recording them as rejected, opted out) the entries it lists; returns them. Each
+   * chunk's removals are on disk before the next chunk is asked about.
+   */
+  public List<Rejection> removeOptedOut(int chunk, OptOutSweep.Check check, Instant now) {
+    return read(() -> OptOutSweep.run(this, chunk, check, now));
+  }
+
+  /** Under the guard: appends {@code frame}, then applies it at its payload's position; syncs. */
+  void appendAndApply(Frame frame, LongConsumer apply) {
+    write(
+        () -> {
+          long base = log.append(frame.seal());
+          apply.accept(base);
+        });
+  }
+
   // --- reading ---
 
   public Optional<CachedMapping> get(Identifier identifier) {
@@ -454,12 +505,20 @@ public final class MappingStore implements AutoCloseable {
    * @throws IOException if writing to {@code out} fails (the cache's own failures are unchecked)
    */
   public long writeCsv(BooleanSupplier mapping, OutputStream out) throws IOException {
+    return writeCsv(mapping, out, false);
+  }
+
+  /**
+   * {@link #writeCsv(BooleanSupplier, OutputStream)} with v3's columns ({@code
+   * identifier,advertising_id,previous_advertising_id,refresh_from}) when {@code v3}.
+   */
+  public long writeCsv(BooleanSupplier mapping, OutputStream out, boolean v3) throws IOException {
     positions.readLock().lock();
     try {
       synchronized (guard) {
         checkUsable();
       }
-      Export.CsvRows rows = new Export.CsvRows(out);
+      Export.CsvRows rows = new Export.CsvRows(out, v3);
       rows.header();
       handoff.open();
       try {

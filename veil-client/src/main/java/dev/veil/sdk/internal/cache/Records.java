@@ -17,7 +17,14 @@ import java.nio.charset.StandardCharsets;
  * REJECT 5  kind:u8 reason:u8 at:i64 length value
  *                                             an identifier not held, and why
  * META   6  length key length value           a setting (poll times, input checkpoints)
+ * MAP3   7  entry mappedAt:i64 refreshFrom:i64 length advertisingId length previousId
+ *                                             the entry's current mapping over v3 (previous id
+ *                                             empty if none; refresh time in epoch ms); clears a
+ *                                             stale mark
  * </pre>
+ *
+ * <p>{@code MAP3} came after the first files: a client older than it stops at one with "unknown
+ * record type 7", and this one reads files without it.
  *
  * <p>New record types need a new file version: a reader stops at a type it does not know.
  */
@@ -28,6 +35,7 @@ final class Records {
   static final int REMOVE = 4;
   static final int REJECT = 5;
   static final int META = 6;
+  static final int MAP3 = 7;
 
   private Records() {}
 
@@ -52,8 +60,11 @@ final class Records {
       case ADD -> {
         return c.has(1) && c.skip(1) && c.hasVarint() ? lengthAfter(c, off, c.varint32()) : -1;
       }
-      case MAP -> {
-        if (!c.hasVarint() || c.varint32() < 0 || !c.skip(8) || !c.hasVarint()) {
+      case MAP, MAP3 -> {
+        if (!c.hasVarint()
+            || c.varint32() < 0
+            || !c.skip(type == MAP3 ? 16 : 8)
+            || !c.hasVarint()) {
           return -1;
         }
         int adv = c.varint32();

@@ -46,7 +46,9 @@ final class StaleMarking {
       }
       for (int i = 0; i < k; i++) {
         StoredMapping m = StoredMapping.read(reader.record(mapAt[i]));
-        long rotatedAt = rotatedAtMillis.rotatedAtMillis(m.bucketId());
+        // An entry mapped over v3 has no bucket id to poll by: a cache back on v1 maps it again.
+        long rotatedAt =
+            m.bucketId() == null ? Long.MAX_VALUE : rotatedAtMillis.rotatedAtMillis(m.bucketId());
         if (rotatedAt != RotatedBuckets.ABSENT && m.mappedAtMillis() <= rotatedAt) {
           if (n == marked.length) {
             marked = Arrays.copyOf(marked, n * 2);

@@ -66,17 +66,19 @@ final class StoreState implements LogFile.FrameVisitor {
           index.insert(fingerprint.of(kind, payload, c.pos, n), entry);
           c.pos += n;
         }
-        case Records.MAP -> {
+        case Records.MAP, Records.MAP3 -> {
           int entry = entry(c);
-          c.require(9);
+          int times = type == Records.MAP3 ? 16 : 8;
+          c.require(times + 1);
           c.pos += 8;
+          long refreshFromMillis = type == Records.MAP3 ? c.int64() : 0;
           int adv = c.varint32();
           c.require(adv + 1);
           c.pos += adv;
-          int bucket = c.varint32();
-          c.require(bucket);
-          c.pos += bucket;
-          entries.mapped(entry, at);
+          int second = c.varint32(); // the bucket id, or the previous id
+          c.require(second);
+          c.pos += second;
+          entries.mapped(entry, at, refreshFromMillis);
         }
         case Records.STALE -> {
           int count = c.varint32();

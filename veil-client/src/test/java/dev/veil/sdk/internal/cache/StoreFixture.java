@@ -136,6 +136,8 @@ final class StoreFixture {
         + m.bucketId()
         + "@"
         + m.mappedAt().toEpochMilli()
+        + (m.previousAdvertisingId() != null ? " previous " + m.previousAdvertisingId() : "")
+        + (m.refreshFrom() != null ? " refresh " + m.refreshFrom().getEpochSecond() : "")
         + (m.stale() ? " stale" : "");
   }
 
