@@ -28,7 +28,7 @@ trap cleanup EXIT
 if [ "${1:-}" = --no-build ]; then
   shift
 else
-  ./mvnw -q -B -DskipTests -pl veil-server -am package
+  ./mvnw -q -B -DskipTests -pl veil-cli -am package
 fi
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=(generate map_get map_post_1000 map_post_5000)
@@ -47,11 +47,11 @@ ready() {
   exit 1
 }
 
-java -XX:+UnlockExperimentalVMOptions -XX:+UseEpsilonGC -Xms12g -Xmx12g -jar veil-server/target/veil.jar serve \
+java -XX:+UnlockExperimentalVMOptions -XX:+UseEpsilonGC -Xms12g -Xmx12g -jar veil-cli/target/veil.jar serve \
   --data-dir "$work/data" --port "$port" --grpc-port "$grpc_port" --set salt.buckets=1048576 >"$work/serve.log" 2>&1 &
 pid=$!
 ready
-VEIL_KEY="$(java -jar veil-server/target/veil.jar admin client create --name alloc --roles GENERATOR,MAPPER \
+VEIL_KEY="$(java -jar veil-cli/target/veil.jar admin client create --name alloc --roles GENERATOR,MAPPER \
   --port "$grpc_port" --key "$(head -n 1 "$work/data/admin.key")" 2>&1 \
   | grep -oE 'vk1\.[A-Za-z0-9_-]{12}\.[A-Za-z0-9_-]{43}' | head -n 1)"
 export VEIL_KEY

@@ -58,7 +58,7 @@ record_machine_common() {
 create_api_key() {
   local key_file="$1" grpc="$2" roles="$3" out
   [ -s "$key_file" ] || die "no admin key in $key_file (was the store not empty?)"
-  out="$(java -jar veil-server/target/veil.jar admin client create --name bench --roles "$roles" \
+  out="$(java -jar veil-cli/target/veil.jar admin client create --name bench --roles "$roles" \
     --port "$grpc" --key "$(head -n 1 "$key_file")" 2>&1)" || { echo "$out" >&2; die "cannot create an API key"; }
   # The key's own pattern: stderr's warning may land on the same line when both are captured.
   api_key="$(grep -oE 'vk1\.[A-Za-z0-9_-]{12}\.[A-Za-z0-9_-]{43}' <<<"$out" | head -n 1)"

@@ -12,7 +12,7 @@
 # compare options: save the same build twice and give one of them an extra.options), and its
 # java.home file, if there is one, names the Java home to run it with (to compare JVMs or runtime
 # images; default: the java on PATH).
-# Saved builds live in veil-server/target/map-ab/NAME (so `mvn clean` removes them). `compare`
+# Saved builds live in veil-cli/target/map-ab/NAME (so `mvn clean` removes them). `compare`
 # starts build A's `veil serve` on CPU 0 with a fresh embedded store, maps N (default 1,000,000) emails
 # from scratch with each build on CPU 1, alternating which goes first, and reports per build the
 # medians of:
@@ -31,7 +31,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$here/bench/lib.sh"
 log_tag=map-ab
 results=/dev/null
-saved="$here/veil-server/target/map-ab"
+saved="$here/veil-cli/target/map-ab"
 
 usage() {
   sed -n '7,14p' "${BASH_SOURCE[0]}" | sed 's/^# *//' >&2
@@ -39,8 +39,8 @@ usage() {
 }
 
 save() {
-  local name="$1" target="$here/veil-server/target"
-  [ -f "$target/veil.jar" ] || (cd "$here" && ./mvnw -q -B -DskipTests -pl veil-server -am package >&2)
+  local name="$1" target="$here/veil-cli/target"
+  [ -f "$target/veil.jar" ] || (cd "$here" && ./mvnw -q -B -DskipTests -pl veil-cli -am package >&2)
   rm -rf "${saved:?}/$name"
   mkdir -p "$saved/$name"
   cp -r "$target/veil.jar" "$target/lib" "$saved/$name/"

@@ -69,8 +69,8 @@ fi
 results="$work/results.properties"
 cd "$here"
 log "build"
-./mvnw -q -B -DskipTests -pl veil-server -am package >&2
-jar="$here/veil-server/target/veil.jar"
+./mvnw -q -B -DskipTests -pl veil-cli -am package >&2
+jar="$here/veil-cli/target/veil.jar"
 log "compile the floor (bench/MapFloor.java, without invokedynamic string concatenation)"
 mkdir -p "$work/floor"
 javac -XDstringConcat=inline -d "$work/floor" bench/MapFloor.java

@@ -53,7 +53,7 @@ java_opts="${VEIL_BENCH_JAVA_OPTS:-}"
 export PGHOST="${PGHOST:-127.0.0.1}" PGPORT="${PGPORT:-5432}" PGUSER="${PGUSER:-postgres}"
 max_nodes=3
 buckets=1048576
-jar="veil-server/target/veil.jar"
+jar="veil-cli/target/veil.jar"
 doc="docs/benchmarks.md"
 begin_marker="<!-- BEGIN bench/multinode.sh results: generated, edits here are overwritten -->"
 end_marker="<!-- END bench/multinode.sh results -->"
@@ -397,8 +397,8 @@ main() {
     return
   fi
   if [ "${1:-}" != "--no-build" ]; then
-    log "building (./mvnw -q -DskipTests -pl veil-server -am package)"
-    ./mvnw -q -B -DskipTests -pl veil-server -am package
+    log "building (./mvnw -q -DskipTests -pl veil-cli -am package)"
+    ./mvnw -q -B -DskipTests -pl veil-cli -am package
   fi
   [ -f "$jar" ] || die "$jar is missing: run without --no-build"
   check_tools

@@ -150,7 +150,7 @@ measure_starts() {
   local data="$work/data"
   # The first start runs without a class data sharing archive (and writes one when it stops), as
   # the first `./veil serve` of a build does; the second start uses it.
-  rm -f veil-server/target/veil-serve-*.jsa veil-server/target/veil-serve-*.jsa.*.dump
+  rm -f veil-cli/target/veil-serve-*.jsa veil-cli/target/veil-serve-*.jsa.*.dump
   log "start-up: first start on an empty data dir ($buckets buckets)"
   start_server "$data" ""
   put start.first_ms "$server_ready_ms"

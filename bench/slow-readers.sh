@@ -4,7 +4,7 @@
 # metrics, with 0, 50, 200 and 400 such clients (1,048,576 buckets, -Xmx1g as deploy/systemd runs
 # it); and the time and server CPU of a full download by a client that reads. Results and the
 # machine they were measured on: docs/benchmarks.md ("Slow readers of the buckets answer").
-#   bench/slow-readers.sh                      # the build in veil-server/target
+#   bench/slow-readers.sh                      # the build in veil-cli/target
 #   bench/slow-readers.sh 0 400                # other numbers of clients
 #   SETS="--set limits.stream-buffer-bytes=4194304" bench/slow-readers.sh 400
 #   JAR=/path/to/old/veil.jar SETS= bench/slow-readers.sh   # an older build (no stream settings)
@@ -14,8 +14,8 @@ cd "$(dirname "$0")/.."
 log_tag=slow-readers
 results=/dev/null
 . bench/lib.sh
-jar="${JAR:-veil-server/target/veil.jar}"
-[ -f "$jar" ] || die "no $jar: ./mvnw -pl veil-server -am package -DskipTests"
+jar="${JAR:-veil-cli/target/veil.jar}"
+[ -f "$jar" ] || die "no $jar: ./mvnw -pl veil-cli -am package -DskipTests"
 sets="${SETS-}"
 counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(0 50 200 400)

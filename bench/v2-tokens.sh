@@ -22,10 +22,10 @@ cd "$(dirname "$0")/.."
 log_tag=v2-tokens
 results=/dev/null
 . bench/lib.sh
-jar="${JAR:-veil-server/target/veil.jar}"
-[ -f "$jar" ] || die "no $jar: ./mvnw -pl veil-server -am package -DskipTests"
+jar="${JAR:-veil-cli/target/veil.jar}"
+[ -f "$jar" ] || die "no $jar: ./mvnw -pl veil-cli -am package -DskipTests"
 command -v wrk >/dev/null || die "no wrk: apt-get install -y wrk"
-core="$(ls veil-server/target/lib/veil-core-*.jar | head -1)"
+core="$(ls veil-cli/target/lib/veil-core-*.jar | head -1)"
 round="${ROUND:-10}"
 rounds="${ROUNDS:-3}"
 pairs="${PAIRS:-generate refresh keys}"

@@ -1,7 +1,6 @@
 package dev.veil.server;
 
 import dev.veil.config.VeilConfig;
-import dev.veil.demo.DemoSite;
 import dev.veil.grpc.AdminGrpcServer;
 import dev.veil.grpc.AdminListener;
 import dev.veil.grpc.DeductionAdminService;
@@ -49,7 +48,7 @@ public final class VeilServer implements AutoCloseable {
   private final Services services;
   private final Vertx vertx;
   private final PublicHttpServer http;
-  private final DemoSite demo;
+  private final Demo demo;
   private final AdminGrpcServer grpc;
   private final ExecutorService grpcExecutor;
   private final BackgroundJobs jobs;
@@ -63,7 +62,8 @@ public final class VeilServer implements AutoCloseable {
       Clock clock,
       Store store,
       StartupPhases phases,
-      Consumer<String> bootstrapKeySink) {
+      Consumer<String> bootstrapKeySink,
+      Demo.Starter demoStarter) {
     this.store = store;
     LOG.info("event=config {}", configLine(config));
     // Vert.x starts (mostly class loading) on another thread while the services load the store and
@@ -93,7 +93,7 @@ public final class VeilServer implements AutoCloseable {
                   + config.http().port()
                   + " (http.host, http.port)");
       phases.done("http_listening");
-      this.demo = config.demo().enabled() ? startDemo(config) : null;
+      this.demo = config.demo().enabled() ? startDemo(config, demoStarter) : null;
       this.grpcExecutor = newGrpcExecutor();
       this.grpc = adminServer(config, built, metrics, connections, grpcExecutor);
       this.grpcPort = grpc.start();
@@ -203,12 +203,17 @@ public final class VeilServer implements AutoCloseable {
     return line.toString();
   }
 
-  private DemoSite startDemo(VeilConfig config) {
+  private Demo startDemo(VeilConfig config, Demo.Starter starter) {
+    if (starter == null) {
+      throw new IllegalStateException(
+          "demo.enabled: this node was started without the demo site (veil serve --demo has it)");
+    }
     String host = config.http().host();
     // The demo's server side calls this node's API; a wildcard listener is reached on loopback.
     String apiHost = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
     return await(
-        DemoSite.start(vertx, services.clients(), host, config.demo().port(), apiHost, httpPort)
+        starter
+            .start(vertx, services.clients(), host, config.demo().port(), apiHost, httpPort)
             .toCompletionStage()
             .toCompletableFuture(),
         "bind the demo site's port " + host + ":" + config.demo().port() + " (demo.port)");
@@ -225,16 +230,32 @@ public final class VeilServer implements AutoCloseable {
    */
   public static VeilServer start(
       VeilConfig config, Clock clock, Consumer<String> bootstrapKeySink) {
+    return start(config, clock, bootstrapKeySink, null);
+  }
+
+  /**
+   * Like {@link #start(VeilConfig, Clock, Consumer)}, with the demo site that {@code demo.enabled}
+   * starts (without one, a node configured with the demo refuses to start).
+   */
+  public static VeilServer start(
+      VeilConfig config, Clock clock, Consumer<String> bootstrapKeySink, Demo.Starter demo) {
     StartupPhases phases = new StartupPhases();
     Store store =
         Stores.open(config.db(), StoreSettings.defaults().withTimeout(config.dbTimeout()));
     phases.done("store_opened");
-    return new VeilServer(config, clock, store, phases, bootstrapKeySink);
+    return new VeilServer(config, clock, store, phases, bootstrapKeySink, demo);
   }
 
   /** Starts a node on a store the caller opened (tests; the node closes it on {@link #close()}). */
   public static VeilServer start(VeilConfig config, Clock clock, Store store) {
-    return new VeilServer(config, clock, store, new StartupPhases(), key -> {});
+    return start(config, clock, store, null);
+  }
+
+  /**
+   * Like {@link #start(VeilConfig, Clock, Store)}, with the demo site {@code demo.enabled} starts.
+   */
+  public static VeilServer start(VeilConfig config, Clock clock, Store store, Demo.Starter demo) {
+    return new VeilServer(config, clock, store, new StartupPhases(), key -> {}, demo);
   }
 
   private static <T> T await(CompletableFuture<T> future, String what) {

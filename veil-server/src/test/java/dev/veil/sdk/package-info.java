@@ -1,10 +1,7 @@
 /**
- * The browser SDK ({@code sdk-js/veil-sdk.js}) in a real headless Chromium against a real {@code
- * veil serve --demo} ({@link dev.veil.sdk.BrowserExtension} shares one {@code DemoServer} and one
- * {@link dev.veil.testing.Browser} across the run; {@code DemoPage} reads the demo page). {@code
- * DemoFlowIT}: the publisher flow and CSP; {@code RefreshIT}: timing, outages, opt-out, expiry;
- * {@code TabsIT}; {@code CookieModeIT}: two subdomains; {@code AsyncLoadingIT}: the served file
- * loaded with {@code async}. {@code SdkUnitTestsTest} runs the SDK's own fake-clock tests with
- * Node; {@code SdkTypeScriptTest} compiles the README's TypeScript against the SDK's types.
+ * The browser SDK ({@code sdk-js/veil-sdk.js}) without a server: {@code SdkUnitTestsTest} runs the
+ * SDK's own fake-clock tests with Node; {@code SdkTypeScriptTest} compiles the README's TypeScript
+ * against the SDK's types. Its tests in a real headless Chromium against a real {@code veil serve
+ * --demo} are in veil-cli (the module of the {@code veil} command and the demo site).
  */
 package dev.veil.sdk;

@@ -155,8 +155,8 @@ public final class Browser implements AutoCloseable {
   }
 
   /**
-   * Saves a screenshot of the current tab as {@code veil-server/target/screenshots/<name>.png} (for
-   * a person to look at) and returns the decoded image (for the test to check).
+   * Saves a screenshot of the current tab as {@code target/screenshots/<name>.png} of the module
+   * under test (for a person to look at) and returns the decoded image (for the test to check).
    */
   public java.awt.image.BufferedImage screenshot(String name) {
     byte[] png = driver.getScreenshotAs(org.openqa.selenium.OutputType.BYTES);

@@ -20,7 +20,7 @@ import org.junit.platform.launcher.TestPlan;
  * skipped, so that the build can print it on the console: the tests' own output goes to files under
  * {@code target/surefire-reports}, where a skip's reason is easily missed. The build prints the
  * file right after the tests ({@code maven-antrun-plugin}, execution {@code skipped-tests} in
- * {@code veil-server/pom.xml}); no file means nothing was skipped.
+ * {@code veil-server/pom.xml} and {@code veil-cli/pom.xml}); no file means nothing was skipped.
  *
  * <p>A test is skipped when a tool it needs is missing (Chromium, {@code buf}, PostgreSQL): it
  * aborts with a message that names the group and the reason, e.g. {@code browser SDK tests skipped:

@@ -17,9 +17,6 @@ import dev.veil.core.envelope.EnvelopeSecret;
 import dev.veil.core.envelope.V2Envelope;
 import dev.veil.core.token.EncryptionKey;
 import dev.veil.http.testing.TestNode;
-import dev.veil.sdk.DecryptionResult;
-import dev.veil.sdk.TokenDecryptor;
-import dev.veil.sdk.VeilClient;
 import dev.veil.site.ParticipantType;
 import dev.veil.site.Sharing;
 import dev.veil.testing.Http.Response;
@@ -195,43 +192,6 @@ class KeySharingV2IT {
 
       assertThat(sharing(stranger).decryptTokenIntoRawUid(shared.getEncryptedData()).getStatus())
           .isEqualTo(DecryptionStatus.NOT_AUTHORIZED_FOR_KEY);
-    }
-  }
-
-  @Test
-  void veilsTokenDecryptor_readsA33ByteRawIdSharedByUid2sSdk() {
-    // A node with the default sharing lifetime (72 hours, the bid stream's too), so the shared
-    // token passes a bidder's lifetime check.
-    try (TestNode plain = TestNode.start()) {
-      plain.clock().set(Instant.now().truncatedTo(ChronoUnit.MILLIS));
-      CreatedClient plainSender = plain.newClient(Role.SHARER);
-      CreatedClient plainBidder = plain.newClient(Role.ID_READER);
-      plain.services().keys().ensureKeysets(List.copyOf(plain.services().keys().ring().siteIds()));
-      String base = "http://127.0.0.1:" + plain.port();
-      SharingClient sdk =
-          new SharingClient(
-              base, plainSender.key().reveal(), plainSender.client().secret().reveal());
-      assertThat(sdk.refresh().isSuccess()).isTrue();
-      String rawId = rawId(33);
-      String shared = sdk.encryptRawUidIntoToken(rawId).getEncryptedData();
-
-      try (TokenDecryptor decryptor =
-          VeilClient.builder()
-              .baseUrl(base)
-              .apiKey(plainBidder.key().reveal())
-              .clientSecret(plainBidder.client().secret().reveal())
-              .build()
-              .tokenDecryptor()
-              .build()) {
-        decryptor.refreshKeys();
-        DecryptionResult read = decryptor.decrypt(shared);
-
-        assertThat(read.status())
-            .as(read.reason())
-            .isEqualTo(dev.veil.sdk.DecryptionStatus.SUCCESS);
-        assertThat(read.advertisingId()).isEqualTo(rawId);
-        assertThat(read.siteId()).isEqualTo(plainSender.client().siteId());
-      }
     }
   }
 

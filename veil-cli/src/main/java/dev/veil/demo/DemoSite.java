@@ -8,6 +8,7 @@ import dev.veil.http.SdkScript;
 import dev.veil.sdk.DecryptionResult;
 import dev.veil.sdk.TokenDecryptor;
 import dev.veil.sdk.VeilClient;
+import dev.veil.server.Demo;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -36,7 +37,7 @@ import java.util.concurrent.TimeUnit;
  * /favicon.svg} and {@code /favicon.ico} are the site's icon. Every answer carries a strict Content
  * Security Policy ({@link DemoPages#contentSecurityPolicy}).
  */
-public final class DemoSite {
+public final class DemoSite implements Demo {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MAX_BODY_BYTES = 16 * 1024;
   private static final int MAX_EMAIL_LENGTH = 320;
@@ -82,11 +83,12 @@ public final class DemoSite {
     return site.server.listen(port, host).map(s -> site).onFailure(e -> bidder.close());
   }
 
-  /** The port the site listens on. */
+  @Override
   public int port() {
     return server.actualPort();
   }
 
+  @Override
   public Future<Void> stop() {
     return server
         .shutdown(5, TimeUnit.SECONDS)

@@ -5,6 +5,7 @@ import dev.veil.common.PrivateFiles;
 import dev.veil.config.ConfigException;
 import dev.veil.config.ConfigLoader;
 import dev.veil.config.VeilConfig;
+import dev.veil.demo.DemoSite;
 import dev.veil.observability.LibraryLogs;
 import dev.veil.server.VeilServer;
 import java.io.IOException;
@@ -106,7 +107,8 @@ public final class ServeCommand implements Callable<Integer> {
                           ? FileProblems.describe(f)
                           : e.getMessage();
                 }
-              });
+              },
+              DemoSite::start);
     } catch (RuntimeException e) {
       gate.startFailed();
       err.println("veil: cannot start: " + e.getMessage());

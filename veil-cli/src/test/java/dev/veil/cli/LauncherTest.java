@@ -37,7 +37,7 @@ class LauncherTest {
   void layOut() throws IOException {
     Path launcher = Path.of(System.getProperty("user.dir")).resolve("../veil").normalize();
     Files.copy(launcher, dir.resolve("veil"), StandardCopyOption.COPY_ATTRIBUTES);
-    target = Files.createDirectories(dir.resolve("veil-server/target"));
+    target = Files.createDirectories(dir.resolve("veil-cli/target"));
     Files.writeString(
         target.resolve("veil.jar"), "a stand-in: the launcher only checks that it exists");
     calls = dir.resolve("calls.txt");
@@ -202,7 +202,7 @@ class LauncherTest {
    * The runtime image the build makes (map-runtime.sh), as made from the java in {@code madeFrom}.
    */
   private void runtimeImage(Path madeFrom) throws IOException {
-    standInJava("veil-server/target/map-runtime/bin", "image ");
+    standInJava("veil-cli/target/map-runtime/bin", "image ");
     Files.createSymbolicLink(
         target.resolve("map-runtime.jvm"), madeFrom.resolve("java").toRealPath());
   }
@@ -246,7 +246,8 @@ class LauncherTest {
     long jarTime = Files.getLastModifiedTime(target.resolve("veil.jar")).toMillis();
     FileTime old = FileTime.fromMillis(jarTime + offsetMillis);
     Path file = null;
-    for (String module : List.of("veil-core", "veil-client", "veil-grpc", "veil-server")) {
+    for (String module :
+        List.of("veil-core", "veil-client", "veil-grpc", "veil-server", "veil-cli")) {
       Path pkg = Files.createDirectories(dir.resolve(module + "/src/main/java/dev/veil"));
       file = Files.writeString(pkg.resolve("A.java"), "class A {}");
       Files.writeString(dir.resolve(module + "/pom.xml"), "<project/>");

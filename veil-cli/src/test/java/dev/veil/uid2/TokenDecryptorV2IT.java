@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.uid2.client.SharingClient;
 import dev.veil.client.ClientService.CreatedClient;
 import dev.veil.client.Role;
 import dev.veil.config.ConfigLoader;
@@ -15,6 +16,7 @@ import dev.veil.core.token.AdvertisingTokenPayload;
 import dev.veil.core.token.EncryptionKey;
 import dev.veil.core.token.OperatorInfo;
 import dev.veil.core.token.PublisherInfo;
+import dev.veil.http.testing.TestNode;
 import dev.veil.key.KeyRing;
 import dev.veil.sdk.DecryptionResult;
 import dev.veil.sdk.DecryptionStatus;
@@ -29,9 +31,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,7 +49,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Veil's own {@code TokenDecryptor} and {@code veil decrypt} given a client secret, against a real
  * node (HTTP and the admin gRPC port on loopback, its clock at the real time, as the client stamps
  * its envelopes with it): keys from {@code /v2/key/bidstream}, the sites' permissions and domain
- * names set through the admin API, and the server's lifetime limits.
+ * names set through the admin API, and the server's lifetime limits; and a token that UID2's own
+ * SDK shared, read by Veil's client.
  */
 class TokenDecryptorV2IT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -331,5 +336,48 @@ class TokenDecryptorV2IT {
     } finally {
       admin("sites", "share", Integer.toString(publisher.siteId()), "--default");
     }
+  }
+
+  @Test
+  void veilsTokenDecryptor_readsA33ByteRawIdSharedByUid2sSdk() {
+    // A node with the default sharing lifetime (72 hours, the bid stream's too), so the shared
+    // token passes a bidder's lifetime check.
+    try (TestNode plain = TestNode.start()) {
+      plain.clock().set(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+      CreatedClient plainSender = plain.newClient(Role.SHARER);
+      CreatedClient plainBidder = plain.newClient(Role.ID_READER);
+      plain.services().keys().ensureKeysets(List.copyOf(plain.services().keys().ring().siteIds()));
+      String base = "http://127.0.0.1:" + plain.port();
+      SharingClient sdk =
+          new SharingClient(
+              base, plainSender.key().reveal(), plainSender.client().secret().reveal());
+      assertThat(sdk.refresh().isSuccess()).isTrue();
+      String rawId = rawId(33);
+      String shared = sdk.encryptRawUidIntoToken(rawId).getEncryptedData();
+
+      try (TokenDecryptor decryptor =
+          VeilClient.builder()
+              .baseUrl(base)
+              .apiKey(plainBidder.key().reveal())
+              .clientSecret(plainBidder.client().secret().reveal())
+              .build()
+              .tokenDecryptor()
+              .build()) {
+        decryptor.refreshKeys();
+        DecryptionResult read = decryptor.decrypt(shared);
+
+        assertThat(read.status()).as(read.reason()).isEqualTo(DecryptionStatus.SUCCESS);
+        assertThat(read.advertisingId()).isEqualTo(rawId);
+        assertThat(read.siteId()).isEqualTo(plainSender.client().siteId());
+      }
+    }
+  }
+
+  /** A raw id of {@code length} random bytes, read by UID2's SDK as an email's. */
+  private static String rawId(int length) {
+    byte[] id = new byte[length];
+    new SecureRandom().nextBytes(id);
+    id[0] &= 0x3f; // an email id: UID2's SDK reads the identity type from the first character
+    return Base64.getEncoder().encodeToString(id);
   }
 }

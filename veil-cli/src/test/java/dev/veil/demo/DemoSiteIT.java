@@ -29,7 +29,8 @@ class DemoSiteIT {
         VeilServer.start(
             TestConfigs.config("demo.enabled", "true", "demo.port", "0"),
             Clock.systemUTC(),
-            new InMemoryStores());
+            new InMemoryStores(),
+            DemoSite::start);
     demo =
         new Http(
             "http://127.0.0.1:" + server.demoPort().orElseThrow(),

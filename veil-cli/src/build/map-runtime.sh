@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the runtime image `veil map` starts on (run by `mvn package` in veil-server):
+# Builds the runtime image `veil map` starts on (run by `mvn package` in veil-cli):
 #   map-runtime.sh JAVA_HOME OUT
 # OUT becomes a Java runtime of only the modules `veil map` needs, made by JAVA_HOME's jlink, with
 # its own class-data archive, and OUT.jvm a symbolic link to JAVA_HOME's java. The launcher starts

@@ -270,7 +270,7 @@ class ClientCommandsIT {
   }
 
   /**
-   * The build's runtime image for {@code veil map} (veil-server/src/build/map-runtime.sh): only the
+   * The build's runtime image for {@code veil map} (veil-cli/src/build/map-runtime.sh): only the
    * JDK modules it names, so a module that {@code veil map} needs and the list lacks fails here. On
    * a JDK without jlink the build makes none and the test is skipped, unless {@value
    * #REQUIRE_RUNTIME_ENV}=1 (CI) makes it fail.
