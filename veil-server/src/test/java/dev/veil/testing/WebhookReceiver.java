@@ -20,16 +20,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A bidder's opt-out webhook for tests: a real HTTP server on 127.0.0.1 (the JDK's) that checks
  * every request with the Java client's {@link WebhookVerifier} and records the opt-outs it
  * accepted. It can be told to fail: {@link #failNext} answers the next requests alternately 500 and
- * not at all (for {@link #SILENCE}, then the connection is closed without an answer), {@link #down}
- * fails every request until it is told otherwise. A request it cannot verify is answered 401 and
- * counted.
+ * not at all (for the silence given to {@link #start}, then the connection is closed without an
+ * answer), {@link #down} fails every request until it is told otherwise. A request it cannot verify
+ * is answered 401 and counted.
  */
 public final class WebhookReceiver implements AutoCloseable {
-  /** How long a request goes unanswered: longer than the tests' {@code webhook.timeout}. */
-  public static final java.time.Duration SILENCE = java.time.Duration.ofMillis(2_500);
-
   private final HttpServer server;
-  private final ExecutorService executor = Executors.newFixedThreadPool(8);
+  private final java.time.Duration silence;
+  private final ExecutorService executor = Executors.newFixedThreadPool(32);
   private final AtomicInteger toFail = new AtomicInteger();
   private final AtomicInteger failed = new AtomicInteger();
   private final AtomicInteger badSignatures = new AtomicInteger();
@@ -37,17 +35,21 @@ public final class WebhookReceiver implements AutoCloseable {
   private volatile WebhookVerifier verifier;
   private volatile boolean down;
 
-  private WebhookReceiver(HttpServer server) {
+  private WebhookReceiver(HttpServer server, java.time.Duration silence) {
     this.server = server;
+    this.silence = silence;
   }
 
   /**
    * Starts a receiver on an ephemeral loopback port; it fails everything until {@link #verifyWith}.
+   * A request it does not answer waits {@code silence}: make it longer than the sender's {@code
+   * webhook.timeout}, and the timeout long enough for a loaded machine's normal answers (an answer
+   * that comes after the sender gave up is an opt-out delivered twice, as at-least-once allows).
    */
-  public static WebhookReceiver start() throws IOException {
+  public static WebhookReceiver start(java.time.Duration silence) throws IOException {
     HttpServer server =
-        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
-    WebhookReceiver receiver = new WebhookReceiver(server);
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
+    WebhookReceiver receiver = new WebhookReceiver(server, silence);
     server.createContext("/", receiver::handle);
     server.setExecutor(receiver.executor);
     server.start();
@@ -88,7 +90,7 @@ public final class WebhookReceiver implements AutoCloseable {
         if (fail % 2 == 1) {
           exchange.sendResponseHeaders(500, -1);
         } else {
-          silence(); // no answer within the sender's timeout (webhook.timeout=1s in tests)
+          silence();
         }
         return;
       }
@@ -115,9 +117,9 @@ public final class WebhookReceiver implements AutoCloseable {
     }
   }
 
-  private static void silence() {
+  private void silence() {
     try {
-      Thread.sleep(SILENCE.toMillis());
+      Thread.sleep(silence.toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -44,7 +44,7 @@ class WebhookDeliveryIT {
         "webhook.max-backoff",
         "2s",
         "webhook.timeout",
-        "1s");
+        "3s");
   }
 
   private static List<String> emails(String prefix, int count) {
@@ -56,7 +56,7 @@ class WebhookDeliveryIT {
     List<String> expected = new ArrayList<>();
     String key;
     String adminKey;
-    try (WebhookReceiver receiver = WebhookReceiver.start()) {
+    try (WebhookReceiver receiver = WebhookReceiver.start(Duration.ofSeconds(4))) {
       try (VeilServer node = VeilServer.start(config(), Clock.systemUTC())) {
         adminKey = node.bootstrapAdminKey().orElseThrow();
         key =
