@@ -5,6 +5,7 @@
 # acknowledgement to arrival (p50, p90, p99, max). Results: docs/benchmarks.md, "Webhook delivery".
 #   bench/webhook.sh                                     # 100,000 opt-outs, 8 writers, SQLite
 #   bench/webhook.sh --count 100000 --clients 8 --concurrency 16 --max-seconds 600
+#   bench/webhook.sh --backlog true --max-backoff 1s      # receiver 503 while writing, then 200: drain rate
 #   bench/webhook.sh --db 'postgresql://postgres@127.0.0.1:5432/test?currentSchema=bench'  # an empty schema
 set -euo pipefail
 cd "$(dirname "$0")/.."

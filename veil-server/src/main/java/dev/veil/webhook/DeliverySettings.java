@@ -6,7 +6,7 @@ import java.time.Duration;
  * How webhook delivery paces itself ({@code webhook.*} settings, docs/configuration.md).
  *
  * @param pollInterval how often the delivering node looks for new opt-outs once it has sent every
- *     one; also how often the other nodes try to take over delivery
+ *     one (the other nodes try to take delivery over once a second, or this often if longer)
  * @param timeout a request without a complete answer by then counts as unreachable
  * @param maxBackoff the longest wait between retries to a failing receiver
  * @param concurrency requests in flight at once per webhook while its receiver answers 2xx

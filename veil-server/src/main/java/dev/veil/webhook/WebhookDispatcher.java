@@ -22,12 +22,13 @@ import org.slf4j.LoggerFactory;
  * thread {@code veil-webhooks}: never on an event loop or a request's thread.
  *
  * <p>One node delivers at a time: the thread holds the store's job lock {@value #JOB} for as long
- * as it delivers ({@link JobLock#runHeld}); the other nodes try to take it every {@code
- * pollInterval} and get it once the holder stops or dies (on PostgreSQL the server drops a dead
- * session's lock at once). Holding it, the thread loads the webhooks and their durable cursors,
- * then loops: every second it checks that it still holds the lock and reloads the webhook list (new
- * ones start, deleted ones stop); each webhook's {@link WebhookLane} reads the opt-out log after
- * its cursor and sends; answers come back through a queue; cursors are written as they move.
+ * as it delivers ({@link JobLock#runHeld}); the other nodes try to take it every second (or {@code
+ * pollInterval}, if longer) and get it once the holder stops or dies (on PostgreSQL the server
+ * drops a dead session's lock at once). Holding it, the thread loads the webhooks and their durable
+ * cursors, then loops: every second it checks that it still holds the lock and reloads the webhook
+ * list (new ones start, deleted ones stop); each webhook's {@link WebhookLane} reads the opt-out
+ * log after its cursor and sends; answers come back through a queue; cursors are written as they
+ * move.
  *
  * <p>A store outage ends the holding (the lock is released) and the thread tries again after {@code
  * pollInterval}, from the stored cursors. Logs carry webhook ids and counts only.
@@ -39,6 +40,7 @@ public final class WebhookDispatcher implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookDispatcher.class);
   private static final long CHECK_EVERY_NANOS = TimeUnit.SECONDS.toNanos(1);
   private static final long TICK_MILLIS = 20;
+  private static final long TAKEOVER_TRY_MILLIS = 1_000;
   private static final Duration STOP_GRACE = Duration.ofSeconds(2);
 
   private final WebhookStore store;
@@ -100,8 +102,9 @@ public final class WebhookDispatcher implements AutoCloseable {
 
   private void run() {
     while (!closed) {
+      boolean held = false;
       try {
-        lock.runHeld(JOB, this::deliverWhileHeld);
+        held = lock.runHeld(JOB, this::deliverWhileHeld).isPresent();
         if (outage) {
           outage = false;
           LOG.info("event=store_reachable job={}", JOB);
@@ -123,7 +126,12 @@ public final class WebhookDispatcher implements AutoCloseable {
         delivering = false;
         oldestPendingMillis = -1;
       }
-      pause(settings.pollInterval().toMillis());
+      // Another node delivers: try again at most once a second (on PostgreSQL each try opens a
+      // session), so a takeover comes within about a second of the holder's death.
+      pause(
+          held
+              ? settings.pollInterval().toMillis()
+              : Math.max(TAKEOVER_TRY_MILLIS, settings.pollInterval().toMillis()));
     }
   }
 
