@@ -7,9 +7,11 @@ import dev.veil.config.VeilConfig;
 import dev.veil.grpc.identity.admin.v1.Identity;
 import dev.veil.grpc.identity.admin.v1.RecordOptOutRequest;
 import dev.veil.server.VeilServer;
+import dev.veil.testing.AdminCli;
 import dev.veil.testing.Await;
 import dev.veil.testing.Http;
 import dev.veil.testing.IdentityAdminClient;
+import dev.veil.testing.ServerProcess;
 import dev.veil.testing.TestConfigs;
 import dev.veil.testing.WebhookReceiver;
 import java.nio.file.Path;
@@ -25,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * docs/spec.md 4.1 on one node with the embedded store: every opt-out, through the public API and
  * the admin API, reaches a registered webhook, signed; a receiver that fails is retried until it
- * answers; a restarted node delivers what it had not delivered; the metrics count it.
+ * answers; a node restarted after a stop, or after SIGKILL, delivers what it had not delivered; the
+ * metrics count it.
  */
 class WebhookDeliveryIT {
   private static final Duration WHEN_UP = Duration.ofSeconds(5);
@@ -133,6 +136,63 @@ class WebhookDeliveryIT {
         Await.until(
             EVENTUALLY,
             "the restarted node delivers what the stopped one had not",
+            () -> receiver.countsById().keySet().containsAll(expected));
+      }
+      assertThat(receiver.countsById().keySet()).containsExactlyInAnyOrderElementsOf(expected);
+      assertThat(receiver.badSignatures()).isZero();
+    }
+  }
+
+  @Test
+  void aSigkilledNode_deliversEverythingAfterItsRestart() throws Exception {
+    Path dir = dataDir.resolve("killed");
+    String[] settings = {
+      "--set",
+      "salt.buckets=64",
+      "--set",
+      "webhook.poll-interval=100ms",
+      "--set",
+      "webhook.timeout=3s"
+    };
+    try (WebhookReceiver receiver = WebhookReceiver.start(Duration.ofSeconds(4))) {
+      List<String> expected;
+      try (ServerProcess node = ServerProcess.start(dir, settings)) {
+        String adminKey = java.nio.file.Files.readString(dir.resolve("admin.key")).strip();
+        String key = AdminCli.createClient(node.grpcPort(), adminKey, "intake", "OPTOUT,MAPPER");
+        AdminCli.createClient(node.grpcPort(), adminKey, "bidder", "ID_READER");
+        AdminCli.Result hook =
+            AdminCli.run(
+                node.grpcPort(),
+                adminKey,
+                "webhooks",
+                "register",
+                "--client-id",
+                "3",
+                "--url",
+                receiver.url(),
+                "--secret-only");
+        assertThat(hook.exitCode()).as(hook.out()).isZero();
+        receiver.verifyWith(hook.out().lines().findFirst().orElseThrow().strip());
+        Http http = new Http(node.baseUrl());
+        List<String> emails = emails("killed", 300);
+        Map<String, String[]> ids = http.identityMap(key, "email", emails);
+        expected = emails.stream().map(e -> ids.get(e)[0]).toList();
+        for (int i = 0; i < emails.size(); i++) {
+          if (i == emails.size() / 2) {
+            receiver.down(true); // the second half waits for the restart
+          }
+          String email = emails.get(i);
+          assertThat(http.post("/v1/optout", key, "{\"email\":\"" + email + "\"}").code())
+              .isEqualTo(200);
+        }
+        assertThat(receiver.countsById()).doesNotContainKey(expected.get(emails.size() - 1));
+        node.kill();
+      }
+      receiver.down(false);
+      try (ServerProcess again = ServerProcess.start(dir, settings)) {
+        Await.until(
+            EVENTUALLY,
+            "the restarted node delivers every opt-out the killed one had acknowledged",
             () -> receiver.countsById().keySet().containsAll(expected));
       }
       assertThat(receiver.countsById().keySet()).containsExactlyInAnyOrderElementsOf(expected);
