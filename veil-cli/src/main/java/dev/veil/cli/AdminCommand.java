@@ -8,6 +8,7 @@ import dev.veil.cli.admin.KeysCommand;
 import dev.veil.cli.admin.OptOutCommand;
 import dev.veil.cli.admin.SaltsCommand;
 import dev.veil.cli.admin.SitesCommand;
+import dev.veil.cli.admin.WebhooksCommand;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
@@ -33,6 +34,7 @@ import picocli.CommandLine.Mixin;
       SitesCommand.class,
       SaltsCommand.class,
       OptOutCommand.class,
+      WebhooksCommand.class,
       DeductionCommand.class
     })
 public final class AdminCommand extends CommandGroup {

@@ -9,8 +9,10 @@ import dev.veil.core.envelope.V2Envelope;
 import dev.veil.core.identity.IdentityHash;
 import dev.veil.core.identity.IdentityInput;
 import dev.veil.testing.AdminCli;
+import dev.veil.testing.Await;
 import dev.veil.testing.Http;
 import dev.veil.testing.ServerProcess;
+import dev.veil.testing.WebhookReceiver;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -105,7 +107,33 @@ class LogHygieneIT {
       for (JsonNode k : http.get("/v1/key/latest", key).successBody()) {
         secrets.add(k.get("secret").asText());
       }
-      http.post("/v1/optout", key, "{\"phone\":\"" + phone + "\"}");
+      // An opt-out webhook whose receiver fails once: its secret, its URL's token and the
+      // advertising id it receives stay out of the log, while the failure is logged.
+      try (WebhookReceiver receiver = WebhookReceiver.start(java.time.Duration.ofSeconds(1))) {
+        AdminCli.Result hook =
+            AdminCli.run(
+                server.grpcPort(),
+                adminKey,
+                "webhooks",
+                "register",
+                "--client-id",
+                "2",
+                "--url",
+                receiver.url() + "?token=hidden-receiver-token",
+                "--secret-only");
+        assertThat(hook.exitCode()).as(hook.out()).isZero();
+        String hookSecret = hook.out().lines().findFirst().orElseThrow().strip();
+        secrets.addAll(List.of(hookSecret, "hidden-receiver-token"));
+        receiver.verifyWith(hookSecret);
+        receiver.failNext(1);
+        http.post("/v1/optout", key, "{\"phone\":\"" + phone + "\"}");
+        Await.until(
+            java.time.Duration.ofSeconds(30),
+            "the webhook receives the opt-out",
+            () -> !receiver.accepted().isEmpty());
+        String delivered = receiver.accepted().get(0).advertisingId();
+        secrets.addAll(List.of(delivered, Http.encode(delivered)));
+      }
 
       // The v2 API: the client's secret (client 2, after the bootstrapped admin), sealed map and
       // buckets requests and answers, and envelopes that do not open.
@@ -173,6 +201,7 @@ class LogHygieneIT {
     }
     assertThat(output).anyMatch(l -> l.contains("event=started"));
     assertThat(output).anyMatch(l -> l.contains("event=stopped"));
+    assertThat(output).anyMatch(l -> l.contains("event=webhook_delivery_failed webhook=1"));
     for (String line : output) {
       for (String secret : secrets) {
         assertThat(line).as("a log line contains a sensitive value").doesNotContain(secret);

@@ -16,7 +16,9 @@
  *       {@link dev.veil.sdk.MappingCache}: a durable mapping table re-mapped as salts rotate</td>
  *       <td>{@code MAPPER}</td></tr>
  *   <tr><td>bidder</td><td>{@link dev.veil.sdk.TokenDecryptor}: decrypts advertising tokens
- *       offline</td><td>{@code ID_READER}</td></tr>
+ *       offline; {@link dev.veil.sdk.WebhookVerifier}: verifies the signed opt-out requests Veil
+ *       sends to the bidder's webhook and reads the opt-out ({@link dev.veil.sdk.OptOutNotice};
+ *       no key, no network call)</td><td>{@code ID_READER}</td></tr>
  * </table>
  *
  * <h2>v1 or v2</h2>

@@ -1,6 +1,8 @@
 package dev.veil.common;
 
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -13,4 +15,15 @@ public interface JobLock {
    * returns empty without running it otherwise.
    */
   <T> Optional<T> runExclusive(String jobName, Supplier<T> job);
+
+  /**
+   * Like {@link #runExclusive}, for a job that keeps the lock for long (webhook delivery): {@code
+   * job} gets a check that answers whether the lock is still held, calls it between steps and
+   * returns once it answers false. On PostgreSQL the check asks the lock's session whether it is
+   * still alive (the server drops the lock with a broken session); here, in one process, the lock
+   * cannot be lost.
+   */
+  default <T> Optional<T> runHeld(String jobName, Function<BooleanSupplier, T> job) {
+    return runExclusive(jobName, () -> job.apply(() -> true));
+  }
 }

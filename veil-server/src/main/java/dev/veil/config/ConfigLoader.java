@@ -15,6 +15,7 @@ import dev.veil.key.KeyPolicy;
 import dev.veil.salt.SaltRotationPolicy;
 import dev.veil.site.SharingPolicy;
 import dev.veil.token.TokenLifetimes;
+import dev.veil.webhook.DeliverySettings;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -93,6 +94,11 @@ public final class ConfigLoader {
     d.put("log.access", "false");
     d.put("demo.enabled", "false");
     d.put("demo.port", "8081");
+    d.put("webhook.poll-interval", "500ms");
+    d.put("webhook.timeout", "10s");
+    d.put("webhook.max-backoff", "1m");
+    d.put("webhook.concurrency", "16");
+    d.put("webhook.batch-size", "1000");
     return java.util.Collections.unmodifiableMap(d);
   }
 
@@ -316,7 +322,18 @@ public final class ConfigLoader {
         s.bool("log.access"),
         new VeilConfig.Demo(s.bool("demo.enabled"), s.port("demo.port")),
         connections(s),
+        webhooks(s),
         redacted(v));
+  }
+
+  /** Webhook delivery: {@code webhook.*}. */
+  private static DeliverySettings webhooks(Settings s) {
+    return new DeliverySettings(
+        s.atMost(s.positiveDuration("webhook.poll-interval"), "webhook.poll-interval", "1m"),
+        s.atMost(s.atLeastOneSecond("webhook.timeout"), "webhook.timeout", "5m"),
+        s.atMost(s.atLeastOneSecond("webhook.max-backoff"), "webhook.max-backoff", "1d"),
+        s.intIn("webhook.concurrency", 1, 256),
+        s.intIn("webhook.batch-size", 1, 100_000));
   }
 
   /** The bounds on connections: {@code limits.max-connections} and the connection timeouts. */

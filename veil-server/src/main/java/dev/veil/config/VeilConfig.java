@@ -5,6 +5,7 @@ import dev.veil.key.KeyPolicy;
 import dev.veil.salt.SaltRotationPolicy;
 import dev.veil.site.SharingPolicy;
 import dev.veil.token.TokenLifetimes;
+import dev.veil.webhook.DeliverySettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -35,6 +36,7 @@ public record VeilConfig(
     boolean accessLog,
     Demo demo,
     Connections connections,
+    DeliverySettings webhooks,
     Map<String, String> settings) {
 
   /**

@@ -8,6 +8,8 @@ import dev.veil.common.VeilException;
 import dev.veil.core.identity.IdentityHash;
 import dev.veil.grpc.identity.admin.v1.CreateClientRequest;
 import dev.veil.grpc.identity.admin.v1.CreateClientResponse;
+import dev.veil.grpc.identity.admin.v1.DeleteWebhookRequest;
+import dev.veil.grpc.identity.admin.v1.DeleteWebhookResponse;
 import dev.veil.grpc.identity.admin.v1.GetSaltStatusRequest;
 import dev.veil.grpc.identity.admin.v1.GetSaltStatusResponse;
 import dev.veil.grpc.identity.admin.v1.Identity;
@@ -18,10 +20,14 @@ import dev.veil.grpc.identity.admin.v1.ListKeysRequest;
 import dev.veil.grpc.identity.admin.v1.ListKeysResponse;
 import dev.veil.grpc.identity.admin.v1.ListSitesRequest;
 import dev.veil.grpc.identity.admin.v1.ListSitesResponse;
+import dev.veil.grpc.identity.admin.v1.ListWebhooksRequest;
+import dev.veil.grpc.identity.admin.v1.ListWebhooksResponse;
 import dev.veil.grpc.identity.admin.v1.LookupOptOutRequest;
 import dev.veil.grpc.identity.admin.v1.LookupOptOutResponse;
 import dev.veil.grpc.identity.admin.v1.RecordOptOutRequest;
 import dev.veil.grpc.identity.admin.v1.RecordOptOutResponse;
+import dev.veil.grpc.identity.admin.v1.RegisterWebhookRequest;
+import dev.veil.grpc.identity.admin.v1.RegisterWebhookResponse;
 import dev.veil.grpc.identity.admin.v1.RotateClientKeyRequest;
 import dev.veil.grpc.identity.admin.v1.RotateClientKeyResponse;
 import dev.veil.grpc.identity.admin.v1.RotateClientSecretRequest;
@@ -46,6 +52,7 @@ import dev.veil.site.ParticipantType;
 import dev.veil.site.Sharing;
 import dev.veil.site.Site;
 import dev.veil.site.SiteService;
+import dev.veil.webhook.WebhookService;
 import io.grpc.stub.StreamObserver;
 import java.time.Clock;
 import java.time.Duration;
@@ -73,6 +80,7 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
   private final SaltService salts;
   private final OptOutService optOuts;
   private final SiteService sites;
+  private final WebhookService webhooks;
   private final IdentityMapper mapper;
   private final Clock clock;
   private final CallDeadlines deadlines;
@@ -88,6 +96,7 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
       SaltService salts,
       OptOutService optOuts,
       SiteService sites,
+      WebhookService webhooks,
       IdentityMapper mapper,
       Clock clock,
       Duration storeTimeout) {
@@ -96,6 +105,7 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
     this.salts = salts;
     this.optOuts = optOuts;
     this.sites = sites;
+    this.webhooks = webhooks;
     this.mapper = mapper;
     this.clock = clock;
     this.deadlines = new CallDeadlines(storeTimeout);
@@ -257,6 +267,34 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
     Optional<Sharing> sharing = SiteMessages.sharing(request);
     Site site = deadlines.bound(() -> sites.setSharing(request.getSiteId(), sharing));
     reply(out, SetSiteSharingResponse.newBuilder().setSite(SiteMessages.site(site)).build());
+  }
+
+  @Override
+  public void registerWebhook(
+      RegisterWebhookRequest request, StreamObserver<RegisterWebhookResponse> out) {
+    WebhookService.Created created =
+        deadlines.<WebhookService.Created>bound(
+            () -> webhooks.register(request.getClientId(), request.getUrl()));
+    reply(
+        out,
+        RegisterWebhookResponse.newBuilder()
+            .setWebhook(WebhookMessages.created(created))
+            .setSecret(created.secret().reveal())
+            .build());
+  }
+
+  @Override
+  public void listWebhooks(ListWebhooksRequest request, StreamObserver<ListWebhooksResponse> out) {
+    ListWebhooksResponse.Builder response = ListWebhooksResponse.newBuilder();
+    deadlines.bound(webhooks::list).forEach(w -> response.addWebhooks(WebhookMessages.webhook(w)));
+    reply(out, response.build());
+  }
+
+  @Override
+  public void deleteWebhook(
+      DeleteWebhookRequest request, StreamObserver<DeleteWebhookResponse> out) {
+    deadlines.bound(() -> webhooks.delete(request.getWebhookId()));
+    reply(out, DeleteWebhookResponse.getDefaultInstance());
   }
 
   private byte[] firstLevelHash(Identity identity) {

@@ -20,6 +20,7 @@ import dev.veil.site.SiteService;
 import dev.veil.storage.Store;
 import dev.veil.token.TestIdentities;
 import dev.veil.token.TokenService;
+import dev.veil.webhook.WebhookService;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -116,7 +117,8 @@ public final class ServiceGraph {
             mapping,
             tokens,
             tests,
-            readiness);
+            readiness,
+            new WebhookService(store.webhooks(), clients, clock, random));
     phases.done("services_built");
     return new Built(services, adminKey, new DeductionService(store.deductions(), clock));
   }

@@ -14,6 +14,7 @@ import dev.veil.salt.SaltService;
 import dev.veil.site.SiteService;
 import dev.veil.token.TestIdentities;
 import dev.veil.token.TokenService;
+import dev.veil.webhook.WebhookService;
 import java.time.Clock;
 
 /**
@@ -35,7 +36,8 @@ public record Services(
     IdentityMapService mapping,
     TokenService tokens,
     TestIdentities testIdentities,
-    Readiness readiness) {
+    Readiness readiness,
+    WebhookService webhooks) {
 
   /** What the public HTTP API answers from. */
   public PublicApi publicApi() {
@@ -56,6 +58,6 @@ public record Services(
   /** {@code IdentityAdminApi} over these services. */
   public IdentityAdminService identityAdmin() {
     return new IdentityAdminService(
-        clients, keys, salts, optOuts, sites, mapper, clock, config.dbTimeout());
+        clients, keys, salts, optOuts, sites, webhooks, mapper, clock, config.dbTimeout());
   }
 }

@@ -6,14 +6,17 @@ import dev.veil.grpc.AdminListener;
 import dev.veil.grpc.DeductionAdminService;
 import dev.veil.http.HttpConnectionGate;
 import dev.veil.http.PublicHttpServer;
+import dev.veil.http.WebhookHttpSender;
 import dev.veil.net.ConnectionLimit;
 import dev.veil.observability.BuildInfo;
 import dev.veil.observability.JvmMetrics;
 import dev.veil.observability.Metrics;
 import dev.veil.observability.ProcessMetrics;
+import dev.veil.observability.WebhookMetrics;
 import dev.veil.storage.Store;
 import dev.veil.storage.StoreSettings;
 import dev.veil.storage.Stores;
+import dev.veil.webhook.WebhookDispatcher;
 import io.grpc.BindableService;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -52,6 +55,7 @@ public final class VeilServer implements AutoCloseable {
   private final AdminGrpcServer grpc;
   private final ExecutorService grpcExecutor;
   private final BackgroundJobs jobs;
+  private final WebhookDispatcher webhooks;
   private final int httpPort;
   private final int grpcPort;
   private final String bootstrapAdminKey;
@@ -105,6 +109,8 @@ public final class VeilServer implements AutoCloseable {
       services.readiness().markLoaded();
       this.jobs = new BackgroundJobs(services, store.jobLock(), clock);
       jobs.start();
+      this.webhooks = webhookDispatcher(config, clock, store, services, metrics);
+      webhooks.start();
       LOG.info(
           "event=started http_port={} grpc_port={} store=\"{}\" buckets={} profile={}",
           httpPort,
@@ -188,6 +194,23 @@ public final class VeilServer implements AutoCloseable {
     JvmMetrics.register(metrics);
     ProcessMetrics.register(metrics);
     return metrics;
+  }
+
+  /** Opt-out delivery to webhooks, on its own thread, one node at a time (docs/spec.md 4.1). */
+  private static WebhookDispatcher webhookDispatcher(
+      VeilConfig config, Clock clock, Store store, Services services, Metrics metrics) {
+    WebhookMetrics listener = new WebhookMetrics(metrics);
+    WebhookDispatcher dispatcher =
+        new WebhookDispatcher(
+            store.webhooks(),
+            store.jobLock(),
+            new WebhookHttpSender(config.webhooks().timeout()),
+            hash -> services.mapper().mapFirstLevel(hash).advertisingId(),
+            clock,
+            config.webhooks(),
+            listener);
+    listener.watchOldest(dispatcher::oldestUndeliveredSeconds);
+    return dispatcher;
   }
 
   private static String configLine(VeilConfig config) {
@@ -317,6 +340,7 @@ public final class VeilServer implements AutoCloseable {
       }
     }
     jobs.close();
+    webhooks.close();
     grpc.beginStop(); // refuses new admin calls now, not only once the HTTP requests in flight are
     // done
     if (demo != null) {

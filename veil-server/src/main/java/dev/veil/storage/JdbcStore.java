@@ -8,6 +8,7 @@ import dev.veil.key.KeyStore;
 import dev.veil.optout.OptOutStore;
 import dev.veil.salt.SaltStore;
 import dev.veil.site.SiteStore;
+import dev.veil.webhook.WebhookStore;
 
 /** The {@link Store} of either engine: the shared JDBC feature stores over one {@link Database}. */
 final class JdbcStore implements Store {
@@ -19,6 +20,7 @@ final class JdbcStore implements Store {
   private final JdbcSiteStore sites;
   private final JdbcMetaStore meta;
   private final JdbcDeductionStore deductions;
+  private final JdbcWebhookStore webhooks;
 
   JdbcStore(Database db) {
     this.db = db;
@@ -29,6 +31,7 @@ final class JdbcStore implements Store {
     this.sites = new JdbcSiteStore(db);
     this.meta = new JdbcMetaStore(db);
     this.deductions = new JdbcDeductionStore(db);
+    this.webhooks = new JdbcWebhookStore(db);
   }
 
   @Override
@@ -64,6 +67,11 @@ final class JdbcStore implements Store {
   @Override
   public DeductionStore deductions() {
     return deductions;
+  }
+
+  @Override
+  public WebhookStore webhooks() {
+    return webhooks;
   }
 
   @Override

@@ -37,7 +37,8 @@ final class Migrator {
           new Migration(3, "multi_node"),
           new Migration(4, "client_secret"),
           new Migration(5, "site"),
-          new Migration(6, "bucket_refresh"));
+          new Migration(6, "bucket_refresh"),
+          new Migration(7, "webhook"));
 
   /** One schema version. */
   record Migration(int version, String name) {

@@ -6,6 +6,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +29,8 @@ import org.slf4j.LoggerFactory;
 final class PostgresJobLock implements JobLock {
   private static final Logger log = LoggerFactory.getLogger(PostgresJobLock.class);
 
+  private static final int CHECK_TIMEOUT_SECONDS = 2;
+
   private final PostgresDatabase db;
 
   PostgresJobLock(PostgresDatabase db) {
@@ -35,18 +39,38 @@ final class PostgresJobLock implements JobLock {
 
   @Override
   public <T> Optional<T> runExclusive(String jobName, Supplier<T> job) {
+    return runHeld(jobName, held -> job.get());
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The check sends an empty query on the lock's session (bounded by {@value
+   * #CHECK_TIMEOUT_SECONDS} s): a session that does not answer has lost, or will soon lose, the
+   * lock, so the job stops; another node may already have taken over.
+   */
+  @Override
+  public <T> Optional<T> runHeld(String jobName, Function<BooleanSupplier, T> job) {
     long key = db.advisoryKey("job:" + jobName);
     try (Connection c = db.openDedicatedConnection("job lock '" + jobName + "'")) {
       if (!call(c, "SELECT pg_try_advisory_lock(?)", key)) {
         return Optional.empty();
       }
       try {
-        return Optional.ofNullable(job.get());
+        return Optional.ofNullable(job.apply(() -> alive(c)));
       } finally {
         unlock(c, key, jobName);
       }
     } catch (SQLException e) {
       throw db.unavailable("job lock '" + jobName + "'", e);
+    }
+  }
+
+  private static boolean alive(Connection c) {
+    try {
+      return c.isValid(CHECK_TIMEOUT_SECONDS);
+    } catch (SQLException e) {
+      return false; // isValid throws only for a negative timeout
     }
   }
 

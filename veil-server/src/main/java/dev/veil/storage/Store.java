@@ -8,6 +8,7 @@ import dev.veil.key.KeyStore;
 import dev.veil.optout.OptOutStore;
 import dev.veil.salt.SaltStore;
 import dev.veil.site.SiteStore;
+import dev.veil.webhook.WebhookStore;
 
 /**
  * One database holding everything Veil persists. Opened by {@link Stores#open}, which runs the
@@ -30,6 +31,9 @@ public interface Store extends AutoCloseable {
 
   /** Deduction services; read on every call, never cached (docs/spec.md 6.1). */
   DeductionStore deductions();
+
+  /** Opt-out webhooks and their delivery cursors (docs/spec.md 4.1). */
+  WebhookStore webhooks();
 
   JobLock jobLock();
 

@@ -25,7 +25,8 @@ class ArchitectureTest {
     "dev.veil.site..",
     "dev.veil.common..",
     "dev.veil.core..",
-    "dev.veil.deduction.."
+    "dev.veil.deduction..",
+    "dev.veil.webhook.."
   };
 
   @Test

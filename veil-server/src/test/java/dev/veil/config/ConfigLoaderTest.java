@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -139,6 +140,35 @@ class ConfigLoaderTest {
     }
     assertThat(ConfigLoader.load(null, Map.of(), Map.of("jobs.interval", "1s")).jobInterval())
         .isEqualTo(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void theWebhookSettings_haveTheirDefaults_areRead_andBadOnesAreRefusedByName() {
+    assertThat(ConfigLoader.load(null, Map.of(), Map.of()).webhooks())
+        .isEqualTo(
+            new dev.veil.webhook.DeliverySettings(
+                Duration.ofMillis(500), Duration.ofSeconds(10), Duration.ofMinutes(1), 16, 1000));
+    assertThat(
+            ConfigLoader.load(
+                    null,
+                    Map.of("VEIL_WEBHOOK_CONCURRENCY", "4"),
+                    Map.of("webhook.poll-interval", "200ms", "webhook.max-backoff", "5m"))
+                .webhooks())
+        .isEqualTo(
+            new dev.veil.webhook.DeliverySettings(
+                Duration.ofMillis(200), Duration.ofSeconds(10), Duration.ofMinutes(5), 4, 1000));
+    for (Map<String, String> bad :
+        List.of(
+            Map.of("webhook.poll-interval", "0s"),
+            Map.of("webhook.timeout", "500ms"),
+            Map.of("webhook.max-backoff", "2d"),
+            Map.of("webhook.concurrency", "0"),
+            Map.of("webhook.batch-size", "many"))) {
+      assertThatThrownBy(() -> ConfigLoader.load(null, Map.of(), bad))
+          .as(bad.toString())
+          .isInstanceOf(ConfigException.class)
+          .hasMessageStartingWith(bad.keySet().iterator().next());
+    }
   }
 
   @Test

@@ -512,6 +512,55 @@ abstract class StoreContractTest {
     assertThat(all(store.salts())).isEmpty();
   }
 
+  // ---- webhooks ------------------------------------------------------------------------------
+
+  @Test
+  void webhooks_startAtTheEndOfTheLog_readLaterOptOutsInOrder_andAdvanceOnlyForward() {
+    Store store = open();
+    store.optOuts().record(hash(1), T0);
+    dev.veil.webhook.WebhookSecret secret = dev.veil.webhook.WebhookSecret.of(secret(1));
+    dev.veil.webhook.Webhook hook =
+        store
+            .webhooks()
+            .insert(7, dev.veil.webhook.WebhookUrl.parse("https://dsp.example/o"), secret, T0);
+    for (int i = 2; i <= 5; i++) {
+      store.optOuts().record(hash(i), T0.plusSeconds(i));
+    }
+
+    var registered = store.webhooks().active();
+    var start = registered.get(0).delivered();
+    var page = store.webhooks().optOutsAfter(start, 3);
+    var rest = store.webhooks().optOutsAfter(page.get(2).position(), 3);
+
+    assertThat(registered).hasSize(1);
+    assertThat(registered.get(0).webhook()).isEqualTo(hook);
+    assertThat(registered.get(0).secret()).isEqualTo(secret);
+    assertThat(page)
+        .extracting(o -> o.optedOutAt())
+        .containsExactly(T0.plusSeconds(2), T0.plusSeconds(3), T0.plusSeconds(4));
+    assertThat(page.get(0).firstLevelHash()).isEqualTo(hash(2));
+    assertThat(rest).extracting(o -> o.optedOutAt()).containsExactly(T0.plusSeconds(5));
+    assertThat(store.webhooks().advance(hook.id(), page.get(2).position(), T0)).isTrue();
+    assertThat(store.webhooks().advance(hook.id(), page.get(0).position(), T0)).isFalse();
+    assertThat(store.webhooks().active().get(0).delivered()).isEqualTo(page.get(2).position());
+  }
+
+  @Test
+  void webhooks_disable_removesItFromBothLists_once() {
+    Store store = open();
+    var url = dev.veil.webhook.WebhookUrl.parse("http://127.0.0.1:9/x");
+    var a = store.webhooks().insert(7, url, dev.veil.webhook.WebhookSecret.of(secret(1)), T0);
+    var b = store.webhooks().insert(8, url, dev.veil.webhook.WebhookSecret.of(secret(2)), T0);
+
+    assertThat(b.id()).isGreaterThan(a.id());
+    assertThat(store.webhooks().disable(a.id(), T0)).isTrue();
+    assertThat(store.webhooks().disable(a.id(), T0)).isFalse();
+    assertThat(store.webhooks().list()).containsExactly(b);
+    assertThat(store.webhooks().active()).extracting(r -> r.webhook()).containsExactly(b);
+    assertThat(store.webhooks().advance(a.id(), new dev.veil.webhook.LogPosition(9, 9), T0))
+        .isFalse();
+  }
+
   // ---- opt-outs -----------------------------------------------------------------------------
 
   @Test

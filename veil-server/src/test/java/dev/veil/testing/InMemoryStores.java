@@ -497,4 +497,35 @@ public final class InMemoryStores implements Store {
   public dev.veil.deduction.DeductionStore deductions() {
     return deductions;
   }
+
+  private final InMemoryWebhookStore webhooks =
+      new InMemoryWebhookStore(this::optOutsAfterSeq, this::lastOptOutSeq);
+
+  @Override
+  public dev.veil.webhook.WebhookStore webhooks() {
+    return webhooks;
+  }
+
+  private java.util.List<dev.veil.webhook.LoggedOptOut> optOutsAfterSeq(long after, int limit) {
+    enter(Part.OPT_OUTS, false);
+    synchronized (lock) {
+      return optOuts.values().stream()
+          .filter(v -> v.seq() > after)
+          .sorted(java.util.Comparator.comparingLong(Versioned::seq))
+          .limit(limit)
+          .map(
+              v ->
+                  new dev.veil.webhook.LoggedOptOut(
+                      new dev.veil.webhook.LogPosition(0, v.seq()),
+                      v.value().firstLevelHash().clone(),
+                      v.value().optedOutAt()))
+          .toList();
+    }
+  }
+
+  private long lastOptOutSeq() {
+    synchronized (lock) {
+      return optOuts.values().stream().mapToLong(Versioned::seq).max().orElse(0);
+    }
+  }
 }

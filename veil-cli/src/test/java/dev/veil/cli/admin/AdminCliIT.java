@@ -771,4 +771,55 @@ class AdminCliIT {
       assertThat(admin(args).exitCode()).as(String.join(" ", args)).isZero();
     }
   }
+
+  @Test
+  void webhooks_registerListDelete_printTheSecretOnce_andRefuseABadUrlClearly() throws IOException {
+    long bidder = node.newClient("bidder", Role.ID_READER).client().id();
+
+    CliRun register =
+        admin(
+            "webhooks",
+            "register",
+            "--client-id",
+            String.valueOf(bidder),
+            "--url",
+            "https://dsp.example/optout?user=%%identity%%");
+    CliRun secretOnly =
+        admin(
+            "webhooks",
+            "register",
+            "--client-id",
+            String.valueOf(bidder),
+            "--url",
+            "https://dsp.example/two",
+            "--secret-only");
+    CliRun list = admin("webhooks", "list");
+    CliRun json = admin("webhooks", "list", "--json");
+    CliRun delete = admin("webhooks", "delete", "1");
+    CliRun bad =
+        admin("webhooks", "register", "--client-id", String.valueOf(bidder), "--url", "ftp://x/");
+
+    assertOk(register);
+    assertThat(register.out()).contains("https://dsp.example/optout?user=%%identity%%");
+    String secret =
+        register
+            .out()
+            .lines()
+            .filter(l -> l.startsWith("Secret: "))
+            .findFirst()
+            .orElseThrow()
+            .substring("Secret: ".length());
+    assertThat(Base64.getDecoder().decode(secret)).hasSize(32);
+    assertThat(register.err()).contains("shown only once");
+    assertOk(secretOnly);
+    assertThat(Base64.getDecoder().decode(secretOnly.out().strip())).hasSize(32);
+    assertOk(list);
+    assertThat(list.out()).contains("https://dsp.example/two").doesNotContain(secret);
+    assertThat(parse(json.out()).path("webhooks")).hasSize(2);
+    assertOk(delete);
+    assertThat(admin("webhooks", "list").out()).doesNotContain("user=%%identity%%");
+    assertThat(bad.exitCode()).isEqualTo(1);
+    assertThat(bad.err()).contains("INVALID_ARGUMENT").contains("http or https");
+    assertNoStackTrace(bad);
+  }
 }
