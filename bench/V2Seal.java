@@ -7,10 +7,10 @@ import java.time.Instant;
 /**
  * Prints a v2 request envelope (base64) of a JSON body under a client's secret, stamped now, for
  * load tests of the v2 endpoints (bench/v2-tokens.sh). The envelope stays valid for about two
- * minutes (the server's window). Run with veil-core on the class path:
- * {@code java -cp veil-server/target/lib/veil-core-*.jar bench/V2Seal.java SECRET JSON [binary]};
- * with {@code binary}, the raw envelope bytes ({@code application/octet-stream}, as UID2's SDK sends
- * {@code /v3/identity/map}; bench/v3-map.sh).
+ * minutes (the server's window). Run with veil-core on the class path: {@code java -cp
+ * veil-server/target/lib/veil-core-*.jar bench/V2Seal.java SECRET JSON [binary]}; with {@code
+ * binary}, the raw envelope bytes ({@code application/octet-stream}, as UID2's SDK sends {@code
+ * /v3/identity/map}; bench/v3-map.sh).
  */
 public class V2Seal {
   public static void main(String[] args) {
