@@ -1,5 +1,5 @@
 -- POST $VEIL_PATH with the JSON body in the file $VEIL_BODY_FILE on every request.
--- Authorization: Bearer $VEIL_KEY when set.
+-- Authorization: Bearer $VEIL_KEY when set; Content-Type $VEIL_CONTENT_TYPE when set, else JSON.
 local key = os.getenv("VEIL_KEY")
 if key and key ~= "" then
   wrk.headers["Authorization"] = "Bearer " .. key
@@ -9,4 +9,4 @@ wrk.body = file:read("*a")
 file:close()
 wrk.method = "POST"
 wrk.path = os.getenv("VEIL_PATH")
-wrk.headers["Content-Type"] = "application/json"
+wrk.headers["Content-Type"] = os.getenv("VEIL_CONTENT_TYPE") or "application/json"

@@ -80,6 +80,9 @@ final class JsonBytes {
 
   /** A JSON number. */
   JsonBytes number(long v) {
+    if (v >= 0 && v <= Integer.MAX_VALUE) {
+      return nonNegativeInt((int) v);
+    }
     if (v == Long.MIN_VALUE) {
       return raw(LONG_MIN);
     }
@@ -96,6 +99,34 @@ final class JsonBytes {
       bytes[i] = (byte) ('0' + (int) (v % 10));
       v /= 10;
     }
+    length += digits;
+    return this;
+  }
+
+  /**
+   * A number from 0 to {@link Integer#MAX_VALUE}, two digits per step with int arithmetic: epoch
+   * seconds, such as the refresh time of every v3 map entry, are in this range until 2038.
+   */
+  private JsonBytes nonNegativeInt(int v) {
+    ensure(10);
+    int digits = 1;
+    for (int t = v; t >= 10; t /= 10) {
+      digits++;
+    }
+    byte[] b = bytes;
+    int i = length + digits;
+    while (v >= 100) {
+      int q = v / 100;
+      int r = v - q * 100;
+      b[--i] = (byte) ('0' + r % 10);
+      b[--i] = (byte) ('0' + r / 10);
+      v = q;
+    }
+    if (v >= 10) {
+      b[--i] = (byte) ('0' + v % 10);
+      v /= 10;
+    }
+    b[--i] = (byte) ('0' + v);
     length += digits;
     return this;
   }

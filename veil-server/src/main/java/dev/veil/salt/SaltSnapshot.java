@@ -17,18 +17,20 @@ import java.util.PrimitiveIterator;
  * time of rotated buckets. In memory the snapshot keeps, per bucket, the generation and effective
  * time (12 bytes), the refresh time (4 bytes: seconds after the store's creation) and a 48-byte
  * record with the salt itself, the bucket id and a ready flag for each ({@link BucketRecords}): 64
- * bytes, 64 MiB for 2^20 buckets. The previous salt is not kept: it is the salt of generation - 1,
- * derived again (one SHA-256) when a v3 map answer needs it, that is for buckets rotated within
- * {@link #PREVIOUS_ID_WINDOW}. Salts and bucket ids are computed on first use: computing all of
- * them at start took 2^21 SHA-256 on a cold JIT, most of the time to ready, while a bucket's first
- * use costs one SHA-256 more (about 0.1 µs) and every later one nothing. A rotation copies the
- * arrays, keeping the salts already computed except the rotated buckets', and every bucket id (ids
- * never change). The rotation index holds the indexes of buckets rotated at least once, sorted by
- * effective time, then index. Buckets still at generation 0 share the store's creation time, which
- * precedes every rotation, so "buckets updated after T" is either all generation-0 buckets followed
- * by the whole rotation index (T before creation) or a suffix of the rotation index found by binary
- * search. Bucket ids are the first 9 bytes of {@code SHA-256(bucket id secret || index)} in
- * base64url (12 characters): opaque, stable, not revealing the index.
+ * bytes, 64 MiB for 2^20 buckets. The previous salt is the salt of generation - 1, read only by a
+ * v3 map answer, for buckets rotated within {@link #PREVIOUS_ID_WINDOW}: {@link PreviousSalts}
+ * keeps it for the buckets rotated within the window of the latest rotation, derived on first use
+ * (about 12 bytes a bucket more under the default rotation, at most 37; see there). Salts and
+ * bucket ids are computed on first use: computing all of them at start took 2^21 SHA-256 on a cold
+ * JIT, most of the time to ready, while a bucket's first use costs one SHA-256 more (about 0.1 µs)
+ * and every later one nothing. A rotation copies the arrays, keeping the salts already computed
+ * except the rotated buckets', and every bucket id (ids never change). The rotation index holds the
+ * indexes of buckets rotated at least once, sorted by effective time, then index. Buckets still at
+ * generation 0 share the store's creation time, which precedes every rotation, so "buckets updated
+ * after T" is either all generation-0 buckets followed by the whole rotation index (T before
+ * creation) or a suffix of the rotation index found by binary search. Bucket ids are the first 9
+ * bytes of {@code SHA-256(bucket id secret || index)} in base64url (12 characters): opaque, stable,
+ * not revealing the index.
  */
 public final class SaltSnapshot {
   /** Largest supported bucket count is 2^INDEX_BITS. */
@@ -54,6 +56,7 @@ public final class SaltSnapshot {
   private final BucketRecords records;
   private final int[] rotated;
   private final int unrotatedCount;
+  private final PreviousSalts previousSalts;
 
   private SaltSnapshot(
       SaltSystem system,
@@ -70,6 +73,13 @@ public final class SaltSnapshot {
     this.records = records;
     this.rotated = sortedRotated(generation, effectiveMs);
     this.unrotatedCount = generation.length - rotated.length;
+    this.previousSalts =
+        PreviousSalts.of(
+            generation.length,
+            rotated,
+            effectiveMs,
+            PREVIOUS_ID_WINDOW.toMillis(),
+            previousSaltOf(derivation, generation));
   }
 
   /**
@@ -128,6 +138,11 @@ public final class SaltSnapshot {
         refresh,
         derivation,
         BucketRecords.copyOf(records, saltOf(derivation, gen), changed));
+  }
+
+  /** The salt of a bucket at the generation before its one in {@code generation}. */
+  private static BucketRecords.Deriver previousSaltOf(SaltDerivation derivation, int[] generation) {
+    return (bucket, out, off) -> derivation.salt(bucket, generation[bucket] - 1, out, off);
   }
 
   private static long clamp(long secondsAfterCreation) {
@@ -233,12 +248,18 @@ public final class SaltSnapshot {
 
   /**
    * SHA-256({@code prefix} || the bucket's previous salt) into {@code out[off, off+32)}; the bucket
-   * must have been rotated at least once. Derives the previous salt on each call (not kept).
+   * must have been rotated at least once. The previous salt is the one {@link PreviousSalts} keeps,
+   * or derived for this call if it keeps none for the bucket.
    */
   public void hashWithPreviousSaltInto(byte[] prefix, int bucketIndex, byte[] out, int off) {
     int g = generation[bucketIndex];
     if (g == 0) {
       throw new IllegalStateException("bucket was never rotated");
+    }
+    int kept = previousSalts.salt(bucketIndex);
+    if (kept >= 0) {
+      Sha256.digestInto(prefix, previousSalts.records(), kept, SALT_BYTES, out, off);
+      return;
     }
     byte[] previous = new byte[SALT_BYTES];
     derivation.salt(bucketIndex, g - 1, previous, 0);
@@ -257,6 +278,11 @@ public final class SaltSnapshot {
    */
   public void copyBucketId(int bucketIndex, byte[] out, int off) {
     System.arraycopy(records.records(), records.id(bucketIndex), out, off, ID_CHARS);
+  }
+
+  /** Bytes held for previous salts ({@link PreviousSalts}), for memory figures and tests. */
+  long previousSaltBytes() {
+    return previousSalts.bytes();
   }
 
   /** Number of buckets rotated at least once. */

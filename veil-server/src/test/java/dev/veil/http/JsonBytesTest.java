@@ -83,6 +83,44 @@ class JsonBytesTest {
   }
 
   @Test
+  void number_writesEveryIntRangeValueAsLongToStringDoes() {
+    long[] edges = {
+      1,
+      9,
+      99,
+      100,
+      101,
+      999,
+      1000,
+      9999,
+      10000,
+      99999,
+      100000,
+      999999,
+      1000000,
+      9999999,
+      10000000,
+      99999999,
+      100000000,
+      999999999,
+      1000000000,
+      1774310400L,
+      2147483646L,
+      Integer.MAX_VALUE,
+      Integer.MAX_VALUE + 1L,
+      -2147483648L
+    };
+    for (long v : edges) {
+      assertThat(written(new JsonBytes(1).number(v))).isEqualTo(Long.toString(v));
+    }
+    Random random = new Random(42);
+    for (int i = 0; i < 100_000; i++) {
+      long v = random.nextInt(Integer.MAX_VALUE);
+      assertThat(written(new JsonBytes(1).number(v))).isEqualTo(Long.toString(v));
+    }
+  }
+
+  @Test
   void growsPastItsInitialCapacity() {
     JsonBytes json = new JsonBytes(1).raw('[');
     StringBuilder expected = new StringBuilder("[");
