@@ -261,8 +261,10 @@ public final class MapJson {
     }
   }
 
-  /** A growable byte array that string values are appended to as UTF-8. */
-  private static final class Bytes {
+  /**
+   * A growable byte array that string values are appended to as UTF-8 (also {@link MapV3Json}'s).
+   */
+  static final class Bytes {
     private byte[] b;
     private int size;
 

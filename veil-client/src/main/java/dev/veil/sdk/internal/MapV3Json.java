@@ -6,8 +6,6 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.veil.core.identity.IdentityInput;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * The wire format of {@code POST /v3/identity/map} (docs/http-api.md), inside the v2 envelope: the
@@ -78,12 +76,12 @@ public final class MapV3Json {
         JsonToken value = p.nextToken();
         switch (name) {
           case "u" -> {
-            uStart = r.size;
+            uStart = r.size();
             uEnd = r.append(p);
           }
           case "p" -> {
             if (value != JsonToken.VALUE_NULL) {
-              pStart = r.size;
+              pStart = r.size();
               pEnd = r.append(p);
             }
           }
@@ -115,8 +113,7 @@ public final class MapV3Json {
 
   /** The entries as read: ids as byte ranges of one array. */
   private static final class Results {
-    private byte[] b;
-    private int size;
+    private final MapJson.Bytes ids;
     private final int[] offsets;
     private final int[] previous;
     private final long[] refresh;
@@ -124,7 +121,7 @@ public final class MapV3Json {
     private int count;
 
     Results(int expected) {
-      b = new byte[expected * 90 + 64];
+      ids = new MapJson.Bytes(expected * 90 + 64);
       offsets = new int[4 * expected];
       previous = new int[2 * expected];
       refresh = new long[expected];
@@ -149,19 +146,16 @@ public final class MapV3Json {
     }
 
     MapAnswer answer() {
-      return new MapAnswer(b, offsets, reasons, false, previous, refresh);
+      return new MapAnswer(ids.array(), offsets, reasons, false, previous, refresh);
+    }
+
+    int size() {
+      return ids.size();
     }
 
     /** Appends the current string value as UTF-8; returns the new size. */
     int append(JsonParser p) throws IOException {
-      Envelopes.expect(p, p.currentToken(), JsonToken.VALUE_STRING);
-      byte[] utf8 = p.getText().getBytes(StandardCharsets.UTF_8);
-      if (size + utf8.length > b.length) {
-        b = Arrays.copyOf(b, Math.max(b.length * 2, size + utf8.length));
-      }
-      System.arraycopy(utf8, 0, b, size, utf8.length);
-      size += utf8.length;
-      return size;
+      return ids.appendText(p);
     }
   }
 }
