@@ -23,7 +23,21 @@ public record ApiClient(
     roles = Set.copyOf(roles);
   }
 
+  /**
+   * Whether this client is enabled and holds {@code role}: given it, or, for an {@linkplain
+   * Role#isOperatorRole operator role}, given {@link Role#ADMIN}.
+   */
   public boolean has(Role role) {
-    return enabled && roles.contains(role);
+    return enabled && holds(role);
+  }
+
+  /** {@link #has} regardless of whether the client is enabled. */
+  public boolean holds(Role role) {
+    return roles.contains(role) || (role.isOperatorRole() && roles.contains(Role.ADMIN));
+  }
+
+  /** Whether this client holds at least one operator role (may use the admin API at all). */
+  public boolean isOperator() {
+    return roles.stream().anyMatch(Role::isOperatorRole);
   }
 }

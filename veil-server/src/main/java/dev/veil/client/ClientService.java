@@ -90,6 +90,79 @@ public final class ClientService {
   }
 
   /**
+   * {@link #create} by an operator, who may grant every public API role but only the operator roles
+   * it holds itself (only an {@code ADMIN} client may grant {@code ADMIN}).
+   *
+   * @throws VeilException {@code UNAUTHORIZED} for an operator role the caller does not hold
+   */
+  public CreatedClient create(ApiClient caller, String name, int siteId, Set<Role> roles) {
+    for (Role role : roles) {
+      if (role.isOperatorRole() && !caller.holds(role)) {
+        throw new VeilException(
+            ErrorCode.UNAUTHORIZED,
+            "roles: only a client that holds "
+                + role
+                + " may grant it"
+                + (role == Role.ADMIN ? "" : " (ADMIN holds every operator role)"));
+      }
+    }
+    return create(name, siteId, roles);
+  }
+
+  /** {@link #setEnabled} by an operator, who must {@linkplain #checkManages manage} the client. */
+  public ApiClient setEnabled(ApiClient caller, long clientId, boolean enabled) {
+    return locked(
+        () -> {
+          checkManages(caller, clientId);
+          return setEnabled(clientId, enabled);
+        });
+  }
+
+  /** {@link #rotateKey} by an operator, who must {@linkplain #checkManages manage} the client. */
+  public CreatedClient rotateKey(ApiClient caller, long clientId) {
+    return locked(
+        () -> {
+          checkManages(caller, clientId);
+          return rotateKey(clientId);
+        });
+  }
+
+  /**
+   * {@link #rotateSecret} by an operator, who must {@linkplain #checkManages manage} the client.
+   */
+  public ApiClient rotateSecret(ApiClient caller, long clientId) {
+    return locked(
+        () -> {
+          checkManages(caller, clientId);
+          return rotateSecret(clientId);
+        });
+  }
+
+  /**
+   * Refuses an operator's change to a client that holds an operator role the operator does not:
+   * disabling it, or taking over its key or secret, would act beyond the operator's own rights.
+   *
+   * <p>Called with the lock held.
+   *
+   * @throws VeilException {@code NOT_FOUND} for an unknown client, {@code UNAUTHORIZED} otherwise
+   */
+  private void checkManages(ApiClient caller, long clientId) {
+    ApiClient target = existing(clientId);
+    for (Role role : target.roles()) {
+      if (role.isOperatorRole() && !caller.holds(role)) {
+        throw new VeilException(
+            ErrorCode.UNAUTHORIZED,
+            "client "
+                + clientId
+                + " holds "
+                + role
+                + ", which this API key does not: only a client that holds every operator role"
+                + " of another may disable it or rotate its key or secret");
+      }
+    }
+  }
+
+  /**
    * Enables or disables a client; disabled keys are refused at once on this node.
    *
    * @throws VeilException {@code CLIENT_ERROR} when this would disable the last enabled {@code

@@ -1,11 +1,13 @@
 package dev.veil.grpc;
 
+import dev.veil.client.AdminAction;
 import dev.veil.client.ApiClient;
 import dev.veil.client.ApiKeyAuthenticator;
 import dev.veil.client.Role;
 import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
@@ -14,10 +16,13 @@ import java.util.Optional;
 
 /**
  * Lets a call through only with {@code authorization: Bearer <key>} metadata naming an enabled
- * client with the {@link Role#ADMIN} role (docs/spec.md 6). No, malformed, unknown or disabled key:
- * UNAUTHENTICATED; a valid key without the role: PERMISSION_DENIED. The handler runs with the
- * caller in {@link #CALLER}. Checks cost the same whatever the key (see {@link
- * ApiKeyAuthenticator}). Thread-safe.
+ * client that holds the role its method needs ({@link AdminAction}; {@link Role#ADMIN} holds every
+ * operator role). No, malformed, unknown or disabled key: UNAUTHENTICATED; a valid key without the
+ * role: PERMISSION_DENIED, naming the role. A method with no rule in {@link AdminAction} is open to
+ * {@code ADMIN} alone, so that an RPC added without a rule is closed to the narrower roles. The
+ * reflection service ({@code openAnyOperator}) is open to any client with an operator role. The
+ * handler runs with the caller in {@link #CALLER}. Checks cost the same whatever the key (see
+ * {@link ApiKeyAuthenticator}). Thread-safe.
  */
 public final class AdminAuthInterceptor implements ServerInterceptor {
   /** The authenticated admin client of the current call. */
@@ -27,9 +32,15 @@ public final class AdminAuthInterceptor implements ServerInterceptor {
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
   private final ApiKeyAuthenticator authenticator;
+  private final boolean openToAnyOperator;
 
-  public AdminAuthInterceptor(ApiKeyAuthenticator authenticator) {
+  /**
+   * @param openToAnyOperator whether every method is open to any client with an operator role (the
+   *     reflection service) instead of needing its {@link AdminAction}'s role
+   */
+  public AdminAuthInterceptor(ApiKeyAuthenticator authenticator, boolean openToAnyOperator) {
     this.authenticator = authenticator;
+    this.openToAnyOperator = openToAnyOperator;
   }
 
   @Override
@@ -42,10 +53,27 @@ public final class AdminAuthInterceptor implements ServerInterceptor {
           Status.UNAUTHENTICATED.withDescription(
               "missing or unknown API key: send metadata 'authorization: Bearer <admin key>'"));
     }
-    if (!caller.get().has(Role.ADMIN)) {
+    if (!caller.get().isOperator()) {
       return refuse(
           call,
-          Status.PERMISSION_DENIED.withDescription("the API key does not have the ADMIN role"));
+          Status.PERMISSION_DENIED.withDescription(
+              "the API key has no operator role (ADMIN or one of CLIENT_ADMIN, KEY_ADMIN,"
+                  + " OPTOUT_ADMIN, SHARING_ADMIN, DEDUCTION_READER, DEDUCTION_WRITER,"
+                  + " AUDIT_READER)"));
+    }
+    if (!openToAnyOperator) {
+      String method =
+          MethodDescriptor.extractBareMethodName(call.getMethodDescriptor().getFullMethodName());
+      Optional<AdminAction> action = AdminAction.ofMethod(method);
+      if (action.isEmpty() && !caller.get().has(Role.ADMIN)) {
+        return refuse(
+            call,
+            Status.PERMISSION_DENIED.withDescription(
+                method + " needs the ADMIN role, which the API key does not have"));
+      }
+      if (action.isPresent() && !action.get().allows(caller.get())) {
+        return refuse(call, Status.PERMISSION_DENIED.withDescription(action.get().deniedMessage()));
+      }
     }
     Context context = Context.current().withValue(CALLER, caller.get());
     return Contexts.interceptCall(context, call, headers, next);

@@ -66,7 +66,7 @@ public final class AdminGrpcServer {
       Metrics metrics) {
     this.listener = listener;
     this.executor = executor;
-    AdminAuthInterceptor auth = new AdminAuthInterceptor(authenticator);
+    AdminAuthInterceptor auth = new AdminAuthInterceptor(authenticator, false);
     DomainErrorInterceptor errors = new DomainErrorInterceptor();
     // Unparseable request bytes get INVALID_ARGUMENT instead of grpc-java's UNKNOWN; the guard
     // sits inside the interceptors, so it never runs for a call they already closed.
@@ -83,7 +83,7 @@ public final class AdminGrpcServer {
     reflection =
         ServerInterceptors.intercept(
             MalformedRequestGuard.guard(ProtoReflectionServiceV1.newInstance().bindService()),
-            auth);
+            new AdminAuthInterceptor(authenticator, true));
   }
 
   /**

@@ -113,10 +113,12 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
 
   @Override
   public void createClient(CreateClientRequest request, StreamObserver<CreateClientResponse> out) {
+    ApiClient caller = AdminAuthInterceptor.CALLER.get();
     CreatedClient created =
         deadlines.bound(
             () ->
                 clients.create(
+                    caller,
                     AdminMessages.clientName(request.getName()),
                     request.getSiteId(),
                     AdminMessages.roles(request.getRolesList())));
@@ -139,8 +141,10 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
   @Override
   public void setClientEnabled(
       SetClientEnabledRequest request, StreamObserver<SetClientEnabledResponse> out) {
+    ApiClient caller = AdminAuthInterceptor.CALLER.get();
     var client =
-        deadlines.bound(() -> clients.setEnabled(request.getClientId(), request.getEnabled()));
+        deadlines.bound(
+            () -> clients.setEnabled(caller, request.getClientId(), request.getEnabled()));
     reply(
         out, SetClientEnabledResponse.newBuilder().setClient(AdminMessages.client(client)).build());
   }
@@ -148,7 +152,8 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
   @Override
   public void rotateClientKey(
       RotateClientKeyRequest request, StreamObserver<RotateClientKeyResponse> out) {
-    CreatedClient rotated = deadlines.bound(() -> clients.rotateKey(request.getClientId()));
+    ApiClient caller = AdminAuthInterceptor.CALLER.get();
+    CreatedClient rotated = deadlines.bound(() -> clients.rotateKey(caller, request.getClientId()));
     reply(
         out,
         RotateClientKeyResponse.newBuilder()
@@ -160,7 +165,8 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
   @Override
   public void rotateClientSecret(
       RotateClientSecretRequest request, StreamObserver<RotateClientSecretResponse> out) {
-    ApiClient rotated = deadlines.bound(() -> clients.rotateSecret(request.getClientId()));
+    ApiClient caller = AdminAuthInterceptor.CALLER.get();
+    ApiClient rotated = deadlines.bound(() -> clients.rotateSecret(caller, request.getClientId()));
     reply(
         out,
         RotateClientSecretResponse.newBuilder()

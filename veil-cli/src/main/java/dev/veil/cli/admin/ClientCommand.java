@@ -56,7 +56,9 @@ public final class ClientCommand extends CommandGroup {
         split = ",",
         paramLabel = "ROLE",
         description =
-            "Roles, comma-separated: GENERATOR, MAPPER, OPTOUT, ID_READER, SHARER, ADMIN.")
+            "Roles, comma-separated. API: GENERATOR, MAPPER, OPTOUT, ID_READER, SHARER."
+                + " Operator: ADMIN (all of: CLIENT_ADMIN, KEY_ADMIN, OPTOUT_ADMIN,"
+                + " SHARING_ADMIN, DEDUCTION_READER, DEDUCTION_WRITER, AUDIT_READER).")
     List<String> roles;
 
     @Option(

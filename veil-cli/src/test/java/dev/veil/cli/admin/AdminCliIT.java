@@ -82,6 +82,41 @@ class AdminCliIT {
   // --- client ---
 
   @Test
+  void operatorRoles_areGrantedByCreate_andANarrowKeyIsToldWhichRoleItLacks() {
+    CliRun created =
+        admin(
+            "client",
+            "create",
+            "--name",
+            "alice",
+            "--roles",
+            "client_admin,DEDUCTION_READER",
+            "--key-only");
+    assertOk(created);
+    String alice = created.out().strip();
+    assertThat(client("alice").roles())
+        .containsExactlyInAnyOrder(Role.CLIENT_ADMIN, Role.DEDUCTION_READER);
+
+    CliRun listed = withKey(alice, "client", "list");
+    assertOk(listed);
+    assertThat(listed.out()).contains("CLIENT_ADMIN,DEDUCTION_READER");
+
+    CliRun denied = withKey(alice, "salts", "rotate", "--fraction", "0.1");
+    assertThat(denied.exitCode()).isEqualTo(1);
+    assertThat(denied.err())
+        .contains(
+            "PERMISSION_DENIED: RotateSalts needs the KEY_ADMIN role (or ADMIN), which the API key"
+                + " does not have");
+    assertNoStackTrace(denied);
+
+    CliRun escalate =
+        withKey(alice, "client", "create", "--name", "bob", "--roles", "ADMIN", "--key-only");
+    assertThat(escalate.exitCode()).isEqualTo(1);
+    assertThat(escalate.err()).contains("roles: only a client that holds ADMIN may grant it");
+    assertThat(node.services().clients().list()).noneMatch(c -> c.name().equals("bob"));
+  }
+
+  @Test
   void clientCreate_printsTheClientAndItsKeyOnce_withAWarningToStoreIt() {
     CliRun run =
         admin(
