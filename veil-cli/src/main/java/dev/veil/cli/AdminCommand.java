@@ -1,6 +1,7 @@
 package dev.veil.cli;
 
 import dev.veil.cli.admin.AdminOptions;
+import dev.veil.cli.admin.AuditCommand;
 import dev.veil.cli.admin.ClientCommand;
 import dev.veil.cli.admin.CommandGroup;
 import dev.veil.cli.admin.DeductionCommand;
@@ -35,6 +36,7 @@ import picocli.CommandLine.Mixin;
       SaltsCommand.class,
       OptOutCommand.class,
       WebhooksCommand.class,
+      AuditCommand.class,
       DeductionCommand.class
     })
 public final class AdminCommand extends CommandGroup {

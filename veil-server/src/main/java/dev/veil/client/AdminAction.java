@@ -31,6 +31,7 @@ public enum AdminAction {
   REGISTER_WEBHOOK("RegisterWebhook", Role.SHARING_ADMIN, true),
   LIST_WEBHOOKS("ListWebhooks", Role.SHARING_ADMIN, false),
   DELETE_WEBHOOK("DeleteWebhook", Role.SHARING_ADMIN, true),
+  LIST_AUDIT_EVENTS("ListAuditEvents", Role.AUDIT_READER, false),
   GET_DEDUCTION_LIST("GetDeductionList", Role.DEDUCTION_READER, false),
   GET_EXPIRED_DEDUCTION_LIST("GetExpiredDeductionList", Role.DEDUCTION_READER, false),
   CREATE_DEDUCTION("CreateDeduction", Role.DEDUCTION_WRITER, true),

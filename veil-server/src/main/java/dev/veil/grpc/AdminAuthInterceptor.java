@@ -1,5 +1,6 @@
 package dev.veil.grpc;
 
+import dev.veil.audit.AuditLog;
 import dev.veil.client.AdminAction;
 import dev.veil.client.ApiClient;
 import dev.veil.client.ApiKeyAuthenticator;
@@ -27,6 +28,12 @@ import java.util.Optional;
 public final class AdminAuthInterceptor implements ServerInterceptor {
   /** The authenticated admin client of the current call. */
   public static final Context.Key<ApiClient> CALLER = Context.key("veil.admin.caller");
+
+  /** The current call's {@code x-veil-reason}, decoded; empty when none was sent. */
+  public static final Context.Key<String> REASON = Context.key("veil.admin.reason");
+
+  static final Metadata.Key<String> REASON_HEADER =
+      Metadata.Key.of("x-veil-reason", Metadata.ASCII_STRING_MARSHALLER);
 
   static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
@@ -75,8 +82,21 @@ public final class AdminAuthInterceptor implements ServerInterceptor {
         return refuse(call, Status.PERMISSION_DENIED.withDescription(action.get().deniedMessage()));
       }
     }
-    Context context = Context.current().withValue(CALLER, caller.get());
+    String reason;
+    try {
+      reason = AuditReason.decode(headers.get(REASON_HEADER));
+    } catch (IllegalArgumentException e) {
+      return refuse(call, Status.INVALID_ARGUMENT.withDescription(e.getMessage()));
+    }
+    Context context = Context.current().withValue(CALLER, caller.get()).withValue(REASON, reason);
     return Contexts.interceptCall(context, call, headers, next);
+  }
+
+  /** The current call's client and reason, for its audit record. */
+  static AuditLog.Actor actor() {
+    ApiClient caller = CALLER.get();
+    String reason = REASON.get();
+    return new AuditLog.Actor(caller.id(), caller.name(), reason == null ? "" : reason);
   }
 
   private static <ReqT, RespT> ServerCall.Listener<ReqT> refuse(

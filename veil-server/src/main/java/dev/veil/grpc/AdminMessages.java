@@ -116,4 +116,17 @@ final class AdminMessages {
               "identity: set exactly one of email, email_hash, phone, phone_hash");
     };
   }
+
+  static dev.veil.grpc.identity.admin.v1.AuditEvent auditEvent(dev.veil.audit.AuditEvent e) {
+    return dev.veil.grpc.identity.admin.v1.AuditEvent.newBuilder()
+        .setId(e.id())
+        .setAtMs(e.at().toEpochMilli())
+        .setActorClientId(e.actorId())
+        .setActorName(e.actorName())
+        .setAction(e.action())
+        .setTarget(e.target())
+        .setDetailsJson(e.details())
+        .setReason(e.reason())
+        .build();
+  }
 }

@@ -1,5 +1,7 @@
 package dev.veil.grpc;
 
+import dev.veil.audit.AuditDetails;
+import dev.veil.audit.AuditLog;
 import dev.veil.deduction.Deduction;
 import dev.veil.deduction.DeductionResult;
 import dev.veil.deduction.DeductionService;
@@ -28,13 +30,16 @@ import java.util.function.Supplier;
  */
 public final class DeductionAdminService extends DeductionAdminApiGrpc.DeductionAdminApiImplBase {
   private final DeductionService deductions;
+  private final AuditLog audit;
   private final CallDeadlines deadlines;
 
   /**
+   * @param audit where each change is recorded, in its own transaction (not a refused one)
    * @param timeout {@code db.timeout}: how long after its arrival a call gets its answer
    */
-  public DeductionAdminService(DeductionService deductions, Duration timeout) {
+  public DeductionAdminService(DeductionService deductions, AuditLog audit, Duration timeout) {
     this.deductions = deductions;
+    this.audit = audit;
     this.deadlines = new CallDeadlines(timeout);
   }
 
@@ -62,12 +67,14 @@ public final class DeductionAdminService extends DeductionAdminApiGrpc.Deduction
 
   @Override
   public void openDeduction(DeductionReq request, StreamObserver<DeductionResp> out) {
-    answer(out, () -> deductions.open(Integer.toUnsignedLong(request.getId())));
+    long id = Integer.toUnsignedLong(request.getId());
+    answer(out, () -> recorded("OpenDeduction", id, "NORMAL", () -> deductions.open(id)));
   }
 
   @Override
   public void closeDeduction(DeductionReq request, StreamObserver<DeductionResp> out) {
-    answer(out, () -> deductions.close(Integer.toUnsignedLong(request.getId())));
+    long id = Integer.toUnsignedLong(request.getId());
+    answer(out, () -> recorded("CloseDeduction", id, "EXPIRED", () -> deductions.close(id)));
   }
 
   @Override
@@ -75,11 +82,32 @@ public final class DeductionAdminService extends DeductionAdminApiGrpc.Deduction
     answer(
         out,
         () ->
-            deductions.create(
-                request.getTitle(),
-                request.getDesc(),
-                Integer.toUnsignedLong(request.getPayMethodId()),
-                request.getRequestId()));
+            audit.recordCreation(
+                AdminAuthInterceptor.actor(),
+                "CreateDeduction",
+                "deduction",
+                AuditDetails.of()
+                    .put("title", request.getTitle())
+                    .put("pay_method_id", Integer.toUnsignedLong(request.getPayMethodId()))
+                    .json(),
+                () ->
+                    deductions.create(
+                        request.getTitle(),
+                        request.getDesc(),
+                        Integer.toUnsignedLong(request.getPayMethodId()),
+                        request.getRequestId()),
+                DeductionResult::success));
+  }
+
+  private DeductionResult recorded(
+      String action, long id, String status, Supplier<DeductionResult> change) {
+    return audit.record(
+        AdminAuthInterceptor.actor(),
+        action,
+        "deduction " + id,
+        AuditDetails.of().put("status", status).json(),
+        change,
+        DeductionResult::success);
   }
 
   private void answer(StreamObserver<DeductionResp> out, Supplier<DeductionResult> call) {

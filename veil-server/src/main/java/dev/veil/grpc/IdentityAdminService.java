@@ -1,8 +1,13 @@
 package dev.veil.grpc;
 
+import dev.veil.audit.AuditDetails;
+import dev.veil.audit.AuditEvent;
+import dev.veil.audit.AuditFilter;
+import dev.veil.audit.AuditLog;
 import dev.veil.client.ApiClient;
 import dev.veil.client.ClientService;
 import dev.veil.client.ClientService.CreatedClient;
+import dev.veil.client.Role;
 import dev.veil.common.ErrorCode;
 import dev.veil.common.VeilException;
 import dev.veil.core.identity.IdentityHash;
@@ -14,6 +19,8 @@ import dev.veil.grpc.identity.admin.v1.GetSaltStatusRequest;
 import dev.veil.grpc.identity.admin.v1.GetSaltStatusResponse;
 import dev.veil.grpc.identity.admin.v1.Identity;
 import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc;
+import dev.veil.grpc.identity.admin.v1.ListAuditEventsRequest;
+import dev.veil.grpc.identity.admin.v1.ListAuditEventsResponse;
 import dev.veil.grpc.identity.admin.v1.ListClientsRequest;
 import dev.veil.grpc.identity.admin.v1.ListClientsResponse;
 import dev.veil.grpc.identity.admin.v1.ListKeysRequest;
@@ -59,8 +66,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * {@code IdentityAdminApi} (docs/spec.md 6.2): translates each request into one domain call and its
@@ -82,11 +91,13 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
   private final SiteService sites;
   private final WebhookService webhooks;
   private final IdentityMapper mapper;
+  private final AuditLog audit;
   private final Clock clock;
   private final CallDeadlines deadlines;
 
   /**
    * @param mapper turns an identity given for an opt-out into its first-level hash
+   * @param audit where every change is recorded, in the change's own transaction
    * @param storeTimeout how long after its arrival a call that writes may still reach the store
    *     ({@code db.timeout})
    */
@@ -98,6 +109,7 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
       SiteService sites,
       WebhookService webhooks,
       IdentityMapper mapper,
+      AuditLog audit,
       Clock clock,
       Duration storeTimeout) {
     this.clients = clients;
@@ -107,6 +119,7 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
     this.sites = sites;
     this.webhooks = webhooks;
     this.mapper = mapper;
+    this.audit = audit;
     this.clock = clock;
     this.deadlines = new CallDeadlines(storeTimeout);
   }
@@ -114,14 +127,23 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
   @Override
   public void createClient(CreateClientRequest request, StreamObserver<CreateClientResponse> out) {
     ApiClient caller = AdminAuthInterceptor.CALLER.get();
+    String name = AdminMessages.clientName(request.getName());
+    Set<Role> roles = AdminMessages.roles(request.getRolesList());
+    String details =
+        AuditDetails.of()
+            .put("name", name)
+            .put("site_id", request.getSiteId())
+            .put("roles", new TreeSet<>(roles))
+            .json();
     CreatedClient created =
         deadlines.bound(
             () ->
-                clients.create(
-                    caller,
-                    AdminMessages.clientName(request.getName()),
-                    request.getSiteId(),
-                    AdminMessages.roles(request.getRolesList())));
+                audit.recordCreation(
+                    AdminAuthInterceptor.actor(),
+                    "CreateClient",
+                    "client",
+                    details,
+                    () -> clients.create(caller, name, request.getSiteId(), roles)));
     reply(
         out,
         CreateClientResponse.newBuilder()
@@ -144,7 +166,13 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
     ApiClient caller = AdminAuthInterceptor.CALLER.get();
     var client =
         deadlines.bound(
-            () -> clients.setEnabled(caller, request.getClientId(), request.getEnabled()));
+            () ->
+                audit.record(
+                    AdminAuthInterceptor.actor(),
+                    "SetClientEnabled",
+                    "client " + request.getClientId(),
+                    AuditDetails.of().put("enabled", request.getEnabled()).json(),
+                    () -> clients.setEnabled(caller, request.getClientId(), request.getEnabled())));
     reply(
         out, SetClientEnabledResponse.newBuilder().setClient(AdminMessages.client(client)).build());
   }
@@ -153,7 +181,15 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
   public void rotateClientKey(
       RotateClientKeyRequest request, StreamObserver<RotateClientKeyResponse> out) {
     ApiClient caller = AdminAuthInterceptor.CALLER.get();
-    CreatedClient rotated = deadlines.bound(() -> clients.rotateKey(caller, request.getClientId()));
+    CreatedClient rotated =
+        deadlines.bound(
+            () ->
+                audit.record(
+                    AdminAuthInterceptor.actor(),
+                    "RotateClientKey",
+                    "client " + request.getClientId(),
+                    AuditDetails.none(),
+                    () -> clients.rotateKey(caller, request.getClientId())));
     reply(
         out,
         RotateClientKeyResponse.newBuilder()
@@ -166,7 +202,15 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
   public void rotateClientSecret(
       RotateClientSecretRequest request, StreamObserver<RotateClientSecretResponse> out) {
     ApiClient caller = AdminAuthInterceptor.CALLER.get();
-    ApiClient rotated = deadlines.bound(() -> clients.rotateSecret(caller, request.getClientId()));
+    ApiClient rotated =
+        deadlines.bound(
+            () ->
+                audit.record(
+                    AdminAuthInterceptor.actor(),
+                    "RotateClientSecret",
+                    "client " + request.getClientId(),
+                    AuditDetails.none(),
+                    () -> clients.rotateSecret(caller, request.getClientId())));
     reply(
         out,
         RotateClientSecretResponse.newBuilder()
@@ -194,7 +238,14 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
     }
     Instant now = clock.instant();
     RotateKeysResponse.Builder response = RotateKeysResponse.newBuilder();
-    keys.rotateNow(siteIds).forEach(k -> response.addCreated(AdminMessages.keyInfo(k, now)));
+    audit
+        .record(
+            AdminAuthInterceptor.actor(),
+            "RotateKeys",
+            "keysets",
+            AuditDetails.of().put("site_ids", siteIds).json(),
+            () -> keys.rotateNow(siteIds))
+        .forEach(k -> response.addCreated(AdminMessages.keyInfo(k, now)));
     reply(out, response.build());
   }
 
@@ -202,9 +253,22 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
   public void rotateSalts(RotateSaltsRequest request, StreamObserver<RotateSaltsResponse> out) {
     int rotated =
         switch (request.getTargetCase()) {
-          case FRACTION -> salts.rotateFraction(request.getFraction());
-          case BUCKETS ->
-              salts.rotateBuckets(AdminMessages.bucketIds(request.getBuckets().getBucketIdsList()));
+          case FRACTION ->
+              audit.record(
+                  AdminAuthInterceptor.actor(),
+                  "RotateSalts",
+                  "salts",
+                  AuditDetails.of().put("fraction", request.getFraction()).json(),
+                  () -> salts.rotateFraction(request.getFraction()));
+          case BUCKETS -> {
+            var buckets = AdminMessages.bucketIds(request.getBuckets().getBucketIdsList());
+            yield audit.record(
+                AdminAuthInterceptor.actor(),
+                "RotateSalts",
+                "salts",
+                AuditDetails.of().put("buckets", request.getBuckets().getBucketIdsCount()).json(),
+                () -> salts.rotateBuckets(buckets));
+          }
           case TARGET_NOT_SET -> throw VeilException.clientError("set either fraction or buckets");
         };
     reply(out, RotateSaltsResponse.newBuilder().setRotatedBuckets(rotated).build());
@@ -227,7 +291,15 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
   @Override
   public void recordOptOut(RecordOptOutRequest request, StreamObserver<RecordOptOutResponse> out) {
     byte[] firstLevelHash = firstLevelHash(request.getIdentity());
-    Instant at = deadlines.bound(() -> optOuts.record(firstLevelHash));
+    Instant at =
+        deadlines.bound(
+            () ->
+                audit.record(
+                    AdminAuthInterceptor.actor(),
+                    "RecordOptOut",
+                    "identity " + AuditDetails.optOutReference(firstLevelHash),
+                    AuditDetails.none(),
+                    () -> optOuts.record(firstLevelHash)));
     reply(out, RecordOptOutResponse.newBuilder().setOptedOutMs(at.toEpochMilli()).build());
   }
 
@@ -263,7 +335,18 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
     if (names.isEmpty() && types.isEmpty()) {
       throw VeilException.clientError("give domain_names, types or both");
     }
-    Site site = deadlines.bound(() -> sites.update(request.getSiteId(), names, types));
+    AuditDetails details = AuditDetails.of();
+    names.ifPresent(n -> details.put("domain_names", n));
+    types.ifPresent(t -> details.put("types", new TreeSet<>(t)));
+    Site site =
+        deadlines.bound(
+            () ->
+                audit.record(
+                    AdminAuthInterceptor.actor(),
+                    "UpdateSite",
+                    "site " + request.getSiteId(),
+                    details.json(),
+                    () -> sites.update(request.getSiteId(), names, types)));
     reply(out, UpdateSiteResponse.newBuilder().setSite(SiteMessages.site(site)).build());
   }
 
@@ -271,7 +354,22 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
   public void setSiteSharing(
       SetSiteSharingRequest request, StreamObserver<SetSiteSharingResponse> out) {
     Optional<Sharing> sharing = SiteMessages.sharing(request);
-    Site site = deadlines.bound(() -> sites.setSharing(request.getSiteId(), sharing));
+    String details =
+        request.getResetToDefault()
+            ? AuditDetails.of().put("reset_to_default", true).json()
+            : AuditDetails.of()
+                .put("allowed_sites", request.getAllowedSitesList())
+                .put("allowed_types", request.getAllowedTypesList())
+                .json();
+    Site site =
+        deadlines.bound(
+            () ->
+                audit.record(
+                    AdminAuthInterceptor.actor(),
+                    "SetSiteSharing",
+                    "site " + request.getSiteId(),
+                    details,
+                    () -> sites.setSharing(request.getSiteId(), sharing)));
     reply(out, SetSiteSharingResponse.newBuilder().setSite(SiteMessages.site(site)).build());
   }
 
@@ -280,7 +378,16 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
       RegisterWebhookRequest request, StreamObserver<RegisterWebhookResponse> out) {
     WebhookService.Created created =
         deadlines.<WebhookService.Created>bound(
-            () -> webhooks.register(request.getClientId(), request.getUrl()));
+            () ->
+                audit.recordCreation(
+                    AdminAuthInterceptor.actor(),
+                    "RegisterWebhook",
+                    "webhook",
+                    AuditDetails.of()
+                        .put("client_id", request.getClientId())
+                        .put("host", urlHost(request.getUrl()))
+                        .json(),
+                    () -> webhooks.register(request.getClientId(), request.getUrl())));
     reply(
         out,
         RegisterWebhookResponse.newBuilder()
@@ -299,8 +406,63 @@ public final class IdentityAdminService extends IdentityAdminApiGrpc.IdentityAdm
   @Override
   public void deleteWebhook(
       DeleteWebhookRequest request, StreamObserver<DeleteWebhookResponse> out) {
-    deadlines.bound(() -> webhooks.delete(request.getWebhookId()));
+    deadlines.bound(
+        () ->
+            audit.record(
+                AdminAuthInterceptor.actor(),
+                "DeleteWebhook",
+                "webhook " + request.getWebhookId(),
+                AuditDetails.none(),
+                () -> webhooks.delete(request.getWebhookId())));
     reply(out, DeleteWebhookResponse.getDefaultInstance());
+  }
+
+  @Override
+  public void listAuditEvents(
+      ListAuditEventsRequest request, StreamObserver<ListAuditEventsResponse> out) {
+    int size = request.getPageSize() == 0 ? 100 : request.getPageSize();
+    if (size < 1 || size > 1000) {
+      throw VeilException.clientError("page_size must be 0 to 1000");
+    }
+    Long before = null;
+    if (!request.getPageToken().isEmpty()) {
+      try {
+        before = Long.parseLong(request.getPageToken());
+      } catch (NumberFormatException e) {
+        throw VeilException.clientError("page_token: not a token this server gave");
+      }
+      if (before < 1) {
+        throw VeilException.clientError("page_token: not a token this server gave");
+      }
+    }
+    if (request.getFromMs() < 0 || request.getUntilMs() < 0) {
+      throw VeilException.clientError("from_ms and until_ms must not be negative");
+    }
+    AuditFilter filter =
+        new AuditFilter(
+            request.getActorClientId() == 0 ? null : request.getActorClientId(),
+            request.getAction().isEmpty() ? null : request.getAction(),
+            request.getTarget().isEmpty() ? null : request.getTarget(),
+            request.getFromMs() == 0 ? null : Instant.ofEpochMilli(request.getFromMs()),
+            request.getUntilMs() == 0 ? null : Instant.ofEpochMilli(request.getUntilMs()),
+            before);
+    List<AuditEvent> page = deadlines.bound(() -> audit.list(filter, size + 1));
+    ListAuditEventsResponse.Builder response = ListAuditEventsResponse.newBuilder();
+    page.stream().limit(size).forEach(e -> response.addEvents(AdminMessages.auditEvent(e)));
+    if (page.size() > size) {
+      response.setNextPageToken(Long.toString(page.get(size - 1).id()));
+    }
+    reply(out, response.build());
+  }
+
+  /** The host of a webhook URL (its path and query may hold a receiver's token), or "". */
+  private static String urlHost(String url) {
+    try {
+      String host = java.net.URI.create(url.strip()).getHost();
+      return host == null ? "" : host;
+    } catch (IllegalArgumentException e) {
+      return "";
+    }
   }
 
   private byte[] firstLevelHash(Identity identity) {

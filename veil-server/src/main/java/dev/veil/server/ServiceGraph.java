@@ -1,5 +1,6 @@
 package dev.veil.server;
 
+import dev.veil.audit.AuditLog;
 import dev.veil.client.ApiClient;
 import dev.veil.client.ApiKeyAuthenticator;
 import dev.veil.client.ClientService;
@@ -118,7 +119,8 @@ public final class ServiceGraph {
             tokens,
             tests,
             readiness,
-            new WebhookService(store.webhooks(), clients, clock, random));
+            new WebhookService(store.webhooks(), clients, clock, random),
+            new AuditLog(store.audit(), clock));
     phases.done("services_built");
     return new Built(services, adminKey, new DeductionService(store.deductions(), clock));
   }

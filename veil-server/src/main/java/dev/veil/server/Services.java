@@ -1,5 +1,6 @@
 package dev.veil.server;
 
+import dev.veil.audit.AuditLog;
 import dev.veil.client.ApiKeyAuthenticator;
 import dev.veil.client.ClientService;
 import dev.veil.config.VeilConfig;
@@ -37,7 +38,8 @@ public record Services(
     TokenService tokens,
     TestIdentities testIdentities,
     Readiness readiness,
-    WebhookService webhooks) {
+    WebhookService webhooks,
+    AuditLog audit) {
 
   /** What the public HTTP API answers from. */
   public PublicApi publicApi() {
@@ -58,6 +60,6 @@ public record Services(
   /** {@code IdentityAdminApi} over these services. */
   public IdentityAdminService identityAdmin() {
     return new IdentityAdminService(
-        clients, keys, salts, optOuts, sites, webhooks, mapper, clock, config.dbTimeout());
+        clients, keys, salts, optOuts, sites, webhooks, mapper, audit, clock, config.dbTimeout());
   }
 }

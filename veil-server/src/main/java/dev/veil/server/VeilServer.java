@@ -165,7 +165,7 @@ public final class VeilServer implements AutoCloseable {
     List<BindableService> admin =
         List.of(
             services.identityAdmin(),
-            new DeductionAdminService(built.deductions(), config.dbTimeout()));
+            new DeductionAdminService(built.deductions(), services.audit(), config.dbTimeout()));
     return new AdminGrpcServer(
         AdminListener.onPort(config.grpc(), config.connections(), connections),
         services.authenticator(),

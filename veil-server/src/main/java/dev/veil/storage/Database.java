@@ -29,7 +29,12 @@ interface Database extends AutoCloseable {
   /** Kind and location, safe to log (no password). */
   String describe();
 
-  /** Runs {@code work} in one transaction, committed before this returns (durable on return). */
+  /**
+   * Runs {@code work} in one transaction, committed before this returns (durable on return). If an
+   * admin change is being recorded on this thread, the transaction also appends its audit event
+   * ({@link dev.veil.audit.AuditLog#appendPendingIn}), so the change and its record commit
+   * together.
+   */
   <T> T write(String operation, SqlWork<T> work);
 
   /**

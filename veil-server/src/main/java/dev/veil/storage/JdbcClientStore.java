@@ -1,5 +1,6 @@
 package dev.veil.storage;
 
+import dev.veil.audit.AuditLog;
 import dev.veil.client.ApiClient;
 import dev.veil.client.ApiKeyDigest;
 import dev.veil.client.ClientSecret;
@@ -83,6 +84,7 @@ final class JdbcClientStore implements ClientStore {
             bind(ps, draft, seq);
             id = returnedId(ps);
           }
+          AuditLog.assignedId(id);
           int storedSiteId = siteId;
           if (siteId == 0) {
             storedSiteId = freeSiteId(c, id);
@@ -125,9 +127,11 @@ final class JdbcClientStore implements ClientStore {
           try (PreparedStatement ps = c.prepareStatement(UPDATE)) {
             bind(ps, stored, seq);
             ps.setLong(11, stored.id());
-            return ps.executeUpdate() == 1
-                ? Optional.of(new Versioned<>(seq, stored))
-                : Optional.empty();
+            if (ps.executeUpdate() == 1) {
+              return Optional.of(new Versioned<>(seq, stored));
+            }
+            AuditLog.nothingChanged();
+            return Optional.empty();
           }
         });
   }

@@ -1,5 +1,6 @@
 package dev.veil.storage;
 
+import dev.veil.audit.AuditLog;
 import dev.veil.deduction.Deduction;
 import dev.veil.deduction.DeductionCreateException;
 import dev.veil.deduction.DeductionStatus;
@@ -64,6 +65,7 @@ final class JdbcDeductionStore implements DeductionStore {
               throw new DeductionCreateException(
                   "every deduction id up to " + Deduction.MAX_ID + " is taken");
             }
+            AuditLog.assignedId(id.get());
             Instant at = Instant.ofEpochMilli(millis);
             return new Inserted(
                 new Deduction(
@@ -78,7 +80,9 @@ final class JdbcDeductionStore implements DeductionStore {
           }
           String requestId =
               draft.requestId().orElseThrow(() -> new SQLException("insert returned no id"));
-          return new Inserted(selectByRequestId(c, requestId), false);
+          Deduction earlier = selectByRequestId(c, requestId);
+          AuditLog.assignedId(earlier.id());
+          return new Inserted(earlier, false);
         });
   }
 
@@ -125,7 +129,11 @@ final class JdbcDeductionStore implements DeductionStore {
             ps.setLong(3, now.toEpochMilli());
             ps.setLong(4, id);
             try (ResultSet rs = ps.executeQuery()) {
-              return rs.next() ? Optional.of(deduction(rs)) : Optional.empty();
+              if (rs.next()) {
+                return Optional.of(deduction(rs));
+              }
+              AuditLog.nothingChanged();
+              return Optional.empty();
             }
           }
         });

@@ -1,5 +1,6 @@
 package dev.veil.storage;
 
+import dev.veil.audit.AuditStore;
 import dev.veil.client.ClientStore;
 import dev.veil.common.JobLock;
 import dev.veil.common.MetaStore;
@@ -21,6 +22,7 @@ final class JdbcStore implements Store {
   private final JdbcMetaStore meta;
   private final JdbcDeductionStore deductions;
   private final JdbcWebhookStore webhooks;
+  private final JdbcAuditStore audit;
 
   JdbcStore(Database db) {
     this.db = db;
@@ -32,6 +34,12 @@ final class JdbcStore implements Store {
     this.meta = new JdbcMetaStore(db);
     this.deductions = new JdbcDeductionStore(db);
     this.webhooks = new JdbcWebhookStore(db);
+    this.audit = new JdbcAuditStore(db);
+  }
+
+  @Override
+  public AuditStore audit() {
+    return audit;
   }
 
   @Override

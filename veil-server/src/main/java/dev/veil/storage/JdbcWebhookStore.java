@@ -1,5 +1,6 @@
 package dev.veil.storage;
 
+import dev.veil.audit.AuditLog;
 import dev.veil.webhook.LogPosition;
 import dev.veil.webhook.LoggedOptOut;
 import dev.veil.webhook.Webhook;
@@ -86,6 +87,7 @@ final class JdbcWebhookStore implements WebhookStore {
               if (!rs.next()) {
                 throw new SQLException("insert returned no id");
               }
+              AuditLog.assignedId(rs.getLong(1));
               return new Webhook(rs.getLong(1), clientId, url, Instant.ofEpochMilli(createdMs));
             }
           }
@@ -155,7 +157,11 @@ final class JdbcWebhookStore implements WebhookStore {
           try (PreparedStatement ps = c.prepareStatement(DISABLE)) {
             ps.setLong(1, at.toEpochMilli());
             ps.setLong(2, id);
-            return ps.executeUpdate() == 1;
+            boolean disabled = ps.executeUpdate() == 1;
+            if (!disabled) {
+              AuditLog.nothingChanged();
+            }
+            return disabled;
           }
         });
   }

@@ -38,7 +38,8 @@ final class Migrator {
           new Migration(4, "client_secret"),
           new Migration(5, "site"),
           new Migration(6, "bucket_refresh"),
-          new Migration(7, "webhook"));
+          new Migration(7, "webhook"),
+          new Migration(8, "audit"));
 
   /** One schema version. */
   record Migration(int version, String name) {

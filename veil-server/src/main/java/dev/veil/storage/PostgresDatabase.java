@@ -2,6 +2,7 @@ package dev.veil.storage;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.pool.HikariPool;
+import dev.veil.audit.AuditLog;
 import dev.veil.common.Causes;
 import dev.veil.common.ChangeCursor;
 import dev.veil.common.Deadline;
@@ -205,7 +206,20 @@ final class PostgresDatabase implements Database {
 
   @Override
   public <T> T write(String operation, SqlWork<T> work) {
-    return inTransaction(operation, false, work);
+    boolean[] audited = {false};
+    T result =
+        inTransaction(
+            operation,
+            false,
+            c -> {
+              T r = work.apply(c);
+              audited[0] = AuditLog.appendPendingIn(c);
+              return r;
+            });
+    if (audited[0]) {
+      AuditLog.committed();
+    }
+    return result;
   }
 
   @Override

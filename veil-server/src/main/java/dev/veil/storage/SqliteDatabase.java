@@ -1,5 +1,6 @@
 package dev.veil.storage;
 
+import dev.veil.audit.AuditLog;
 import dev.veil.common.ChangeCursor;
 import dev.veil.common.Deadline;
 import dev.veil.common.FileProblems;
@@ -206,8 +207,12 @@ final class SqliteDatabase implements Database {
       boolean committed = false;
       try {
         T result = work.apply(writer);
+        boolean audited = AuditLog.appendPendingIn(writer);
         execute("COMMIT");
         committed = true;
+        if (audited) {
+          AuditLog.committed();
+        }
         return result;
       } finally {
         if (!committed) {

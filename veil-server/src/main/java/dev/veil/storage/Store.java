@@ -1,5 +1,6 @@
 package dev.veil.storage;
 
+import dev.veil.audit.AuditStore;
 import dev.veil.client.ClientStore;
 import dev.veil.common.JobLock;
 import dev.veil.common.MetaStore;
@@ -34,6 +35,9 @@ public interface Store extends AutoCloseable {
 
   /** Opt-out webhooks and their delivery cursors (docs/spec.md 4.1). */
   WebhookStore webhooks();
+
+  /** The audit trail: append and list only. */
+  AuditStore audit();
 
   JobLock jobLock();
 

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.veil.audit.AuditEvent;
+import dev.veil.audit.AuditFilter;
+import dev.veil.audit.AuditLog;
 import dev.veil.client.ApiClient;
 import dev.veil.client.ApiKeyDigest;
 import dev.veil.client.ClientSecret;
@@ -107,6 +110,116 @@ abstract class StoreContractTest {
     } finally {
       afterStoresClosed();
     }
+  }
+
+  // ---- audit --------------------------------------------------------------------------------
+
+  private static final AuditLog.Actor ALICE = new AuditLog.Actor(7, "alice", "ticket 42");
+
+  @Test
+  void audit_recordsAChangeInItsOwnTransaction_andListsNewestFirstWithFilters() {
+    Store store = open();
+    AuditLog log = new AuditLog(store.audit(), java.time.Clock.fixed(T0, java.time.ZoneOffset.UTC));
+
+    Versioned<ApiClient> created =
+        log.recordCreation(
+            ALICE,
+            "CreateClient",
+            "client",
+            "{\"name\":\"c\"}",
+            () ->
+                store
+                    .clients()
+                    .insert("c", 0, Set.of(Role.MAPPER), true, T0, digest("c"), clientSecret("c")));
+    log.record(ALICE, "RotateSalts", "salts", "{}", () -> 3);
+    log.record(new AuditLog.Actor(8, "bob", ""), "RotateKeys", "keysets", "{}", () -> List.of());
+
+    List<AuditEvent> all = store.audit().list(AuditFilter.ALL, 10);
+    assertThat(all)
+        .extracting(AuditEvent::action)
+        .containsExactly("RotateKeys", "RotateSalts", "CreateClient");
+    AuditEvent first = all.get(2);
+    assertThat(first.target()).isEqualTo("client " + created.value().id());
+    assertThat(first.at()).isEqualTo(T0);
+    assertThat(first.actorId()).isEqualTo(7);
+    assertThat(first.actorName()).isEqualTo("alice");
+    assertThat(first.reason()).isEqualTo("ticket 42");
+    assertThat(first.details()).isEqualTo("{\"name\":\"c\"}");
+    assertThat(store.audit().list(new AuditFilter(7L, null, null, null, null, null), 10))
+        .extracting(AuditEvent::action)
+        .containsExactly("RotateSalts", "CreateClient");
+    assertThat(store.audit().list(new AuditFilter(null, "RotateKeys", null, null, null, null), 10))
+        .hasSize(1);
+    assertThat(store.audit().list(new AuditFilter(null, null, "salts", null, null, null), 10))
+        .hasSize(1);
+    assertThat(store.audit().list(AuditFilter.ALL.before(all.get(0).id()), 1))
+        .extracting(AuditEvent::action)
+        .containsExactly("RotateSalts");
+    assertThat(
+            store.audit().list(new AuditFilter(null, null, null, T0.plusMillis(1), null, null), 10))
+        .isEmpty();
+    assertThat(
+            store.audit().list(new AuditFilter(null, null, null, T0, T0.plusMillis(1), null), 10))
+        .hasSize(3);
+  }
+
+  @Test
+  void audit_aRecordThatCannotBeWritten_rollsItsChangeBack() {
+    Store store = open();
+    AuditLog log = new AuditLog(store.audit(), java.time.Clock.fixed(T0, java.time.ZoneOffset.UTC));
+    AuditLog.Actor nameless = new AuditLog.Actor(7, null, "");
+
+    assertThatThrownBy(
+            () ->
+                log.recordCreation(
+                    nameless,
+                    "CreateClient",
+                    "client",
+                    "{}",
+                    () ->
+                        store
+                            .clients()
+                            .insert("gone", 0, Set.of(), true, T0, digest("g"), clientSecret("g"))))
+        .isInstanceOf(RuntimeException.class);
+
+    assertThat(all(store.clients())).isEmpty();
+    assertThat(store.audit().list(AuditFilter.ALL, 10)).isEmpty();
+  }
+
+  @Test
+  void audit_aChangeThatFails_leavesNoRecord() {
+    Store store = open();
+    AuditLog log = new AuditLog(store.audit(), java.time.Clock.fixed(T0, java.time.ZoneOffset.UTC));
+
+    assertThatThrownBy(
+            () ->
+                log.record(
+                    ALICE,
+                    "DeleteWebhook",
+                    "webhook 5",
+                    "{}",
+                    () -> {
+                      store.webhooks().disable(5, T0);
+                      throw new IllegalStateException("refused after the update");
+                    }))
+        .hasMessage("refused after the update");
+    assertThat(store.audit().list(AuditFilter.ALL, 10)).isEmpty();
+  }
+
+  @Test
+  void audit_rowsCannotBeChangedOrDeleted_evenBySqlFromOutsideVeil() throws SQLException {
+    Store store = open();
+    store.audit().append(new AuditEvent(0, T0, 1, "admin", "RotateSalts", "salts", "{}", ""));
+    try (Connection c = connectDirectly();
+        Statement s = c.createStatement()) {
+      assertThatThrownBy(() -> s.execute("UPDATE audit_event SET reason = 'rewritten'"))
+          .hasMessageContaining("append-only");
+      assertThatThrownBy(() -> s.execute("DELETE FROM audit_event"))
+          .hasMessageContaining("append-only");
+    }
+    assertThat(store.audit().list(AuditFilter.ALL, 10))
+        .singleElement()
+        .satisfies(e -> assertThat(e.reason()).isEmpty());
   }
 
   // ---- keys ---------------------------------------------------------------------------------

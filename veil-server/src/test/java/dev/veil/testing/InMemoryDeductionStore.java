@@ -1,5 +1,6 @@
 package dev.veil.testing;
 
+import dev.veil.audit.AuditLog;
 import dev.veil.deduction.Deduction;
 import dev.veil.deduction.DeductionCreateException;
 import dev.veil.deduction.DeductionStatus;
@@ -42,6 +43,7 @@ public final class InMemoryDeductionStore implements DeductionStore {
     beforeEachCall.run();
     Optional<Long> earlier = draft.requestId().map(byRequestId::get);
     if (earlier.isPresent()) {
+      AuditLog.assignedId(earlier.get());
       return new Inserted(rows.get(earlier.get()), false);
     }
     if (lastId >= Deduction.MAX_ID) {
@@ -59,6 +61,7 @@ public final class InMemoryDeductionStore implements DeductionStore {
             at,
             at);
     rows.put(created.id(), created);
+    AuditLog.assignedId(created.id());
     draft.requestId().ifPresent(r -> byRequestId.put(r, created.id()));
     return new Inserted(created, true);
   }

@@ -1,5 +1,9 @@
 package dev.veil.testing;
 
+import dev.veil.audit.AuditEvent;
+import dev.veil.audit.AuditFilter;
+import dev.veil.audit.AuditLog;
+import dev.veil.audit.AuditStore;
 import dev.veil.client.ApiClient;
 import dev.veil.client.ApiKeyDigest;
 import dev.veil.client.ClientSecret;
@@ -66,7 +70,8 @@ public final class InMemoryStores implements Store {
     CLIENTS,
     SITES,
     META,
-    DEDUCTIONS
+    DEDUCTIONS,
+    AUDIT
   }
 
   /** One call into a feature store: where it goes and whether it writes. */
@@ -329,6 +334,7 @@ public final class InMemoryStores implements Store {
         enter(Part.CLIENTS, true);
         synchronized (lock) {
           long id = nextClientId++;
+          AuditLog.assignedId(id);
           ApiClient c =
               new ApiClient(
                   id,
@@ -409,6 +415,56 @@ public final class InMemoryStores implements Store {
           }
           meta.put(name, update.clone());
           return true;
+        }
+      }
+    };
+  }
+
+  private final List<AuditEvent> auditEvents = new ArrayList<>();
+
+  /**
+   * The audit trail in memory. A fake has no SQL transactions, so {@link dev.veil.audit.AuditLog}
+   * appends each record after its change has returned.
+   */
+  @Override
+  public AuditStore audit() {
+    return new AuditStore() {
+      @Override
+      public AuditEvent append(AuditEvent e) {
+        enter(Part.AUDIT, true);
+        synchronized (lock) {
+          AuditEvent stored =
+              new AuditEvent(
+                  auditEvents.size() + 1L,
+                  e.at(),
+                  e.actorId(),
+                  e.actorName(),
+                  e.action(),
+                  e.target(),
+                  e.details(),
+                  e.reason());
+          auditEvents.add(stored);
+          return stored;
+        }
+      }
+
+      @Override
+      public List<AuditEvent> list(AuditFilter f, int limit) {
+        enter(Part.AUDIT, false);
+        synchronized (lock) {
+          List<AuditEvent> out = new ArrayList<>();
+          for (int i = auditEvents.size() - 1; i >= 0 && out.size() < limit; i--) {
+            AuditEvent e = auditEvents.get(i);
+            if ((f.actorId() == null || f.actorId() == e.actorId())
+                && (f.action() == null || f.action().equals(e.action()))
+                && (f.target() == null || f.target().equals(e.target()))
+                && (f.from() == null || !e.at().isBefore(f.from()))
+                && (f.until() == null || e.at().isBefore(f.until()))
+                && (f.beforeId() == null || e.id() < f.beforeId())) {
+              out.add(e);
+            }
+          }
+          return out;
         }
       }
     };

@@ -1,5 +1,6 @@
 package dev.veil.testing;
 
+import dev.veil.audit.AuditLog;
 import dev.veil.webhook.LogPosition;
 import dev.veil.webhook.LoggedOptOut;
 import dev.veil.webhook.Webhook;
@@ -46,6 +47,7 @@ final class InMemoryWebhookStore implements WebhookStore {
   public synchronized Webhook insert(
       long clientId, WebhookUrl url, WebhookSecret secret, Instant createdAt) {
     Webhook w = new Webhook(nextId++, clientId, url, createdAt);
+    AuditLog.assignedId(w.id());
     rows.put(w.id(), new Row(w, secret, new LogPosition(0, lastSeq.getAsLong())));
     return w;
   }

@@ -123,6 +123,7 @@ public final class RunningAdminServer implements AutoCloseable {
     return List.of(
         new DeductionAdminService(
             new DeductionService(node.store().deductions(), node.clock()),
+            node.services().audit(),
             node.services().config().dbTimeout()));
   }
 

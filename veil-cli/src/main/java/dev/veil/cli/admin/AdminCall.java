@@ -11,6 +11,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.MetadataUtils;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Model.CommandSpec;
@@ -48,6 +49,12 @@ public abstract class AdminCall implements Callable<Integer> {
   private static final Metadata.Key<String> AUTHORIZATION =
       Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
+  private static final Metadata.Key<String> REASON =
+      Metadata.Key.of("x-veil-reason", Metadata.ASCII_STRING_MARSHALLER);
+
+  /** As the server allows (docs/operators.md, "Audit trail"). */
+  static final int MAX_REASON_LENGTH = 256;
+
   @Spec CommandSpec spec;
 
   /**
@@ -65,12 +72,16 @@ public abstract class AdminCall implements Callable<Integer> {
     Output out =
         new Output(spec.commandLine().getOut(), spec.commandLine().getErr(), options.json());
     String key = adminKey(options);
+    String reason = reasonHeader(options);
     LibraryLogs
         .silence(); // gRPC's own log lines would repeat, with a stack trace, what out.error says
     ManagedChannel channel = channel(options);
     try {
       Metadata headers = new Metadata();
       headers.put(AUTHORIZATION, "Bearer " + key);
+      if (!reason.isEmpty()) {
+        headers.put(REASON, reason);
+      }
       return run(
           ClientInterceptors.intercept(channel, MetadataUtils.newAttachHeadersInterceptor(headers)),
           out);
@@ -96,6 +107,32 @@ public abstract class AdminCall implements Callable<Integer> {
           "--host must be a host name or an IP address, without a port (give the port with"
               + " --port).");
     }
+  }
+
+  /**
+   * {@code --reason} as the {@code x-veil-reason} metadata: UTF-8 with every byte that is not
+   * printable ASCII (and {@code %}) escaped as {@code %XX}; empty for none.
+   */
+  private String reasonHeader(AdminOptions options) {
+    String reason = options.reason();
+    if (reason.codePointCount(0, reason.length()) > MAX_REASON_LENGTH) {
+      throw new ParameterException(
+          spec.commandLine(), "--reason is at most " + MAX_REASON_LENGTH + " characters.");
+    }
+    if (reason.codePoints().anyMatch(Character::isISOControl)) {
+      throw new ParameterException(
+          spec.commandLine(), "--reason must be one line, without control characters.");
+    }
+    StringBuilder header = new StringBuilder();
+    for (byte b : reason.getBytes(StandardCharsets.UTF_8)) {
+      int c = b & 0xff;
+      if (c > 0x20 && c < 0x7f && c != '%') {
+        header.append((char) c);
+      } else {
+        header.append('%').append(String.format(Locale.ROOT, "%02X", c));
+      }
+    }
+    return header.toString();
   }
 
   private String adminKey(AdminOptions options) {

@@ -38,6 +38,14 @@ public final class AdminOptions {
       description = "Admin API key (default: $" + KEY_ENV + ", else the file data/admin.key).")
   String key;
 
+  @Option(
+      names = "--reason",
+      scope = ScopeType.INHERIT,
+      paramLabel = "TEXT",
+      description =
+          "Why: kept with the change in the audit trail (at most 256 characters, one line).")
+  String reason;
+
   @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print the response as JSON.")
   boolean json;
 
@@ -66,6 +74,11 @@ public final class AdminOptions {
 
   int port() {
     return port == null ? DEFAULT_PORT : port;
+  }
+
+  /** The {@code --reason}, or empty. */
+  String reason() {
+    return reason == null ? "" : reason.strip();
   }
 
   boolean json() {

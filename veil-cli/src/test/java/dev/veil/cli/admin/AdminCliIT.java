@@ -82,6 +82,50 @@ class AdminCliIT {
   // --- client ---
 
   @Test
+  void audit_listsEachChangeWithItsReason_forAnAuditReader() throws IOException {
+    CliRun created =
+        admin(
+            "client",
+            "create",
+            "--name",
+            "dsp",
+            "--roles",
+            "ID_READER",
+            "--reason",
+            "Onboarding 100% \u2014 ticket 7",
+            "--key-only");
+    assertOk(created);
+    assertOk(admin("salts", "rotate", "--fraction", "0.01", "--reason", "quarterly"));
+    String auditor = node.newClientKey("auditor", Role.AUDIT_READER);
+
+    CliRun listed = withKey(auditor, "audit");
+    assertOk(listed);
+    String[] lines = listed.out().split("\\R");
+    assertThat(lines[0]).startsWith("ID").contains("ACTION").contains("REASON");
+    assertThat(lines[1]).contains("RotateSalts").contains("salts").contains("quarterly");
+    assertThat(lines[2])
+        .contains("CreateClient")
+        .contains("client " + client("dsp").id())
+        .contains("Onboarding 100% \u2014 ticket 7")
+        .doesNotContain(created.out().strip());
+
+    CliRun json = withKey(auditor, "audit", "--action", "CreateClient", "--json");
+    assertOk(json);
+    JsonNode events = parse(json.out()).get("events");
+    assertThat(events).hasSize(1);
+    assertThat(events.get(0).get("reason").asText()).isEqualTo("Onboarding 100% \u2014 ticket 7");
+
+    CliRun denied = withKey(auditor, "salts", "rotate", "--fraction", "0.01");
+    assertThat(denied.exitCode()).isEqualTo(1);
+    CliRun badTime = withKey(auditor, "audit", "--since", "yesterday");
+    assertThat(badTime.exitCode()).isEqualTo(2);
+    assertThat(badTime.err()).contains("--since must be a UTC date");
+    CliRun twoLines = admin("salts", "rotate", "--fraction", "0.01", "--reason", "a\nb");
+    assertThat(twoLines.exitCode()).isEqualTo(2);
+    assertThat(twoLines.err()).contains("--reason must be one line");
+  }
+
+  @Test
   void operatorRoles_areGrantedByCreate_andANarrowKeyIsToldWhichRoleItLacks() {
     CliRun created =
         admin(
