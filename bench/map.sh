@@ -4,6 +4,8 @@
 #
 #   bench/map.sh                      # 1,000,000 emails, 3 rounds
 #   N=200000 REPEAT=1 bench/map.sh    # a quick look
+#   bench/map.sh engines              # the release before the mapping cache against veil map on
+#                                     # the cache, v1 and v3 (bench/map-engines.sh)
 #
 # The server gets the same CPU in every measurement of a round: with 2 or more CPUs it runs on one
 # and every client (wrk, MapLoad, veil map) on the other, as if the client were on a machine of its
@@ -43,6 +45,8 @@
 # docs/benchmarks-client.md by hand, with the machine and this command.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# `bench/map.sh engines`: the release before the mapping cache against veil map on v1 and v3.
+if [ "${1:-}" = engines ]; then exec "$here/bench/map-engines.sh"; fi
 # shellcheck source=bench/lib.sh
 . "$here/bench/lib.sh"
 n="${N:-1000000}"
@@ -130,7 +134,7 @@ timed_map() {
 
 # veil map of the file $1 from scratch (no output or state file); prints as timed_map.
 veil_map() {
-  rm -f "$work/mapped.csv" "$work/mapped.csv.veil-state" "$work/mapped.csv.tmp" "$work/mapped.csv.rejected.csv" "$work/mapped.csv.rejected.csv.tmp"
+  rm -f "$work/mapped.csv" "$work/mapped.csv.veil-cache" "$work/mapped.csv.veil-state" "$work/mapped.csv.tmp" "$work/mapped.csv.rejected.csv" "$work/mapped.csv.rejected.csv.tmp"
   VEIL_API_KEY="$key" timed_map "veil map" "$1" "$work/mapped.csv" "$work/map.log" \
     ./veil map --in "$1" --out "$work/mapped.csv" --url "$url" --progress lines
 }

@@ -52,7 +52,7 @@ import picocli.CommandLine.Spec;
     })
 public final class DecryptCommand implements Callable<Integer> {
   static final int REJECTED = 4;
-  static final String SECRET_ENV = "VEIL_CLIENT_SECRET";
+  static final String SECRET_ENV = ServerOptions.SECRET_ENV;
 
   @Spec CommandSpec spec;
 
@@ -84,11 +84,7 @@ public final class DecryptCommand implements Callable<Integer> {
 
   /** The secret from the option or the environment, or null. */
   private String clientSecret() {
-    if (clientSecret != null) {
-      return clientSecret;
-    }
-    String env = System.getenv(SECRET_ENV);
-    return env == null || env.isBlank() ? null : env.strip();
+    return clientSecret != null ? clientSecret : ServerOptions.clientSecret();
   }
 
   @Override

@@ -11,9 +11,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code veil map}: maps a file of identifiers through a running server into a CSV, the output
- * being its own store (with a small record of its progress beside it) so that a run can resume and
- * {@code --refresh} can re-map what salt rotations changed. The work is in {@link MapRun}.
+ * {@code veil map}: maps a file of identifiers through a running server into a CSV, through the
+ * client library's mapping cache (a file beside the output), so that a run can resume and {@code
+ * --refresh} can re-map what salt rotations (and, over v3, opt-outs) changed. The work is in {@link
+ * MapRun}.
  */
 @Command(
     name = "map",
@@ -21,10 +22,12 @@ import picocli.CommandLine.Spec;
     version = Main.VERSION,
     description = {
       "Map emails, phones or their hashes to advertising ids through a running Veil server.",
-      "Input: a CSV or one identifier per line. Output: identifier,advertising_id,bucket_id.",
+      "Input: a CSV or one identifier per line. Output: a row per distinct identifier,"
+          + " identifier,advertising_id,bucket_id (with the client's secret, over v3:"
+          + " identifier,advertising_id,previous_advertising_id,refresh_from).",
       "Resumable: run the same command again after an interruption.",
-      "--refresh re-maps the rows whose salt buckets rotated since they were mapped, and rewrites"
-          + " the output."
+      "--refresh re-maps the rows whose salt buckets rotated (v3: whose refresh time passed;"
+          + " opted-out identities are removed), and rewrites the output."
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
@@ -49,21 +52,23 @@ public final class MapCommand implements Callable<Integer> {
       names = "--out",
       paramLabel = "FILE",
       description =
-          "CSV to write, a row per identifier in input order (rejected identifiers go to"
-              + " FILE.rejected.csv).")
+          "CSV to write, a row per distinct identifier in input order (rejected identifiers go"
+              + " to FILE.rejected.csv).")
   Path out;
 
   @Option(
       names = "--cache",
       paramLabel = "FILE",
       description =
-          "Where the output's progress is recorded (default: the output file's name +"
-              + " .veil-state).")
+          "The mapping cache that holds the output's table and progress (default: the output"
+              + " file's name + .veil-cache).")
   Path cache;
 
   @Option(
       names = "--refresh",
-      description = "Poll rotated buckets and re-map the rows they affect.")
+      description =
+          "Re-map the rows that salt rotations changed (v3: whose refresh time passed, and"
+              + " remove opted-out identities), and rewrite the output.")
   boolean refresh;
 
   @Option(
@@ -98,6 +103,16 @@ public final class MapCommand implements Callable<Integer> {
           "auto (a bar when stderr is a terminal, else lines), bar, lines or none (default auto).")
   String progress = "auto";
 
+  @Option(
+      names = "--client-secret",
+      paramLabel = "SECRET",
+      description =
+          "The client's secret, as veil admin client create prints it (default: $"
+              + ServerOptions.SECRET_ENV
+              + "): map over v3 (refresh times, previous ids, opt-outs found at each refresh)"
+              + " instead of v1.")
+  String clientSecret;
+
   @Override
   public Integer call() {
     return new MapRun(spec.commandLine().getErr(), spec.commandLine()::usage, server, settings())
@@ -107,7 +122,7 @@ public final class MapCommand implements Callable<Integer> {
   /** The options as parsed. */
   MapRun.Settings settings() {
     return new MapRun.Settings(
-        in, out, cache, refresh, type, column, hashLocally, batchSize, progress);
+        in, out, cache, refresh, type, column, hashLocally, batchSize, progress, clientSecret);
   }
 
   ServerOptions server() {

@@ -26,12 +26,14 @@ class MapArgumentsTest {
                 "--in",
                 "a b.csv",
                 "--cache",
-                "c.veil-state",
+                "c.veil-cache",
                 "--type",
                 "EMAIL",
                 "--column",
                 "2",
-                "--hash-locally"),
+                "--hash-locally",
+                "--client-secret",
+                "c2VjcmV0"),
             List.of());
     for (List<String> line : lines) {
       MapArguments.Parsed own = MapArguments.parse(line);
@@ -89,6 +91,7 @@ class MapArgumentsTest {
             "--api-key",
             "--refresh",
             "--hash-locally",
+            "--client-secret",
             "x.csv",
             "email",
             "5000",

@@ -267,21 +267,14 @@ public final class MappingCache implements AutoCloseable {
   }
 
   /**
-   * {@link #add(List, String, long)} for bulk imports: returns once the identifiers and the
-   * position are written, without waiting for the disk. They are on disk after the next force of
-   * the file: by a later {@link #add}, a mapping run (which forces its answers every quarter
-   * second), {@link #sync()} or {@link #close()}. A crash may lose the last such adds, but never a
-   * position without the identifiers before it, so reading on from {@link #checkpoint} after a
-   * crash reads exactly what was lost. An import that reads while it maps so never waits for the
-   * disk.
-   */
-  public AddResult addBuffered(List<Identifier> identifiers, String source, long position) {
-    return addBuffered(batchOf(identifiers), source, position);
-  }
-
-  /**
-   * {@link #addBuffered(List, String, long)} of a batch, the cheapest way to add millions of
-   * identifiers (see {@link IdentifierBatch}); it may be cleared and reused once this returns.
+   * {@link #add(IdentifierBatch, String, long)} for bulk imports, the cheapest way to add millions
+   * of identifiers (see {@link IdentifierBatch}): returns once the identifiers and the position are
+   * written, without waiting for the disk. They are on disk after the next force of the file: by a
+   * later {@link #add}, a mapping run (which forces its answers every quarter second), {@link
+   * #sync()} or {@link #close()}. A crash may lose the last such adds, but never a position without
+   * the identifiers before it, so reading on from {@link #checkpoint} after a crash reads exactly
+   * what was lost. An import that reads while it maps so never waits for the disk. The batch may be
+   * cleared and reused once this returns.
    */
   public AddResult addBuffered(IdentifierBatch identifiers, String source, long position) {
     Objects.requireNonNull(source, "source");
@@ -384,9 +377,8 @@ public final class MappingCache implements AutoCloseable {
 
   /**
    * Wakes a run waiting in {@link #mapPendingWhile} for more entries and a walk following a run
-   * ({@link #forEachWhileMapping}, {@link #writeCsvWhileMapping}), so that they check the
-   * conditions they were given at once. Call it when such a condition turns false; without it they
-   * notice within 50 ms.
+   * ({@link #writeCsvWhileMapping}), so that they check the conditions they were given at once.
+   * Call it when such a condition turns false; without it they notice within 50 ms.
    */
   public void wake() {
     added.add(0);
@@ -464,35 +456,6 @@ public final class MappingCache implements AutoCloseable {
   }
 
   /**
-   * Every mapped entry in the order identifiers were first added, like {@link #forEach}, while a
-   * mapping run ({@link #mapPendingWhile}) goes on in another thread: an entry that waits to be
-   * mapped is waited for, so each comes with its mapping from this run, and entries added meanwhile
-   * are included. Returns once {@code mapping} is false and every entry has been passed on; entries
-   * still waiting then (after a failed run) come as {@link #forEach} gives them. An import can so
-   * write its output while it maps:
-   *
-   * <pre>{@code
-   * AtomicBoolean mapping = new AtomicBoolean(true);
-   * Thread writer = new Thread(() -> cache.forEachWhileMapping(mapping::get, out::write));
-   * writer.start();
-   * try {
-   *   cache.mapPendingWhile(reading::get); // the reading thread calls cache.wake() once done
-   * } finally {
-   *   mapping.set(false);
-   *   cache.wake(); // the writer ends now, not at its next look
-   * }
-   * writer.join();
-   * }</pre>
-   *
-   * <p>Not for use alongside {@link #refresh()}: entries it is about to mark stale could be passed
-   * on with their old mapping first.
-   */
-  public void forEachWhileMapping(BooleanSupplier mapping, Consumer<CachedMapping> action) {
-    store.forEachWhileMapping(
-        Objects.requireNonNull(mapping, "mapping"), Objects.requireNonNull(action, "action"));
-  }
-
-  /**
    * Writes the table as CSV, UTF-8, to {@code out}: the header {@code
    * identifier,advertising_id,bucket_id} (over v3: {@code
    * identifier,advertising_id,previous_advertising_id,refresh_from}, the refresh time in epoch
@@ -509,10 +472,29 @@ public final class MappingCache implements AutoCloseable {
   }
 
   /**
-   * {@link #writeCsv} while a mapping run goes on in another thread, following it the way {@link
-   * #forEachWhileMapping} does: rows come in order, each with its mapping from this run. Each time
-   * it has written every row it can and waits for the run, it writes what it buffered and flushes
-   * {@code out} (a stream that forces to disk on flush so does it while the run works).
+   * {@link #writeCsv} while a mapping run ({@link #mapPendingWhile}) goes on in another thread: an
+   * entry that waits to be mapped is waited for, so rows come in the order identifiers were first
+   * added, each with its mapping from this run, and entries added meanwhile are included. Returns
+   * once {@code mapping} is false and every row has been written; entries still waiting then (after
+   * a failed run) come as {@link #writeCsv} gives them. Each time it has written every row it can
+   * and waits for the run, it writes what it buffered and flushes {@code out}. An import can so
+   * write its output while it maps:
+   *
+   * <pre>{@code
+   * AtomicBoolean mapping = new AtomicBoolean(true);
+   * Thread writer = new Thread(() -> cache.writeCsvWhileMapping(mapping::get, out));
+   * writer.start();
+   * try {
+   *   cache.mapPendingWhile(reading::get); // the reading thread calls cache.wake() once done
+   * } finally {
+   *   mapping.set(false);
+   *   cache.wake(); // the writer ends now, not at its next look
+   * }
+   * writer.join();
+   * }</pre>
+   *
+   * <p>Not for use alongside {@link #refresh()}: entries it is about to mark stale could be written
+   * with their old mapping first.
    *
    * @return the number of rows
    * @throws IOException if writing to {@code out} fails

@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +50,12 @@ class MappingCacheImportTest {
     return IntStream.range(from, to)
         .mapToObj(i -> Identifier.email("user" + i + "@example.com"))
         .toList();
+  }
+
+  private static IdentifierBatch batch(List<Identifier> ids) {
+    IdentifierBatch batch = new IdentifierBatch(ids.size());
+    ids.forEach(batch::add);
+    return batch;
   }
 
   private static List<String> values(List<Identifier> ids) {
@@ -163,45 +168,6 @@ class MappingCacheImportTest {
   }
 
   @Test
-  void forEachWhileMapping_followsTheRun_everyEntryInOrder_withItsMappingFromThisRun()
-      throws Exception {
-    MappingCache cache = open(server.client().batchSize(700).build(), 2);
-    cache.add(emails(0, 300));
-    cache.mapPending(); // entries mapped before the run are passed on at their place too
-    AtomicBoolean adding = new AtomicBoolean(true);
-    AtomicBoolean mapping = new AtomicBoolean(true);
-    Thread producer =
-        new Thread(
-            () -> {
-              for (int i = 0; i < 10; i++) {
-                cache.addBuffered(emails(i * 450, (i + 1) * 450), "input", (i + 1) * 450L);
-              }
-              adding.set(false);
-            });
-    List<CachedMapping> exported = Collections.synchronizedList(new ArrayList<>());
-    Thread exporter = new Thread(() -> cache.forEachWhileMapping(mapping::get, exported::add));
-    exporter.start();
-    producer.start();
-
-    CacheReport report = cache.mapPendingWhile(adding::get);
-    mapping.set(false);
-    producer.join();
-    exporter.join();
-
-    assertThat(report.mapped()).isEqualTo(4500 - 300);
-    assertThat(exported)
-        .extracting(CachedMapping::identifier)
-        .containsExactlyElementsOf(emails(0, 4500));
-    assertThat(exported)
-        .allSatisfy(
-            m -> {
-              assertThat(m.advertisingId()).isEqualTo(server.advertisingIdOf(m.identifier()));
-              assertThat(m.stale()).isFalse();
-            });
-    assertThat(cache.checkpoint("input")).hasValue(4500);
-  }
-
-  @Test
   void writeCsv_isTheTableInAddOrder_quotingFieldsThatNeedIt() throws Exception {
     MappingCache cache = open(server.client().build(), 1);
     Identifier comma = Identifier.email("\"a,b\"@example.com");
@@ -269,9 +235,9 @@ class MappingCacheImportTest {
   @Test
   void bufferedAdds_andTheirCheckpoint_areKeptOnceSynced_orClosed() {
     MappingCache cache = open(server.client().build(), 1);
-    cache.addBuffered(emails(0, 10), "in", 10);
+    cache.addBuffered(batch(emails(0, 10)), "in", 10);
     cache.sync();
-    cache.addBuffered(emails(10, 20), "in", 20);
+    cache.addBuffered(batch(emails(10, 20)), "in", 20);
     cache.close();
     opened.clear();
 

@@ -3,6 +3,7 @@ package dev.veil.cli.map;
 import dev.veil.core.identity.IdentityInput;
 import dev.veil.core.text.ByteScan;
 import dev.veil.sdk.Identifier;
+import dev.veil.sdk.IdentifierBatch;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -40,7 +41,7 @@ final class IdentifierFile {
    * chunk is reused for the next identifiers once this returns.
    */
   interface ChunkSink {
-    void accept(IdentifierChunk chunk, long linesRead) throws IOException;
+    void accept(IdentifierBatch chunk, long linesRead) throws IOException;
   }
 
   private final Path file;
@@ -82,7 +83,7 @@ final class IdentifierFile {
       Layout layout = layout(first);
       long line = in.lineNumber();
       long reported = skipLines;
-      IdentifierChunk chunk = new IdentifierChunk(chunkSize);
+      IdentifierBatch chunk = new IdentifierBatch(chunkSize);
       int limit = firstChunkSize;
       if (!layout.header() && skipLines < 1 && !addValue(first, layout, chunk)) {
         withoutValue++;
@@ -133,7 +134,7 @@ final class IdentifierFile {
    * any other line goes through {@link Csv} as text. Both give the same identifier. Returns false
    * when the line has no value in the column.
    */
-  private boolean addLine(LineReader in, Layout layout, IdentifierChunk chunk) throws IOException {
+  private boolean addLine(LineReader in, Layout layout, IdentifierBatch chunk) throws IOException {
     byte[] b = in.bytes();
     int end = in.end();
     int shape = ByteScan.lineShape(b, in.start(), end); // one pass: commas, quotes, non-ASCII, '@'
@@ -373,7 +374,7 @@ final class IdentifierFile {
   }
 
   /** Adds the line's value; false when it has none in the column. */
-  private static boolean addValue(String line, Layout layout, IdentifierChunk chunk) {
+  private static boolean addValue(String line, Layout layout, IdentifierBatch chunk) {
     List<String> fields = Csv.fields(line);
     if (layout.index() >= fields.size()) {
       return false;

@@ -5,9 +5,8 @@ import java.nio.file.Path;
 
 /**
  * What {@code veil map} does when it is stopped in the middle of a run (Ctrl-C, SIGTERM): it says
- * where its progress is and how to resume. The files need nothing: the temporary output files are
- * the progress, and the state file says how much of them is on disk, safe at any point, as after a
- * SIGKILL.
+ * where its progress is and how to resume. The files need nothing: the mapping cache is the
+ * progress, safe at any point, as after a SIGKILL, and the output is only ever replaced whole.
  */
 final class Interruption implements AutoCloseable {
   private final Thread hook;
@@ -20,7 +19,7 @@ final class Interruption implements AutoCloseable {
    * Watches from now until {@link #close}.
    *
    * @param err where the message goes, whatever the progress mode (like the command's errors)
-   * @param state the file that records the progress
+   * @param state the file that records the progress (the mapping cache)
    */
   static Interruption watch(ProgressDisplay display, PrintWriter err, Path state) {
     Thread hook = new Stopped(display, err, state);

@@ -27,7 +27,8 @@ public final class MapArguments {
           "--batch-size",
           "--progress",
           "--url",
-          "--api-key");
+          "--api-key",
+          "--client-secret");
   private static final Set<String> FLAGS = Set.of("--refresh", "--hash-locally");
 
   /** What the command line says: the server options and the command's settings. */
@@ -79,7 +80,8 @@ public final class MapArguments {
               values.get("--column"),
               values.containsKey("--hash-locally"),
               Integer.parseInt(batchSize),
-              values.getOrDefault("--progress", "auto"));
+              values.getOrDefault("--progress", "auto"),
+              values.get("--client-secret"));
       return new Parsed(ServerOptions.of(values.get("--url"), values.get("--api-key")), settings);
     } catch (InvalidPathException e) {
       return null; // picocli reports it

@@ -2,19 +2,20 @@ package dev.veil.cli.map;
 
 import dev.veil.common.FileProblems;
 import dev.veil.core.identity.IdentityInput;
+import dev.veil.sdk.CacheReport;
+import dev.veil.sdk.Identifier;
+import dev.veil.sdk.IdentifierBatch;
+import dev.veil.sdk.MapOutcome;
 import dev.veil.sdk.MappingCache;
-import dev.veil.sdk.RetryPolicy;
+import dev.veil.sdk.Rejection;
 import dev.veil.sdk.VeilApiException;
 import dev.veil.sdk.VeilClient;
 import dev.veil.sdk.VeilTransportException;
-import dev.veil.sdk.internal.ApiCaller;
-import dev.veil.sdk.internal.Endpoint;
-import dev.veil.sdk.internal.Jitter;
-import dev.veil.sdk.internal.Sleeper;
-import dev.veil.sdk.internal.Transport;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -28,15 +29,17 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * One {@code veil map} run: an import ({@link OutputImport}: the input read, mapped and written as
- * rows in input order, resuming where a previous run of the same input stopped), then, with {@code
- * --refresh}, a refresh ({@link OutputRefresh}: the rows whose bucket rotated after they were
- * mapped are mapped again and the output rewritten). {@code --refresh} alone refreshes the output
- * of an earlier import.
+ * One {@code veil map} run, on the client library's {@link MappingCache}: an import ({@link
+ * CacheImport}: the input read into the cache, mapped, and the cache's table written as the output
+ * in the order identifiers were first read), then, with {@code --refresh}, a refresh ({@link
+ * MappingCache#refresh()}: over v1 the entries whose bucket rotated after they were mapped are
+ * mapped again; over v3 those whose refresh time passed, and opted-out identities are removed) and
+ * the output written anew. {@code --refresh} alone refreshes the output of an earlier import. With
+ * the client's secret the run speaks v3, otherwise v1.
  *
- * <p>The output is its own store: {@code <out>.veil-state} ({@code --cache} names another place)
- * records which input it belongs to and how much of it is on disk, so the command can be killed at
- * any point and run again.
+ * <p>The cache ({@code <out>.veil-cache}, or {@code --cache}) is the run's progress: it records the
+ * input line its identifiers reach and every answer, so the command can be killed at any point and
+ * run again. The output and the rejected file are only ever replaced whole ({@link MapFiles}).
  */
 public final class MapRun {
   /** 0 ok, 1 refused or file error, 2 usage, 3 cannot connect. */
@@ -45,6 +48,16 @@ public final class MapRun {
   static final int FAILED = 1;
   static final int USAGE = 2;
   static final int UNREACHABLE = 3;
+
+  /**
+   * The cache's record that its identifiers are hashed here before they are sent ({@code
+   * --hash-locally}), kept as a checkpoint: a later {@code --refresh} hashes them too, whatever its
+   * own command line says.
+   */
+  static final String HASHED_HERE = "veil map: hash-locally";
+
+  /** Identifiers added to the cache at once (the first chunk is smaller, to map sooner). */
+  private static final int CHUNK = 5_000;
 
   /** The command's options. */
   public record Settings(
@@ -56,7 +69,8 @@ public final class MapRun {
       String column,
       boolean hashLocally,
       int batchSize,
-      String progress) {}
+      String progress,
+      String clientSecret) {}
 
   private final PrintWriter err;
   private final Consumer<PrintWriter> usage;
@@ -82,118 +96,85 @@ public final class MapRun {
       usage.accept(err);
       return USAGE;
     }
-    Path statePath = s.cache() != null ? s.cache() : OutputLock.file(s.out());
-    ProgressDisplay display = new ProgressDisplay(err, mode());
-    String baseUrl;
-    try {
-      // Checked as a VeilClient checks them; the client itself is only built for a refresh's bucket
-      // poll: building it (a second transport, its checks) cost an import about 3 ms before its
-      // first request.
-      baseUrl = Endpoint.baseUrl(server.url());
-      Endpoint.apiKey(server.apiKey());
-    } catch (IllegalArgumentException e) {
-      err.println("veil map: " + ServerOptions.inOptionTerms(e));
-      return USAGE;
-    }
     if (server.apiKey() == null) {
       // Said before any file is made: the server's 401 would name an HTTP header, not the option.
       err.println("veil map: " + ServerOptions.missingKey("MAPPER"));
       return USAGE;
     }
-    String clash = clash(statePath);
+    String secret = s.clientSecret() != null ? s.clientSecret() : ServerOptions.clientSecret();
+    VeilClient client;
+    try {
+      client = client(secret, s.hashLocally());
+    } catch (IllegalArgumentException e) {
+      err.println(
+          "veil map: " + ServerOptions.inOptionTerms(e).replace("clientSecret", "--client-secret"));
+      return USAGE;
+    }
+    MapFiles files = MapFiles.of(s.out(), s.cache());
+    String clash = clash(files);
     if (clash != null) {
       err.println("veil map: " + clash);
       return USAGE;
     }
-    String fileProblem = fileProblem(statePath);
+    String fileProblem = fileProblem(files);
     if (fileProblem != null) {
       err.println("veil map: " + fileProblem);
       return FAILED;
     }
-    ApiCaller caller = caller(baseUrl, server.apiKey());
+    ProgressDisplay display = new ProgressDisplay(err, mode());
     long started = System.nanoTime();
-    try (Interruption interruption = Interruption.watch(display, err, statePath);
-        OutputLock outputLock = OutputLock.take(s.out(), statePath);
-        MapState state = MapState.open(statePath);
-        OutputFiles files = new OutputFiles(s.out())) {
-      IdentityInput kind =
-          s.type() == null
-              ? null
-              : IdentityInput.fromParameterName(s.type().toLowerCase(Locale.ROOT));
-      if (s.in() != null) {
-        IdentifierFile file = new IdentifierFile(s.in(), kind, s.column());
-        String source = source(file);
-        display.phase("mapping");
-        long readStart = System.nanoTime();
-        OutputImport.Result r =
-            new OutputImport(
-                    caller, s.hashLocally(), s.batchSize(), VeilClient.MAX_BATCH_BYTES, display)
-                .run(file, source, state, files);
-        reportImport(r, display, readStart, files, file.linesWithoutValue());
+    Path kept = files.cache();
+    try (Interruption interruption = Interruption.watch(display, err, files.cache());
+        OutputLock outputLock = OutputLock.take(files)) {
+      Path previous = files.previousReleaseState();
+      if (previous != null) {
+        return failed(display, previousRelease(previous), null, FAILED);
       }
-      if (s.refresh()) {
-        display.phase("re-mapping");
-        IdentityInput fixedKind = fixedKind(state.input());
-        // Identifiers hashed here when they were imported are hashed here again, whatever this
-        // command says.
-        boolean hashLocally =
-            s.hashLocally() || Boolean.parseBoolean(setting(state.input(), "hash-locally"));
-        VeilClient client =
-            VeilClient.builder()
-                .baseUrl(baseUrl)
-                .apiKey(server.apiKey())
-                .retryPolicy(RETRIES)
-                .build();
-        OutputRefresh.Result r =
-            new OutputRefresh(
-                    caller,
-                    client.mapper(),
-                    hashLocally,
-                    s.batchSize(),
-                    VeilClient.MAX_BATCH_BYTES,
-                    display)
-                .run(state, files, fixedKind);
-        display.finishBar();
-        display.message(
-            Numbers.grouped(r.rotatedBuckets())
-                + " bucket(s) rotated since the oldest row was mapped; "
-                + Numbers.grouped(r.stale())
-                + " entries were mapped before their bucket rotated");
-        display.message(
-            "mapped 0 new, re-mapped "
-                + Numbers.grouped(r.remapped())
-                + " in "
-                + Numbers.tenths(display.phaseSeconds())
-                + " s; removed "
-                + Numbers.grouped(r.optedOut())
-                + " opted out, "
-                + Numbers.grouped(r.invalid())
-                + " invalid");
-        display.message(wrote(r.rows(), r.rejectedRows(), files));
+      if (s.in() == null && !Files.exists(files.cache())) {
+        return failed(display, nothingToRefresh(files), null, FAILED);
+      }
+      Progress progress = new Progress(display);
+      try (CacheSession session = new CacheSession(files.cache(), progress)) {
+        MappingCache cache = session.open(client);
+        if (s.in() != null) {
+          cache = runImport(session, cache, client, files, display, progress);
+        }
+        if (s.refresh()) {
+          if (cache.size() == 0) {
+            return failed(display, nothingToRefresh(files), null, FAILED);
+          }
+          if (!s.hashLocally() && cache.checkpoint(HASHED_HERE).isPresent()) {
+            // Identifiers hashed here when they were imported are hashed here again.
+            cache = session.reopen(client(secret, true));
+          }
+          refresh(cache, files, display, secret != null);
+        }
       }
       display.message("done in " + Numbers.tenths((System.nanoTime() - started) / 1e9) + " s");
       return OK;
     } catch (VeilApiException e) {
-      return failed(display, "the server refused: " + e.getMessage(), statePath, FAILED);
+      return failed(display, "the server refused: " + e.getMessage(), kept, FAILED);
     } catch (VeilTransportException e) {
       return failed(
-          display, "cannot reach " + baseUrl + ": " + e.getMessage(), statePath, UNREACHABLE);
+          display, "cannot reach " + client.baseUrl() + ": " + e.getMessage(), kept, UNREACHABLE);
     } catch (FileSystemException e) {
       // A file the run writes (a full disk): what is on disk stands, and the same command goes on
       // from it.
       boolean written =
           e.getFile() != null
-              && (OutputFiles.isWrittenFile(s.out(), Path.of(e.getFile()))
-                  || sameFile(statePath, Path.of(e.getFile())));
-      return failed(display, FileProblems.describe(e), written ? statePath : null, FAILED);
-    } catch (IOException | UncheckedIOException e) {
+              && (files.isWritten(Path.of(e.getFile())) || sameFile(kept, Path.of(e.getFile())));
+      return failed(display, FileProblems.describe(e), written ? kept : null, FAILED);
+    } catch (UncheckedIOException e) {
+      // The cache's own failures (a full disk, a file in use or of another kind) name the file.
+      return failed(display, e.getMessage(), Files.exists(kept) ? kept : null, FAILED);
+    } catch (IOException e) {
       return failed(display, e.getMessage(), null, FAILED);
     } catch (IllegalArgumentException e) {
       display.finishBar();
       err.println("veil map: " + e.getMessage());
       return USAGE;
     } catch (OutOfMemoryError e) {
-      // Everything recorded so far stands (the files are as crash-safe as after a kill); say how to
+      // Everything recorded so far stands (the cache is as crash-safe as after a kill); say how to
       // give the JVM more, instead of its stack trace.
       long maxMb = Runtime.getRuntime().maxMemory() >> 20;
       return failed(
@@ -203,16 +184,152 @@ public final class MapRun {
               + " MB); run it again with a larger one, e.g. VEIL_JAVA_OPTS=-Xmx"
               + Math.max(1, (4 * maxMb) >> 10)
               + "g",
-          statePath,
+          kept,
           FAILED);
     }
   }
 
+  /** A client for the run: v3 with a secret, hashing here if {@code hashLocally}. */
+  private VeilClient client(String secret, boolean hashLocally) {
+    VeilClient.Builder builder =
+        VeilClient.builder()
+            .baseUrl(server.url())
+            .apiKey(server.apiKey())
+            .batchSize(s.batchSize())
+            .hashIdentifiers(hashLocally);
+    if (secret != null) {
+      builder.clientSecret(secret);
+    }
+    return builder.build();
+  }
+
+  /**
+   * Imports {@code --in}: starts the cache anew if it was made from another input (or with other
+   * options), maps what the input adds, installs the output and the rejected file. Returns the
+   * cache, which may have been opened anew.
+   */
+  private MappingCache runImport(
+      CacheSession session,
+      MappingCache cache,
+      VeilClient client,
+      MapFiles files,
+      ProgressDisplay display,
+      Progress progress)
+      throws IOException {
+    IdentityInput kind =
+        s.type() == null
+            ? null
+            : IdentityInput.fromParameterName(s.type().toLowerCase(Locale.ROOT));
+    IdentifierFile file = new IdentifierFile(s.in(), kind, s.column());
+    String source = source(file);
+    if (cache.checkpoint(source).isEmpty() && holdsAnything(cache)) {
+      display.message(
+          files.cache()
+              + " holds the mapping of another input (or of other --type, --column or"
+              + " --hash-locally): mapping "
+              + s.in()
+              + " anew");
+      cache = session.recreate(client);
+    }
+    if (s.hashLocally() && cache.checkpoint(HASHED_HERE).isEmpty()) {
+      cache.add(new IdentifierBatch(0), HASHED_HERE, 1);
+    }
+    long skip = cache.checkpoint(source).orElse(0);
+    long expected = Math.max(0, file.estimateLines() - skip);
+    cache.reserve(expected);
+    progress.expect(expected);
+    display.phase("mapping");
+    long readStart = System.nanoTime();
+    CacheImport.Result r =
+        new CacheImport(cache, Math.min(MappingCache.FIRST_BATCH_SIZE, s.batchSize()), CHUNK)
+            .run(file, source, files.out());
+    MapFiles.install(files.out());
+    long rejected = writeRejected(cache, files);
+    reportImport(r, display, readStart, files, rejected, file.linesWithoutValue());
+    return cache;
+  }
+
+  /** {@code --refresh}: refreshes the cache, then writes the output and the rejected file anew. */
+  private void refresh(MappingCache cache, MapFiles files, ProgressDisplay display, boolean v3)
+      throws IOException {
+    display.phase("re-mapping");
+    CacheReport r = cache.refresh();
+    display.finishBar();
+    if (!v3) {
+      display.message(
+          Numbers.grouped(r.rotatedBuckets())
+              + " bucket(s) rotated since the last poll; "
+              + Numbers.grouped(r.markedStale())
+              + " entries were mapped before their bucket rotated");
+    } else {
+      display.message(
+          Numbers.grouped(r.markedStale()) + " entries were due for refresh (refresh_from passed)");
+    }
+    display.message(
+        "mapped "
+            + Numbers.grouped(r.mapped())
+            + " new, re-mapped "
+            + Numbers.grouped(r.remapped())
+            + " in "
+            + Numbers.tenths(display.phaseSeconds())
+            + " s; removed "
+            + Numbers.grouped(r.optedOut())
+            + " opted out, "
+            + Numbers.grouped(r.invalid())
+            + " invalid");
+    long[] rows = {0};
+    MapFiles.replace(files.out(), o -> rows[0] = cache.writeCsv(o));
+    long rejected = writeRejected(cache, files);
+    display.message(wrote(rows[0], rejected, files));
+  }
+
+  /**
+   * Writes {@code <out>.rejected.csv} anew from the cache's rejections (each identifier once, with
+   * its latest reason), or removes it when there are none; returns how many.
+   */
+  private static long writeRejected(MappingCache cache, MapFiles files) throws IOException {
+    long[] count = {0};
+    Path rejected = files.rejected();
+    MapFiles.writeTemporary(
+        rejected,
+        out -> {
+          out.write(MapFiles.REJECTED_HEADER.getBytes(StandardCharsets.US_ASCII));
+          cache.forEachRejection(r -> count[0] += writeRejection(out, r));
+        });
+    if (count[0] == 0) {
+      MapFiles.remove(rejected);
+    } else {
+      MapFiles.install(rejected);
+    }
+    return count[0];
+  }
+
+  private static int writeRejection(OutputStream out, Rejection r) {
+    String row = Csv.field(r.identifier().value()) + "," + Csv.field(r.reason().wireName()) + "\n";
+    try {
+      out.write(row.getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return 1;
+  }
+
+  /** Whether the cache holds an entry or a rejection. */
+  private static boolean holdsAnything(MappingCache cache) {
+    if (cache.size() > 0) {
+      return true;
+    }
+    boolean[] any = {false};
+    cache.forEachRejection(r -> any[0] = true);
+    return any[0];
+  }
+
   private void reportImport(
-      OutputImport.Result r,
+      CacheImport.Result r,
       ProgressDisplay display,
       long readStart,
-      OutputFiles files,
+      MapFiles files,
+      long rejected,
       long withoutValue) {
     if (r.alreadyDone()) {
       display.message(
@@ -221,43 +338,47 @@ public final class MapRun {
               + s.in()
               + " ("
               + Numbers.grouped(r.rows())
-              + " rows): nothing to map; --refresh re-maps the rows whose bucket rotated");
+              + " rows): nothing to map; --refresh re-maps the rows due for it");
       return;
     }
-    display.progress(r.read(), r.read()); // every identifier read is answered or rejected by now
+    display.progress(r.report().sent(), r.report().sent()); // every identifier is answered by now
     display.finishBar();
     if (r.skippedLines() > 0) {
       display.message(
           "resumed reading " + s.in() + " after line " + Numbers.grouped(r.skippedLines()));
     }
+    long invalid = r.added().invalid() + r.report().invalid();
     display.message(
         "read "
-            + Numbers.grouped(r.lines() - r.skippedLines())
+            + Numbers.grouped(Math.max(0, r.lines() - r.skippedLines()))
             + " lines in "
             + Numbers.tenths((System.nanoTime() - readStart) / 1e9)
             + " s: "
             + Numbers.grouped(r.read())
             + " identifiers, "
-            + Numbers.grouped(r.invalid())
+            + Numbers.grouped(r.added().invalid())
             + " invalid"
+            + (r.added().alreadyPresent() > 0
+                ? ", " + Numbers.grouped(r.added().alreadyPresent()) + " already held"
+                : "")
             + (withoutValue > 0
                 ? ", " + Numbers.grouped(withoutValue) + " without a value in the column (skipped)"
                 : ""));
     display.message(
         "mapped "
-            + Numbers.grouped(r.mapped())
+            + Numbers.grouped(r.report().mapped())
             + " new in "
             + Numbers.tenths(display.phaseSeconds())
             + " s; removed "
-            + Numbers.grouped(r.optedOut())
+            + Numbers.grouped(r.report().optedOut())
             + " opted out, "
-            + Numbers.grouped(r.invalid())
+            + Numbers.grouped(invalid)
             + " invalid");
-    display.message(wrote(r.rows(), r.rejectedRows(), files));
-    ArchiveMark.afterImport(r.sent());
+    display.message(wrote(r.rows(), rejected, files));
+    ArchiveMark.afterImport(r.report().sent());
   }
 
-  private static String wrote(long rows, long rejected, OutputFiles files) {
+  private static String wrote(long rows, long rejected, MapFiles files) {
     return "wrote "
         + Numbers.grouped(rows)
         + " rows to "
@@ -268,13 +389,14 @@ public final class MapRun {
   }
 
   /**
-   * What the output belongs to: the input file (path, size, time) and what decides how it is read
-   * (a changed file or option starts the import anew), and the kind every value is read as.
+   * What the cache's import belongs to: the input file (path, size, time) and what decides how it
+   * is read (a changed file or option starts the cache anew). Its checkpoint is kept under this
+   * name.
    */
   private String source(IdentifierFile file) throws IOException {
     BasicFileAttributes attributes = Files.readAttributes(s.in(), BasicFileAttributes.class);
     IdentityInput fixed = file.fixedKind();
-    return "input="
+    return "veil map input="
         + s.in().toAbsolutePath().normalize()
         + "\nsize="
         + attributes.size()
@@ -290,51 +412,46 @@ public final class MapRun {
         + (fixed == null ? "" : fixed.parameterName());
   }
 
-  /** One setting of a recorded source, or "" when absent. */
-  private static String setting(String source, String name) {
-    if (source == null) {
-      return "";
-    }
-    for (String line : source.split("\n")) {
-      if (line.startsWith(name + "=")) {
-        return line.substring(name.length() + 1);
-      }
-    }
-    return "";
+  private String nothingToRefresh(MapFiles files) {
+    return "nothing to refresh in "
+        + files.cache()
+        + ": map a file into "
+        + s.out()
+        + " first (veil map --in FILE --out "
+        + s.out()
+        + ")";
   }
 
-  private static IdentityInput fixedKind(String source) {
-    String kind = setting(source, "kind");
-    return kind.isEmpty() ? null : IdentityInput.fromParameterName(kind);
+  private String previousRelease(Path state) {
+    return state
+        + " holds the progress of an earlier release of veil map, which this one does not read:"
+        + " remove it and map the input again (veil map --in FILE --out "
+        + s.out()
+        + "); the output is then written anew";
   }
 
-  /**
-   * The retries of a run's requests: the client library's bulk defaults ({@link
-   * MappingCache#BULK_RETRIES}): four attempts for failures, so that a server that is gone is said
-   * within seconds, but an answer 429 (the key's rate limit) is waited out: a bulk job with {@value
-   * OutputImport#IN_FLIGHT} requests in flight exceeds a small limit all the time.
-   */
-  static final RetryPolicy RETRIES = MappingCache.BULK_RETRIES;
+  /** Passes the cache's progress to the display, against the input's estimated size. */
+  private static final class Progress implements MappingCache.Listener {
+    private final ProgressDisplay display;
+    private volatile long expected;
 
-  /**
-   * The retries once the server has answered a request of the run ({@link
-   * MappingCache#BULK_RETRIES_AFTER_ANSWER}): 17 attempts over about 30 s, so that a restart of the
-   * server (6 s on the 2-core test machine, over 15 s when it was loaded) does not stop a run that
-   * may have hours to go; a server never reached is still said within about 1.5 s.
-   */
-  static final RetryPolicy AFTER_ANSWER = MappingCache.BULK_RETRIES_AFTER_ANSWER;
+    Progress(ProgressDisplay display) {
+      this.display = display;
+    }
 
-  /**
-   * The batches' calls, with the client library's transport, retries ({@link #RETRIES}, then {@link
-   * #AFTER_ANSWER}) and error contract (as a {@link VeilClient} makes them), sent without an object
-   * per identifier.
-   */
-  static ApiCaller caller(String baseUrl, String apiKey) {
-    Transport transport =
-        Transport.forUrl(
-            baseUrl, null, VeilClient.DEFAULT_CONNECT_TIMEOUT, VeilClient.DEFAULT_REQUEST_TIMEOUT);
-    return new ApiCaller(
-        transport, RETRIES, AFTER_ANSWER, Sleeper.THREAD_SLEEP, Jitter.UNIFORM, apiKey);
+    void expect(long identifiers) {
+      expected = identifiers;
+    }
+
+    @Override
+    public void progress(long done, long total) {
+      display.progress(done, Math.max(total, expected));
+    }
+
+    @Override
+    public void removed(Identifier identifier, MapOutcome.Reason reason) {
+      // Counted in the run's report; the rejected file lists them.
+    }
   }
 
   private String usageProblem() {
@@ -360,10 +477,10 @@ public final class MapRun {
   /**
    * What stops the files from being used, said before anything is opened or created: an input that
    * is missing, a directory, not a regular file (a pipe) or unreadable; an output, rejected or
-   * state file that is a directory, a link or a device, or whose directory is missing. Null when
+   * cache file that is a directory, a link or a device, or whose directory is missing. Null when
    * none.
    */
-  private String fileProblem(Path statePath) {
+  private String fileProblem(MapFiles files) {
     if (s.in() != null) {
       BasicFileAttributes in;
       try {
@@ -386,26 +503,28 @@ public final class MapRun {
     }
     String problem = writableProblem("--out", s.out());
     if (problem == null) {
-      problem = writableProblem("the rejected file", OutputFiles.rejectedFile(s.out()));
+      problem = writableProblem("the rejected file", files.rejected());
     }
     return problem != null
         ? problem
-        : writableProblem(s.cache() != null ? "--cache" : "the state file", statePath);
+        : writableProblem(s.cache() != null ? "--cache" : "the cache file", files.cache());
   }
 
   /**
    * Which file given is also one that the run writes (the output, the rejected file, their
-   * temporary files, the state file), or null: an input named as the output would be replaced by it
-   * when the import ends.
+   * temporary files, the lock, the cache), or null: an input named as the output would be replaced
+   * by it when the import ends.
    */
-  private String clash(Path statePath) {
+  private String clash(MapFiles files) {
     Path out = s.out();
-    Path rejected = OutputFiles.rejectedFile(out);
+    Path cache = files.cache();
+    Path rejected = files.rejected();
     Map<Path, String> written = new LinkedHashMap<>();
     written.put(out, "--out");
-    written.put(OutputFiles.temporaryFile(out), "the output's temporary file");
+    written.put(MapFiles.temporaryFile(out), "the output's temporary file");
     written.put(rejected, "the rejected file");
-    written.put(OutputFiles.temporaryFile(rejected), "the rejected file's temporary file");
+    written.put(MapFiles.temporaryFile(rejected), "the rejected file's temporary file");
+    written.put(files.lock(), "the output's lock file");
     for (Map.Entry<Path, String> w : written.entrySet()) {
       if (s.in() != null && sameFile(s.in(), w.getKey())) {
         return "--in "
@@ -417,9 +536,9 @@ public final class MapRun {
             + "), which would overwrite it; "
             + "choose another --out";
       }
-      if (sameFile(statePath, w.getKey())) {
-        return (s.cache() != null ? "--cache " : "the state file ")
-            + statePath
+      if (sameFile(cache, w.getKey())) {
+        return (s.cache() != null ? "--cache " : "the cache file ")
+            + cache
             + " is also "
             + w.getValue()
             + " ("
@@ -427,10 +546,10 @@ public final class MapRun {
             + "); choose another --cache";
       }
     }
-    if (s.in() != null && sameFile(s.in(), statePath)) {
+    if (s.in() != null && sameFile(s.in(), cache)) {
       return "--in "
           + s.in()
-          + " is also the state file, which would overwrite it; choose another --cache";
+          + " is also the cache file, which would overwrite it; choose another --cache";
     }
     return null;
   }
@@ -508,11 +627,11 @@ public final class MapRun {
     return "progress is kept in " + state + "; run the same command again to resume";
   }
 
-  private int failed(ProgressDisplay display, String message, Path statePath, int code) {
+  private int failed(ProgressDisplay display, String message, Path kept, int code) {
     display.finishBar();
     err.println("veil map: " + message);
-    if (statePath != null) {
-      err.println("veil map: " + progressKept(statePath));
+    if (kept != null) {
+      err.println("veil map: " + progressKept(kept));
     }
     err.flush();
     return code;

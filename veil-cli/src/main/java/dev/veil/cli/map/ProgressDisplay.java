@@ -13,7 +13,7 @@ import java.util.function.LongSupplier;
  * otherwise (every few seconds and at the end of each phase), or nothing. Thread-safe: the input is
  * read on one thread while another maps.
  */
-final class ProgressDisplay implements OutputImport.Progress {
+final class ProgressDisplay {
   /** How progress is shown. */
   enum Mode {
     BAR,
@@ -102,8 +102,8 @@ final class ProgressDisplay implements OutputImport.Progress {
     return (nanoTime.getAsLong() - phaseStart) / 1e9;
   }
 
-  @Override
-  public synchronized void progress(long done, long total) {
+  /** Identifiers answered so far in this phase, and about how many there are. */
+  synchronized void progress(long done, long total) {
     show(done, total, done >= total);
   }
 

@@ -14,6 +14,9 @@ public final class ServerOptions {
   static final String KEY_ENV = "VEIL_API_KEY";
   static final String DEFAULT_URL = "http://127.0.0.1:8080";
 
+  /** Where a client command finds the client's secret when no option gives it. */
+  public static final String SECRET_ENV = "VEIL_CLIENT_SECRET";
+
   @Option(
       names = "--url",
       paramLabel = "URL",
@@ -77,6 +80,12 @@ public final class ServerOptions {
       return apiKey;
     }
     String env = System.getenv(KEY_ENV);
+    return env == null || env.isBlank() ? null : env.strip();
+  }
+
+  /** The client's secret from the environment ({@value #SECRET_ENV}), or null. */
+  public static String clientSecret() {
+    String env = System.getenv(SECRET_ENV);
     return env == null || env.isBlank() ? null : env.strip();
   }
 }

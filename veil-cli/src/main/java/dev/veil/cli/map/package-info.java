@@ -1,9 +1,9 @@
 /**
- * {@code veil map}: bulk mapping of a file through a running server, its output being its own
- * store. {@link dev.veil.cli.map.MapRun} is the flow; {@code OutputImport} reads the input, maps
- * and writes the rows in input order at once (checkpointed in {@code MapState}, so a stopped run
- * resumes), {@code OutputRefresh} re-maps the rows whose bucket rotated; {@code IdentifierFile},
- * {@code LineReader} and {@code Csv} read the input, {@code OutputFiles} and {@code CsvBuffer}
- * write the output, {@code ProgressDisplay} shows progress on stderr.
+ * {@code veil map}: bulk mapping of a file through a running server, on the client library's {@link
+ * dev.veil.sdk.MappingCache}. {@link dev.veil.cli.map.MapRun} is the flow (checks, files, exit
+ * codes); {@code CacheImport} reads the input into the cache while the cache maps it and the output
+ * is written from it; {@code IdentifierFile}, {@code LineReader} and {@code Csv} read the input,
+ * {@code MapFiles} names the files and replaces the output whole, {@code OutputLock} keeps a second
+ * run off an output, {@code ProgressDisplay} shows progress on stderr.
  */
 package dev.veil.cli.map;

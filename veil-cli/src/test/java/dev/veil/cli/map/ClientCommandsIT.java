@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veil.sdk.MappingCache;
+import dev.veil.sdk.VeilClient;
 import dev.veil.testing.AdminCli;
 import dev.veil.testing.Await;
 import dev.veil.testing.CliRun;
@@ -15,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -174,20 +175,17 @@ class ClientCommandsIT {
       changed += didChange ? 1 : 0;
     }
     assertThat(changed).isEqualTo(inRotated);
-    // The poll reaches 10 minutes before the rows were mapped, back to the store's creation here;
-    // only the buckets rotated since the rows were mapped are counted as rotated.
     assertThat(refresh.err())
-        .contains("26 bucket(s) rotated since the oldest row was mapped; ")
+        .contains("bucket(s) rotated since the last poll; ")
         .contains(String.format("%,d entries were mapped before their bucket rotated", inRotated))
         .contains(String.format("re-mapped %,d in", inRotated))
         .contains("mapped 0 new");
 
-    Object file = Files.readAttributes(out, BasicFileAttributes.class).fileKey();
     CliRun again = map("--refresh", "--out", out.toString(), "--api-key", env.mapperKey);
+    assertThat(again.exitCode()).as(again.err()).isZero();
     assertThat(again.err()).contains("re-mapped 0 in");
-    // Nothing to re-map: the output is left as it is, not written anew and renamed over itself.
-    assertThat(Files.readAttributes(out, BasicFileAttributes.class).fileKey()).isEqualTo(file);
-    assertThat(OutputFiles.temporaryFile(out)).doesNotExist();
+    assertThat(readOutput(out).keySet()).containsExactlyElementsOf(after.keySet());
+    assertThat(MapFiles.temporaryFile(out)).doesNotExist();
   }
 
   @Test
@@ -195,7 +193,7 @@ class ClientCommandsIT {
       throws Exception {
     Path in = emails("kill.txt", "kill", ROWS);
     Path out = dir.resolve("kill.csv");
-    Path cache = dir.resolve("kill.csv.veil-state");
+    Path cache = dir.resolve("kill.csv.veil-cache");
     Process child = startMap(in, out, dir.resolve("kill.log"), "--progress", "lines");
     try {
       // Batches of 20 keep the child busy for a few seconds: the kill lands in the middle of the
@@ -232,7 +230,7 @@ class ClientCommandsIT {
       throws Exception {
     Path in = emails("term.txt", "term", ROWS);
     Path out = dir.resolve("term.csv");
-    Path cache = dir.resolve("term.csv.veil-state");
+    Path cache = dir.resolve("term.csv.veil-cache");
     Path log = dir.resolve("term.log");
     Process child = startMap(in, out, log, "--progress", "none");
     try {
@@ -346,21 +344,24 @@ class ClientCommandsIT {
   }
 
   /**
-   * Rows of the output on disk by the last checkpoint of a state file (possibly being written, and
-   * locked by the run that writes it): read from a copy, which opening cuts after its last whole
-   * record, as after a crash.
+   * Entries of a mapping cache (possibly being written, and locked by the run that writes it)
+   * mapped and on disk: read from a copy, which opening cuts after its last whole record, as after
+   * a crash.
    */
-  private static long mappedIn(Path state) {
-    if (!Files.exists(state)) {
+  private static long mappedIn(Path cache) {
+    if (!Files.exists(cache)) {
       return 0;
     }
-    Path copy = dir.resolve("copy-of-" + state.getFileName());
+    Path copy = dir.resolve("copy-of-" + cache.getFileName());
     try {
-      Files.copy(state, copy, StandardCopyOption.REPLACE_EXISTING);
-      try (MapState opened = MapState.open(copy)) {
-        return opened.last().rows();
+      Files.copy(cache, copy, StandardCopyOption.REPLACE_EXISTING);
+      VeilClient client =
+          VeilClient.builder().baseUrl(env.server.baseUrl()).apiKey(env.mapperKey).build();
+      try (MappingCache opened = client.mappingCache(copy).build()) {
+        return opened.size() - opened.pendingCount();
       } finally {
         Files.deleteIfExists(copy);
+        Files.deleteIfExists(Path.of(copy + ".lock"));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -401,20 +402,19 @@ class ClientCommandsIT {
 
     assertThat(run.exitCode()).as(run.err()).isZero();
     List<String> lines = Files.readAllLines(out);
-    assertThat(lines)
-        .hasSize(4); // the header, then a row per identifier read: bob@example.com twice
+    assertThat(lines).hasSize(3); // the header, then a row per distinct identifier
     Map<String, String[]> answers = serverMap(List.of("jane.doe@example.com", "bob@example.com"));
     assertThat(lines.get(1))
         .isEqualTo("Jane.Doe@Example.com," + String.join(",", answers.get("jane.doe@example.com")));
     assertThat(lines.get(2))
         .isEqualTo("bob@example.com," + String.join(",", answers.get("bob@example.com")));
-    assertThat(lines.get(3)).isEqualTo(lines.get(2));
     assertThat(Files.readAllLines(Path.of(out + ".rejected.csv")))
         .containsExactly(
             "identifier,reason", "not-an-email,invalid identifier", "leaver@example.com,optout");
     assertThat(run.err())
         .contains("read 10 lines")
-        .contains("5 identifiers, 1 invalid, 4 without a value in the column (skipped)")
+        .contains(
+            "5 identifiers, 1 invalid, 1 already held, 4 without a value in the column (skipped)")
         .contains("removed 1 opted out");
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.veil.core.identity.IdentityInput;
 import dev.veil.sdk.Identifier;
+import dev.veil.sdk.IdentifierBatch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +34,7 @@ class IdentifierFileTest {
     return all;
   }
 
-  private static List<Identifier> list(IdentifierChunk batch) {
+  private static List<Identifier> list(IdentifierBatch batch) {
     List<Identifier> ids = new ArrayList<>();
     for (int i = 0; i < batch.size(); i++) {
       ids.add(batch.get(i));

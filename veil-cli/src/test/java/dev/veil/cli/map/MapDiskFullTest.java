@@ -24,7 +24,7 @@ class MapDiskFullTest {
     assumeTrue(Files.isWritable(full), "no /dev/full here");
     Path in = Files.writeString(dir.resolve("in.txt"), "a@example.com\n");
     Path out = dir.resolve("out.csv");
-    Files.createSymbolicLink(OutputFiles.temporaryFile(out), full);
+    Files.createSymbolicLink(MapFiles.temporaryFile(out), full);
 
     // The rows' file fails at its header, before any answer (port 1 answers nothing).
     CliRun run =
@@ -43,9 +43,9 @@ class MapDiskFullTest {
 
     assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
     assertThat(run.err())
-        .contains("No space left on device: " + OutputFiles.temporaryFile(out))
+        .contains("No space left on device: " + MapFiles.temporaryFile(out))
         .contains(
-            "progress is kept in " + out + ".veil-state; run the same command again to resume")
+            "progress is kept in " + out + ".veil-cache; run the same command again to resume")
         .doesNotContain("Exception");
   }
 }

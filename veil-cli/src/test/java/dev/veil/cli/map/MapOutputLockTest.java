@@ -2,6 +2,8 @@ package dev.veil.cli.map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.veil.sdk.MappingCache;
+import dev.veil.sdk.VeilClient;
 import dev.veil.testing.CliRun;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,13 +13,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two {@code veil map} runs on one output are refused whatever their {@code --cache}: the first run
- * is stood for by the lock it holds (this JVM holding it counts as another holder), and the second
- * must leave the first's temporary file alone. The server is port 1, which answers nothing: a run
- * that got past the lock would end with exit code 3 (unreachable).
+ * Two {@code veil map} runs on one output are refused whatever their {@code --cache}, and two on
+ * one cache whatever their {@code --out}: the first run is stood for by the lock it holds (this JVM
+ * holding it counts as another holder), and the second leaves the first's files alone. The server
+ * is port 1, which answers nothing: a run that got past the locks ends with exit code 3.
  */
 class MapOutputLockTest {
-  private static final String FIRST_RUNS_ROWS = OutputFiles.HEADER + "a@example.com,AAAA,b1\n";
+  private static final String FIRST_RUNS_ROWS = "identifier,advertising_id,bucket_id\n";
 
   @TempDir Path dir;
   private Path in;
@@ -27,7 +29,7 @@ class MapOutputLockTest {
   void files() throws IOException {
     in = Files.writeString(dir.resolve("in.txt"), "b@example.com\n");
     out = dir.resolve("out.csv");
-    Files.writeString(OutputFiles.temporaryFile(out), FIRST_RUNS_ROWS);
+    Files.writeString(out, FIRST_RUNS_ROWS);
   }
 
   private CliRun map(String... more) {
@@ -50,57 +52,47 @@ class MapOutputLockTest {
   }
 
   @Test
-  void aSecondRunWithAnotherCache_isRefused_andLeavesTheFirstRunsFilesAlone() throws IOException {
-    try (OutputLock first = OutputLock.take(out, dir.resolve("a.state"))) {
-      CliRun second = map("--cache", dir.resolve("b.state").toString());
+  void aSecondRunOnTheOutput_withAnotherCache_isRefused_andLeavesTheFirstRunsFilesAlone()
+      throws IOException {
+    try (OutputLock first = OutputLock.take(MapFiles.of(out, dir.resolve("a.cache")))) {
+      CliRun second = map("--cache", dir.resolve("b.cache").toString());
+      CliRun third = map();
+
+      for (CliRun run : new CliRun[] {second, third}) {
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
+        assertThat(run.err())
+            .contains("--out " + out + " is being written by another veil map")
+            .doesNotContain("Exception");
+      }
+      assertThat(Files.readString(out)).isEqualTo(FIRST_RUNS_ROWS);
+      assertThat(dir.resolve("b.cache")).doesNotExist();
+    }
+  }
+
+  @Test
+  void aSecondRunOnTheCache_withAnotherOutput_isRefused() throws IOException {
+    Path cache = dir.resolve("shared.cache");
+    VeilClient client =
+        VeilClient.builder().baseUrl("http://127.0.0.1:1").apiKey("vk1.AAAAAAAAAAAA.s").build();
+    try (MappingCache first = client.mappingCache(cache).build()) {
+      CliRun second = map("--cache", cache.toString());
 
       assertThat(second.exitCode()).as(second.err()).isEqualTo(1);
       assertThat(second.err())
-          .contains("--out " + out + " is being written by another veil map")
+          .contains("mapping cache " + cache + " is open in another process")
           .doesNotContain("Exception");
-      assertThat(Files.readString(OutputFiles.temporaryFile(out))).isEqualTo(FIRST_RUNS_ROWS);
+      assertThat(first.size()).isZero();
     }
   }
 
   @Test
-  void aRunWithACache_isRefusedWhileARunWithoutOneHasTheOutput() throws IOException {
-    try (MapState first = MapState.open(OutputLock.file(out))) {
-      CliRun second = map("--cache", dir.resolve("b.state").toString());
-
-      assertThat(second.exitCode()).as(second.err()).isEqualTo(1);
-      assertThat(second.err()).contains("is being written by another veil map");
-      assertThat(Files.readString(OutputFiles.temporaryFile(out))).isEqualTo(FIRST_RUNS_ROWS);
-    }
-  }
-
-  @Test
-  void aRunWithoutACache_isRefusedWhileARunWithOneHasTheOutput() throws IOException {
-    try (OutputLock first = OutputLock.take(out, dir.resolve("a.state"))) {
-      CliRun second = map();
-
-      assertThat(second.exitCode()).as(second.err()).isEqualTo(1);
-      assertThat(second.err()).contains(OutputLock.file(out) + " is in use by another veil map");
-      assertThat(Files.readString(OutputFiles.temporaryFile(out))).isEqualTo(FIRST_RUNS_ROWS);
-    }
-  }
-
-  @Test
-  void aRunWithACache_leavesNoLockFileBehind_andKeepsItsStateInTheCache() {
-    Path cache = dir.resolve("b.state");
+  void aRunWithACache_keepsItsProgressInTheCache() {
+    Path cache = dir.resolve("b.cache");
 
     CliRun run = map("--cache", cache.toString());
 
     assertThat(run.exitCode()).as(run.err()).isEqualTo(3);
-    assertThat(OutputLock.file(out)).doesNotExist();
     assertThat(run.err()).contains("progress is kept in " + cache);
-  }
-
-  @Test
-  void aCacheNamingTheDefaultStateFile_isOneLock_notTwo() throws IOException {
-    assertThat(OutputLock.take(out, OutputLock.file(out))).isNull();
-
-    CliRun run = map("--cache", OutputLock.file(out).toString());
-
-    assertThat(run.exitCode()).as(run.err()).isEqualTo(3);
+    assertThat(MapFiles.defaultCache(out)).doesNotExist();
   }
 }

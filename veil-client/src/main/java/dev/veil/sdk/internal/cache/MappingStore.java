@@ -484,23 +484,9 @@ public final class MappingStore implements AutoCloseable {
   }
 
   /**
-   * Every mapped entry in the order it was first added, while {@code mapping} says a run may still
-   * map or add entries: an entry that waits to be mapped is waited for. Once {@code mapping} is
-   * false, the rest is passed on like {@link #forEach} does (stale entries with their previous
-   * mapping, entries never mapped skipped).
-   */
-  public void forEachWhileMapping(BooleanSupplier mapping, Consumer<CachedMapping> action) {
-    read(
-        () -> {
-          Export.walk(this, mapping, Export.objects(action));
-          return null;
-        });
-  }
-
-  /**
-   * Writes the mapped entries as CSV to {@code out}, header first, following a run like {@link
-   * #forEachWhileMapping} while {@code mapping} is true; returns the number of rows. Does not flush
-   * or close {@code out}.
+   * Writes the mapped entries as CSV to {@code out}, header first, following a run while {@code
+   * mapping} is true (an entry that waits to be mapped is waited for); returns the number of rows.
+   * Does not flush or close {@code out}.
    *
    * @throws IOException if writing to {@code out} fails (the cache's own failures are unchecked)
    */
