@@ -34,6 +34,7 @@ public enum AdminAction {
   LIST_AUDIT_EVENTS("ListAuditEvents", Role.AUDIT_READER, false),
   GET_DEDUCTION_LIST("GetDeductionList", Role.DEDUCTION_READER, false),
   GET_EXPIRED_DEDUCTION_LIST("GetExpiredDeductionList", Role.DEDUCTION_READER, false),
+  GET_DEDUCTION("GetDeduction", Role.DEDUCTION_READER, false),
   CREATE_DEDUCTION("CreateDeduction", Role.DEDUCTION_WRITER, true),
   OPEN_DEDUCTION("OpenDeduction", Role.DEDUCTION_WRITER, true),
   CLOSE_DEDUCTION("CloseDeduction", Role.DEDUCTION_WRITER, true);

@@ -98,6 +98,20 @@ public final class DeductionService {
         });
   }
 
+  /** The record {@code id}, whatever its status; code 2 if there is none. */
+  public DeductionResult get(long id) {
+    if (id <= 0 || id > Deduction.MAX_ID) {
+      return DeductionResult.failure(DeductionCode.RECORD_NOT_FOUND);
+    }
+    return guarded(
+        "get",
+        () ->
+            store
+                .get(id)
+                .map(DeductionResult::of)
+                .orElseGet(() -> DeductionResult.failure(DeductionCode.RECORD_NOT_FOUND)));
+  }
+
   /** Sets record {@code id} to NORMAL (idempotent) and returns it. */
   public DeductionResult open(long id) {
     return setStatus(id, DeductionStatus.NORMAL);

@@ -38,4 +38,7 @@ public interface DeductionStore {
    * most {@code limit} of them ({@code 0}: no limit).
    */
   List<Deduction> list(DeductionStatus status, long afterId, long limit);
+
+  /** The record {@code id}, whatever its status. */
+  Optional<Deduction> get(long id);
 }

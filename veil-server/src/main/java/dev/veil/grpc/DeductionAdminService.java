@@ -66,6 +66,11 @@ public final class DeductionAdminService extends DeductionAdminApiGrpc.Deduction
   }
 
   @Override
+  public void getDeduction(DeductionReq request, StreamObserver<DeductionResp> out) {
+    answer(out, () -> deductions.get(Integer.toUnsignedLong(request.getId())));
+  }
+
+  @Override
   public void openDeduction(DeductionReq request, StreamObserver<DeductionResp> out) {
     long id = Integer.toUnsignedLong(request.getId());
     answer(out, () -> recorded("OpenDeduction", id, "NORMAL", () -> deductions.open(id)));

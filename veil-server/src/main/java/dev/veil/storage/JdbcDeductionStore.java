@@ -36,6 +36,7 @@ final class JdbcDeductionStore implements DeductionStore {
       "INSERT INTO deduction"
           + " (title, description, pay_method_id, status, request_id, created_ms, updated_ms)"
           + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (request_id) DO NOTHING RETURNING id";
+  private static final String SELECT_BY_ID = "SELECT " + COLUMNS + " FROM deduction WHERE id = ?";
   private static final String SELECT_BY_REQUEST_ID =
       "SELECT " + COLUMNS + " FROM deduction WHERE request_id = ?";
   private static final String SET_STATUS =
@@ -160,6 +161,20 @@ final class JdbcDeductionStore implements DeductionStore {
               }
             }
             return rows;
+          }
+        });
+  }
+
+  @Override
+  public Optional<Deduction> get(long id) {
+    return db.read(
+        "read deduction",
+        c -> {
+          try (PreparedStatement ps = c.prepareStatement(SELECT_BY_ID)) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+              return rs.next() ? Optional.of(deduction(rs)) : Optional.empty();
+            }
           }
         });
   }

@@ -88,7 +88,8 @@ class DeductionAdminServiceIT {
         () -> stub.getExpiredDeductionList(request),
         () -> stub.openDeduction(request),
         () -> stub.closeDeduction(request),
-        () -> stub.createDeduction(request));
+        () -> stub.createDeduction(request),
+        () -> stub.getDeduction(request));
   }
 
   // --- outcomes ---
@@ -127,6 +128,25 @@ class DeductionAdminServiceIT {
                 .get(0)
                 .payMethodId())
         .isEqualTo(4_294_967_295L);
+  }
+
+  @Test
+  void get_returnsOneRecordWhateverItsStatus_andCode2ForAnUnknownId() {
+    int id = admin.create("Gym", "monthly", 7, "").getData(0).getId();
+    admin.close(id);
+
+    DeductionResp got = admin.get(id);
+    assertOutcome(got, 0, "success");
+    assertThat(got.getDataList())
+        .singleElement()
+        .satisfies(
+            d -> {
+              assertThat(d.getId()).isEqualTo(id);
+              assertThat(d.getTitle()).isEqualTo("Gym");
+              assertThat(d.getStatus()).isEqualTo(1);
+            });
+    assertOutcome(admin.get(id + 1), 2, "record not found");
+    assertOutcome(admin.get(0), 2, "record not found");
   }
 
   @Test
@@ -383,7 +403,8 @@ class DeductionAdminServiceIT {
             "GetExpiredDeductionList",
             "OpenDeduction",
             "CloseDeduction",
-            "CreateDeduction");
+            "CreateDeduction",
+            "GetDeduction"); // the request's five, and Veil's addition
     assertThat(service.getMethodList())
         .allSatisfy(
             m -> {

@@ -1129,6 +1129,21 @@ abstract class StoreContractTest {
   }
 
   @Test
+  void deductions_get_findsARecordWhateverItsStatus() {
+    Store store = open();
+    Deduction d = store.deductions().insert(draft("one"), T0).deduction();
+    store.deductions().setStatus(d.id(), DeductionStatus.EXPIRED, T0.plusSeconds(1));
+
+    assertThat(store.deductions().get(d.id()))
+        .hasValueSatisfying(
+            got -> {
+              assertThat(got.title()).isEqualTo("one");
+              assertThat(got.status()).isEqualTo(DeductionStatus.EXPIRED);
+            });
+    assertThat(store.deductions().get(d.id() + 1)).isEmpty();
+  }
+
+  @Test
   void deductions_insert_withAUsedRequestId_returnsTheStoredRecord_andCreatesNothing() {
     Store store = open();
     Deduction first = store.deductions().insert(draft("first", "r1"), T0).deduction();

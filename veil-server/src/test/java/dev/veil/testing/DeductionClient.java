@@ -54,6 +54,10 @@ public final class DeductionClient implements AutoCloseable {
                 .build());
   }
 
+  public DeductionResp get(long id) {
+    return api().getDeduction(DeductionReq.newBuilder().setId((int) id).build());
+  }
+
   public DeductionResp open(long id) {
     return api().openDeduction(DeductionReq.newBuilder().setId((int) id).build());
   }

@@ -67,6 +67,12 @@ public final class InMemoryDeductionStore implements DeductionStore {
   }
 
   @Override
+  public synchronized Optional<Deduction> get(long id) {
+    beforeEachCall.run();
+    return Optional.ofNullable(rows.get(id));
+  }
+
+  @Override
   public synchronized Optional<Deduction> setStatus(long id, DeductionStatus status, Instant now) {
     beforeEachCall.run();
     Deduction current = rows.get(id);

@@ -23,7 +23,8 @@ import picocli.CommandLine.TypeConversionException;
       DeductionCommand.ListExpired.class,
       DeductionCommand.Create.class,
       DeductionCommand.Open.class,
-      DeductionCommand.Close.class
+      DeductionCommand.Close.class,
+      DeductionCommand.Get.class
     })
 public final class DeductionCommand extends CommandGroup {
 
@@ -178,6 +179,17 @@ public final class DeductionCommand extends CommandGroup {
               .setPayMethodId(payMethodId)
               .setRequestId(requestId)
               .build());
+    }
+  }
+
+  @Command(name = "get", description = "Show one deduction, whatever its status.")
+  static final class Get extends DeductionRpc {
+    @Parameters(paramLabel = "ID", converter = Uint32.class, description = "Deduction id.")
+    int id;
+
+    @Override
+    protected DeductionResp execute(DeductionAdminApiBlockingStub api) {
+      return api.getDeduction(DeductionReq.newBuilder().setId(id).build());
     }
   }
 

@@ -84,6 +84,19 @@ class DeductionCliIT {
   }
 
   @Test
+  void get_printsOneRecordWhateverItsStatus_andAnUnknownIdIsRefused() {
+    assertOk(deduction("create", "--title", "Gym membership"));
+    assertOk(deduction("close", "1"));
+
+    CliRun got = deduction("get", "1");
+    assertOk(got);
+    assertThat(got.out()).contains("Gym membership").contains("EXPIRED");
+    CliRun missing = deduction("get", "2");
+    assertThat(missing.exitCode()).isEqualTo(1);
+    assertThat(missing.err()).contains("record not found");
+  }
+
+  @Test
   void tables_escapeFormatCharacters_whileJsonKeepsThemExact() throws IOException {
     String title = "Gym \u202Eylhtnom";
     String desc = "first\u200B day\u2066";
