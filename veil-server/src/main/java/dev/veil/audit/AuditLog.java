@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -165,6 +166,12 @@ public final class AuditLog {
   /** Up to {@code limit} records matching {@code filter}, newest first. */
   public List<AuditEvent> list(AuditFilter filter, int limit) {
     return store.list(filter, limit);
+  }
+
+  /** The name of the actor whose change is being recorded on this thread, if one is. */
+  public static Optional<String> actorName() {
+    Pending pending = PENDING.get();
+    return pending == null ? Optional.empty() : Optional.of(pending.actor.name());
   }
 
   /**

@@ -35,6 +35,9 @@ public enum AdminAction {
   GET_DEDUCTION_LIST("GetDeductionList", Role.DEDUCTION_READER, false),
   GET_EXPIRED_DEDUCTION_LIST("GetExpiredDeductionList", Role.DEDUCTION_READER, false),
   GET_DEDUCTION("GetDeduction", Role.DEDUCTION_READER, false),
+  LIST_DEDUCTIONS("ListDeductions", Role.DEDUCTION_READER, false),
+  GET_DEDUCTION_HISTORY("GetDeductionHistory", Role.DEDUCTION_READER, false),
+  WATCH_DEDUCTIONS("WatchDeductions", Role.DEDUCTION_READER, false),
   CREATE_DEDUCTION("CreateDeduction", Role.DEDUCTION_WRITER, true),
   OPEN_DEDUCTION("OpenDeduction", Role.DEDUCTION_WRITER, true),
   CLOSE_DEDUCTION("CloseDeduction", Role.DEDUCTION_WRITER, true);

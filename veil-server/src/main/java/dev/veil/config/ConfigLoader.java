@@ -94,6 +94,8 @@ public final class ConfigLoader {
     d.put("log.access", "false");
     d.put("demo.enabled", "false");
     d.put("demo.port", "8081");
+    d.put("deductions.expiry-interval", "5s");
+    d.put("deductions.watch-interval", "250ms");
     d.put("webhook.poll-interval", "500ms");
     d.put("webhook.timeout", "10s");
     d.put("webhook.max-backoff", "1m");
@@ -323,6 +325,15 @@ public final class ConfigLoader {
         new VeilConfig.Demo(s.bool("demo.enabled"), s.port("demo.port")),
         connections(s),
         webhooks(s),
+        new VeilConfig.Deductions(
+            s.atMost(
+                s.positiveDuration("deductions.expiry-interval"),
+                "deductions.expiry-interval",
+                "1h"),
+            s.atMost(
+                s.positiveDuration("deductions.watch-interval"),
+                "deductions.watch-interval",
+                "1m")),
         redacted(v));
   }
 

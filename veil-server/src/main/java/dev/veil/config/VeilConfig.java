@@ -37,6 +37,7 @@ public record VeilConfig(
     Demo demo,
     Connections connections,
     DeliverySettings webhooks,
+    Deductions deductions,
     Map<String, String> settings) {
 
   /**
@@ -66,6 +67,12 @@ public record VeilConfig(
   public Duration propagationBound() {
     return propagationBound(syncInterval);
   }
+
+  /**
+   * Deductions: how often the expiry job closes the records whose validity window ended, and how
+   * often a change stream reads the log for changes made through other nodes.
+   */
+  public record Deductions(Duration expiryInterval, Duration watchInterval) {}
 
   /**
    * The public HTTP listener. On SIGTERM it serves on for {@code drainDelay}, then stops accepting

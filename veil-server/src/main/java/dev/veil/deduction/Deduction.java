@@ -2,6 +2,7 @@ package dev.veil.deduction;
 
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One deduction service as stored.
@@ -12,7 +13,11 @@ import java.util.Objects;
  * @param desc at most {@value #MAX_DESC_LENGTH} characters, may be empty
  * @param payMethodId an unsigned 32-bit number the caller chose; Veil attaches no meaning to it
  * @param created when the record was created (millisecond precision)
- * @param updated when its status last changed; equals {@code created} until then
+ * @param updated when it last changed; equals {@code created} until then
+ * @param version 1 when created, one more with every change (optimistic concurrency)
+ * @param validUntil the end of its validity window, if it has one: once it has passed, the expiry
+ *     job closes the record ({@link CloseReason#SCHEDULED})
+ * @param closeReason why it is EXPIRED; {@link CloseReason#NONE} exactly when it is NORMAL
  */
 public record Deduction(
     long id,
@@ -21,7 +26,10 @@ public record Deduction(
     long payMethodId,
     DeductionStatus status,
     Instant created,
-    Instant updated) {
+    Instant updated,
+    long version,
+    Optional<Instant> validUntil,
+    CloseReason closeReason) {
   /** Ids and pay method ids are unsigned 32-bit numbers on the wire. */
   public static final long MAX_ID = 0xFFFF_FFFFL;
 
@@ -37,10 +45,81 @@ public record Deduction(
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(created, "created");
     Objects.requireNonNull(updated, "updated");
+    Objects.requireNonNull(validUntil, "validUntil");
+    Objects.requireNonNull(closeReason, "closeReason");
   }
 
-  /** This record with another status, changed at {@code at}. */
+  /** A record as created at {@code at}: NORMAL, version 1. */
+  public static Deduction created(
+      long id,
+      String title,
+      String desc,
+      long payMethodId,
+      Instant at,
+      Optional<Instant> validUntil) {
+    return new Deduction(
+        id,
+        title,
+        desc,
+        payMethodId,
+        DeductionStatus.NORMAL,
+        at,
+        at,
+        1,
+        validUntil,
+        CloseReason.NONE);
+  }
+
+  /**
+   * This record opened (NORMAL) or closed by hand (EXPIRED) at {@code at}: the next version, or
+   * this record itself if it already has that status.
+   */
   public Deduction withStatus(DeductionStatus next, Instant at) {
-    return new Deduction(id, title, desc, payMethodId, next, created, at);
+    if (next == status) {
+      return this;
+    }
+    return new Deduction(
+        id,
+        title,
+        desc,
+        payMethodId,
+        next,
+        created,
+        at,
+        version + 1,
+        validUntil,
+        next == DeductionStatus.NORMAL ? CloseReason.NONE : CloseReason.MANUAL);
+  }
+
+  /**
+   * What a change that the store applies at {@code at} makes of this record: {@code decided}'s
+   * status, window and close reason, as the next version. {@code decided} is this record with those
+   * fields changed.
+   */
+  public Deduction nextVersion(Deduction decided, Instant at) {
+    return new Deduction(
+        id,
+        title,
+        desc,
+        payMethodId,
+        decided.status,
+        created,
+        at,
+        version + 1,
+        decided.validUntil,
+        decided.closeReason);
+  }
+
+  /** Whether {@code other} has this record's status, window and close reason. */
+  public boolean sameStateAs(Deduction other) {
+    return status == other.status
+        && validUntil.equals(other.validUntil)
+        && closeReason == other.closeReason;
+  }
+
+  /** This record with another status, window and close reason; version and times unchanged. */
+  Deduction with(DeductionStatus nextStatus, Optional<Instant> nextWindow, CloseReason reason) {
+    return new Deduction(
+        id, title, desc, payMethodId, nextStatus, created, updated, version, nextWindow, reason);
   }
 }

@@ -13,7 +13,13 @@ public enum DeductionCode {
   /** The store is reachable but refused to create the record. */
   CREATE_FAILED(3, "create failed"),
   /** A field is missing or malformed; the message names it ({@code invalid argument: <what>}). */
-  INVALID_ARGUMENT(4, "invalid argument");
+  INVALID_ARGUMENT(4, "invalid argument"),
+  /**
+   * The caller passed an {@code expected_version} the record no longer has: someone changed it
+   * since the caller read it. Nothing was changed; the message names the current version ({@code
+   * version conflict: the deduction is at version <n>}). Read it again and decide anew.
+   */
+  VERSION_CONFLICT(5, "version conflict");
 
   private final int number;
   private final String message;
@@ -28,7 +34,10 @@ public enum DeductionCode {
     return number;
   }
 
-  /** The value of {@code DeductionResp.message} (for {@link #INVALID_ARGUMENT}, its prefix). */
+  /**
+   * The value of {@code DeductionResp.message} (for {@link #INVALID_ARGUMENT} and {@link
+   * #VERSION_CONFLICT}, its prefix).
+   */
   public String message() {
     return message;
   }

@@ -3,6 +3,7 @@ package dev.veil.server;
 import dev.veil.common.JobLock;
 import dev.veil.common.StoreUnavailableException;
 import dev.veil.config.VeilConfig;
+import dev.veil.deduction.DeductionService;
 import dev.veil.observability.Readiness;
 import java.time.Clock;
 import java.time.Instant;
@@ -33,6 +34,7 @@ final class BackgroundJobs implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BackgroundJobs.class);
 
   private final Services services;
+  private final DeductionService deductions;
   private final JobLock jobLock;
   private final Clock clock;
   private final ScheduledExecutorService sync = daemon("veil-sync");
@@ -41,8 +43,9 @@ final class BackgroundJobs implements AutoCloseable {
   private final AtomicBoolean jobsFailing = new AtomicBoolean();
   private volatile boolean closed;
 
-  BackgroundJobs(Services services, JobLock jobLock, Clock clock) {
+  BackgroundJobs(Services services, DeductionService deductions, JobLock jobLock, Clock clock) {
     this.services = services;
+    this.deductions = deductions;
     this.jobLock = jobLock;
     this.clock = clock;
   }
@@ -64,6 +67,27 @@ final class BackgroundJobs implements AutoCloseable {
     long jobsMs = Math.max(1, config.jobInterval().toMillis());
     sync.scheduleWithFixedDelay(this::syncOnce, syncMs, syncMs, TimeUnit.MILLISECONDS);
     jobs.scheduleWithFixedDelay(this::rotateOnce, 0, jobsMs, TimeUnit.MILLISECONDS);
+    long expiryMs = Math.max(1, config.deductions().expiryInterval().toMillis());
+    jobs.scheduleWithFixedDelay(this::expireOnce, expiryMs, expiryMs, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Closes the deductions whose validity window ended, on one node at a time (another node takes
+   * over when this one is gone; the change itself is safe on several at once).
+   */
+  void expireOnce() {
+    guarded(
+        "deduction-expiry",
+        jobsFailing,
+        () ->
+            jobLock
+                .runExclusive("expire-deductions", deductions::expireDue)
+                .ifPresent(
+                    count -> {
+                      if (count > 0) {
+                        LOG.info("event=deductions_expired count={}", count);
+                      }
+                    }));
   }
 
   void syncOnce() {

@@ -104,6 +104,7 @@ public final class ServiceGraph {
     IdentityMapService mapping = new IdentityMapService(mapper, optOuts, tests::isAlwaysOptedOut);
     Readiness readiness = new Readiness(keys, clock, config.syncMaxStaleness());
     readiness.recordSync(loadStarted);
+    AuditLog audit = new AuditLog(store.audit(), clock);
     Services services =
         new Services(
             config,
@@ -120,9 +121,9 @@ public final class ServiceGraph {
             tests,
             readiness,
             new WebhookService(store.webhooks(), clients, clock, random),
-            new AuditLog(store.audit(), clock));
+            audit);
     phases.done("services_built");
-    return new Built(services, adminKey, new DeductionService(store.deductions(), clock));
+    return new Built(services, adminKey, new DeductionService(store.deductions(), audit, clock));
   }
 
   private static Optional<String> bootstrapAdmin(ClientService clients) {

@@ -53,6 +53,7 @@ public final class VeilServer implements AutoCloseable {
   private final PublicHttpServer http;
   private final Demo demo;
   private final AdminGrpcServer grpc;
+  private final DeductionAdminService deductionAdmin;
   private final ExecutorService grpcExecutor;
   private final BackgroundJobs jobs;
   private final WebhookDispatcher webhooks;
@@ -99,7 +100,13 @@ public final class VeilServer implements AutoCloseable {
       phases.done("http_listening");
       this.demo = config.demo().enabled() ? startDemo(config, demoStarter) : null;
       this.grpcExecutor = newGrpcExecutor();
-      this.grpc = adminServer(config, built, metrics, connections, grpcExecutor);
+      this.deductionAdmin =
+          new DeductionAdminService(
+              built.deductions(),
+              services.audit(),
+              config.dbTimeout(),
+              config.deductions().watchInterval());
+      this.grpc = adminServer(config, built, deductionAdmin, metrics, connections, grpcExecutor);
       this.grpcPort = grpc.start();
       phases.done("grpc_listening");
       // Whoever waits for readiness finds the bootstrap admin key already saved.
@@ -107,7 +114,7 @@ public final class VeilServer implements AutoCloseable {
         bootstrapKeySink.accept(bootstrapAdminKey);
       }
       services.readiness().markLoaded();
-      this.jobs = new BackgroundJobs(services, store.jobLock(), clock);
+      this.jobs = new BackgroundJobs(services, built.deductions(), store.jobLock(), clock);
       jobs.start();
       this.webhooks = webhookDispatcher(config, clock, store, services, metrics);
       webhooks.start();
@@ -158,14 +165,12 @@ public final class VeilServer implements AutoCloseable {
   private static AdminGrpcServer adminServer(
       VeilConfig config,
       ServiceGraph.Built built,
+      DeductionAdminService deductionAdmin,
       Metrics metrics,
       ConnectionLimit connections,
       ExecutorService executor) {
     Services services = built.services();
-    List<BindableService> admin =
-        List.of(
-            services.identityAdmin(),
-            new DeductionAdminService(built.deductions(), services.audit(), config.dbTimeout()));
+    List<BindableService> admin = List.of(services.identityAdmin(), deductionAdmin);
     return new AdminGrpcServer(
         AdminListener.onPort(config.grpc(), config.connections(), connections),
         services.authenticator(),
@@ -341,6 +346,7 @@ public final class VeilServer implements AutoCloseable {
     }
     jobs.close();
     webhooks.close();
+    deductionAdmin.close(); // ends the change streams, which would hold the stop of admin calls
     grpc.beginStop(); // refuses new admin calls now, not only once the HTTP requests in flight are
     // done
     if (demo != null) {

@@ -39,7 +39,8 @@ final class Migrator {
           new Migration(5, "site"),
           new Migration(6, "bucket_refresh"),
           new Migration(7, "webhook"),
-          new Migration(8, "audit"));
+          new Migration(8, "audit"),
+          new Migration(9, "deduction_lifecycle"));
 
   /** One schema version. */
   record Migration(int version, String name) {

@@ -1,9 +1,12 @@
 package dev.veil.deduction;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
+import dev.veil.audit.AuditLog;
 import dev.veil.common.StoreUnavailableException;
 import dev.veil.testing.InMemoryDeductionStore;
+import dev.veil.testing.InMemoryStores;
 import dev.veil.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,7 +31,9 @@ class DeductionServiceTest {
               throw new StoreUnavailableException("connection refused (test outage)", null);
             }
           });
-  private final DeductionService service = new DeductionService(store, clock);
+  private final InMemoryStores auditStores = new InMemoryStores();
+  private final DeductionService service =
+      new DeductionService(store, new AuditLog(auditStores.audit(), clock), clock);
 
   private Deduction created(String title) {
     DeductionResult r = service.create(title, "", 0, "");
@@ -394,5 +399,134 @@ class DeductionServiceTest {
 
     assertCode(service.create("", "", 0, ""), DeductionCode.INVALID_ARGUMENT);
     assertCode(service.open(0), DeductionCode.RECORD_NOT_FOUND);
+  }
+
+  // --- versions, validity windows, expiry, history ---
+
+  @Test
+  void openAndClose_withTheCurrentVersion_change_andWithAStaleOne_areVersionConflict() {
+    Deduction d = created("v");
+    clock.advance(Duration.ofSeconds(1));
+
+    DeductionResult closed = service.close(d.id(), 1);
+    DeductionResult stale = service.open(d.id(), 1, 0);
+    DeductionResult staleClose = service.close(d.id(), 1);
+
+    assertCode(closed, DeductionCode.SUCCESS);
+    assertThat(closed.records().get(0).version()).isEqualTo(2);
+    assertThat(closed.records().get(0).closeReason()).isEqualTo(CloseReason.MANUAL);
+    assertCode(stale, DeductionCode.VERSION_CONFLICT);
+    assertThat(stale.message()).isEqualTo("version conflict: the deduction is at version 2");
+    assertThat(stale.records()).isEmpty();
+    assertCode(staleClose, DeductionCode.VERSION_CONFLICT);
+    assertThat(service.get(d.id()).records().get(0)).isEqualTo(closed.records().get(0));
+    DeductionResult reopened = service.open(d.id(), 2, 0);
+    assertCode(reopened, DeductionCode.SUCCESS);
+    assertThat(reopened.records().get(0).version()).isEqualTo(3);
+    assertThat(reopened.records().get(0).closeReason()).isEqualTo(CloseReason.NONE);
+    assertCode(service.open(d.id(), 3, 0), DeductionCode.SUCCESS); // idempotent, same version
+    assertThat(service.get(d.id()).records().get(0).version()).isEqualTo(3);
+    assertCode(service.close(d.id(), -1), DeductionCode.INVALID_ARGUMENT);
+    assertCode(service.close(999, 1), DeductionCode.RECORD_NOT_FOUND);
+  }
+
+  @Test
+  void validityWindow_mustBeInTheFuture_andARecordPastItOpensOnlyWithANewOne() {
+    long now = T0.toEpochMilli();
+    assertThat(service.create("w", "", 0, "", now).message())
+        .isEqualTo("invalid argument: valid_until_ms must be in the future");
+    assertCode(service.create("w", "", 0, "", -5), DeductionCode.INVALID_ARGUMENT);
+    assertCode(
+        service.create("w", "", 0, "", DeductionService.MAX_VALID_UNTIL_MS + 1),
+        DeductionCode.INVALID_ARGUMENT);
+    Deduction d = service.create("w", "", 0, "", now + 60_000).records().get(0);
+    assertThat(d.validUntil()).contains(T0.plusSeconds(60));
+    service.close(d.id());
+    clock.advance(Duration.ofSeconds(61));
+
+    DeductionResult refused = service.open(d.id());
+    DeductionResult reopened = service.open(d.id(), 0, now + 120_000);
+
+    assertCode(refused, DeductionCode.INVALID_ARGUMENT);
+    assertThat(refused.message())
+        .startsWith("invalid argument: valid_until_ms: the validity window ended at ");
+    assertCode(reopened, DeductionCode.SUCCESS);
+    assertThat(reopened.records().get(0).validUntil()).contains(T0.plusSeconds(120));
+    assertThat(reopened.records().get(0).status()).isEqualTo(DeductionStatus.NORMAL);
+  }
+
+  @Test
+  void expireDue_closesTheRecordsPastTheirWindow_asScheduled_once() {
+    long now = T0.toEpochMilli();
+    Deduction soon = service.create("soon", "", 0, "", now + 1_000).records().get(0);
+    Deduction later = service.create("later", "", 0, "", now + 60_000).records().get(0);
+    Deduction none = created("none");
+    int[] told = {0};
+    service.onChange(() -> told[0]++);
+
+    assertThat(service.expireDue()).isZero();
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(service.expireDue()).isEqualTo(1);
+    assertThat(service.expireDue()).isZero();
+
+    Deduction expired = service.get(soon.id()).records().get(0);
+    assertThat(expired.status()).isEqualTo(DeductionStatus.EXPIRED);
+    assertThat(expired.closeReason()).isEqualTo(CloseReason.SCHEDULED);
+    assertThat(expired.updated()).isEqualTo(T0.plusSeconds(1));
+    assertThat(service.get(later.id()).records().get(0).status()).isEqualTo(DeductionStatus.NORMAL);
+    assertThat(service.get(none.id()).records().get(0).status()).isEqualTo(DeductionStatus.NORMAL);
+    assertThat(told[0]).isEqualTo(1);
+    assertThat(service.history(soon.id()).events())
+        .extracting(DeductionEvent::kind, DeductionEvent::actor)
+        .containsExactly(
+            tuple(DeductionEvent.Kind.CREATED, ""),
+            tuple(DeductionEvent.Kind.EXPIRED, DeductionEvent.EXPIRY_ACTOR));
+    assertThat(auditStores.audit().list(dev.veil.audit.AuditFilter.ALL, 10))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.action()).isEqualTo("ExpireDeduction");
+              assertThat(e.target()).isEqualTo("deduction " + soon.id());
+              assertThat(e.actorId()).isZero();
+            });
+  }
+
+  @Test
+  void history_ofAnUnknownRecord_isRecordNotFound() {
+    assertCode(service.history(1), DeductionCode.RECORD_NOT_FOUND);
+    assertCode(service.history(0), DeductionCode.RECORD_NOT_FOUND);
+    Deduction d = created("h");
+    service.close(d.id());
+    assertThat(service.history(d.id()).events())
+        .extracting(DeductionEvent::kind)
+        .containsExactly(DeductionEvent.Kind.CREATED, DeductionEvent.Kind.CLOSED);
+  }
+
+  @Test
+  void list_withFilters_checksThem() {
+    assertThat(
+            service
+                .list(
+                    new DeductionFilter(
+                        java.util.Set.of(),
+                        java.util.Set.of(1L << 32),
+                        java.util.Optional.empty(),
+                        java.util.Optional.empty()),
+                    0,
+                    "")
+                .message())
+        .isEqualTo("invalid argument: pay_method_id must be between 0 and 4294967295");
+    assertThat(
+            service
+                .list(
+                    new DeductionFilter(
+                        java.util.Set.of(),
+                        java.util.Set.of(),
+                        java.util.Optional.of(T0),
+                        java.util.Optional.of(T0)),
+                    0,
+                    "")
+                .message())
+        .isEqualTo("invalid argument: created_from_ms must be before created_before_ms");
   }
 }

@@ -3,6 +3,7 @@ package dev.veil.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.veil.deduction.Deduction;
+import dev.veil.deduction.DeductionFilter;
 import dev.veil.deduction.DeductionStatus;
 import dev.veil.grpc.deduction.v1.DeductionReq;
 import dev.veil.grpc.deduction.v1.DeductionResp;
@@ -255,7 +256,7 @@ class DeductionConcurrencyIT {
     try (Store store = Stores.open(db)) {
       Map<Long, Deduction> table = new TreeMap<>();
       for (DeductionStatus status : DeductionStatus.values()) {
-        for (Deduction d : store.deductions().list(status, 0, 0)) {
+        for (Deduction d : store.deductions().list(DeductionFilter.status(status), 0, 0)) {
           assertThat(table.put(d.id(), d)).as("record %d listed twice", d.id()).isNull();
         }
       }

@@ -124,7 +124,11 @@ class DeductionAdminServiceIT {
     assertThat(
             stores
                 .deductions()
-                .list(dev.veil.deduction.DeductionStatus.NORMAL, 0, 0)
+                .list(
+                    dev.veil.deduction.DeductionFilter.status(
+                        dev.veil.deduction.DeductionStatus.NORMAL),
+                    0,
+                    0)
                 .get(0)
                 .payMethodId())
         .isEqualTo(4_294_967_295L);
@@ -404,8 +408,22 @@ class DeductionAdminServiceIT {
             "OpenDeduction",
             "CloseDeduction",
             "CreateDeduction",
-            "GetDeduction"); // the request's five, and Veil's addition
+            // Veil's additions:
+            "GetDeduction",
+            "ListDeductions",
+            "GetDeductionHistory",
+            "WatchDeductions");
+    Set<String> requests =
+        Set.of(
+            "GetDeductionList",
+            "GetExpiredDeductionList",
+            "OpenDeduction",
+            "CloseDeduction",
+            "CreateDeduction",
+            "GetDeduction");
     assertThat(service.getMethodList())
+        .filteredOn(m -> requests.contains(m.getName()))
+        .hasSize(6)
         .allSatisfy(
             m -> {
               assertThat(m.getInputType()).isEqualTo(".protocol.payment.deduction.v1.DeductionReq");

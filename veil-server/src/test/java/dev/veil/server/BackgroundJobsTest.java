@@ -25,9 +25,12 @@ class BackgroundJobsTest {
   private final InMemoryStores stores = new InMemoryStores();
   private final VeilConfig config =
       TestConfigs.config("salt.rotation-period", "10s", "salt.daily-rotation-fraction", "1/8");
-  private final Services node = ServiceGraph.build(config, clock, stores).services();
-  private final Services otherNode = ServiceGraph.build(config, clock, stores).services();
-  private final BackgroundJobs jobs = new BackgroundJobs(node, stores.jobLock(), clock);
+  private final ServiceGraph.Built built = ServiceGraph.build(config, clock, stores);
+  private final ServiceGraph.Built otherBuilt = ServiceGraph.build(config, clock, stores);
+  private final Services node = built.services();
+  private final Services otherNode = otherBuilt.services();
+  private final BackgroundJobs jobs =
+      new BackgroundJobs(node, built.deductions(), stores.jobLock(), clock);
 
   @Test
   void syncOnce_bringsInWhatAnotherNodeWrote_andRecordsTheSync() {
@@ -91,7 +94,8 @@ class BackgroundJobsTest {
 
   @Test
   void rotateOnce_runsEachSaltPeriodOnce_evenFromTwoNodes() {
-    BackgroundJobs other = new BackgroundJobs(otherNode, stores.jobLock(), clock);
+    BackgroundJobs other =
+        new BackgroundJobs(otherNode, otherBuilt.deductions(), stores.jobLock(), clock);
     clock.advance(Duration.ofSeconds(10));
 
     jobs.rotateOnce();

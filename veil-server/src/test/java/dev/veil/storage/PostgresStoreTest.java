@@ -3,12 +3,16 @@ package dev.veil.storage;
 import static dev.veil.storage.StoreContractTest.clientSecret;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.veil.client.ApiClient;
 import dev.veil.client.Role;
 import dev.veil.common.ChangeCursor;
 import dev.veil.common.StoreUnavailableException;
 import dev.veil.common.Versioned;
+import dev.veil.deduction.Deduction;
+import dev.veil.deduction.DeductionEvent;
+import dev.veil.deduction.EventPosition;
 import dev.veil.optout.OptOut;
 import dev.veil.salt.BucketSalt;
 import dev.veil.testing.Await;
@@ -98,6 +102,43 @@ class PostgresStoreTest extends StoreContractTest {
       Read<OptOut> after = read(store.optOuts(), between.next());
       assertThat(hashes(after.rows())).contains(ByteBuffer.wrap(hash(1)));
       assertThat(after.rows()).extracting(Versioned::seq).contains(slowSeq);
+    }
+  }
+
+  /**
+   * The deduction change log has the same hole to avoid: a change that takes its seq first but
+   * commits last must not be skipped by a watcher that read past the later ones meanwhile.
+   */
+  @Test
+  void deductionLog_anEntryCommittedAfterAHigherSeq_isNeverSkipped() throws Exception {
+    Store store = open();
+    Deduction first = store.deductions().insert(draft("first"), T0).deduction();
+    List<DeductionEvent> start = store.deductions().eventsAfter(EventPosition.START, 100);
+    EventPosition cursor = start.get(start.size() - 1).position();
+    try (Connection slow = database.connect()) {
+      slow.setAutoCommit(false);
+      try (Statement s = slow.createStatement()) {
+        s.executeUpdate(
+            "INSERT INTO deduction_event (deduction_id, kind, at_ms, actor, title, description,"
+                + " pay_method_id, status, version, close_reason, created_ms, updated_ms)"
+                + " VALUES ("
+                + first.id()
+                + ", 5, 0, 'slow', 'first', '', 0, 0, 9, 0, 0, 0)");
+      }
+      store.deductions().insert(draft("fast"), T0);
+
+      List<DeductionEvent> between = store.deductions().eventsAfter(cursor, 100);
+      for (DeductionEvent e : between) {
+        cursor = e.position();
+      }
+      slow.commit();
+      List<DeductionEvent> after = store.deductions().eventsAfter(cursor, 100);
+
+      List<DeductionEvent> seen = new ArrayList<>(between);
+      seen.addAll(after);
+      assertThat(seen)
+          .extracting(DeductionEvent::actor, e -> e.deduction().title())
+          .containsExactly(tuple("slow", "first"), tuple("", "fast"));
     }
   }
 

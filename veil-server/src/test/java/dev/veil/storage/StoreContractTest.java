@@ -3,6 +3,7 @@ package dev.veil.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.veil.audit.AuditEvent;
 import dev.veil.audit.AuditFilter;
@@ -17,10 +18,14 @@ import dev.veil.common.Deadline;
 import dev.veil.common.StoreUnavailableException;
 import dev.veil.common.Versioned;
 import dev.veil.core.token.EncryptionKey;
+import dev.veil.deduction.CloseReason;
 import dev.veil.deduction.Deduction;
 import dev.veil.deduction.DeductionCreateException;
+import dev.veil.deduction.DeductionEvent;
+import dev.veil.deduction.DeductionFilter;
 import dev.veil.deduction.DeductionStatus;
 import dev.veil.deduction.DeductionStore;
+import dev.veil.deduction.EventPosition;
 import dev.veil.deduction.NewDeduction;
 import dev.veil.key.KeyStore;
 import dev.veil.optout.OptOut;
@@ -41,6 +46,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -1094,11 +1100,11 @@ abstract class StoreContractTest {
   // ---- deductions ---------------------------------------------------------------------------
 
   static NewDeduction draft(String title) {
-    return new NewDeduction(title, "", 0, Optional.empty());
+    return new NewDeduction(title, "", 0, Optional.empty(), Optional.empty());
   }
 
   static NewDeduction draft(String title, String requestId) {
-    return new NewDeduction(title, "", 0, Optional.of(requestId));
+    return new NewDeduction(title, "", 0, Optional.of(requestId), Optional.empty());
   }
 
   @Test
@@ -1107,7 +1113,11 @@ abstract class StoreContractTest {
     Instant precise = T0.plusNanos(1_234_567);
     NewDeduction full =
         new NewDeduction(
-            "Gym \uD83D\uDE00 Über", "line one\n\tline two", 4_294_967_295L, Optional.of("req-1"));
+            "Gym \uD83D\uDE00 Über",
+            "line one\n\tline two",
+            4_294_967_295L,
+            Optional.of("req-1"),
+            Optional.empty());
 
     DeductionStore.Inserted a = store.deductions().insert(full, precise);
     DeductionStore.Inserted b = store.deductions().insert(draft("second"), T0);
@@ -1122,9 +1132,12 @@ abstract class StoreContractTest {
                 4_294_967_295L,
                 DeductionStatus.NORMAL,
                 T0.plusMillis(1),
-                T0.plusMillis(1)));
+                T0.plusMillis(1),
+                1,
+                Optional.empty(),
+                CloseReason.NONE));
     assertThat(b.deduction().id()).isEqualTo(2);
-    assertThat(store.deductions().list(DeductionStatus.NORMAL, 0, 0))
+    assertThat(store.deductions().list(DeductionFilter.status(DeductionStatus.NORMAL), 0, 0))
         .containsExactly(a.deduction(), b.deduction());
   }
 
@@ -1152,7 +1165,9 @@ abstract class StoreContractTest {
     DeductionStore.Inserted again =
         store
             .deductions()
-            .insert(new NewDeduction("other", "x", 9, Optional.of("r1")), T0.plusSeconds(2));
+            .insert(
+                new NewDeduction("other", "x", 9, Optional.of("r1"), Optional.empty()),
+                T0.plusSeconds(2));
     DeductionStore.Inserted noKey1 = store.deductions().insert(draft("no key"), T0);
     DeductionStore.Inserted noKey2 = store.deductions().insert(draft("no key"), T0);
 
@@ -1162,8 +1177,10 @@ abstract class StoreContractTest {
     assertThat(noKey1.created()).isTrue();
     assertThat(noKey2.created()).isTrue();
     assertThat(noKey2.deduction().id()).isNotEqualTo(noKey1.deduction().id());
-    assertThat(store.deductions().list(DeductionStatus.NORMAL, 0, 0)).hasSize(2);
-    assertThat(store.deductions().list(DeductionStatus.EXPIRED, 0, 0)).hasSize(1);
+    assertThat(store.deductions().list(DeductionFilter.status(DeductionStatus.NORMAL), 0, 0))
+        .hasSize(2);
+    assertThat(store.deductions().list(DeductionFilter.status(DeductionStatus.EXPIRED), 0, 0))
+        .hasSize(1);
   }
 
   @Test
@@ -1183,7 +1200,8 @@ abstract class StoreContractTest {
     assertThat(results)
         .extracting(r -> r.deduction().id())
         .containsOnly(results.get(0).deduction().id());
-    assertThat(store.deductions().list(DeductionStatus.NORMAL, 0, 0)).hasSize(1);
+    assertThat(store.deductions().list(DeductionFilter.status(DeductionStatus.NORMAL), 0, 0))
+        .hasSize(1);
   }
 
   @Test
@@ -1199,7 +1217,7 @@ abstract class StoreContractTest {
       assertThatThrownBy(() -> store.deductions().insert(draft("too many"), T0))
           .isInstanceOf(DeductionCreateException.class);
     }
-    assertThat(store.deductions().list(DeductionStatus.NORMAL, 0, 0))
+    assertThat(store.deductions().list(DeductionFilter.status(DeductionStatus.NORMAL), 0, 0))
         .extracting(Deduction::title)
         .containsExactly("first", "last");
   }
@@ -1233,8 +1251,10 @@ abstract class StoreContractTest {
     Deduction expired = d.withStatus(DeductionStatus.EXPIRED, T0.plusSeconds(2));
     assertThat(closed).contains(expired);
     assertThat(closedAgain).contains(expired);
-    assertThat(store.deductions().list(DeductionStatus.EXPIRED, 0, 0)).containsExactly(expired);
-    assertThat(store.deductions().list(DeductionStatus.NORMAL, 0, 0)).isEmpty();
+    assertThat(store.deductions().list(DeductionFilter.status(DeductionStatus.EXPIRED), 0, 0))
+        .containsExactly(expired);
+    assertThat(store.deductions().list(DeductionFilter.status(DeductionStatus.NORMAL), 0, 0))
+        .isEmpty();
   }
 
   @Test
@@ -1244,7 +1264,8 @@ abstract class StoreContractTest {
 
     assertThat(store.deductions().setStatus(2, DeductionStatus.EXPIRED, T0)).isEmpty();
     assertThat(store.deductions().setStatus(0, DeductionStatus.EXPIRED, T0)).isEmpty();
-    assertThat(store.deductions().list(DeductionStatus.EXPIRED, 0, 0)).isEmpty();
+    assertThat(store.deductions().list(DeductionFilter.status(DeductionStatus.EXPIRED), 0, 0))
+        .isEmpty();
   }
 
   @Test
@@ -1271,8 +1292,10 @@ abstract class StoreContractTest {
           .as("call %d", i)
           .isEqualTo(i % 4 < 2 ? DeductionStatus.EXPIRED : DeductionStatus.NORMAL);
     }
-    List<Deduction> all = new ArrayList<>(store.deductions().list(DeductionStatus.NORMAL, 0, 0));
-    all.addAll(store.deductions().list(DeductionStatus.EXPIRED, 0, 0));
+    List<Deduction> all =
+        new ArrayList<>(
+            store.deductions().list(DeductionFilter.status(DeductionStatus.NORMAL), 0, 0));
+    all.addAll(store.deductions().list(DeductionFilter.status(DeductionStatus.EXPIRED), 0, 0));
     assertThat(all).singleElement().extracting(Deduction::id).isEqualTo(d.id());
   }
 
@@ -1286,13 +1309,186 @@ abstract class StoreContractTest {
       store.deductions().setStatus(id, DeductionStatus.EXPIRED, T0);
     }
 
-    assertThat(ids(store.deductions().list(DeductionStatus.NORMAL, 0, 0)))
+    assertThat(ids(store.deductions().list(DeductionFilter.status(DeductionStatus.NORMAL), 0, 0)))
         .containsExactly(1L, 3L, 4L, 6L, 7L, 9L);
-    assertThat(ids(store.deductions().list(DeductionStatus.EXPIRED, 0, 0)))
+    assertThat(ids(store.deductions().list(DeductionFilter.status(DeductionStatus.EXPIRED), 0, 0)))
         .containsExactly(2L, 5L, 8L);
-    assertThat(ids(store.deductions().list(DeductionStatus.NORMAL, 3, 2))).containsExactly(4L, 6L);
-    assertThat(ids(store.deductions().list(DeductionStatus.NORMAL, 6, 0))).containsExactly(7L, 9L);
-    assertThat(ids(store.deductions().list(DeductionStatus.EXPIRED, 8, 5))).isEmpty();
+    assertThat(ids(store.deductions().list(DeductionFilter.status(DeductionStatus.NORMAL), 3, 2)))
+        .containsExactly(4L, 6L);
+    assertThat(ids(store.deductions().list(DeductionFilter.status(DeductionStatus.NORMAL), 6, 0)))
+        .containsExactly(7L, 9L);
+    assertThat(ids(store.deductions().list(DeductionFilter.status(DeductionStatus.EXPIRED), 8, 5)))
+        .isEmpty();
+  }
+
+  @Test
+  void deductions_list_filtersByStatusesPayMethodsAndCreationTime_together() {
+    Store store = open();
+    for (int i = 1; i <= 8; i++) {
+      store
+          .deductions()
+          .insert(
+              new NewDeduction("d" + i, "", i % 3, Optional.empty(), Optional.empty()),
+              T0.plusSeconds(i));
+    }
+    store.deductions().setStatus(4, DeductionStatus.EXPIRED, T0.plusSeconds(10));
+    DeductionFilter payMethods12 =
+        new DeductionFilter(Set.of(), Set.of(1L, 2L), Optional.empty(), Optional.empty());
+    DeductionFilter window =
+        new DeductionFilter(
+            Set.of(), Set.of(), Optional.of(T0.plusSeconds(3)), Optional.of(T0.plusSeconds(6)));
+    DeductionFilter expiredPayMethod1 =
+        new DeductionFilter(
+            Set.of(DeductionStatus.EXPIRED), Set.of(1L), Optional.empty(), Optional.empty());
+    DeductionFilter both =
+        new DeductionFilter(
+            Set.of(DeductionStatus.NORMAL, DeductionStatus.EXPIRED),
+            Set.of(1L, 2L),
+            Optional.of(T0.plusSeconds(2)),
+            Optional.of(T0.plusSeconds(8)));
+
+    assertThat(ids(store.deductions().list(payMethods12, 0, 0)))
+        .containsExactly(1L, 2L, 4L, 5L, 7L, 8L);
+    assertThat(ids(store.deductions().list(window, 0, 0))).containsExactly(3L, 4L, 5L);
+    assertThat(ids(store.deductions().list(expiredPayMethod1, 0, 0))).containsExactly(4L);
+    assertThat(ids(store.deductions().list(both, 0, 0))).containsExactly(2L, 4L, 5L, 7L);
+    assertThat(ids(store.deductions().list(both, 4, 2))).containsExactly(5L, 7L);
+  }
+
+  @Test
+  void deductions_insert_keepsTheValidityWindow_andDueToExpireFindsItOnceItEnded() {
+    Store store = open();
+    Deduction lasting =
+        store
+            .deductions()
+            .insert(
+                new NewDeduction(
+                    "w", "", 0, Optional.empty(), Optional.of(T0.plusSeconds(60).plusNanos(5))),
+                T0)
+            .deduction();
+    store.deductions().insert(draft("no window"), T0);
+    Deduction closed =
+        store
+            .deductions()
+            .insert(
+                new NewDeduction("c", "", 0, Optional.empty(), Optional.of(T0.plusSeconds(30))), T0)
+            .deduction();
+    store.deductions().setStatus(closed.id(), DeductionStatus.EXPIRED, T0);
+
+    assertThat(lasting.validUntil()).contains(T0.plusSeconds(60));
+    assertThat(store.deductions().get(lasting.id()).orElseThrow()).isEqualTo(lasting);
+    assertThat(store.deductions().dueToExpire(T0.plusSeconds(59), 10)).isEmpty();
+    assertThat(store.deductions().dueToExpire(T0.plusSeconds(60), 10))
+        .containsExactly(lasting.id());
+  }
+
+  @Test
+  void deductions_change_storesTheNextVersion_orNothingWhenTheStateIsTheSame() {
+    Store store = open();
+    Deduction d = store.deductions().insert(draft("v"), T0).deduction();
+    assertThat(d.version()).isEqualTo(1);
+    assertThat(d.closeReason()).isEqualTo(CloseReason.NONE);
+
+    DeductionStore.Changed same =
+        store.deductions().change(d.id(), x -> x, T0.plusSeconds(1)).orElseThrow();
+    DeductionStore.Changed closed =
+        store
+            .deductions()
+            .change(d.id(), x -> x.withStatus(DeductionStatus.EXPIRED, T0), T0.plusSeconds(2))
+            .orElseThrow();
+
+    assertThat(same.changed()).isFalse();
+    assertThat(same.deduction()).isEqualTo(d);
+    assertThat(closed.changed()).isTrue();
+    assertThat(closed.deduction().version()).isEqualTo(2);
+    assertThat(closed.deduction().updated()).isEqualTo(T0.plusSeconds(2));
+    assertThat(closed.deduction().closeReason()).isEqualTo(CloseReason.MANUAL);
+    assertThat(store.deductions().get(d.id())).contains(closed.deduction());
+    assertThat(store.deductions().history(d.id()))
+        .extracting(DeductionEvent::kind)
+        .containsExactly(DeductionEvent.Kind.CREATED, DeductionEvent.Kind.CLOSED);
+  }
+
+  @Test
+  void deductions_change_whoseDecisionThrows_writesNothing() {
+    Store store = open();
+    Deduction d = store.deductions().insert(draft("v"), T0).deduction();
+
+    assertThatThrownBy(
+            () ->
+                store
+                    .deductions()
+                    .change(
+                        d.id(),
+                        x -> {
+                          throw new IllegalStateException("refused");
+                        },
+                        T0.plusSeconds(1)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("refused");
+    assertThat(store.deductions().get(d.id())).contains(d);
+    assertThat(store.deductions().history(d.id())).hasSize(1);
+    assertThat(store.deductions().change(99, x -> x, T0)).isEmpty();
+  }
+
+  @Test
+  void deductions_log_recordsEveryChangeInOrder_withTheRecordedActor_andResumesAfterAnyPosition() {
+    Store store = open();
+    AuditLog audit = new AuditLog(store.audit(), java.time.Clock.fixed(T0, ZoneOffset.UTC));
+    AuditLog.Actor ops = new AuditLog.Actor(7, "ops", "");
+    Deduction a =
+        audit
+            .recordCreation(
+                ops,
+                "CreateDeduction",
+                "deduction",
+                "{}",
+                () -> store.deductions().insert(draft("a"), T0))
+            .deduction();
+    Deduction b = store.deductions().insert(draft("b"), T0.plusSeconds(1)).deduction();
+    audit.record(
+        ops,
+        "CloseDeduction",
+        "deduction " + a.id(),
+        "{}",
+        () -> store.deductions().setStatus(a.id(), DeductionStatus.EXPIRED, T0.plusSeconds(2)));
+    store.deductions().setStatus(a.id(), DeductionStatus.NORMAL, T0.plusSeconds(3));
+
+    List<DeductionEvent> all = store.deductions().eventsAfter(EventPosition.START, 100);
+
+    assertThat(all)
+        .extracting(e -> e.deduction().id(), DeductionEvent::kind, DeductionEvent::actor)
+        .containsExactly(
+            tuple(a.id(), DeductionEvent.Kind.CREATED, "ops"),
+            tuple(b.id(), DeductionEvent.Kind.CREATED, ""),
+            tuple(a.id(), DeductionEvent.Kind.CLOSED, "ops"),
+            tuple(a.id(), DeductionEvent.Kind.OPENED, ""));
+    assertThat(all).extracting(DeductionEvent::position).isSorted().doesNotHaveDuplicates();
+    assertThat(all.get(3).deduction()).isEqualTo(store.deductions().get(a.id()).orElseThrow());
+    assertThat(all.get(3).at()).isEqualTo(T0.plusSeconds(3));
+    assertThat(store.deductions().eventsAfter(all.get(1).position(), 100))
+        .isEqualTo(all.subList(2, 4));
+    assertThat(store.deductions().eventsAfter(EventPosition.START, 3)).isEqualTo(all.subList(0, 3));
+    assertThat(store.deductions().eventsAfter(all.get(3).position(), 100)).isEmpty();
+    assertThat(store.deductions().history(a.id()))
+        .extracting(DeductionEvent::kind)
+        .containsExactly(
+            DeductionEvent.Kind.CREATED, DeductionEvent.Kind.CLOSED, DeductionEvent.Kind.OPENED);
+    assertThat(store.deductions().history(42)).isEmpty();
+  }
+
+  @Test
+  void deductions_log_refusesUpdatesAndDeletes() throws Exception {
+    Store store = open();
+    store.deductions().insert(draft("a"), T0);
+    try (Connection c = connectDirectly();
+        Statement s = c.createStatement()) {
+      assertThatThrownBy(() -> s.executeUpdate("UPDATE deduction_event SET actor = 'x'"))
+          .hasMessageContaining("append-only");
+      assertThatThrownBy(() -> s.executeUpdate("DELETE FROM deduction_event"))
+          .hasMessageContaining("append-only");
+    }
+    assertThat(store.deductions().eventsAfter(EventPosition.START, 10)).hasSize(1);
   }
 
   static List<Long> ids(List<Deduction> deductions) {
@@ -1393,7 +1589,7 @@ abstract class StoreContractTest {
     assertThat(second.optOuts().find(hash(1))).get().extracting(OptOut::optedOutAt).isEqualTo(T0);
     assertSameClient(all(second.clients()).get(0), client);
     assertThat(second.meta().get("created")).get().isEqualTo(bytes("x"));
-    assertThat(second.deductions().list(DeductionStatus.EXPIRED, 0, 0))
+    assertThat(second.deductions().list(DeductionFilter.status(DeductionStatus.EXPIRED), 0, 0))
         .containsExactly(deduction.withStatus(DeductionStatus.EXPIRED, T0.plusSeconds(1)));
     assertThat(second.deductions().insert(draft("kept", "r1"), T0).created()).isFalse();
     assertThat(second.deductions().insert(draft("new"), T0).deduction().id())
@@ -1489,6 +1685,26 @@ abstract class StoreContractTest {
             "pay_method_id",
             "status",
             "request_id",
+            "created_ms",
+            "updated_ms",
+            "version",
+            "valid_until_ms",
+            "close_reason"));
+    expected.put(
+        "deduction_event",
+        Set.of(
+            "seq",
+            "deduction_id",
+            "kind",
+            "at_ms",
+            "actor",
+            "title",
+            "description",
+            "pay_method_id",
+            "status",
+            "version",
+            "valid_until_ms",
+            "close_reason",
             "created_ms",
             "updated_ms"));
     try (Connection c = connectDirectly();
@@ -1641,7 +1857,8 @@ abstract class StoreContractTest {
         .isInstanceOf(StoreUnavailableException.class);
     assertThatThrownBy(() -> store.deductions().setStatus(1, DeductionStatus.EXPIRED, T0))
         .isInstanceOf(StoreUnavailableException.class);
-    assertThatThrownBy(() -> store.deductions().list(DeductionStatus.NORMAL, 0, 0))
+    assertThatThrownBy(
+            () -> store.deductions().list(DeductionFilter.status(DeductionStatus.NORMAL), 0, 0))
         .isInstanceOf(StoreUnavailableException.class);
     store.close(); // idempotent
   }

@@ -122,9 +122,10 @@ public final class RunningAdminServer implements AutoCloseable {
   public static List<BindableService> deductionAdmin(InMemoryNode node) {
     return List.of(
         new DeductionAdminService(
-            new DeductionService(node.store().deductions(), node.clock()),
+            new DeductionService(node.store().deductions(), node.services().audit(), node.clock()),
             node.services().audit(),
-            node.services().config().dbTimeout()));
+            node.services().config().dbTimeout(),
+            node.services().config().deductions().watchInterval()));
   }
 
   /** A new channel to the server (the caller closes it). */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.veil.audit.AuditLog;
 import dev.veil.deduction.Deduction;
 import dev.veil.deduction.DeductionService;
 import dev.veil.deduction.DeductionStatus;
@@ -183,8 +184,9 @@ class DeductionCliIT {
    * 2,500 records "d1" to "d2500" whose descriptions take 2,048 bytes each: more than 4 MiB in all.
    */
   private String createMoreThanOneMessageCanHold() {
+    MutableClock clock = MutableClock.at("2026-03-01T12:00:00Z");
     DeductionService service =
-        new DeductionService(stores.deductions(), MutableClock.at("2026-03-01T12:00:00Z"));
+        new DeductionService(stores.deductions(), new AuditLog(stores.audit(), clock), clock);
     String desc = "\u00e9".repeat(Deduction.MAX_DESC_LENGTH);
     for (int i = 1; i <= 2_500; i++) {
       service.create("d" + i, desc, 0, "");
