@@ -50,6 +50,7 @@ public final class RunningAdminServer implements AutoCloseable {
   private final int port;
   private final ManagedChannel channel;
   private final String name;
+  private final List<BindableService> admin = new ArrayList<>();
 
   private RunningAdminServer(
       boolean onPort,
@@ -57,7 +58,6 @@ public final class RunningAdminServer implements AutoCloseable {
       String... settings) {
     this.node = new InMemoryNode(START, TestConfigs.config(settings));
     Services services = node.services();
-    List<BindableService> admin = new ArrayList<>();
     admin.add(services.identityAdmin());
     admin.addAll(extraAdminServices.apply(node));
     VeilConfig config = services.config();
@@ -189,6 +189,15 @@ public final class RunningAdminServer implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     channel.shutdownNow();
+    for (BindableService service : admin) {
+      if (service instanceof AutoCloseable closeable) {
+        try {
+          closeable.close();
+        } catch (Exception e) {
+          throw new IllegalStateException("closing " + service.getClass().getSimpleName(), e);
+        }
+      }
+    }
     server.stop();
     executor.shutdownNow();
     channel.awaitTermination(5, TimeUnit.SECONDS);
