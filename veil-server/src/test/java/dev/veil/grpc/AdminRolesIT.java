@@ -17,6 +17,7 @@ import dev.veil.testing.RunningAdminServer;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientInterceptors;
+import io.grpc.Context;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServiceDescriptor;
@@ -57,6 +58,15 @@ class AdminRolesIT {
     for (Role role : Role.values()) {
       keys.put(role, server.node().newClientKey("holder of " + role, role));
     }
+    // One change in the deduction log, so that an allowed WatchDeductions answers at once.
+    server
+        .node()
+        .store()
+        .deductions()
+        .insert(
+            new dev.veil.deduction.NewDeduction(
+                "watched", "", 0, java.util.Optional.empty(), java.util.Optional.empty()),
+            RunningAdminServer.START);
   }
 
   @AfterAll
@@ -94,9 +104,27 @@ class AdminRolesIT {
         (Message)
             ((MethodDescriptor.PrototypeMarshaller<?>) m.getRequestMarshaller())
                 .getMessagePrototype();
+    CallOptions options = CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS);
     try {
-      ClientCalls.blockingUnaryCall(
-          as(key), m, CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), empty);
+      if (m.getType() == MethodDescriptor.MethodType.SERVER_STREAMING) {
+        // A stream that is allowed stays open: its first message tells, then it is cancelled.
+        Context.CancellableContext call = Context.current().withCancellation();
+        try {
+          return call.call(
+              () -> {
+                assertThat(ClientCalls.blockingServerStreamingCall(as(key), m, options, empty))
+                    .hasNext();
+                return Status.Code.OK;
+              });
+        } catch (StatusRuntimeException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        } finally {
+          call.cancel(null);
+        }
+      }
+      ClientCalls.blockingUnaryCall(as(key), m, options, empty);
       return Status.Code.OK;
     } catch (StatusRuntimeException e) {
       if (e.getStatus().getCode() == Status.Code.PERMISSION_DENIED) {
