@@ -225,6 +225,13 @@ class AuditTrailIT {
             () -> admin(reason).listWebhooks(ListWebhooksRequest.getDefaultInstance()),
             () -> deductions(reason).getDeductionList(DeductionReq.getDefaultInstance()),
             () -> deductions(reason).getExpiredDeductionList(DeductionReq.getDefaultInstance()),
+            () -> deductions(reason).getDeduction(DeductionReq.newBuilder().setId(1).build()),
+            () ->
+                deductions(reason)
+                    .listDeductions(
+                        dev.veil.grpc.deduction.v1.ListDeductionsReq.getDefaultInstance()),
+            () ->
+                deductions(reason).getDeductionHistory(DeductionReq.newBuilder().setId(1).build()),
             () -> auditor().listAuditEvents(ListAuditEventsRequest.getDefaultInstance()));
     for (Supplier<?> read : reads) {
       assertThat(added(read)).isEmpty();
