@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
  * public port); a missing key is a usage error (2). gRPC's own {@code java.util.logging} output is
  * silenced ({@link LibraryLogs#silence()}), so those lines are all a failure prints. Leaf commands
  * extend {@link AdminRpc} ({@code IdentityAdminApi}) or {@link DeductionRpc} ({@code
- * DeductionAdminApi}).
+ * DeductionAdminApi}), or this class for calls that answer otherwise ({@code deduction history},
+ * {@link DeductionWatch}).
  */
 public abstract class AdminCall implements Callable<Integer> {
   static final int OK = 0;

@@ -4,10 +4,6 @@ import dev.veil.grpc.identity.admin.v1.AuditEvent;
 import dev.veil.grpc.identity.admin.v1.IdentityAdminApiGrpc.IdentityAdminApiBlockingStub;
 import dev.veil.grpc.identity.admin.v1.ListAuditEventsRequest;
 import dev.veil.grpc.identity.admin.v1.ListAuditEventsResponse;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -103,16 +99,11 @@ public final class AuditCommand extends AdminRpc {
     if (value == null || value.isBlank()) {
       return 0;
     }
-    String v = value.strip();
     try {
-      if (v.length() == 10) {
-        return LocalDate.parse(v).atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
-      }
-      return Instant.parse(v).toEpochMilli();
-    } catch (DateTimeParseException e) {
+      return UtcTime.millis(value);
+    } catch (IllegalArgumentException e) {
       throw new ParameterException(
-          spec.commandLine(),
-          option + " must be a UTC date (2026-11-28) or time (2026-11-28T09:30:00Z): " + v);
+          spec.commandLine(), option + " must be " + UtcTime.FORMS + ": " + value.strip());
     }
   }
 }

@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Where a command's answer goes: the response as JSON ({@code --json}) or as text on stdout;
@@ -28,6 +29,20 @@ final class Output {
     } else {
       text.accept(out);
     }
+  }
+
+  /**
+   * One message of a stream as one line on stdout: compact JSON with {@code --json} (JSON Lines),
+   * otherwise {@code text}. Flushed at once, so that a program reading the output through a pipe
+   * gets each line as it is printed.
+   *
+   * @return false if the output is gone (a pipe whose reader ended): nothing more can be printed
+   */
+  boolean streamed(MessageOrBuilder message, Supplier<String> text) {
+    out.println(json ? ProtoJson.line(message) : text.get());
+    out.flush();
+    // picocli's writer wraps System.out, which keeps a failed write to itself: ask it too.
+    return !out.checkError() && !System.out.checkError();
   }
 
   /** One line on stdout, whatever the format. */

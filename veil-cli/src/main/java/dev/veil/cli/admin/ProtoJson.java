@@ -33,6 +33,15 @@ final class ProtoJson {
     }
   }
 
+  /** {@code message} as JSON on one line, for a stream of them (JSON Lines). */
+  static String line(MessageOrBuilder message) {
+    try {
+      return MAPPER.writeValueAsString(object(message));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write a JSON tree", e);
+    }
+  }
+
   private static ObjectNode object(MessageOrBuilder message) {
     ObjectNode node = NODES.objectNode();
     for (FieldDescriptor field : message.getDescriptorForType().getFields()) {
