@@ -59,18 +59,26 @@ final class ClientPages {
         "",
         false,
         "Empty: a site of its own. A number puts the client on that site.");
-    h.raw("<fieldset><legend>Roles</legend><div class=\"choices\">");
+    roleChoices(h, "Public API roles", false);
+    roleChoices(h, "Operator roles (this console and the admin API)", true);
+    Layout.reason(h, "create-reason");
+    Layout.submit(h, "Create client");
+    h.raw("</form></section>");
+    return ConsoleResponse.page(200, Layout.page("Clients", SECTION, r, h));
+  }
+
+  private static void roleChoices(Html h, String legend, boolean operator) {
+    h.raw("<fieldset><legend>").text(legend).raw("</legend><div class=\"choices\">");
     for (Role role : Role.values()) {
+      if (role.isOperatorRole() != operator) {
+        continue;
+      }
       String id = "role-" + role.name().toLowerCase(Locale.ROOT).replace('_', '-');
       h.raw("<div>");
       h.open("input", "type", "checkbox", "id", id, "name", "roles", "value", role.name());
       h.element("label", role.name(), "for", id).raw("</div>");
     }
     h.raw("</div></fieldset>");
-    Layout.reason(h, "create-reason");
-    Layout.submit(h, "Create client");
-    h.raw("</form></section>");
-    return ConsoleResponse.page(200, Layout.page("Clients", SECTION, r, h));
   }
 
   ConsoleResponse create(ConsoleRequest r) {

@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every answer carries a strict Content Security Policy ({@value #CSP}: the pages are
  * server-rendered HTML with forms, one style sheet and one script of the console's own, no inline
- * script or style), forbids framing and sniffing, sends no referrer, and pages are never cached.
- * Start and stop once each; thread-safe.
+ * script or style), forbids framing and sniffing, and pages are never cached. Referrers go to the
+ * console itself only ({@code same-origin}): under {@code no-referrer} browsers send {@code Origin:
+ * null} with a form, which the origin check must refuse. Start and stop once each; thread-safe.
  */
 public final class ConsoleServer {
   private static final Logger LOG = LoggerFactory.getLogger(ConsoleServer.class);
@@ -129,7 +130,7 @@ public final class ConsoleServer {
         .putHeader("Content-Security-Policy", CSP)
         .putHeader("X-Content-Type-Options", "nosniff")
         .putHeader("X-Frame-Options", "DENY")
-        .putHeader("Referrer-Policy", "no-referrer")
+        .putHeader("Referrer-Policy", "same-origin")
         .putHeader("Cross-Origin-Opener-Policy", "same-origin")
         .putHeader("Cross-Origin-Resource-Policy", "same-origin");
     Asset asset = ASSETS.get(request.path());

@@ -40,7 +40,7 @@ final class OverviewPage {
     h.element("dt", "Readiness")
         .element("dd", notReady == null ? "Ready" : "Not ready: " + notReady);
     h.element("dt", "Data age (since the last catch-up with the store)");
-    h.element("dd", DurationFormat.format(age));
+    h.element("dd", age.isZero() ? "under a second" : DurationFormat.format(age));
     h.element("dt", "Last catch-up started").element("dd", Layout.time(api.readiness().lastSync()));
     h.raw("</dl></section>");
   }
