@@ -56,7 +56,8 @@ class ConsoleBrowserIT {
     if (!Files.isRegularFile(tools().resolve("node_modules/playwright-core/package.json"))) {
       skip(
           "VEIL_REQUIRE_TOOLS",
-          "tools/console-test is not installed; install it with: npm ci --prefix tools/console-test");
+          "tools/console-test is not installed;"
+              + " install it with: npm ci --prefix tools/console-test");
     }
     deleteScreenshots();
     Path result = dataDir.resolve("result.json");

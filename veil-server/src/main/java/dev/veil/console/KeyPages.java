@@ -47,7 +47,8 @@ final class KeyPages {
         "fraction",
         "0.01",
         true,
-        "Greater than 0, at most 1: the oldest salts first. Advertising ids of those buckets change.");
+        "Greater than 0, at most 1: the oldest salts first. Advertising ids of those buckets"
+            + " change.");
     Layout.reason(h, "salts-reason");
     Layout.submit(h, "Rotate salts");
     h.raw("</form></section>");
