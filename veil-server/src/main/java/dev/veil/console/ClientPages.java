@@ -82,10 +82,6 @@ final class ClientPages {
   }
 
   ConsoleResponse create(ConsoleRequest r) {
-    ConsoleResponse repeat = SecretPage.refuseRepeat(r, SECTION);
-    if (repeat != null) {
-      return repeat;
-    }
     String name = r.form().text("name");
     if (name.chars().anyMatch(Character::isISOControl)) {
       throw VeilException.clientError("name: must not contain control characters");
@@ -98,10 +94,15 @@ final class ClientPages {
             .put("site_id", siteId)
             .put("roles", new TreeSet<>(roles))
             .json();
+    var actor = r.actor();
+    ConsoleResponse repeat = SecretPage.refuseRepeat(r, SECTION);
+    if (repeat != null) {
+      return repeat;
+    }
     CreatedClient created =
         api.audit()
             .recordCreation(
-                r.actor(),
+                actor,
                 "CreateClient",
                 "client",
                 details,
@@ -214,6 +215,7 @@ final class ClientPages {
   }
 
   ConsoleResponse rotateKey(ConsoleRequest r) {
+    r.actor(); // a reason the audit trail refuses is refused before the form's token is used
     ConsoleResponse repeat = SecretPage.refuseRepeat(r, SECTION + "/" + r.id());
     if (repeat != null) {
       return repeat;
@@ -232,6 +234,7 @@ final class ClientPages {
   }
 
   ConsoleResponse rotateSecret(ConsoleRequest r) {
+    r.actor(); // a reason the audit trail refuses is refused before the form's token is used
     ConsoleResponse repeat = SecretPage.refuseRepeat(r, SECTION + "/" + r.id());
     if (repeat != null) {
       return repeat;

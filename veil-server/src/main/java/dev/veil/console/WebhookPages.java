@@ -1,6 +1,7 @@
 package dev.veil.console;
 
 import dev.veil.audit.AuditDetails;
+import dev.veil.common.VeilException;
 import dev.veil.webhook.Webhook;
 import dev.veil.webhook.WebhookService;
 import java.util.Map;
@@ -57,16 +58,20 @@ final class WebhookPages {
   }
 
   ConsoleResponse register(ConsoleRequest r) {
+    long clientId = r.form().number("client_id", "Client id", 1, Long.MAX_VALUE, 0);
+    if (clientId == 0) {
+      throw VeilException.clientError("Client id is required");
+    }
+    String url = r.form().text("url");
+    var actor = r.actor();
     ConsoleResponse repeat = SecretPage.refuseRepeat(r, SECTION);
     if (repeat != null) {
       return repeat;
     }
-    long clientId = r.form().number("client_id", "Client id", 1, Long.MAX_VALUE, 0);
-    String url = r.form().text("url");
     WebhookService.Created created =
         api.audit()
             .recordCreation(
-                r.actor(),
+                actor,
                 "RegisterWebhook",
                 "webhook",
                 AuditDetails.of().put("client_id", clientId).put("host", host(url)).json(),

@@ -349,6 +349,21 @@ class ConsoleIT {
   }
 
   @Test
+  void aRefusedForm_thatWouldShowASecret_canBeSentAgainOnceCorrected() {
+    signInAsAdmin();
+    browser.get("/clients");
+    String once = browser.last().once();
+
+    Page refused =
+        browser.post("/clients", "once", once, "name", "dsp", "roles", "MAPPER", "site_id", "x");
+    Page corrected = browser.post("/clients", "once", once, "name", "dsp", "roles", "MAPPER");
+
+    assertThat(refused.status()).isEqualTo(400);
+    assertThat(corrected.status()).isEqualTo(200);
+    assertThat(secrets(corrected.body())).hasSize(2);
+  }
+
+  @Test
   void badInput_isAClearMessage_neverA500() {
     signInAsAdmin();
     browser.get("/clients");
