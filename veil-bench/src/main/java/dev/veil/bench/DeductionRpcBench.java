@@ -79,6 +79,8 @@ public final class DeductionRpcBench {
                 "0",
                 "grpc.port",
                 "0",
+                "console.enabled",
+                "false",
                 "salt.buckets",
                 "64",
                 "data.dir",

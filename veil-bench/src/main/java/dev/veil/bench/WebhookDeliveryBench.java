@@ -70,6 +70,8 @@ public final class WebhookDeliveryBench {
                 "0",
                 "grpc.port",
                 "0",
+                "console.enabled",
+                "false",
                 "salt.buckets",
                 "1024",
                 "data.dir",

@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
     name = "serve",
     mixinStandardHelpOptions = true,
     version = Main.VERSION,
-    description = "Run the Veil service (public HTTP API and admin gRPC API).")
+    description = "Run the Veil service (public HTTP API, admin gRPC API and the web console).")
 public final class ServeCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
@@ -54,6 +54,9 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Option(names = "--grpc-port", description = "Admin gRPC port (grpc.port).")
   Integer grpcPort;
+
+  @Option(names = "--console-port", description = "Web console port (console.port).")
+  Integer consolePort;
 
   @Option(names = "--db", description = "Store: a SQLite file path or a postgresql:// URL (db).")
   String db;
@@ -194,6 +197,7 @@ public final class ServeCommand implements Callable<Integer> {
     putIf(flags, "http.host", "--host", host);
     putIf(flags, "http.port", "--port", port);
     putIf(flags, "grpc.port", "--grpc-port", grpcPort);
+    putIf(flags, "console.port", "--console-port", consolePort);
     putIf(flags, "db", "--db", db);
     putIf(flags, "data.dir", "--data-dir", dataDir);
     putIf(flags, "api.profile", "--profile", profile);
@@ -270,6 +274,14 @@ public final class ServeCommand implements Callable<Integer> {
         "  3. Or paste the README's session (\"A whole session, to paste\"); every endpoint is in"
             + " docs/api.md, the browser SDK in docs/browser-sdk.md, several nodes in"
             + " docs/multi-node.md.");
+    server
+        .consolePort()
+        .ifPresent(
+            port ->
+                lines.add(
+                    "  4. Or click: open the web console at "
+                        + consoleUrl(config, port)
+                        + " and sign in with the admin key (docs/operators.md)."));
     lines.add("Stop with Ctrl-C (or SIGTERM): in-flight requests finish first.");
     lines.add("");
     lines.add("  public API  " + base + "/v1/...   (health: " + base + "/ops/healthz)");
@@ -283,9 +295,28 @@ public final class ServeCommand implements Callable<Integer> {
                         + ":"
                         + port
                         + "/   (a publisher page using the browser SDK)"));
+    server
+        .consolePort()
+        .ifPresent(
+            port ->
+                lines.add(
+                    "  console     "
+                        + consoleUrl(config, port)
+                        + "   (the web console: sign in with an admin key)"));
     lines.add("  admin gRPC  " + config.grpc().host() + ":" + server.grpcPort());
     lines.forEach(out::println);
     out.flush();
+  }
+
+  /** The console's address as a browser on this machine opens it. */
+  private static String consoleUrl(VeilConfig config, int port) {
+    String host = config.console().host();
+    if (host.equals("0.0.0.0") || host.equals("::")) {
+      host = "127.0.0.1";
+    } else if (host.indexOf(':') >= 0) {
+      host = "[" + host + "]";
+    }
+    return "http://" + host + ":" + port + "/";
   }
 
   /**

@@ -60,6 +60,7 @@ class JavaClientIT {
     Map<String, String> flags = new HashMap<>();
     flags.put("http.port", "0");
     flags.put("grpc.port", "0");
+    flags.put("console.port", "0");
     flags.put("salt.buckets", "256");
     flags.put("data.dir", dir.resolve("data").toString());
     VeilConfig config = ConfigLoader.load(null, Map.of(), flags);

@@ -22,6 +22,7 @@ public final class ServerProcess implements AutoCloseable {
   private static final Pattern HTTP = Pattern.compile("public API\\s+http://[^:]+:(\\d+)/");
   private static final Pattern GRPC = Pattern.compile("admin gRPC\\s+[^:]+:(\\d+)");
   private static final Pattern DEMO = Pattern.compile("demo site\\s+http://[^:]+:(\\d+)/");
+  private static final Pattern CONSOLE = Pattern.compile("console\\s+http://[^:]+:(\\d+)/");
 
   private final Process process;
   private final List<String> lines = new CopyOnWriteArrayList<>();
@@ -29,6 +30,7 @@ public final class ServerProcess implements AutoCloseable {
   private volatile int httpPort;
   private volatile int grpcPort;
   private volatile int demoPort;
+  private volatile int consolePort;
 
   private final Thread reader;
 
@@ -107,6 +109,8 @@ public final class ServerProcess implements AutoCloseable {
             "--port",
             "0",
             "--grpc-port",
+            "0",
+            "--console-port",
             "0"));
     cmd.addAll(List.of(args));
     return cmd;
@@ -126,6 +130,10 @@ public final class ServerProcess implements AutoCloseable {
         Matcher d = DEMO.matcher(line);
         if (d.find()) {
           demoPort = Integer.parseInt(d.group(1));
+        }
+        Matcher c = CONSOLE.matcher(line);
+        if (c.find()) {
+          consolePort = Integer.parseInt(c.group(1));
         }
         Matcher g = GRPC.matcher(line);
         if (g.find()) {
@@ -150,6 +158,11 @@ public final class ServerProcess implements AutoCloseable {
   /** The demo site's port ({@code --demo}), or 0. */
   public int demoPort() {
     return demoPort;
+  }
+
+  /** The web console's port, or 0 ({@code console.enabled=false}). */
+  public int consolePort() {
+    return consolePort;
   }
 
   /** Every line printed so far (stdout and stderr). */

@@ -73,6 +73,7 @@ class TokenDecryptorV2IT {
             Map.of(
                 "http.port", "0",
                 "grpc.port", "0",
+                "console.port", "0",
                 "data.dir", dir.resolve("data").toString(),
                 // The bidder limits of the v2 key answer: max_bidstream_lifetime_seconds is the
                 // advertising token lifetime, allow_clock_skew_seconds the allowed skew.

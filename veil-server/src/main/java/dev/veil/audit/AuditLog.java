@@ -30,6 +30,26 @@ public final class AuditLog {
 
   private static final ThreadLocal<Pending> PENDING = new ThreadLocal<>();
 
+  /**
+   * The reason a caller gave, as it is recorded: stripped of surrounding white space; empty for
+   * none.
+   *
+   * @throws IllegalArgumentException naming the rule broken (a message for the caller, without the
+   *     reason): more than {@value #MAX_REASON_LENGTH} code points, or a control character
+   */
+  public static String checkedReason(String reason) {
+    if (reason == null) {
+      return "";
+    }
+    if (reason.codePointCount(0, reason.length()) > MAX_REASON_LENGTH) {
+      throw new IllegalArgumentException("at most " + MAX_REASON_LENGTH + " characters");
+    }
+    if (reason.codePoints().anyMatch(Character::isISOControl)) {
+      throw new IllegalArgumentException("no control characters");
+    }
+    return reason.strip();
+  }
+
   /** Who is acting, and why (the reason may be empty). */
   public record Actor(long id, String name, String reason) {}
 

@@ -96,6 +96,11 @@ public final class ConfigLoader {
     d.put("demo.port", "8081");
     d.put("deductions.expiry-interval", "5s");
     d.put("deductions.watch-interval", "250ms");
+    d.put("console.enabled", "true");
+    d.put("console.host", "127.0.0.1");
+    d.put("console.port", "9091");
+    d.put("console.session-idle-timeout", "15m");
+    d.put("console.session-lifetime", "8h");
     d.put("webhook.poll-interval", "500ms");
     d.put("webhook.timeout", "10s");
     d.put("webhook.max-backoff", "1m");
@@ -323,6 +328,7 @@ public final class ConfigLoader {
             .toList(),
         s.bool("log.access"),
         new VeilConfig.Demo(s.bool("demo.enabled"), s.port("demo.port")),
+        console(s),
         connections(s),
         webhooks(s),
         new VeilConfig.Deductions(
@@ -335,6 +341,31 @@ public final class ConfigLoader {
                 "deductions.watch-interval",
                 "1m")),
         redacted(v));
+  }
+
+  /** The web console: {@code console.*}. */
+  private static VeilConfig.Console console(Settings s) {
+    Duration idle =
+        s.atMost(
+            s.atLeastOneSecond("console.session-idle-timeout"),
+            "console.session-idle-timeout",
+            "1d");
+    Duration lifetime =
+        s.atMost(s.atLeastOneSecond("console.session-lifetime"), "console.session-lifetime", "7d");
+    if (lifetime.compareTo(idle) < 0) {
+      throw new ConfigException(
+          "console.session-lifetime ("
+              + DurationFormat.format(lifetime)
+              + ") must not be shorter than console.session-idle-timeout ("
+              + DurationFormat.format(idle)
+              + ")");
+    }
+    return new VeilConfig.Console(
+        s.bool("console.enabled"),
+        s.text("console.host", false),
+        s.port("console.port"),
+        idle,
+        lifetime);
   }
 
   /** Webhook delivery: {@code webhook.*}. */

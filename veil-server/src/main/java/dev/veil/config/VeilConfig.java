@@ -35,6 +35,7 @@ public record VeilConfig(
     List<String> corsOrigins,
     boolean accessLog,
     Demo demo,
+    Console console,
     Connections connections,
     DeliverySettings webhooks,
     Deductions deductions,
@@ -94,6 +95,13 @@ public record VeilConfig(
 
   /** The demo publisher site of {@code veil serve --demo}, on its own port beside the API. */
   public record Demo(boolean enabled, int port) {}
+
+  /**
+   * The web console ({@code dev.veil.console}), on a listener of its own. A session ends {@code
+   * idleTimeout} after its last request, and {@code lifetime} after its sign-in whatever happens.
+   */
+  public record Console(
+      boolean enabled, String host, int port, Duration idleTimeout, Duration lifetime) {}
 
   /**
    * Bounds on connections (docs/spec.md 11). {@code maxConnections}: open at once over the HTTP and

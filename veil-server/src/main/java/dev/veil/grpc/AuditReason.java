@@ -54,13 +54,10 @@ final class AuditReason {
     } catch (CharacterCodingException e) {
       throw new IllegalArgumentException("x-veil-reason: not UTF-8 once %-escapes are decoded", e);
     }
-    if (reason.codePointCount(0, reason.length()) > AuditLog.MAX_REASON_LENGTH) {
-      throw new IllegalArgumentException(
-          "x-veil-reason: at most " + AuditLog.MAX_REASON_LENGTH + " characters");
+    try {
+      return AuditLog.checkedReason(reason);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("x-veil-reason: " + e.getMessage(), e);
     }
-    if (reason.codePoints().anyMatch(Character::isISOControl)) {
-      throw new IllegalArgumentException("x-veil-reason: no control characters");
-    }
-    return reason.strip();
   }
 }

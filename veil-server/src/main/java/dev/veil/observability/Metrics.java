@@ -47,6 +47,17 @@ public final class Metrics {
   }
 
   /**
+   * Requests recorded so far, all status codes together, per route and method: keys such as {@code
+   * "GET /v1/token/generate"}, sorted. For views of the node's own traffic (the console's
+   * overview); scrapers read {@link #scrape()}.
+   */
+  public java.util.SortedMap<String, Long> requestTotals() {
+    java.util.SortedMap<String, Long> totals = new java.util.TreeMap<>();
+    requests.values().forEach(r -> totals.put(r.method() + " " + r.route(), r.total()));
+    return totals;
+  }
+
+  /**
    * A counter named {@code name} (Prometheus convention: ending in {@code _total}); the same handle
    * for the same name.
    *

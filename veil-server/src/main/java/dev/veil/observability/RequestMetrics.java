@@ -60,6 +60,18 @@ public final class RequestMetrics {
     return series == null ? 0 : series.count.sum();
   }
 
+  /** Requests recorded so far, whatever their status. */
+  public long total() {
+    long total = 0;
+    for (int i = 0; i < byStatus.length(); i++) {
+      Series series = byStatus.get(i);
+      if (series != null) {
+        total += series.count.sum();
+      }
+    }
+    return total;
+  }
+
   String route() {
     return route;
   }

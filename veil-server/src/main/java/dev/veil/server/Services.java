@@ -4,11 +4,14 @@ import dev.veil.audit.AuditLog;
 import dev.veil.client.ApiKeyAuthenticator;
 import dev.veil.client.ClientService;
 import dev.veil.config.VeilConfig;
+import dev.veil.console.ConsoleApi;
+import dev.veil.deduction.DeductionService;
 import dev.veil.grpc.IdentityAdminService;
 import dev.veil.http.PublicApi;
 import dev.veil.identity.IdentityMapService;
 import dev.veil.identity.IdentityMapper;
 import dev.veil.key.KeyService;
+import dev.veil.observability.Metrics;
 import dev.veil.observability.Readiness;
 import dev.veil.optout.OptOutService;
 import dev.veil.salt.SaltService;
@@ -55,6 +58,25 @@ public record Services(
         authenticator,
         readiness,
         clock);
+  }
+
+  /** What the web console calls: these services, the deductions and the node's metrics. */
+  public ConsoleApi consoleApi(DeductionService deductions, Metrics metrics) {
+    return new ConsoleApi(
+        authenticator,
+        clients,
+        keys,
+        salts,
+        optOuts,
+        sites,
+        webhooks,
+        mapper,
+        deductions,
+        audit,
+        readiness,
+        metrics,
+        clock,
+        config.dbTimeout());
   }
 
   /** {@code IdentityAdminApi} over these services. */

@@ -1,6 +1,7 @@
 package dev.veil.server;
 
 import dev.veil.config.VeilConfig;
+import dev.veil.console.ConsoleServer;
 import dev.veil.grpc.AdminGrpcServer;
 import dev.veil.grpc.AdminListener;
 import dev.veil.grpc.DeductionAdminService;
@@ -40,8 +41,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Start-up order: open the store (migrations) → load or create the salt system → catch up keys,
  * salts, clients, opt-outs → make sure keysets exist → bootstrap the admin client on an empty store
- * → start HTTP and gRPC (IdentityAdminApi and DeductionAdminApi on the admin port) → mark ready →
- * start the background jobs.
+ * → start HTTP and gRPC (IdentityAdminApi and DeductionAdminApi on the admin port) and the web
+ * console (its own port) → mark ready → start the background jobs.
  */
 public final class VeilServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(VeilServer.class);
@@ -54,6 +55,8 @@ public final class VeilServer implements AutoCloseable {
   private final Demo demo;
   private final AdminGrpcServer grpc;
   private final DeductionAdminService deductionAdmin;
+  private final ConsoleServer console;
+  private final int consolePort;
   private final ExecutorService grpcExecutor;
   private final BackgroundJobs jobs;
   private final WebhookDispatcher webhooks;
@@ -109,6 +112,25 @@ public final class VeilServer implements AutoCloseable {
       this.grpc = adminServer(config, built, deductionAdmin, metrics, connections, grpcExecutor);
       this.grpcPort = grpc.start();
       phases.done("grpc_listening");
+      this.console =
+          config.console().enabled()
+              ? new ConsoleServer(
+                  vertx,
+                  config.console(),
+                  config.limits().maxHeaderBytes(),
+                  services.consoleApi(built.deductions(), metrics))
+              : null;
+      this.consolePort =
+          console == null
+              ? -1
+              : await(
+                  console.start().toCompletionStage().toCompletableFuture(),
+                  "bind the console's port "
+                      + config.console().host()
+                      + ":"
+                      + config.console().port()
+                      + " (console.host, console.port)");
+      phases.done("console_listening");
       // Whoever waits for readiness finds the bootstrap admin key already saved.
       if (bootstrapAdminKey != null) {
         bootstrapKeySink.accept(bootstrapAdminKey);
@@ -119,9 +141,11 @@ public final class VeilServer implements AutoCloseable {
       this.webhooks = webhookDispatcher(config, clock, store, services, metrics);
       webhooks.start();
       LOG.info(
-          "event=started http_port={} grpc_port={} store=\"{}\" buckets={} profile={}",
+          "event=started http_port={} grpc_port={} console_port={} store=\"{}\" buckets={}"
+              + " profile={}",
           httpPort,
           grpcPort,
+          consolePort,
           store.describe(),
           config.bucketCount(),
           config.profile());
@@ -312,6 +336,11 @@ public final class VeilServer implements AutoCloseable {
     return grpcPort;
   }
 
+  /** The port of the web console, if {@code console.enabled}. */
+  public OptionalInt consolePort() {
+    return console == null ? OptionalInt.empty() : OptionalInt.of(consolePort);
+  }
+
   /** The port of the demo publisher site, if {@code demo.enabled}. */
   public OptionalInt demoPort() {
     return demo == null ? OptionalInt.empty() : OptionalInt.of(demo.port());
@@ -349,6 +378,13 @@ public final class VeilServer implements AutoCloseable {
     deductionAdmin.close(); // ends the change streams, which would hold the stop of admin calls
     grpc.beginStop(); // refuses new admin calls now, not only once the HTTP requests in flight are
     // done
+    if (console != null) {
+      try {
+        console.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        LOG.warn("event=console_stop_incomplete error={}", e.getClass().getSimpleName());
+      }
+    }
     if (demo != null) {
       try {
         demo.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

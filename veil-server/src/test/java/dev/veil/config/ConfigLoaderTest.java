@@ -473,4 +473,40 @@ class ConfigLoaderTest {
     assertThat(DurationFormat.parse(DurationFormat.format(Duration.ofHours(3))))
         .isEqualTo(Duration.ofHours(3));
   }
+
+  @Test
+  void console_isOnLoopbackPort9091_withSessionsOf15MinutesIdleAnd8Hours_byDefault() {
+    VeilConfig.Console c = ConfigLoader.load(null, Map.of(), Map.of()).console();
+
+    assertThat(c.enabled()).isTrue();
+    assertThat(c.host()).isEqualTo("127.0.0.1");
+    assertThat(c.port()).isEqualTo(9091);
+    assertThat(c.idleTimeout()).isEqualTo(Duration.ofMinutes(15));
+    assertThat(c.lifetime()).isEqualTo(Duration.ofHours(8));
+  }
+
+  @Test
+  void console_settings_areParsed_andALifetimeShorterThanTheIdleTimeoutIsRefused() {
+    VeilConfig.Console c =
+        ConfigLoader.load(
+                null,
+                Map.of("VEIL_CONSOLE_ENABLED", "false"),
+                Map.of("console.port", "0", "console.session-idle-timeout", "5m"))
+            .console();
+    assertThat(c.enabled()).isFalse();
+    assertThat(c.port()).isZero();
+    assertThat(c.idleTimeout()).isEqualTo(Duration.ofMinutes(5));
+
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.load(
+                    null,
+                    Map.of(),
+                    Map.of("console.session-idle-timeout", "2h", "console.session-lifetime", "1h")))
+        .hasMessageContaining("console.session-lifetime (1h) must not be shorter than")
+        .hasMessageContaining("console.session-idle-timeout (2h)");
+    assertThatThrownBy(
+            () -> ConfigLoader.load(null, Map.of(), Map.of("console.session-lifetime", "30d")))
+        .hasMessageContaining("console.session-lifetime must be at most 7d");
+  }
 }

@@ -15,13 +15,14 @@ public final class TestConfigs {
   private TestConfigs() {}
 
   /**
-   * Defaults with ephemeral ports and {@value #BUCKETS} buckets, then {@code keyValues} (key,
-   * value, ...).
+   * Defaults with ephemeral ports (public, admin and console) and {@value #BUCKETS} buckets, then
+   * {@code keyValues} (key, value, ...).
    */
   public static VeilConfig config(String... keyValues) {
     Map<String, String> flags = new HashMap<>();
     flags.put("http.port", "0");
     flags.put("grpc.port", "0");
+    flags.put("console.port", "0");
     flags.put("salt.buckets", Integer.toString(BUCKETS));
     for (int i = 0; i + 1 < keyValues.length; i += 2) {
       flags.put(keyValues[i], keyValues[i + 1]);
