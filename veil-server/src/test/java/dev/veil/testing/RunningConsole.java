@@ -26,7 +26,8 @@ public final class RunningConsole implements AutoCloseable {
 
   private RunningConsole(String... settings) {
     this.node = new InMemoryNode(START, TestConfigs.config(settings));
-    this.deductions = new DeductionService(node.store().deductions(), node.clock());
+    this.deductions =
+        new DeductionService(node.store().deductions(), node.services().audit(), node.clock());
     this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(1));
     var config = node.services().config();
     this.server =
