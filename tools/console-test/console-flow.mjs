@@ -156,7 +156,7 @@ try {
   // 4. Create a deduction, close it and open it again.
   await nav(page, 'Deductions');
   await page.getByLabel('Title').fill('Gym membership');
-  await page.getByLabel('Pay method id').fill('3');
+  await page.getByLabel('Pay method id', { exact: true }).fill('3');
   await page.getByRole('button', { name: 'Create deduction' }).click();
   await page.waitForURL((u) => /^\/deductions\/\d+$/.test(u.pathname));
   result.deductionId = Number(new URL(page.url()).pathname.split('/').pop());
@@ -169,8 +169,23 @@ try {
   await page.getByRole('button', { name: 'Open deduction' }).click();
   await page.waitForLoadState('load');
   check((await text(page)).includes('was opened.') && (await text(page)).includes('NORMAL'), 'not reopened');
+  const story = await text(page);
+  check(
+    ['History', 'CREATED', 'CLOSED', 'OPENED'].every((w) => story.includes(w)),
+    'the deduction page does not show its history',
+  );
+  await look(page, 'deduction-history');
   await nav(page, 'Deductions');
   check((await text(page)).includes('Gym membership'), 'the open list lacks the deduction');
+  await page.getByLabel('Status').selectOption('any');
+  await page.getByLabel('Pay method ids').fill('4');
+  await page.getByRole('button', { name: 'Show' }).click();
+  await page.waitForLoadState('load');
+  check(!(await text(page)).includes('Gym membership'), 'the pay method filter did not narrow the list');
+  await page.getByLabel('Pay method ids').fill('3');
+  await page.getByRole('button', { name: 'Show' }).click();
+  await page.waitForLoadState('load');
+  check((await text(page)).includes('Gym membership'), 'the filtered list lacks the deduction');
   await look(page, 'deductions');
 
   // 5. The other pages, looked at and checked.

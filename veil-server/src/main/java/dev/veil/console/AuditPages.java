@@ -111,7 +111,7 @@ final class AuditPages {
   }
 
   /** A UTC date ({@code 2026-03-01}) or an ISO instant; null when empty. */
-  private static Instant time(String text, String label) {
+  static Instant time(String text, String label) {
     String t = text.strip();
     if (t.isEmpty()) {
       return null;

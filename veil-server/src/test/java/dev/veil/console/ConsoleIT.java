@@ -330,7 +330,8 @@ class ConsoleIT {
         .isEqualTo("{\"name\":\"dsp\",\"site_id\":0,\"roles\":[\"MAPPER\",\"ID_READER\"]}");
     assertThat(created.reason()).isEqualTo("ticket OPS-7");
     assertThat(events.get(1).target()).isEqualTo("deduction 1");
-    assertThat(events.get(0).details()).isEqualTo("{\"status\":\"EXPIRED\"}");
+    assertThat(events.get(0).details())
+        .isEqualTo("{\"status\":\"EXPIRED\",\"close_reason\":\"MANUAL\"}");
     assertThat(events.get(0).reason()).isEqualTo("ended");
   }
 
@@ -452,6 +453,65 @@ class ConsoleIT {
     assertThat(browser.get("/deductions/1").body())
         .contains("Deduction 1 was opened.")
         .contains("NORMAL");
+  }
+
+  @Test
+  void theDeductionList_filtersByAnyStatusPayMethodAndCreationTime() {
+    console.deductions().create("Gym", "", 3, "");
+    node().clock().advance(java.time.Duration.ofDays(2));
+    console.deductions().create("Pool", "", 4, "");
+    console.deductions().create("Sauna", "", 3, "");
+    console.deductions().close(3);
+    signInAsAdmin();
+
+    Page payMethod3 = browser.get("/deductions?status=any&pay_method_id=3");
+    Page open = browser.get("/deductions?status=normal&pay_method_id=3,4");
+    Page early = browser.get("/deductions?status=any&created_before=2026-03-02");
+    Page bad = browser.get("/deductions?status=any&pay_method_id=x");
+
+    assertThat(payMethod3.body())
+        .contains("Gym", "Sauna", "EXPIRED (manual)")
+        .doesNotContain("Pool");
+    assertThat(open.body()).contains("Gym", "Pool").doesNotContain("Sauna");
+    assertThat(early.body()).contains("Gym").doesNotContain("Pool", "Sauna");
+    assertThat(bad.status()).isEqualTo(400);
+    assertThat(bad.body()).contains("Pay method ids must be numbers");
+  }
+
+  @Test
+  void aDeduction_showsItsHistory_andACloseFromAStalePage_isRefused409() {
+    signInAsAdmin();
+    browser.post(
+        "/deductions",
+        "title",
+        "Trial",
+        "pay_method_id",
+        "3",
+        "request_id",
+        "r1",
+        "valid_until",
+        "2026-03-05");
+    Page shown = browser.get("/deductions/1");
+    assertThat(shown.body())
+        .contains("2026-03-05 00:00:00 UTC")
+        .contains("name=\"expected_version\" value=\"1\"");
+    console.deductions().close(1); // someone else, after the page was shown
+    console.deductions().open(1);
+
+    Page stale = browser.post("/deductions/1/close", "expected_version", "1");
+    Page history = browser.get("/deductions/1");
+
+    assertThat(stale.status()).isEqualTo(409);
+    assertThat(stale.body()).contains("the deduction is at version 3");
+    assertThat(console.deductions().get(1).records().get(0).status().name()).isEqualTo("NORMAL");
+    assertThat(history.body())
+        .contains("History")
+        .contains("CREATED")
+        .contains("CLOSED")
+        .contains("OPENED");
+    Page current = browser.post("/deductions/1/close", "expected_version", "3");
+    assertThat(current.status()).isEqualTo(303);
+    assertThat(console.deductions().get(1).records().get(0).version()).isEqualTo(4);
   }
 
   private static List<String> secrets(String html) {
