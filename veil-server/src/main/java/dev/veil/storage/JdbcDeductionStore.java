@@ -49,7 +49,8 @@ final class JdbcDeductionStore implements DeductionStore {
   private static final String INSERT =
       "INSERT INTO deduction (title, description, pay_method_id, status, request_id, created_ms,"
           + " updated_ms, version, valid_until_ms, close_reason)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, 0) ON CONFLICT (request_id) DO NOTHING RETURNING id";
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, 0)"
+          + " ON CONFLICT (request_id) DO NOTHING RETURNING id";
   private static final String SELECT_BY_ID = "SELECT " + COLUMNS + " FROM deduction WHERE id = ?";
   private static final String SELECT_BY_REQUEST_ID =
       "SELECT " + COLUMNS + " FROM deduction WHERE request_id = ?";
