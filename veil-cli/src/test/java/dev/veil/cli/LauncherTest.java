@@ -208,6 +208,25 @@ class LauncherTest {
   }
 
   @Test
+  void mapOverV1_stopsAtTheFirstTier_whileMapOverV3_keepsEveryTierForTheCipher() throws Exception {
+    String crypto = "-XX:CompileCommand=CompileThresholdScaling,com.sun.crypto.provider.*::*,0.001";
+    List<String> v1 = start("map", "--in", "x.txt");
+    List<String> v1EmptySecret =
+        start(bin, true, Map.of("VEIL_CLIENT_SECRET", ""), "map", "--in", "x.txt");
+    List<String> v3Flag = start("map", "--client-secret", "s", "--in", "x.txt");
+    List<String> v3Joined = start("map", "--client-secret=s", "--in", "x.txt");
+    List<String> v3Env =
+        start(bin, true, Map.of("VEIL_CLIENT_SECRET", "s"), "map", "--in", "x.txt");
+
+    assertThat(v1).contains("-XX:TieredStopAtLevel=1").doesNotContain(crypto);
+    assertThat(v1EmptySecret).contains("-XX:TieredStopAtLevel=1");
+    for (List<String> v3 : List.of(v3Flag, v3Joined, v3Env)) {
+      assertThat(v3).doesNotContain("-XX:TieredStopAtLevel=1").contains(crypto);
+      assertThat(v3.indexOf(crypto)).isGreaterThan(v3.indexOf("-XX:CompileCommand=quiet"));
+    }
+  }
+
+  @Test
   void sourcesOlderThanTheJar_areNotBuilt() throws Exception {
     sources(-60_000);
 
