@@ -209,7 +209,8 @@ class LauncherTest {
 
   @Test
   void mapOverV1_stopsAtTheFirstTier_whileMapOverV3_keepsEveryTierForTheCipher() throws Exception {
-    String crypto = "-XX:CompileCommand=CompileThresholdScaling,com.sun.crypto.provider.*::*,0.001";
+    String crypto =
+        "-XX:CompileCommand=CompileThresholdScaling,com.sun.crypto.provider.*::*,0.00005";
     List<String> v1 = start("map", "--in", "x.txt");
     List<String> v1EmptySecret =
         start(bin, true, Map.of("VEIL_CLIENT_SECRET", ""), "map", "--in", "x.txt");
@@ -218,10 +219,14 @@ class LauncherTest {
     List<String> v3Env =
         start(bin, true, Map.of("VEIL_CLIENT_SECRET", "s"), "map", "--in", "x.txt");
 
-    assertThat(v1).contains("-XX:TieredStopAtLevel=1").doesNotContain(crypto);
+    assertThat(v1)
+        .contains("-XX:TieredStopAtLevel=1")
+        .doesNotContain(crypto, "-XX:Tier4InvocationThreshold=200000");
     assertThat(v1EmptySecret).contains("-XX:TieredStopAtLevel=1");
     for (List<String> v3 : List.of(v3Flag, v3Joined, v3Env)) {
-      assertThat(v3).doesNotContain("-XX:TieredStopAtLevel=1").contains(crypto);
+      assertThat(v3)
+          .doesNotContain("-XX:TieredStopAtLevel=1")
+          .contains(crypto, "-XX:Tier4InvocationThreshold=200000");
       assertThat(v3.indexOf(crypto)).isGreaterThan(v3.indexOf("-XX:CompileCommand=quiet"));
     }
   }
