@@ -206,15 +206,11 @@ final class SitePages {
   }
 
   private static Set<ParticipantType> types(Collection<String> names) {
-    Set<ParticipantType> types = EnumSet.noneOf(ParticipantType.class);
-    for (String name : names) {
-      try {
-        types.add(ParticipantType.parse(name));
-      } catch (IllegalArgumentException e) {
-        throw VeilException.clientError(e.getMessage());
-      }
+    try {
+      return ParticipantType.parseAll(names);
+    } catch (IllegalArgumentException e) {
+      throw VeilException.clientError(e.getMessage());
     }
-    return types;
   }
 
   private static String types(Set<ParticipantType> types) {

@@ -52,15 +52,11 @@ final class SiteMessages {
    * @throws VeilException CLIENT_ERROR naming an unknown type and the accepted ones
    */
   static Set<ParticipantType> types(Collection<String> names) {
-    Set<ParticipantType> types = EnumSet.noneOf(ParticipantType.class);
-    for (String name : names) {
-      try {
-        types.add(ParticipantType.parse(name));
-      } catch (IllegalArgumentException e) {
-        throw VeilException.clientError(e.getMessage());
-      }
+    try {
+      return ParticipantType.parseAll(names);
+    } catch (IllegalArgumentException e) {
+      throw VeilException.clientError(e.getMessage());
     }
-    return types;
   }
 
   private static List<String> names(Set<ParticipantType> types) {

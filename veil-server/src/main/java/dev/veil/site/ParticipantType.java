@@ -1,7 +1,10 @@
 package dev.veil.site;
 
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -28,6 +31,19 @@ public enum ParticipantType {
     }
     throw new IllegalArgumentException(
         "unknown participant type '" + name.strip() + "': expected one of " + names());
+  }
+
+  /**
+   * The types named in {@code names}, each case-insensitively.
+   *
+   * @throws IllegalArgumentException naming the first unknown name and the accepted values
+   */
+  public static Set<ParticipantType> parseAll(Collection<String> names) {
+    Set<ParticipantType> types = EnumSet.noneOf(ParticipantType.class);
+    for (String name : names) {
+      types.add(parse(name));
+    }
+    return types;
   }
 
   /** The accepted names, comma-separated, in declaration order. */
