@@ -1,11 +1,12 @@
 package dev.veil.console;
 
-import dev.veil.audit.AuditDetails;
 import dev.veil.client.AdminAction;
 import dev.veil.common.ErrorCode;
 import dev.veil.common.VeilException;
 import dev.veil.deduction.CloseReason;
 import dev.veil.deduction.Deduction;
+import dev.veil.deduction.DeductionAudit;
+import dev.veil.deduction.DeductionCode;
 import dev.veil.deduction.DeductionEvent;
 import dev.veil.deduction.DeductionFilter;
 import dev.veil.deduction.DeductionResult;
@@ -285,9 +286,9 @@ final class DeductionPages {
             api.audit()
                 .recordCreation(
                     r.actor(),
-                    "CreateDeduction",
+                    DeductionAudit.CREATE,
                     "deduction",
-                    createDetails(title, payMethod, validUntil),
+                    DeductionAudit.created(title, payMethod, validUntil),
                     () ->
                         api.deductions()
                             .create(
@@ -302,25 +303,13 @@ final class DeductionPages {
     return ConsoleResponse.redirect(SECTION + "/" + id);
   }
 
-  private static String createDetails(String title, long payMethod, long validUntil) {
-    AuditDetails details = AuditDetails.of().put("title", title).put("pay_method_id", payMethod);
-    if (validUntil != 0) {
-      details.put("valid_until_ms", validUntil);
-    }
-    return details.json();
-  }
-
   ConsoleResponse open(ConsoleRequest r) {
     long version = expectedVersion(r);
     long validUntil = millis(r.form(), "valid_until", "New end of validity");
-    AuditDetails details = AuditDetails.of().put("status", "NORMAL");
-    if (validUntil != 0) {
-      details.put("valid_until_ms", validUntil);
-    }
     return setStatus(
         r,
-        "OpenDeduction",
-        details,
+        DeductionAudit.OPEN,
+        DeductionAudit.opened(validUntil),
         () -> api.deductions().open(r.id(), version, validUntil),
         "opened");
   }
@@ -329,8 +318,8 @@ final class DeductionPages {
     long version = expectedVersion(r);
     return setStatus(
         r,
-        "CloseDeduction",
-        AuditDetails.of().put("status", "EXPIRED").put("close_reason", "MANUAL"),
+        DeductionAudit.CLOSE,
+        DeductionAudit.closed(),
         () -> api.deductions().close(r.id(), version),
         "closed");
   }
@@ -343,7 +332,7 @@ final class DeductionPages {
   private ConsoleResponse setStatus(
       ConsoleRequest r,
       String action,
-      AuditDetails details,
+      String details,
       Supplier<DeductionResult> change,
       String done) {
     DeductionResult result =
@@ -351,11 +340,11 @@ final class DeductionPages {
             .record(
                 r.actor(),
                 action,
-                "deduction " + r.id(),
-                details.json(),
+                DeductionAudit.target(r.id()),
+                details,
                 change,
                 DeductionResult::success);
-    if (result.code() == dev.veil.deduction.DeductionCode.VERSION_CONFLICT) {
+    if (result.code() == DeductionCode.VERSION_CONFLICT) {
       return ConsoleDispatcher.page(
           r,
           409,

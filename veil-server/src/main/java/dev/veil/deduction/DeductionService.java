@@ -1,6 +1,5 @@
 package dev.veil.deduction;
 
-import dev.veil.audit.AuditDetails;
 import dev.veil.audit.AuditLog;
 import dev.veil.common.BlankText;
 import dev.veil.common.StoreUnavailableException;
@@ -298,8 +297,8 @@ public final class DeductionService {
           audit.record(
               EXPIRY,
               "ExpireDeduction",
-              "deduction " + id,
-              AuditDetails.of().put("status", "EXPIRED").put("close_reason", "SCHEDULED").json(),
+              DeductionAudit.target(id),
+              DeductionAudit.expired(),
               () ->
                   store.change(
                       id,

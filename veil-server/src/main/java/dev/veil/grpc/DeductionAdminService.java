@@ -1,8 +1,8 @@
 package dev.veil.grpc;
 
-import dev.veil.audit.AuditDetails;
 import dev.veil.audit.AuditLog;
 import dev.veil.deduction.Deduction;
+import dev.veil.deduction.DeductionAudit;
 import dev.veil.deduction.DeductionFilter;
 import dev.veil.deduction.DeductionResult;
 import dev.veil.deduction.DeductionService;
@@ -154,17 +154,13 @@ public final class DeductionAdminService extends DeductionAdminApiGrpc.Deduction
   @Override
   public void openDeduction(DeductionReq request, StreamObserver<DeductionResp> out) {
     long id = Integer.toUnsignedLong(request.getId());
-    AuditDetails details = AuditDetails.of().put("status", "NORMAL");
-    if (request.getValidUntilMs() != 0) {
-      details.put("valid_until_ms", request.getValidUntilMs());
-    }
     answer(
         out,
         () ->
             recorded(
-                "OpenDeduction",
+                DeductionAudit.OPEN,
                 id,
-                details,
+                DeductionAudit.opened(request.getValidUntilMs()),
                 () ->
                     deductions.open(id, request.getExpectedVersion(), request.getValidUntilMs())));
   }
@@ -176,9 +172,9 @@ public final class DeductionAdminService extends DeductionAdminApiGrpc.Deduction
         out,
         () ->
             recorded(
-                "CloseDeduction",
+                DeductionAudit.CLOSE,
                 id,
-                AuditDetails.of().put("status", "EXPIRED").put("close_reason", "MANUAL"),
+                DeductionAudit.closed(),
                 () -> deductions.close(id, request.getExpectedVersion())));
   }
 
@@ -189,9 +185,12 @@ public final class DeductionAdminService extends DeductionAdminApiGrpc.Deduction
         () ->
             audit.recordCreation(
                 AdminAuthInterceptor.actor(),
-                "CreateDeduction",
+                DeductionAudit.CREATE,
                 "deduction",
-                createDetails(request),
+                DeductionAudit.created(
+                    request.getTitle(),
+                    Integer.toUnsignedLong(request.getPayMethodId()),
+                    request.getValidUntilMs()),
                 () ->
                     deductions.create(
                         request.getTitle(),
@@ -202,24 +201,13 @@ public final class DeductionAdminService extends DeductionAdminApiGrpc.Deduction
                 DeductionResult::success));
   }
 
-  private static String createDetails(DeductionReq request) {
-    AuditDetails details =
-        AuditDetails.of()
-            .put("title", request.getTitle())
-            .put("pay_method_id", Integer.toUnsignedLong(request.getPayMethodId()));
-    if (request.getValidUntilMs() != 0) {
-      details.put("valid_until_ms", request.getValidUntilMs());
-    }
-    return details.json();
-  }
-
   private DeductionResult recorded(
-      String action, long id, AuditDetails details, Supplier<DeductionResult> change) {
+      String action, long id, String details, Supplier<DeductionResult> change) {
     return audit.record(
         AdminAuthInterceptor.actor(),
         action,
-        "deduction " + id,
-        details.json(),
+        DeductionAudit.target(id),
+        details,
         change,
         DeductionResult::success);
   }
