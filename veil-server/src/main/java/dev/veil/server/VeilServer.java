@@ -378,32 +378,27 @@ public final class VeilServer implements AutoCloseable {
     deductionAdmin.close(); // ends the change streams, which would hold the stop of admin calls
     grpc.beginStop(); // refuses new admin calls now, not only once the HTTP requests in flight are
     // done
-    if (console != null) {
-      try {
-        console.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        LOG.warn("event=console_stop_incomplete error={}", e.getClass().getSimpleName());
-      }
-    }
-    if (demo != null) {
-      try {
-        demo.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        LOG.warn("event=demo_stop_incomplete error={}", e.getClass().getSimpleName());
-      }
-    }
+    // The console, the demo site and the public listener stop at the same moment as admin calls
+    // are refused; then each is given its time. (Waiting for one before stopping the next would
+    // leave the public listener taking new requests on kept-alive connections meanwhile.)
+    CompletableFuture<Void> consoleStopped =
+        console == null
+            ? CompletableFuture.completedFuture(null)
+            : console.stop().toCompletionStage().toCompletableFuture();
+    CompletableFuture<Void> demoStopped =
+        demo == null
+            ? CompletableFuture.completedFuture(null)
+            : demo.stop().toCompletionStage().toCompletableFuture();
     // Vert.x closes what is still in flight after http.shutdown-timeout and then completes the
-    // stop;
-    // waiting a little longer lets it finish that, so only a stop that hangs counts as incomplete.
+    // stop; waiting a little longer lets it finish that, so only a stop that hangs counts as
+    // incomplete.
     Duration httpStop = services.config().http().shutdownTimeout().plus(HTTP_STOP_MARGIN);
-    try {
-      http.stop()
-          .toCompletionStage()
-          .toCompletableFuture()
-          .get(httpStop.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (Exception e) {
-      LOG.warn("event=http_stop_incomplete error={}", e.getClass().getSimpleName());
-    }
+    awaitStop(
+        http.stop().toCompletionStage().toCompletableFuture(),
+        httpStop.toMillis(),
+        "http_stop_incomplete");
+    awaitStop(consoleStopped, 10_000, "console_stop_incomplete");
+    awaitStop(demoStopped, 10_000, "demo_stop_incomplete");
     grpc.stop();
     grpcExecutor.shutdown();
     vertx
@@ -415,5 +410,13 @@ public final class VeilServer implements AutoCloseable {
         .join();
     store.close();
     LOG.info("event=stopped");
+  }
+
+  private static void awaitStop(CompletableFuture<?> stopped, long millis, String event) {
+    try {
+      stopped.get(millis, TimeUnit.MILLISECONDS);
+    } catch (Exception e) {
+      LOG.warn("event={} error={}", event, e.getClass().getSimpleName());
+    }
   }
 }
