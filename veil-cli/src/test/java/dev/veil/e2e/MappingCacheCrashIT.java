@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.veil.client.ClientService.CreatedClient;
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
+import dev.veil.testing.KillMoments;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,7 +14,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -102,20 +102,21 @@ class MappingCacheCrashIT {
         .as("header, and one row per distinct valid identifier")
         .isEqualTo(1 + EMAILS);
 
-    long seed = new Random().nextLong();
-    Random random = new Random(seed);
-    int kills = 0;
-    for (int attempt = 0; attempt < 5; attempt++) {
+    KillMoments moments = new KillMoments(runMillis);
+    long seed = moments.seed();
+    int kills = 0; // since the crashed files were last started afresh
+    for (int attempt = 1; attempt <= 5 || kills == 0; attempt++) {
+      assertThat(attempt).as("attempts to kill a run (seed %d)", seed).isLessThanOrEqualTo(30);
       Process p = launch(secret, "crashed.cache", "crashed.csv");
-      // Anywhere from the JVM's start to near the end of what an uninterrupted run took.
-      long delay = 1 + (long) (random.nextDouble() * runMillis * 0.9);
-      if (!p.waitFor(delay, TimeUnit.MILLISECONDS)) {
-        p.destroyForcibly(); // SIGKILL on Linux
-        p.waitFor();
+      if (moments.killAtRandomMoment(p)) {
         kills++;
+      } else {
+        // It ended by itself: its files are complete. Start afresh, so the run checked below
+        // resumes from a crash.
+        KillMoments.deleteFilesStartingWith(dir, "crashed.");
+        kills = 0;
       }
     }
-    assertThat(kills).as("runs killed (seed %d)", seed).isPositive();
     runToTheEnd(secret, "crashed.cache", "crashed.csv");
     assertThat(Files.readAllBytes(dir.resolve("crashed.csv")))
         .as("output after %d SIGKILLs (seed %d)", kills, seed)
