@@ -48,7 +48,7 @@ ready() {
 }
 
 java -XX:+UnlockExperimentalVMOptions -XX:+UseEpsilonGC -Xms12g -Xmx12g -jar veil-cli/target/veil.jar serve \
-  --data-dir "$work/data" --port "$port" --grpc-port "$grpc_port" --set salt.buckets=1048576 >"$work/serve.log" 2>&1 &
+  --data-dir "$work/data" --port "$port" --grpc-port "$grpc_port" --console-port 0 --set salt.buckets=1048576 >"$work/serve.log" 2>&1 &
 pid=$!
 ready
 VEIL_KEY="$(java -jar veil-cli/target/veil.jar admin client create --name alloc --roles GENERATOR,MAPPER \

@@ -96,7 +96,7 @@ write_emails() {
 # server_pid, url (the public API) and grpc_port.
 start_serve() {
   local jar="$1" dir="$2" cpus="$3" serve
-  serve=(java -jar "$jar" serve --data-dir "$dir/data" --port 0 --grpc-port 0)
+  serve=(java -jar "$jar" serve --data-dir "$dir/data" --port 0 --grpc-port 0 --console-port 0)
   if [ -n "$cpus" ]; then serve=(taskset -c "$cpus" "${serve[@]}"); fi
   "${serve[@]}" >"$dir/server.log" 2>&1 & # taskset execs java: $! is the server's pid
   server_pid=$!

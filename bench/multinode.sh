@@ -124,11 +124,11 @@ start_node() {
   # shellcheck disable=SC2086  # java_opts is a list of options
   if [ -n "$server_cpus" ]; then
     taskset -c "$server_cpus" java $java_opts -jar "$jar" serve --db "postgresql://$PGUSER@$PGHOST:$PGPORT/$database" \
-      --port "$port" --grpc-port "$(grpc_port "$i")" --data-dir "$work/node$i" --set "salt.buckets=$buckets" \
+      --port "$port" --grpc-port "$(grpc_port "$i")" --console-port 0 --data-dir "$work/node$i" --set "salt.buckets=$buckets" \
       >"$work/node$i.out" 2>"$work/node$i.log" &
   else
     java $java_opts -jar "$jar" serve --db "postgresql://$PGUSER@$PGHOST:$PGPORT/$database" \
-      --port "$port" --grpc-port "$(grpc_port "$i")" --data-dir "$work/node$i" --set "salt.buckets=$buckets" \
+      --port "$port" --grpc-port "$(grpc_port "$i")" --console-port 0 --data-dir "$work/node$i" --set "salt.buckets=$buckets" \
       >"$work/node$i.out" 2>"$work/node$i.log" &
   fi
   pid=$!

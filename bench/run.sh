@@ -120,7 +120,7 @@ start_server() {
   local data="$1" cpus="$2" logfile="$work/serve-$(date +%s%N).log" t0 code
   t0=$(date +%s%N)
   pinned_bg "$cpus" "$logfile" env VEIL_NO_BUILD=1 ./veil serve --data-dir "$data" --port "$port" \
-    --grpc-port "$grpc_port" --set "salt.buckets=$buckets"
+    --grpc-port "$grpc_port" --console-port 0 --set "salt.buckets=$buckets"
   server_pid=$bg_pid
   while :; do
     code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "http://127.0.0.1:$port/ops/readyz" || true)

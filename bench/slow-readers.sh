@@ -34,7 +34,7 @@ stream_sets="--set http.idle-timeout=10m"
 [ -z "${JAR:-}" ] && stream_sets="$stream_sets --set http.stream-stall-timeout=10m"
 # shellcheck disable=SC2086
 java -Xmx1g -XX:+ExitOnOutOfMemoryError -XX:NativeMemoryTracking=summary -jar "$jar" serve --data-dir "$data" \
-  --port 0 --grpc-port 0 $stream_sets $sets >"$data/server.log" 2>&1 &
+  --port 0 --grpc-port 0 --console-port 0 $stream_sets $sets >"$data/server.log" 2>&1 &
 server=$!
 for _ in $(seq 1 600); do grep -q 'admin gRPC' "$data/server.log" && break; sleep 0.2; done
 http=$(grep -oE 'public API +http://127.0.0.1:[0-9]+' "$data/server.log" | grep -oE '[0-9]+$') || die "no start"

@@ -34,7 +34,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-taskset -c 0 java -jar "$jar" serve --data-dir "$dir/data" --port 0 --grpc-port 0 \
+taskset -c 0 java -jar "$jar" serve --data-dir "$dir/data" --port 0 --grpc-port 0 --console-port 0 \
   --set "salt.buckets=$buckets" >"$dir/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 240); do

@@ -138,7 +138,7 @@ final class FakeVeil implements Transport {
         throw new IOException("connection reset (fake)");
       }
       mapRequests++;
-      return ok(map(JSON.readTree(request.jsonBody())));
+      return ok(map(JSON.readTree(request.body())));
     }
     if (path.startsWith("/v1/identity/buckets?since_timestamp=")) {
       return ok(buckets(Long.parseLong(path.substring(path.indexOf('=') + 1))));
@@ -147,12 +147,11 @@ final class FakeVeil implements Transport {
       return ok(keys());
     }
     if (path.equals("/v1/token/generate")) {
-      return generate(JSON.readTree(request.jsonBody()));
+      return generate(JSON.readTree(request.body()));
     }
     if (path.equals("/v1/token/refresh")) {
       return refresh(
-          JSON.readTree(request.jsonBody()).get("refresh_token").asText(),
-          request.apiKey() != null);
+          JSON.readTree(request.body()).get("refresh_token").asText(), request.apiKey() != null);
     }
     return answer(
         404, "{\"status\":\"unknown_path\",\"message\":\"Unknown path\"}", Optional.empty());
@@ -319,8 +318,8 @@ final class FakeVeil implements Transport {
   List<List<String>> mapBatches() throws IOException {
     List<List<String>> batches = new ArrayList<>();
     for (Request r : requests) {
-      if (r.pathAndQuery().equals("/v1/identity/map") && r.jsonBody() != null) {
-        JsonNode body = JSON.readTree(r.jsonBody());
+      if (r.pathAndQuery().equals("/v1/identity/map") && r.body() != null) {
+        JsonNode body = JSON.readTree(r.body());
         List<String> values = new ArrayList<>();
         body.elements().next().forEach(v -> values.add(v.asText()));
         batches.add(values);

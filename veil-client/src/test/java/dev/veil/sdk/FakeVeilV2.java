@@ -86,7 +86,7 @@ final class FakeVeilV2 implements Transport {
   private OpenedEnvelope open(Request request) {
     OpenedEnvelope opened =
         V2Envelope.BASE64.openRequest(
-            request.jsonBody(), secret, v1.clock.instant(), Duration.ofMinutes(2));
+            request.body(), secret, v1.clock.instant(), Duration.ofMinutes(2));
     openedPayloads.add(opened.payloadBytes());
     return opened;
   }
@@ -111,7 +111,7 @@ final class FakeVeilV2 implements Transport {
   }
 
   private Response refresh(Request request) throws IOException {
-    String token = new String(request.jsonBody(), StandardCharsets.US_ASCII);
+    String token = new String(request.body(), StandardCharsets.US_ASCII);
     byte[] v1Body = JSON.writeValueAsBytes(JSON.createObjectNode().put("refresh_token", token));
     Response v1Answer = v1.send(new Request("/v1/token/refresh", v1Body, request.apiKey()));
     if (v1Answer.status() != 200) {

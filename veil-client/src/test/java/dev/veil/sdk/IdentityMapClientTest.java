@@ -65,7 +65,7 @@ class IdentityMapClientTest {
     assertThat(batches).hasSizeGreaterThan(4);
     assertThat(batches.stream().mapToInt(List::size).sum()).isEqualTo(100);
     for (var r : server.requests) {
-      assertThat(r.jsonBody().length).isLessThanOrEqualTo(5_000);
+      assertThat(r.body().length).isLessThanOrEqualTo(5_000);
     }
   }
 
@@ -103,8 +103,8 @@ class IdentityMapClientTest {
         server.client().hashIdentifiers(true).build().mapper().map(List.of(email, phone));
 
     String body =
-        new String(server.requests.get(0).jsonBody(), UTF_8)
-            + new String(server.requests.get(1).jsonBody(), UTF_8);
+        new String(server.requests.get(0).body(), UTF_8)
+            + new String(server.requests.get(1).body(), UTF_8);
     assertThat(body)
         .doesNotContain("Jane")
         .doesNotContain("jane")

@@ -24,7 +24,7 @@ class PublisherClientTest {
     assertThat(tokens.refreshFrom()).isEqualTo(NOW.plus(Duration.ofHours(1)));
     assertThat(tokens.refreshExpires()).isEqualTo(NOW.plus(Duration.ofDays(30)));
     assertThat(tokens.toString()).doesNotContain("adv-");
-    assertThat(new String(server.requests.get(0).jsonBody(), UTF_8))
+    assertThat(new String(server.requests.get(0).body(), UTF_8))
         .isEqualTo("{\"email\":\"user@example.com\"}");
   }
 
@@ -37,7 +37,7 @@ class PublisherClientTest {
         .publisher()
         .generate(Identifier.phone("+12025550123"));
 
-    assertThat(new String(server.requests.get(0).jsonBody(), UTF_8))
+    assertThat(new String(server.requests.get(0).body(), UTF_8))
         .startsWith("{\"phone_hash\":\"")
         .doesNotContain("2025550123");
   }

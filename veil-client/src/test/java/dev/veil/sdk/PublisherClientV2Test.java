@@ -35,7 +35,7 @@ class PublisherClientV2Test {
         .singleElement()
         .extracting(r -> r.pathAndQuery())
         .isEqualTo("/v2/token/generate");
-    String sent = new String(server.requests.get(0).jsonBody(), US_ASCII);
+    String sent = new String(server.requests.get(0).body(), US_ASCII);
     assertThat(sent).doesNotContain("user@example.com");
     assertThat(Base64.getDecoder().decode(sent)[0]).isEqualTo((byte) 1);
     assertThat(new String(server.openedPayloads.get(0), UTF_8))
@@ -53,7 +53,7 @@ class PublisherClientV2Test {
     generated("user@example.com");
 
     assertThat(server.requests).hasSize(2);
-    assertThat(server.requests.get(0).jsonBody()).isNotEqualTo(server.requests.get(1).jsonBody());
+    assertThat(server.requests.get(0).body()).isNotEqualTo(server.requests.get(1).body());
     assertThat(server.openedPayloads.get(0)).isEqualTo(server.openedPayloads.get(1));
   }
 
@@ -83,8 +83,7 @@ class PublisherClientV2Test {
     TokenOutcome next = server.client().build().publisher().refresh(first);
 
     assertThat(server.requests.get(1).pathAndQuery()).isEqualTo("/v2/token/refresh");
-    assertThat(new String(server.requests.get(1).jsonBody(), US_ASCII))
-        .isEqualTo(first.refreshToken());
+    assertThat(new String(server.requests.get(1).body(), US_ASCII)).isEqualTo(first.refreshToken());
     IdentityTokens issued = next.issuedTokens().orElseThrow();
     assertThat(issued.refreshToken()).isEqualTo("next-refresh-of-email");
     assertThat(issued.refreshResponseKey())
@@ -146,8 +145,8 @@ class PublisherClientV2Test {
 
     assertThat(v1.requests).hasSize(2);
     assertThat(v1.requests.get(0).pathAndQuery()).isEqualTo("/v1/token/refresh");
-    assertThat(v1.requests.get(0).jsonBody()).isEqualTo(v1.requests.get(1).jsonBody());
-    assertThat(new String(v1.requests.get(0).jsonBody(), UTF_8))
+    assertThat(v1.requests.get(0).body()).isEqualTo(v1.requests.get(1).body());
+    assertThat(new String(v1.requests.get(0).body(), UTF_8))
         .isEqualTo("{\"refresh_token\":\"r1\"}");
   }
 

@@ -30,9 +30,15 @@ public final class ApiCaller {
    * One attempt's request body and the reader of its answer.
    *
    * @param body the JSON, or what a v2 envelope makes of it; null for {@code GET}
+   * @param contentType the body's media type; null for {@code GET}
    */
   @SuppressWarnings("ArrayRecordComponent") // its array is never compared
-  public record Attempt<T>(byte[] body, BodyReader<T> reader) {}
+  public record Attempt<T>(byte[] body, String contentType, BodyReader<T> reader) {
+    /** An attempt of {@code body}, JSON or a v2 envelope's base64 text (null for {@code GET}). */
+    public Attempt(byte[] body, BodyReader<T> reader) {
+      this(body, body == null ? null : Transport.Request.JSON, reader);
+    }
+  }
 
   private static final int MAX_ERROR_BODY = 64 * 1024;
 
@@ -107,7 +113,8 @@ public final class ApiCaller {
   public <T> T call(String pathAndQuery, Supplier<Attempt<T>> newAttempt) {
     for (int attempt = 1; ; attempt++) {
       Attempt<T> exchange = newAttempt.get();
-      Transport.Request request = new Transport.Request(pathAndQuery, exchange.body(), apiKey);
+      Transport.Request request =
+          new Transport.Request(pathAndQuery, exchange.body(), exchange.contentType(), apiKey);
       Duration retryAfter = null;
       try (Transport.Response response = transport.send(request)) {
         int status = response.status();

@@ -46,17 +46,17 @@ public final class HttpTransport implements Transport {
     HttpRequest.Builder builder =
         HttpRequest.newBuilder(URI.create(baseUrl + request.pathAndQuery()))
             .timeout(requestTimeout)
-            .header("Accept", "application/json")
+            .header("Accept", request.accept())
             .header("User-Agent", USER_AGENT);
     if (request.apiKey() != null) {
       builder.header("Authorization", "Bearer " + request.apiKey());
     }
-    if (request.jsonBody() == null) {
+    if (request.body() == null) {
       builder.GET();
     } else {
       builder
-          .header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofByteArray(request.jsonBody()));
+          .header("Content-Type", request.contentType())
+          .POST(HttpRequest.BodyPublishers.ofByteArray(request.body()));
     }
     HttpResponse<InputStream> answer =
         http.send(builder.build(), HttpResponse.BodyHandlers.ofInputStream());

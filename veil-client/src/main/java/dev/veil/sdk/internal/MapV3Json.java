@@ -21,12 +21,13 @@ public final class MapV3Json {
   private MapV3Json() {}
 
   /**
-   * {@code POST /v3/identity/map} of {@code sent}, all of kind {@code kind}, sealed by {@code v2}.
+   * {@code POST /v3/identity/map} of {@code sent}, all of kind {@code kind}, sealed by {@code v2}
+   * as raw bytes ({@code application/octet-stream}, as UID2's SDK sends it).
    */
   public static MapAnswer call(
       ApiCaller caller, V2Envelopes v2, IdentityInput kind, ValueList sent) {
     byte[] body = MapJson.request(kind, sent);
-    return caller.call(PATH, v2.sealed(body, in -> answer(in, kind, sent.size())));
+    return caller.call(PATH, v2.sealedBinary(body, in -> answer(in, kind, sent.size())));
   }
 
   /** Reads an answer (the envelope's JSON) for {@code expected} values of {@code kind}. */

@@ -107,7 +107,7 @@ public final class SocketTransport implements Transport {
     HttpConnection pooled = pooled();
     if (pooled != null) {
       try {
-        return exchange(pooled, head, request.jsonBody());
+        return exchange(pooled, head, request.body());
       } catch (IOException stale) {
         if (pooled.answerStarted() || stale instanceof SocketTimeoutException) {
           throw stale; // the server answered part of it, or is slow: not a connection it had closed
@@ -115,7 +115,7 @@ public final class SocketTransport implements Transport {
         // the server closed the idle connection before this request reached it: send once more
       }
     }
-    return exchange(connect(), head, request.jsonBody());
+    return exchange(connect(), head, request.body());
   }
 
   private Response exchange(HttpConnection connection, byte[] head, byte[] body)
@@ -138,13 +138,13 @@ public final class SocketTransport implements Transport {
         .append(" HTTP/1.1\r\n");
     h.append("Host: ").append(hostHeader).append("\r\n");
     h.append("User-Agent: ").append(USER_AGENT).append("\r\n");
-    h.append("Accept: application/json\r\n");
+    h.append("Accept: ").append(request.accept()).append("\r\n");
     if (request.apiKey() != null) {
       h.append("Authorization: Bearer ").append(request.apiKey()).append("\r\n");
     }
-    if (request.jsonBody() != null) {
-      h.append("Content-Type: application/json\r\n");
-      h.append("Content-Length: ").append(request.jsonBody().length).append("\r\n");
+    if (request.body() != null) {
+      h.append("Content-Type: ").append(request.contentType()).append("\r\n");
+      h.append("Content-Length: ").append(request.body().length).append("\r\n");
     }
     h.append("\r\n");
     return h.toString().getBytes(StandardCharsets.ISO_8859_1);

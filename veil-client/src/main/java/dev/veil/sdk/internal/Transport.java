@@ -39,16 +39,34 @@ public interface Transport {
   }
 
   /**
-   * A request: {@code GET} when {@code jsonBody} is null, else {@code POST} of that JSON.
+   * A request: {@code GET} when {@code body} is null, else {@code POST} of that body.
    *
    * @param pathAndQuery e.g. {@code /v1/identity/buckets?since_timestamp=1767225600}
-   * @param jsonBody UTF-8 JSON, or null
+   * @param body the body (UTF-8 JSON, or a v2 envelope), or null
+   * @param contentType the body's media type ({@link #JSON} or {@link #BINARY}); null for {@code
+   *     GET}
    * @param apiKey sent as {@code Authorization: Bearer <key>}, or null for none
    */
   @SuppressWarnings("ArrayRecordComponent") // its arrays are never compared
-  record Request(String pathAndQuery, byte[] jsonBody, String apiKey) {
+  record Request(String pathAndQuery, byte[] body, String contentType, String apiKey) {
+    /** A body of JSON, or of a v2 envelope's base64 text. */
+    static final String JSON = "application/json";
+
+    /** A body of a v2 envelope's raw bytes (as UID2's SDK sends {@code /v3/identity/map}). */
+    static final String BINARY = "application/octet-stream";
+
+    /** A {@code GET} when {@code jsonBody} is null, else a {@code POST} of that {@link #JSON}. */
+    public Request(String pathAndQuery, byte[] jsonBody, String apiKey) {
+      this(pathAndQuery, jsonBody, jsonBody == null ? null : JSON, apiKey);
+    }
+
     public String method() {
-      return jsonBody == null ? "GET" : "POST";
+      return body == null ? "GET" : "POST";
+    }
+
+    /** The media types the answer may have: a refusal is JSON whatever the request's type. */
+    String accept() {
+      return BINARY.equals(contentType) ? BINARY + ", " + JSON : JSON;
     }
 
     /** Shows method and path only: bodies carry PII and the key is a secret. */

@@ -44,22 +44,41 @@ public final class V2Envelopes {
    * Attempts of a request of {@code json} (UTF-8; empty for a request without parameters) for
    * {@link ApiCaller#call(String, Supplier)}: each is sealed anew, with the time and a fresh nonce,
    * and its answer is opened, checked to carry that nonce, and its JSON handed to {@code reader}.
+   * The envelope is base64 text, as every v2 endpoint takes it.
    */
   public <T> Supplier<ApiCaller.Attempt<T>> sealed(byte[] json, ApiCaller.BodyReader<T> reader) {
+    return sealed(V2Envelope.BASE64, json, reader);
+  }
+
+  /**
+   * Like {@link #sealed(byte[], ApiCaller.BodyReader)}, with the envelope sent and answered as raw
+   * bytes ({@code application/octet-stream}), which {@code /v3/identity/map} takes: no base64 on
+   * either side, a quarter fewer bytes on the wire.
+   */
+  public <T> Supplier<ApiCaller.Attempt<T>> sealedBinary(
+      byte[] json, ApiCaller.BodyReader<T> reader) {
+    return sealed(V2Envelope.BINARY, json, reader);
+  }
+
+  private <T> Supplier<ApiCaller.Attempt<T>> sealed(
+      V2Envelope format, byte[] json, ApiCaller.BodyReader<T> reader) {
+    String contentType =
+        format == V2Envelope.BINARY ? Transport.Request.BINARY : Transport.Request.JSON;
     return () -> {
       byte[] nonceBytes = new byte[Long.BYTES];
       random.nextBytes(nonceBytes);
       long nonce = ByteBuffer.wrap(nonceBytes).getLong();
-      byte[] body = V2Envelope.BASE64.sealRequest(json, nonce, secret, clock.instant(), random);
-      return new ApiCaller.Attempt<>(body, answer(nonce, reader));
+      byte[] body = format.sealRequest(json, nonce, secret, clock.instant(), random);
+      return new ApiCaller.Attempt<>(body, contentType, answer(format, nonce, reader));
     };
   }
 
-  private <T> ApiCaller.BodyReader<T> answer(long nonce, ApiCaller.BodyReader<T> reader) {
+  private <T> ApiCaller.BodyReader<T> answer(
+      V2Envelope format, long nonce, ApiCaller.BodyReader<T> reader) {
     return in -> {
       byte[] payload;
       try {
-        payload = V2Envelope.BASE64.openResponse(read(in), secret, nonce).payloadBytes();
+        payload = format.openResponse(read(in), secret, nonce).payloadBytes();
       } catch (EnvelopeException e) {
         throw unopened(e);
       }

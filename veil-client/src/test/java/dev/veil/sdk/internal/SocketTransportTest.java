@@ -70,12 +70,34 @@ class SocketTransportTest {
         .startsWith("POST /prefix/v1/identity/map HTTP/1.1\r\n")
         .contains("Host: 127.0.0.1:" + server.port())
         .contains("Authorization: Bearer key")
+        .contains("Content-Type: application/json\r\n")
+        .contains("Accept: application/json\r\n")
         .contains("Content-Length: 3")
         .endsWith("\r\n\r\n[1]");
     assertThat(server.requests().get(1))
         .startsWith("GET /prefix/v1/x?y=1 HTTP/1.1\r\n")
         .doesNotContain("Authorization")
         .doesNotContain("Content-Length");
+  }
+
+  @Test
+  void aBinaryBody_isSentAsOctetStream_andAcceptsABinaryOrJsonAnswer() throws Exception {
+    server.answer("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+    byte[] sealed = {0, 1, 2, (byte) 0xff};
+
+    try (Transport.Response r =
+        transport()
+            .send(
+                new Transport.Request(
+                    "/v3/identity/map", sealed, Transport.Request.BINARY, "key"))) {
+      assertThat(body(r)).isEqualTo("ok");
+    }
+
+    assertThat(server.requests().get(0))
+        .startsWith("POST /prefix/v3/identity/map HTTP/1.1\r\n")
+        .contains("Content-Type: application/octet-stream\r\n")
+        .contains("Accept: application/octet-stream, application/json\r\n")
+        .contains("Content-Length: 4\r\n");
   }
 
   @Test
