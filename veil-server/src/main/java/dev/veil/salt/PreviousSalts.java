@@ -79,10 +79,19 @@ final class PreviousSalts {
    * if this table does not keep it.
    */
   int salt(int bucket) {
-    if (slots == null) {
-      return -1;
-    }
-    int slot = slots[bucket];
+    return saltAt(slot(bucket), bucket);
+  }
+
+  /** The slot of {@code bucket}: 1 + its record's number, or 0 if this table does not keep it. */
+  int slot(int bucket) {
+    return slots == null ? 0 : slots[bucket];
+  }
+
+  /**
+   * As {@link #salt}, for the bucket's {@link #slot} read beforehand (from the bucket's record in
+   * {@link BucketRecords}, which a v3 answer reads anyway).
+   */
+  int saltAt(int slot, int bucket) {
     if (slot == 0) {
       return -1;
     }

@@ -15,22 +15,23 @@ import java.util.PrimitiveIterator;
  * <p>Design note. A bucket's salt is never stored in the database: it is {@code SHA-256(seed ||
  * index || generation)} ({@link SaltDerivation}), so the store holds only generation and effective
  * time of rotated buckets. In memory the snapshot keeps, per bucket, the generation and effective
- * time (12 bytes), the refresh time (4 bytes: seconds after the store's creation) and a 48-byte
- * record with the salt itself, the bucket id and a ready flag for each ({@link BucketRecords}): 64
- * bytes, 64 MiB for 2^20 buckets. The previous salt is the salt of generation - 1, read only by a
- * v3 map answer, for buckets rotated within {@link #PREVIOUS_ID_WINDOW}: {@link PreviousSalts}
- * keeps it for the buckets rotated within the window of the latest rotation, derived on first use
- * (about 12 bytes a bucket more under the default rotation, at most 37; see there). Salts and
- * bucket ids are computed on first use: computing all of them at start took 2^21 SHA-256 on a cold
- * JIT, most of the time to ready, while a bucket's first use costs one SHA-256 more (about 0.1 µs)
- * and every later one nothing. A rotation copies the arrays, keeping the salts already computed
- * except the rotated buckets', and every bucket id (ids never change). The rotation index holds the
- * indexes of buckets rotated at least once, sorted by effective time, then index. Buckets still at
- * generation 0 share the store's creation time, which precedes every rotation, so "buckets updated
- * after T" is either all generation-0 buckets followed by the whole rotation index (T before
- * creation) or a suffix of the rotation index found by binary search. Bucket ids are the first 9
- * bytes of {@code SHA-256(bucket id secret || index)} in base64url (12 characters): opaque, stable,
- * not revealing the index.
+ * time (12 bytes), the refresh time (4 bytes: seconds after the store's creation) and a 64-byte
+ * record with the salt itself, the bucket id, a ready flag for each, and a copy of the state a v3
+ * map answer reads, so that it reads one cache line ({@link BucketRecords}): 80 bytes, 80 MiB for
+ * 2^20 buckets. The previous salt is the salt of generation - 1, read only by a v3 map answer, for
+ * buckets rotated within {@link #PREVIOUS_ID_WINDOW}: {@link PreviousSalts} keeps it for the
+ * buckets rotated within the window of the latest rotation, derived on first use (about 12 bytes a
+ * bucket more under the default rotation, at most 37; see there). Salts and bucket ids are computed
+ * on first use: computing all of them at start took 2^21 SHA-256 on a cold JIT, most of the time to
+ * ready, while a bucket's first use costs one SHA-256 more (about 0.1 µs) and every later one
+ * nothing. A rotation copies the arrays, keeping the salts already computed except the rotated
+ * buckets', and every bucket id (ids never change). The rotation index holds the indexes of buckets
+ * rotated at least once, sorted by effective time, then index. Buckets still at generation 0 share
+ * the store's creation time, which precedes every rotation, so "buckets updated after T" is either
+ * all generation-0 buckets followed by the whole rotation index (T before creation) or a suffix of
+ * the rotation index found by binary search. Bucket ids are the first 9 bytes of {@code
+ * SHA-256(bucket id secret || index)} in base64url (12 characters): opaque, stable, not revealing
+ * the index.
  */
 public final class SaltSnapshot {
   /** Largest supported bucket count is 2^INDEX_BITS. */
@@ -46,9 +47,12 @@ public final class SaltSnapshot {
   /** How long after a rotation the id under the previous salt is still given (docs/spec.md 5). */
   public static final Duration PREVIOUS_ID_WINDOW = Duration.ofDays(90);
 
+  private static final long PREVIOUS_ID_WINDOW_MS = PREVIOUS_ID_WINDOW.toMillis();
+
   private static final long REFRESH_PERIOD_S = BucketSalt.REFRESH_PERIOD.toSeconds();
 
   private final SaltSystem system;
+  private final long createdS;
   private final int[] generation;
   private final long[] effectiveMs;
   private final int[] refreshAfterCreation;
@@ -66,6 +70,7 @@ public final class SaltSnapshot {
       SaltDerivation derivation,
       BucketRecords records) {
     this.system = system;
+    this.createdS = system.created().getEpochSecond();
     this.generation = generation;
     this.effectiveMs = effectiveMs;
     this.refreshAfterCreation = refreshAfterCreation;
@@ -80,6 +85,10 @@ public final class SaltSnapshot {
             effectiveMs,
             PREVIOUS_ID_WINDOW.toMillis(),
             previousSaltOf(derivation, generation));
+    for (int i = 0; i < generation.length; i++) {
+      records.putState(
+          i, generation[i] > 0, effectiveMs[i], refreshAfterCreation[i], previousSalts.slot(i));
+    }
   }
 
   /**
@@ -229,7 +238,7 @@ public final class SaltSnapshot {
    * nowMs} (docs/spec.md 5).
    */
   public long refreshFromSeconds(int bucketIndex, long nowMs) {
-    long refresh = system.created().getEpochSecond() + refreshAfterCreation[bucketIndex];
+    long refresh = createdS + records.refreshAfterCreation(bucketIndex);
     long nowS = Math.floorDiv(nowMs, 1000L);
     if (refresh > nowS) {
       return refresh;
@@ -242,8 +251,8 @@ public final class SaltSnapshot {
    * {@code nowMs}: then a v3 map answer gives the id under the previous salt.
    */
   public boolean hasRecentPrevious(int bucketIndex, long nowMs) {
-    return generation[bucketIndex] > 0
-        && effectiveMs[bucketIndex] > nowMs - PREVIOUS_ID_WINDOW.toMillis();
+    return records.rotated(bucketIndex)
+        && records.effectiveMs(bucketIndex) > nowMs - PREVIOUS_ID_WINDOW_MS;
   }
 
   /**
@@ -252,17 +261,16 @@ public final class SaltSnapshot {
    * or derived for this call if it keeps none for the bucket.
    */
   public void hashWithPreviousSaltInto(byte[] prefix, int bucketIndex, byte[] out, int off) {
-    int g = generation[bucketIndex];
-    if (g == 0) {
+    if (!records.rotated(bucketIndex)) {
       throw new IllegalStateException("bucket was never rotated");
     }
-    int kept = previousSalts.salt(bucketIndex);
+    int kept = previousSalts.saltAt(records.previousSlot(bucketIndex), bucketIndex);
     if (kept >= 0) {
       Sha256.digestInto(prefix, previousSalts.records(), kept, SALT_BYTES, out, off);
       return;
     }
     byte[] previous = new byte[SALT_BYTES];
-    derivation.salt(bucketIndex, g - 1, previous, 0);
+    derivation.salt(bucketIndex, generation[bucketIndex] - 1, previous, 0);
     Sha256.digestInto(prefix, previous, 0, SALT_BYTES, out, off);
   }
 
