@@ -9,6 +9,7 @@ import dev.veil.core.envelope.EnvelopeException;
 import dev.veil.core.envelope.EnvelopeSecret;
 import dev.veil.core.envelope.OpenedEnvelope;
 import dev.veil.core.envelope.V2Envelope;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -113,6 +114,20 @@ final class V2Requests {
 
     @Override
     public Buffer seal(Buffer json) {
+      if (json instanceof BufferInternal internal) {
+        ByteBuf bytes = internal.getByteBuf();
+        if (bytes.hasArray()) { // as a JsonBytes answer is: sealed from its array, not a copy
+          return wrap(
+              format.sealResponse(
+                  bytes.array(),
+                  bytes.arrayOffset() + bytes.readerIndex(),
+                  bytes.readableBytes(),
+                  nonce,
+                  key,
+                  clock.instant(),
+                  ivs));
+        }
+      }
       return wrap(format.sealResponse(json.getBytes(), nonce, key, clock.instant(), ivs));
     }
 

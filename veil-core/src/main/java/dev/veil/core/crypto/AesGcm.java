@@ -86,6 +86,35 @@ public final class AesGcm {
   }
 
   /**
+   * Encrypts {@code head} followed by {@code plain[off, off+len)} as one message, into {@code out}
+   * from {@code outOff} (ciphertext, then the 16-byte tag), without joining the two first: the same
+   * bytes as {@link #encrypt(SecretKeySpec, byte[], byte[], int, int, byte[], int)} of the joined
+   * message. {@code out} must not overlap either input.
+   *
+   * @return the bytes written: {@code head.length + len + 16}
+   */
+  public static int encryptJoined(
+      SecretKeySpec key,
+      byte[] iv,
+      byte[] head,
+      byte[] plain,
+      int off,
+      int len,
+      byte[] out,
+      int outOff) {
+    checkKeyAndIv(key, iv);
+    Cipher cipher = ENCRYPTORS.get().get(key);
+    try {
+      initEncrypt(cipher, key, iv);
+      int n = cipher.update(head, 0, head.length, out, outOff);
+      return n + cipher.doFinal(plain, off, len, out, outOff + n);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalArgumentException(
+          "AES-GCM encryption failed: " + e.getClass().getSimpleName(), e);
+    }
+  }
+
+  /**
    * Decrypts {@code in[off, off+len)} (ciphertext followed by its tag) and returns the plaintext,
    * {@code len - 16} bytes.
    *

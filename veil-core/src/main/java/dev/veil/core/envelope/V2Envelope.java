@@ -104,7 +104,23 @@ public enum V2Envelope {
    */
   public byte[] sealResponse(
       byte[] payload, long nonce, EnvelopeSecret secret, Instant now, NonceSource ivs) {
-    return seal(0, payload, nonce, secret, now, ivs);
+    return seal(0, payload, 0, payload.length, nonce, secret, now, ivs);
+  }
+
+  /**
+   * As {@link #sealResponse(byte[], long, EnvelopeSecret, Instant, NonceSource)}, of {@code
+   * payload[off, off+len)}: the payload is read where it lies, not copied first.
+   */
+  public byte[] sealResponse(
+      byte[] payload,
+      int off,
+      int len,
+      long nonce,
+      EnvelopeSecret secret,
+      Instant now,
+      NonceSource ivs) {
+    Objects.checkFromIndexSize(off, len, payload.length);
+    return seal(0, payload, off, len, nonce, secret, now, ivs);
   }
 
   /**
@@ -131,7 +147,7 @@ public enum V2Envelope {
    */
   public byte[] sealRequest(
       byte[] payload, long nonce, EnvelopeSecret secret, Instant now, NonceSource ivs) {
-    return seal(1, payload, nonce, secret, now, ivs);
+    return seal(1, payload, 0, payload.length, nonce, secret, now, ivs);
   }
 
   /**
@@ -188,11 +204,17 @@ public enum V2Envelope {
   }
 
   private byte[] seal(
-      int prefix, byte[] payload, long nonce, EnvelopeSecret secret, Instant now, NonceSource ivs) {
+      int prefix,
+      byte[] payload,
+      int off,
+      int len,
+      long nonce,
+      EnvelopeSecret secret,
+      Instant now,
+      NonceSource ivs) {
     Objects.requireNonNull(secret, "secret");
-    long nowMillis = now.toEpochMilli();
     int plainOffset = prefix + AesGcm.IV_BYTES;
-    int plainLength = Math.addExact(HEADER_BYTES, payload.length);
+    int plainLength = Math.addExact(HEADER_BYTES, len);
     byte[] raw = new byte[Math.addExact(plainOffset + AesGcm.TAG_BYTES, plainLength)];
     byte[] iv = new byte[AesGcm.IV_BYTES];
     ivs.nextBytes(iv);
@@ -200,11 +222,11 @@ public enum V2Envelope {
       raw[0] = VERSION;
     }
     System.arraycopy(iv, 0, raw, prefix, AesGcm.IV_BYTES);
-    LONGS.set(raw, plainOffset, nowMillis);
-    LONGS.set(raw, plainOffset + 8, nonce);
-    System.arraycopy(payload, 0, raw, plainOffset + HEADER_BYTES, payload.length);
-    // In place: a Cipher may write its output over its input (Cipher.doFinal is copy-safe).
-    AesGcm.encrypt(secret.spec(), iv, raw, plainOffset, plainLength, raw, plainOffset);
+    byte[] header = new byte[HEADER_BYTES];
+    LONGS.set(header, 0, now.toEpochMilli());
+    LONGS.set(header, 8, nonce);
+    // The payload is encrypted from where it lies, after the header: no copy of it first.
+    AesGcm.encryptJoined(secret.spec(), iv, header, payload, off, len, raw, plainOffset);
     return this == BASE64 ? Base64.getEncoder().encode(raw) : raw;
   }
 

@@ -47,6 +47,28 @@ class AesGcmTest {
   }
 
   @Test
+  void encryptJoined_isTheEncryptionOfTheJoinedMessage_forHeadsOfAnyLength() {
+    byte[] iv = filled(12, 5);
+    byte[] plain = filled(300, 17);
+    for (int headBytes : new int[] {0, 1, 15, 16, 17, 40}) {
+      byte[] head = filled(headBytes, 99);
+      byte[] joined = new byte[headBytes + 200];
+      System.arraycopy(head, 0, joined, 0, headBytes);
+      System.arraycopy(plain, 50, joined, headBytes, 200);
+      byte[] expected = new byte[joined.length + 16];
+      AesGcm.encrypt(OTHER_KEY, iv, joined, 0, joined.length, expected, 0);
+
+      byte[] out = new byte[3 + expected.length];
+      int written = AesGcm.encryptJoined(OTHER_KEY, iv, head, plain, 50, 200, out, 3);
+
+      assertThat(written).as("head of %d bytes", headBytes).isEqualTo(expected.length);
+      assertThat(Arrays.copyOfRange(out, 3, out.length))
+          .as("head of %d bytes", headBytes)
+          .isEqualTo(expected);
+    }
+  }
+
+  @Test
   void encrypt_sameKeyAndIvTwiceInARow_givesSameBytesInsteadOfFailing() {
     byte[] iv = filled(12, 9);
     byte[] first = new byte[20];

@@ -446,6 +446,22 @@ class V2EnvelopeTest {
     }
   }
 
+  @ParameterizedTest
+  @EnumSource(V2Envelope.class)
+  void responseOfASlice_isTheResponseOfThoseBytes_andItsBoundsAreChecked(V2Envelope wire) {
+    byte[] around = new byte[PAYLOAD.length + 9];
+    Arrays.fill(around, (byte) '!');
+    System.arraycopy(PAYLOAD, 0, around, 4, PAYLOAD.length);
+
+    byte[] sliced = wire.sealResponse(around, 4, PAYLOAD.length, NONCE, SECRET, NOW, IV_SEVENS);
+
+    assertThat(sliced).isEqualTo(wire.sealResponse(PAYLOAD, NONCE, SECRET, NOW, IV_SEVENS));
+    assertThat(wire.openResponse(sliced, SECRET, NONCE).payloadBytes()).isEqualTo(PAYLOAD);
+    assertThatThrownBy(
+            () -> wire.sealResponse(around, 10, PAYLOAD.length, NONCE, SECRET, NOW, IV_SEVENS))
+        .isInstanceOf(IndexOutOfBoundsException.class);
+  }
+
   @Test
   void openedEnvelope_exposesThePayloadWithoutCopying_andShowsOnlyItsLength() {
     OpenedEnvelope opened =
