@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.veil.core.identity.IdentityInput;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 
@@ -30,9 +31,23 @@ public final class MapV3Json {
     return caller.call(PATH, v2.sealedBinary(body, in -> answer(in, kind, sent.size())));
   }
 
-  /** Reads an answer (the envelope's JSON) for {@code expected} values of {@code kind}. */
+  /**
+   * Reads an answer (the envelope's JSON) for {@code expected} values of {@code kind}. The body is
+   * read whole; a body in the server's own shape is scanned directly ({@link MapV3AnswerScanner}),
+   * any other with Jackson's streaming parser.
+   */
   public static MapAnswer answer(InputStream in, IdentityInput kind, int expected)
       throws IOException {
+    byte[] body = in.readAllBytes();
+    MapAnswer scanned = MapV3AnswerScanner.scan(body, kind, expected);
+    if (scanned != null) {
+      return scanned;
+    }
+    return parse(new ByteArrayInputStream(body), kind, expected);
+  }
+
+  /** Reads an answer with Jackson's streaming parser, whatever its shape. */
+  static MapAnswer parse(InputStream in, IdentityInput kind, int expected) throws IOException {
     return Envelopes.read(in, p -> readBody(p, kind, expected)).successBody();
   }
 
