@@ -1,6 +1,5 @@
 package dev.veil.sdk.internal;
 
-import dev.veil.core.text.ByteScan;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -12,7 +11,7 @@ import java.nio.charset.StandardCharsets;
  * {@link #scan} returns null and {@link MapJson} reads the body with a general JSON parser. The
  * answer is matched to the request like there: each echoed identifier against the value sent.
  */
-final class MapAnswerScanner {
+final class MapAnswerScanner extends AnswerScan {
   private static final byte[] START = ascii("{\"status\":\"success\",\"body\":{\"mapped\":[");
   private static final byte[] IDENTIFIER = ascii("{\"identifier\":\"");
   private static final byte[] ADVERTISING_ID = ascii("\",\"advertising_id\":\"");
@@ -20,20 +19,11 @@ final class MapAnswerScanner {
   private static final byte[] REASON = ascii("\",\"reason\":\"");
   private static final byte[] UNMAPPED = ascii(",\"unmapped\":[");
 
-  private final byte[] b;
-
   /** No value sent needs a JSON escape: an echo is the value's bytes as they are, then a quote. */
   private final boolean plain;
 
-  private int pos;
-
-  /**
-   * No advertising or bucket id scanned so far holds a comma (the other CSV specials end the scan).
-   */
-  private boolean idsPlainCsv = true;
-
   private MapAnswerScanner(byte[] body, boolean plain) {
-    this.b = body;
+    super(body);
     this.plain = plain;
   }
 
@@ -84,11 +74,7 @@ final class MapAnswerScanner {
     if (!literal((byte) '}')) {
       return null; // the answer's end
     }
-    while (pos < b.length
-        && (b[pos] == ' ' || b[pos] == '\n' || b[pos] == '\r' || b[pos] == '\t')) {
-      pos++;
-    }
-    if (pos != b.length) {
+    if (!onlyWhitespaceLeft()) {
       return null;
     }
     for (int k = 0; k < n; k++) {
@@ -149,55 +135,5 @@ final class MapAnswerScanner {
     }
     pos = mark;
     return false;
-  }
-
-  /**
-   * {@link #stringEnd()} of an advertising or bucket id, noting a comma in it (a quote, CR or LF
-   * cannot be there: they end the string or the scan).
-   */
-  private int idEnd() {
-    int p = ByteScan.jsonSpecialOrComma(b, pos, b.length);
-    while (p >= 0 && b[p] == ',') {
-      idsPlainCsv = false;
-      p = ByteScan.jsonSpecialOrComma(b, p + 1, b.length);
-    }
-    if (p < 0 || b[p] != '"') {
-      return -1;
-    }
-    pos = p;
-    return p;
-  }
-
-  /**
-   * Moves to the closing quote of the string starting here; its position, or -1 at an escape or the
-   * end.
-   */
-  private int stringEnd() {
-    int p = ByteScan.jsonSpecial(b, pos, b.length);
-    if (p < 0 || b[p] != '"') {
-      return -1;
-    }
-    pos = p;
-    return p;
-  }
-
-  private boolean literal(byte[] text) {
-    if (b.length - pos < text.length || !ByteScan.sameBytes(b, pos, text, 0, text.length)) {
-      return false;
-    }
-    pos += text.length;
-    return true;
-  }
-
-  private boolean literal(byte c) {
-    if (pos < b.length && b[pos] == c) {
-      pos++;
-      return true;
-    }
-    return false;
-  }
-
-  private static byte[] ascii(String s) {
-    return s.getBytes(StandardCharsets.US_ASCII);
   }
 }

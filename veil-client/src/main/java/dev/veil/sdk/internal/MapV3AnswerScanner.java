@@ -17,7 +17,7 @@ import java.util.Set;
  * in another form, a count that does not match) is not an error here: {@link #scan} returns null
  * and {@link MapV3Json} reads the body with a general JSON parser, which also words the error.
  */
-final class MapV3AnswerScanner {
+final class MapV3AnswerScanner extends AnswerScan {
   private static final byte[] START = ascii("{\"status\":\"success\",\"body\":{");
   private static final byte[] CURRENT = ascii("{\"u\":\"");
   private static final byte[] PREVIOUS = ascii("\",\"p\":");
@@ -33,14 +33,8 @@ final class MapV3AnswerScanner {
   /** Digits of the largest refresh time taken here: 10^15 seconds, far beyond any real one. */
   private static final int MAX_REFRESH_DIGITS = 15;
 
-  private final byte[] b;
-  private int pos;
-
-  /** No id scanned so far holds a comma (a quote, CR or LF ends the scan). */
-  private boolean idsPlainCsv = true;
-
   private MapV3AnswerScanner(byte[] body) {
-    this.b = body;
+    super(body);
   }
 
   /**
@@ -76,11 +70,7 @@ final class MapV3AnswerScanner {
     if (!seen.contains(kind) || !literal((byte) '}') || !literal((byte) '}')) {
       return null;
     }
-    while (pos < b.length
-        && (b[pos] == ' ' || b[pos] == '\n' || b[pos] == '\r' || b[pos] == '\t')) {
-      pos++;
-    }
-    if (pos != b.length) {
+    if (!onlyWhitespaceLeft()) {
       return null;
     }
     return new MapAnswer(b, offsets, reasons, idsPlainCsv, previous, refresh);
@@ -154,7 +144,7 @@ final class MapV3AnswerScanner {
   private boolean mapped(int i, int[] offsets, int[] previous, long[] refresh) {
     int uStart = pos;
     int uEnd = idEnd();
-    if (uEnd < 0 || !literal(PREVIOUS)) {
+    if (uEnd <= uStart || !literal(PREVIOUS)) { // none, or empty: left to the general parser
       return false;
     }
     offsets[4 * i] = uStart;
@@ -167,7 +157,7 @@ final class MapV3AnswerScanner {
     } else if (literal((byte) '"')) {
       int pStart = pos;
       int pEnd = idEnd();
-      if (pEnd < 0 || !literal((byte) '"')) {
+      if (pEnd <= pStart || !literal((byte) '"')) {
         return false;
       }
       previous[2 * i] = pStart;
@@ -200,55 +190,5 @@ final class MapV3AnswerScanner {
     boolean wellFormed = n == 1 || (n > 1 && b[start] != '0');
     boolean ended = pos < b.length && (b[pos] < '0' || b[pos] > '9');
     return wellFormed && ended ? v : -1;
-  }
-
-  /**
-   * Moves to the closing quote of an id starting here, noting a comma in it; its position, or -1 at
-   * an escape, a control character or the end.
-   */
-  private int idEnd() {
-    int p = ByteScan.jsonSpecialOrComma(b, pos, b.length);
-    while (p >= 0 && b[p] == ',') {
-      idsPlainCsv = false;
-      p = ByteScan.jsonSpecialOrComma(b, p + 1, b.length);
-    }
-    if (p < 0 || b[p] != '"' || p == pos) {
-      return -1;
-    }
-    pos = p;
-    return p;
-  }
-
-  /**
-   * Moves to the closing quote of the string starting here; its position, or -1 at an escape or the
-   * end.
-   */
-  private int stringEnd() {
-    int p = ByteScan.jsonSpecial(b, pos, b.length);
-    if (p < 0 || b[p] != '"') {
-      return -1;
-    }
-    pos = p;
-    return p;
-  }
-
-  private boolean literal(byte[] text) {
-    if (b.length - pos < text.length || !ByteScan.sameBytes(b, pos, text, 0, text.length)) {
-      return false;
-    }
-    pos += text.length;
-    return true;
-  }
-
-  private boolean literal(byte c) {
-    if (pos < b.length && b[pos] == c) {
-      pos++;
-      return true;
-    }
-    return false;
-  }
-
-  private static byte[] ascii(String s) {
-    return s.getBytes(StandardCharsets.US_ASCII);
   }
 }

@@ -28,6 +28,7 @@ public final class AesGcm {
   public static final int TAG_BYTES = 16;
 
   private static final byte[] NO_AAD = new byte[0];
+  private static final byte[] NO_HEAD = new byte[0];
 
   /**
    * Ciphers per thread and key. Re-initializing a {@code Cipher} with a different key expands the
@@ -71,18 +72,7 @@ public final class AesGcm {
       int len,
       byte[] out,
       int outOff) {
-    checkKeyAndIv(key, iv);
-    Cipher cipher = ENCRYPTORS.get().get(key);
-    try {
-      initEncrypt(cipher, key, iv);
-      if (aad.length > 0) {
-        cipher.updateAAD(aad);
-      }
-      return cipher.doFinal(plain, off, len, out, outOff);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalArgumentException(
-          "AES-GCM encryption failed: " + e.getClass().getSimpleName(), e);
-    }
+    return encrypt(key, iv, aad, NO_HEAD, plain, off, len, out, outOff);
   }
 
   /**
@@ -102,11 +92,28 @@ public final class AesGcm {
       int len,
       byte[] out,
       int outOff) {
+    return encrypt(key, iv, NO_AAD, head, plain, off, len, out, outOff);
+  }
+
+  /** Encrypts {@code head || plain[off, off+len)}, authenticating {@code aad}. */
+  private static int encrypt(
+      SecretKeySpec key,
+      byte[] iv,
+      byte[] aad,
+      byte[] head,
+      byte[] plain,
+      int off,
+      int len,
+      byte[] out,
+      int outOff) {
     checkKeyAndIv(key, iv);
     Cipher cipher = ENCRYPTORS.get().get(key);
     try {
       initEncrypt(cipher, key, iv);
-      int n = cipher.update(head, 0, head.length, out, outOff);
+      if (aad.length > 0) {
+        cipher.updateAAD(aad);
+      }
+      int n = head.length == 0 ? 0 : cipher.update(head, 0, head.length, out, outOff);
       return n + cipher.doFinal(plain, off, len, out, outOff + n);
     } catch (GeneralSecurityException e) {
       throw new IllegalArgumentException(
