@@ -8,7 +8,9 @@
 # rotation of 1/365 leaves within the 90 days of `p`) are rotated once before the load, so that
 # about that share of the answers carry a previous id. Node pinned to CPU 0, wrk (1 thread, 16
 # connections) to CPU 1; each round is ROUND seconds (8) per endpoint, alternating, ROUNDS rounds
-# (3) after a warm-up round of each. Reports per endpoint: requests/s, server CPU microseconds per
+# (3) after a warm-up round of each. With SETS=n (1), requests cycle through n bodies of different
+# emails (n × 1,000 distinct identifiers, as a collector mapping a large file sends them) instead of
+# repeating one. Reports per endpoint: requests/s, server CPU microseconds per
 # identifier (from /proc/<pid>/stat), split into user and system time, how busy the server's core
 # was; v3/v1 per round (all CPU and user CPU alone) and the medians. Loopback only; prints no key,
 # secret or token. Results and the machine: docs/benchmarks.md ("v3 identity map against v1").
@@ -26,6 +28,7 @@ rounds="${ROUNDS:-3}"
 buckets="${BUCKETS:-1048576}"
 rotated="${ROTATED:-0.25}"
 forms="${FORMS:-binary}"
+sets="${SETS:-1}"
 batch=1000
 dir="$(mktemp -d)"
 cleanup() {
@@ -53,26 +56,37 @@ secret="$(printf '%s' "$created" | sed -n 's/.*"secret" *: *"\([^"]*\)".*/\1/p')
 [ -n "$key" ] && [ -n "$secret" ] || die "client create gave no key or secret"
 log "$(admin salts rotate --fraction "$rotated")"
 
-json="$(awk -v n="$batch" 'BEGIN { printf "{\"email\":["; for (i = 0; i < n; i++)
-  printf "%s\"user%d@example.com\"", (i ? "," : ""), i; printf "]}" }')"
-printf '%s' "$json" >"$dir/v1.json"
+# body OFFSET: a v1 body of emails user<OFFSET>@example.com to user<OFFSET + batch - 1>@example.com.
+body() {
+  awk -v n="$batch" -v o="$1" 'BEGIN { printf "{\"email\":["; for (i = 0; i < n; i++)
+    printf "%s\"user%d@example.com\"", (i ? "," : ""), o + i; printf "]}" }'
+}
+json="$(body 0)"
+for s in $(seq 1 "$sets"); do
+  body $(((s - 1) * batch)) >"$dir/v1-body$s"
+done
 
-# seal FORM: the v3 body sealed now (valid for two minutes) into $dir/v3-FORM.
+# seal FORM: the first v3 body sealed now (valid for two minutes) into $dir/v3-FORM.
 seal() {
   java -cp "$core" bench/V2Seal.java "$secret" "$json" $([ "$1" = binary ] && echo binary) \
     >"$dir/v3-$1"
+}
+# seal_all FORM: every v3 body sealed now into $dir/v3-FORM-1 and on.
+seal_all() {
+  java -cp "$core" bench/V2Seal.java "$secret" --files "$dir/v1-body" "$dir/v3-$1-" "$sets" \
+    $([ "$1" = binary ] && echo binary)
 }
 content_type() { [ "$1" = binary ] && echo application/octet-stream || echo application/json; }
 
 user_sys_ticks() { awk '{ print $14, $15 }' "/proc/$1/stat"; }
 
-# run PATH BODY_FILE CONTENT_TYPE: one wrk round; prints "requests_per_s cpu_us_per_id
-# user_us_per_id system_us_per_id busy_percent".
+# run PATH BODY_PREFIX CONTENT_TYPE: one wrk round over the bodies BODY_PREFIX1 … BODY_PREFIX$sets;
+# prints "requests_per_s cpu_us_per_id user_us_per_id system_us_per_id busy_percent".
 run() {
   local u0 s0 u1 s1 out requests non2xx
   read -r u0 s0 <<<"$(user_sys_ticks "$server_pid")"
-  out="$(VEIL_PATH="$1" VEIL_BODY_FILE="$2" VEIL_CONTENT_TYPE="$3" VEIL_KEY="$key" taskset -c 1 \
-    wrk -t1 -c16 -d"${round}s" -s bench/wrk/post-body.lua "$url" 2>&1)"
+  out="$(VEIL_PATH="$1" VEIL_BODY_PREFIX="$2" VEIL_BODY_COUNT="$sets" VEIL_CONTENT_TYPE="$3" \
+    VEIL_KEY="$key" taskset -c 1 wrk -t1 -c16 -d"${round}s" -s bench/wrk/post-files.lua "$url" 2>&1)"
   read -r u1 s1 <<<"$(user_sys_ticks "$server_pid")"
   requests="$(printf '%s\n' "$out" | awk '/requests in/ {print $1}')"
   non2xx="$(printf '%s\n' "$out" | awk '/Non-2xx/ {print $NF}')"
@@ -82,18 +96,18 @@ run() {
       printf "%.1f %.3f %.3f %.3f %.0f\n", n / d, (u + s) / t * 1e6 / m, u / t * 1e6 / m,
         s / t * 1e6 / m, 100 * (u + s) / t / d }'
 }
-run_v1() { run /v1/identity/map "$dir/v1.json" application/json; }
-run_v3() { seal "$1" && run /v3/identity/map "$dir/v3-$1" "$(content_type "$1")"; }
+run_v1() { run /v1/identity/map "$dir/v1-body" application/json; }
+run_v3() { seal_all "$1" && run /v3/identity/map "$dir/v3-$1-" "$(content_type "$1")"; }
 
 # What the answers hold, to read the figures by: bytes, and how many v3 entries carry a "p".
 V2SEAL_NONCE=7 seal base64
 v1_bytes="$(curl -s -o /dev/null -w '%{size_download}' -H "Authorization: Bearer $key" \
-  --data-binary "@$dir/v1.json" "$url/v1/identity/map")"
+  --data-binary "@$dir/v1-body1" "$url/v1/identity/map")"
 v3_bytes="$(curl -s -o "$dir/v3-answer" -w '%{size_download}' -H "Authorization: Bearer $key" \
   --data-binary "@$dir/v3-base64" "$url/v3/identity/map")"
 with_p="$(java -cp "$core" bench/V2Open.java "$secret" 7 <"$dir/v3-answer" | grep -o '"p":"' | wc -l)"
 log "answer bytes: v1 $v1_bytes, v3 (base64) $v3_bytes; v3 entries with a previous id: $with_p of $batch"
-log "$buckets buckets, $rotated rotated; node on CPU 0, wrk on CPU 1; $rounds rounds of $round s"
+log "$buckets buckets, $rotated rotated; $sets set(s) of $batch emails; node on CPU 0, wrk on CPU 1; $rounds rounds of $round s"
 
 run_v1 >/dev/null # warm-up, not reported
 for form in $forms; do run_v3 "$form" >/dev/null; done
