@@ -13,6 +13,7 @@ import dev.veil.sdk.MappingCache;
 import dev.veil.sdk.VeilClient;
 import dev.veil.testing.MutableClock;
 import java.io.ByteArrayOutputStream;
+import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -100,6 +101,27 @@ class MappingCacheV3IT {
         assertThat(m.previousAdvertisingId()).isNull();
         assertThat(m.refreshFrom()).isAfter(node.clock().instant());
         assertThat(m.stale()).isFalse();
+      }
+    }
+  }
+
+  @Test
+  void mapsOverV3_throughTheJdksHttpClient_asThroughTheClientsOwnSockets() {
+    List<Identifier> ids = emails(20);
+    VeilClient client =
+        VeilClient.builder()
+            .baseUrl("http://127.0.0.1:" + node.port())
+            .apiKey(mapper.key().reveal())
+            .clientSecret(mapper.client().secret().reveal())
+            .httpClient(HttpClient.newHttpClient()) // raw envelopes through the other transport
+            .build();
+    try (MappingCache cache =
+        client.mappingCache(dir.resolve("jdk.veil-cache")).clock(cacheClock).build()) {
+      cache.add(ids);
+      assertThat(cache.mapPending().mapped()).isEqualTo(20);
+      for (Identifier id : ids) {
+        assertThat(cache.get(id).orElseThrow().advertisingId())
+            .isEqualTo(v1AdvertisingId(id.value()));
       }
     }
   }
