@@ -82,7 +82,7 @@ public final class ConsoleServer {
     this.settings = settings;
     Sessions sessions =
         new Sessions(api.clock(), new SecureRandom(), settings.idleTimeout(), settings.lifetime());
-    SignIn signIn = new SignIn(api, sessions);
+    SignIn signIn = new SignIn(api, sessions, new SignInThrottle(api.clock()));
     this.rates = new RequestRates(api.metrics(), System::nanoTime);
     this.dispatcher =
         new ConsoleDispatcher(
@@ -180,7 +180,8 @@ public final class ConsoleServer {
             request.getHeader(HttpHeaders.HOST),
             request.getHeader(HttpHeaders.ORIGIN),
             request.getHeader("Sec-Fetch-Site"),
-            arrived);
+            arrived,
+            request.remoteAddress() == null ? "" : request.remoteAddress().hostAddress());
     workers
         .executeBlocking(() -> dispatcher.answer(in), false)
         .onComplete(

@@ -9,6 +9,7 @@ import java.util.Locale;
  * @param host the {@code Host} header; {@code origin} and {@code fetchSite} the {@code Origin} and
  *     {@code Sec-Fetch-Site} headers, null when absent
  * @param arrivedNanos when the request's head arrived ({@code System.nanoTime()})
+ * @param remoteAddress the peer's IP address, as the connection gives it
  */
 record Incoming(
     String method,
@@ -19,7 +20,8 @@ record Incoming(
     String host,
     String origin,
     String fetchSite,
-    long arrivedNanos) {
+    long arrivedNanos,
+    String remoteAddress) {
 
   static final String SESSION_COOKIE = "veil_console";
   static final String SIGN_IN_COOKIE = "veil_console_sign_in";

@@ -3,6 +3,7 @@ package dev.veil.console;
 import dev.veil.client.ApiClient;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,6 +14,10 @@ import org.slf4j.LoggerFactory;
  * for every wrong key) and then forgotten: the session keeps the client's id and the public id of
  * its key. Every refusal says the same thing, whether the key is unknown, wrong, disabled or
  * without an operator role, so the form tells no more than the admin port does.
+ *
+ * <p>Refused sign-ins are counted per client address ({@link SignInThrottle}): after ten in a
+ * minute, the address's attempts get 429 without their key being checked, until the oldest refusal
+ * is a minute old.
  *
  * <p>The sign-in form is protected against cross-site requests before any session exists by a
  * random token sent both as a cookie and in the form (they must match), and by the checks of {@link
@@ -26,10 +31,12 @@ final class SignIn {
 
   private final ConsoleApi api;
   private final Sessions sessions;
+  private final SignInThrottle throttle;
 
-  SignIn(ConsoleApi api, Sessions sessions) {
+  SignIn(ConsoleApi api, Sessions sessions, SignInThrottle throttle) {
     this.api = api;
     this.sessions = sessions;
+    this.throttle = throttle;
   }
 
   /** The form, with a note for {@code why} (the query's reason to sign in again), if any. */
@@ -59,11 +66,23 @@ final class SignIn {
           "The sign-in form had expired or did not come from this console. Sign in again.",
           true);
     }
+    Duration wait = throttle.waitFor(in.remoteAddress());
+    if (!wait.isZero()) {
+      LOG.info("event=console_sign_in_throttled wait_s={}", wait.toSeconds());
+      return form(
+          429,
+          "Too many refused sign-ins from your address: the key was not checked. Try again in "
+              + wait.toSeconds()
+              + " s.",
+          true);
+    }
     Optional<ApiClient> client = api.authenticator().authenticate("Bearer " + form.text("key"));
     if (client.isEmpty() || !client.get().isOperator()) {
+      throttle.refused(in.remoteAddress());
       LOG.info("event=console_sign_in_refused");
       return form(401, REFUSED, true);
     }
+    throttle.succeeded(in.remoteAddress());
     sessions.end(in.cookie(Incoming.SESSION_COOKIE));
     Session session = sessions.signIn(client.get());
     LOG.info("event=console_signed_in client_id={}", client.get().id());

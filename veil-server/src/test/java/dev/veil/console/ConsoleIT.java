@@ -80,6 +80,28 @@ class ConsoleIT {
   }
 
   @Test
+  void tenRefusedSignInsInAMinute_makeTheNextWait_evenWithTheRightKey_untilAMinuteHasPassed() {
+    ConsoleBrowser browser = console.browser();
+    String admin = node().adminKey();
+    String wrong = admin.substring(0, admin.length() - 4) + "AAAA";
+    for (int i = 0; i < SignInThrottle.MAX_REFUSALS; i++) {
+      assertThat(browser.signIn(wrong).status()).isEqualTo(401);
+      node().clock().advance(Duration.ofSeconds(1));
+    }
+
+    Page throttled = browser.signIn(admin);
+
+    assertThat(throttled.status()).isEqualTo(429);
+    assertThat(throttled.body()).contains("Too many refused sign-ins", "Try again in 50 s");
+    assertThat(throttled.setCookies()).noneMatch(c -> c.startsWith("veil_console="));
+
+    node().clock().advance(Duration.ofSeconds(50)); // the first refusal is now a minute old
+    Page signedIn = browser.signIn(admin);
+    assertThat(signedIn.status()).isEqualTo(303);
+    assertThat(signedIn.setCookies()).anyMatch(c -> c.startsWith("veil_console="));
+  }
+
+  @Test
   void signIn_withAWrongUnknownDisabledOrNonOperatorKey_isRefusedAlike_withoutASession() {
     ClientService.CreatedClient disabled = node().newClient("gone", Role.ADMIN);
     node().services().clients().setEnabled(disabled.client().id(), false);
@@ -201,7 +223,7 @@ class ConsoleIT {
             new java.security.SecureRandom(),
             Duration.ofMinutes(1),
             Duration.ofMinutes(1));
-    return ConsoleRoutes.of(null, sessions, new SignIn(null, sessions), null).stream()
+    return ConsoleRoutes.of(null, sessions, new SignIn(null, sessions, null), null).stream()
         .filter(r -> !r.pattern().equals(SignIn.PATH))
         .filter(r -> actionOf(r) != null);
   }
