@@ -86,7 +86,7 @@ run() {
   local u0 s0 u1 s1 out requests non2xx
   read -r u0 s0 <<<"$(user_sys_ticks "$server_pid")"
   out="$(VEIL_PATH="$1" VEIL_BODY_PREFIX="$2" VEIL_BODY_COUNT="$sets" VEIL_CONTENT_TYPE="$3" \
-    VEIL_KEY="$key" taskset -c 1 wrk -t1 -c16 -d"${round}s" -s bench/wrk/post-files.lua "$url" 2>&1)"
+    VEIL_KEY="$key" taskset -c 1 wrk -t1 -c16 -d"${round}s" -s bench/wrk/post-bodies.lua "$url" 2>&1)"
   read -r u1 s1 <<<"$(user_sys_ticks "$server_pid")"
   requests="$(printf '%s\n' "$out" | awk '/requests in/ {print $1}')"
   non2xx="$(printf '%s\n' "$out" | awk '/Non-2xx/ {print $NF}')"

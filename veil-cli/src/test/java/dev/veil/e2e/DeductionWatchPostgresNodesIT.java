@@ -49,16 +49,8 @@ class DeductionWatchPostgresNodesIT {
     try (PostgresTestDatabase pg = PostgresTestDatabase.create()) {
       for (int i = 0; i < 2; i++) {
         nodes.add(
-            ServerProcess.start(
-                temp.resolve("n" + i),
-                "--db",
-                pg.url(),
-                "--set",
-                "salt.buckets=64",
-                "--set",
-                "sync.interval=200ms",
-                "--set",
-                "deductions.watch-interval=100ms"));
+            ServerProcess.startOnPostgres(
+                temp.resolve("n" + i), pg.url(), "deductions.watch-interval=100ms"));
       }
       String adminKey = Files.readString(temp.resolve("n0").resolve("admin.key")).strip();
       ManagedChannel toFirst = channel(channels, nodes.get(0).grpcPort());

@@ -60,13 +60,15 @@ class MappingCacheV3IT {
     node.close();
   }
 
+  /** A builder of the mapper's client; over v3 when given its secret. */
+  private VeilClient.Builder mapperClient() {
+    return VeilClient.builder()
+        .baseUrl("http://127.0.0.1:" + node.port())
+        .apiKey(mapper.key().reveal());
+  }
+
   private MappingCache cache(String file, MappingCache.Listener listener) {
-    VeilClient client =
-        VeilClient.builder()
-            .baseUrl("http://127.0.0.1:" + node.port())
-            .apiKey(mapper.key().reveal())
-            .clientSecret(mapper.client().secret().reveal())
-            .build();
+    VeilClient client = mapperClient().clientSecret(mapper.client().secret().reveal()).build();
     return client.mappingCache(dir.resolve(file)).clock(cacheClock).listener(listener).build();
   }
 
@@ -109,9 +111,7 @@ class MappingCacheV3IT {
   void mapsOverV3_throughTheJdksHttpClient_asThroughTheClientsOwnSockets() {
     List<Identifier> ids = emails(20);
     VeilClient client =
-        VeilClient.builder()
-            .baseUrl("http://127.0.0.1:" + node.port())
-            .apiKey(mapper.key().reveal())
+        mapperClient()
             .clientSecret(mapper.client().secret().reveal())
             .httpClient(HttpClient.newHttpClient()) // raw envelopes through the other transport
             .build();
@@ -213,11 +213,7 @@ class MappingCacheV3IT {
   @Test
   void aCacheMappedOverV1_opensOnV3_andItsFirstRefreshMapsEveryEntryAgain() {
     List<Identifier> ids = emails(20);
-    VeilClient v1 =
-        VeilClient.builder()
-            .baseUrl("http://127.0.0.1:" + node.port())
-            .apiKey(mapper.key().reveal())
-            .build();
+    VeilClient v1 = mapperClient().build();
     try (MappingCache cache = v1.mappingCache(dir.resolve("moved.veil-cache")).build()) {
       cache.add(ids);
       cache.mapPending();

@@ -47,19 +47,11 @@ class WebhookPostgresNodesIT {
       try {
         for (int i = 0; i < 3; i++) {
           nodes.add(
-              ServerProcess.start(
+              ServerProcess.startOnPostgres(
                   temp.resolve("n" + i),
-                  "--db",
                   pg.url(),
-                  "--set",
-                  "salt.buckets=64",
-                  "--set",
-                  "sync.interval=200ms",
-                  "--set",
                   "webhook.poll-interval=200ms",
-                  "--set",
                   "webhook.timeout=5s",
-                  "--set",
                   "webhook.max-backoff=2s"));
         }
         String adminKey = Files.readString(temp.resolve("n0").resolve("admin.key")).strip();

@@ -51,6 +51,37 @@ public final class ServerProcess implements AutoCloseable {
   }
 
   /**
+   * A node of a cluster on the PostgreSQL database at {@code dbUrl}, with 64 salt buckets and a 200
+   * ms sync, plus {@code settings} (each {@code key=value}, given as {@code --set}).
+   */
+  public static ServerProcess startOnPostgres(Path dataDir, String dbUrl, String... settings)
+      throws IOException, InterruptedException {
+    List<String> args =
+        new ArrayList<>(
+            List.of("--db", dbUrl, "--set", "salt.buckets=64", "--set", "sync.interval=200ms"));
+    for (String setting : settings) {
+      args.add("--set");
+      args.add(setting);
+    }
+    return start(dataDir, args.toArray(String[]::new));
+  }
+
+  /**
+   * The command that runs {@code veil <args>} from the test class path in a JVM of its own, with
+   * {@code jvmOptions} and a 256 MiB heap.
+   */
+  public static List<String> cliCommand(List<String> jvmOptions, List<String> args) {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.veil.cli.Main"));
+    cmd.addAll(args);
+    return cmd;
+  }
+
+  /**
    * Like {@link #start(Path, String...)}, with JVM options after the default {@code -Xmx512m} (so
    * an {@code -Xmx} among them wins).
    */

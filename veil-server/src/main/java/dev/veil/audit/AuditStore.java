@@ -17,12 +17,11 @@ public interface AuditStore {
 
   /**
    * Appends {@code event} on {@code connection}, inside its caller's open write transaction: the
-   * change and its record commit or roll back together. Stores without SQL transactions (test
-   * fakes) do not implement it, and {@link AuditLog} appends after the change instead.
+   * change and its record commit or roll back together. {@link AuditLog} calls it only for a change
+   * made in such a transaction; a store without SQL transactions (a test's in-memory store) is
+   * never asked, and {@link AuditLog} appends after its changes instead.
    *
    * @throws java.sql.SQLException as the connection does
    */
-  default void appendIn(Connection connection, AuditEvent event) throws java.sql.SQLException {
-    throw new UnsupportedOperationException("this store has no SQL transactions");
-  }
+  void appendIn(Connection connection, AuditEvent event) throws java.sql.SQLException;
 }

@@ -59,14 +59,7 @@ class AdminRolesIT {
       keys.put(role, server.node().newClientKey("holder of " + role, role));
     }
     // One change in the deduction log, so that an allowed WatchDeductions answers at once.
-    server
-        .node()
-        .store()
-        .deductions()
-        .insert(
-            new dev.veil.deduction.NewDeduction(
-                "watched", "", 0, java.util.Optional.empty(), java.util.Optional.empty()),
-            RunningAdminServer.START);
+    server.insertDeductionInStore("watched");
   }
 
   @AfterAll

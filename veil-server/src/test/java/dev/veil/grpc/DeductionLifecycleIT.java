@@ -215,14 +215,7 @@ class DeductionLifecycleIT {
     try (DeductionWatcher watcher =
         DeductionWatcher.start(server.newChannel(), server.adminKey(), "")) {
       // Written straight to the store, as another node would: no local wake-up, only the poll.
-      server
-          .node()
-          .store()
-          .deductions()
-          .insert(
-              new dev.veil.deduction.NewDeduction(
-                  "elsewhere", "", 0, java.util.Optional.empty(), java.util.Optional.empty()),
-              RunningAdminServer.START);
+      server.insertDeductionInStore("elsewhere");
       assertThat(watcher.take(1, WAIT).get(0).getDeduction().getTitle()).isEqualTo("elsewhere");
     }
   }

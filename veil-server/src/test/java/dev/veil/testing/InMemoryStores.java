@@ -430,6 +430,11 @@ public final class InMemoryStores implements Store {
   public AuditStore audit() {
     return new AuditStore() {
       @Override
+      public void appendIn(java.sql.Connection connection, AuditEvent event) {
+        throw new AssertionError("an in-memory store runs no SQL transaction to append in");
+      }
+
+      @Override
       public AuditEvent append(AuditEvent e) {
         enter(Part.AUDIT, true);
         synchronized (lock) {

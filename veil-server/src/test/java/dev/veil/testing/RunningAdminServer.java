@@ -135,6 +135,19 @@ public final class RunningAdminServer implements AutoCloseable {
         : InProcessChannelBuilder.forName(name).build();
   }
 
+  /**
+   * Inserts a deduction titled {@code title} straight into the store, as another node would: its
+   * change is in the deduction log, but this node's watchers are not woken for it.
+   */
+  public void insertDeductionInStore(String title) {
+    node.store()
+        .deductions()
+        .insert(
+            new dev.veil.deduction.NewDeduction(
+                title, "", 0, java.util.Optional.empty(), java.util.Optional.empty()),
+            START);
+  }
+
   public InMemoryNode node() {
     return node;
   }

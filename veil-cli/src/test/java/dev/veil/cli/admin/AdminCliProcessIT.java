@@ -2,11 +2,11 @@ package dev.veil.cli.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.veil.testing.ServerProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -36,15 +36,7 @@ class AdminCliProcessIT {
   private record Result(int exitCode, String out, String err) {}
 
   private Result veil(String... args) throws IOException, InterruptedException {
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "dev.veil.cli.Main"));
-    command.addAll(List.of(args));
+    List<String> command = ServerProcess.cliCommand(List.of(), List.of(args));
     Path out = dir.resolve("out.txt");
     Path err = dir.resolve("err.txt");
     Process process =

@@ -9,6 +9,7 @@ import dev.veil.testing.CliRun;
 import dev.veil.testing.CliStream;
 import dev.veil.testing.InMemoryStores;
 import dev.veil.testing.MutableClock;
+import dev.veil.testing.ServerProcess;
 import dev.veil.testing.TestConfigs;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -484,16 +485,7 @@ class DeductionLifecycleCliIT {
   }
 
   private Process veil(List<String> args) throws IOException {
-    List<String> command =
-        new ArrayList<>(
-            List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                "dev.veil.cli.Main"));
-    command.addAll(args);
-    return new ProcessBuilder(command)
+    return new ProcessBuilder(ServerProcess.cliCommand(List.of(), args))
         .directory(dir.toFile())
         .redirectError(dir.resolve("err.txt").toFile())
         .start();

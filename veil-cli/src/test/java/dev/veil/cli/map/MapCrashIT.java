@@ -6,6 +6,7 @@ import dev.veil.client.ClientService.CreatedClient;
 import dev.veil.client.Role;
 import dev.veil.http.testing.TestNode;
 import dev.veil.testing.KillMoments;
+import dev.veil.testing.ServerProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -58,26 +59,21 @@ class MapCrashIT {
   }
 
   private Process launch(String secret, String out) throws IOException {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> command =
-        List.of(
-            java,
-            "-Xmx256m",
-            "-XX:TieredStopAtLevel=1",
-            "-cp",
-            System.getProperty("java.class.path"),
-            "dev.veil.cli.Main",
-            "map",
-            "--in",
-            input.toString(),
-            "--out",
-            dir.resolve(out).toString(),
-            "--url",
-            "http://127.0.0.1:" + node.port(),
-            "--batch-size",
-            "200", // many requests: most of a run is mapping, where kills land
-            "--progress",
-            "lines");
+        ServerProcess.cliCommand(
+            List.of("-XX:TieredStopAtLevel=1"),
+            List.of(
+                "map",
+                "--in",
+                input.toString(),
+                "--out",
+                dir.resolve(out).toString(),
+                "--url",
+                "http://127.0.0.1:" + node.port(),
+                "--batch-size",
+                "200", // many requests: most of a run is mapping, where kills land
+                "--progress",
+                "lines"));
     ProcessBuilder pb =
         new ProcessBuilder(command)
             .redirectErrorStream(true)
