@@ -172,12 +172,29 @@ final class Export {
       rows++;
     }
 
-    /** Epoch seconds, rounded up from milliseconds, in decimal. */
+    /**
+     * Epoch seconds, rounded up from milliseconds, in decimal: written into the buffer from the
+     * last digit back, without a string per row.
+     */
     private void seconds(long millis) throws IOException {
-      String text = Long.toString((millis + 999) / 1000);
-      for (int i = 0; i < text.length(); i++) {
-        put(text.charAt(i));
+      long seconds = (millis + 999) / 1000;
+      if (seconds < 0) { // before 1970: no answer gives one; written as Java writes it
+        String text = Long.toString(seconds);
+        bytes(text.getBytes(StandardCharsets.US_ASCII), 0, text.length());
+        return;
       }
+      int digits = 1;
+      for (long t = seconds; t >= 10; t /= 10) {
+        digits++;
+      }
+      if (buf.length - size < digits) {
+        flush();
+      }
+      for (int i = size + digits - 1; i >= size; i--) {
+        buf[i] = (byte) ('0' + seconds % 10);
+        seconds /= 10;
+      }
+      size += digits;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.veil.sdk.internal.cache;
 
 import static dev.veil.sdk.internal.cache.StoreFixture.T0;
+import static dev.veil.sdk.internal.cache.StoreFixture.advertisingId;
 import static dev.veil.sdk.internal.cache.StoreFixture.answer;
 import static dev.veil.sdk.internal.cache.StoreFixture.emails;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -95,6 +97,48 @@ class AnswerHandoffTest {
       assertThat(fromRecords.toString(StandardCharsets.UTF_8).split("\n")).hasSize(1 + 6001 - 2);
       assertThat(followedFromAnswers).isPositive();
       assertThat(store.lastExportRowsFromAnswers).isZero(); // after the run: all from the records
+    }
+  }
+
+  @Test
+  void exportFollowingARunOnV3_writesFromAnswers_exactlyWhatTheRecordsGive() throws Exception {
+    try (MappingStore store = MappingStore.open(dir.resolve("cache"))) {
+      store.add(emails(0, 3000), List.of(), T0, null, null);
+      ByteArrayOutputStream followed = new ByteArrayOutputStream();
+      try (FollowingExport export = new FollowingExport(store, followed, true)) {
+        for (PendingBatch part = store.pending(-1, 500);
+            !part.isEmpty();
+            part = store.pending(part.lastEntry(), 500)) {
+          MapAnswer answer =
+              MappingStoreV3Test.v3Answer(part.values(), 2, Set.of("user7@example.com"));
+          store.append(part, answer, T0, T0);
+        }
+        store.sync();
+      }
+      long followedFromAnswers = store.lastExportRowsFromAnswers;
+      ByteArrayOutputStream fromRecords = new ByteArrayOutputStream();
+      store.writeCsv(() -> false, fromRecords, true);
+      String csv = fromRecords.toString(StandardCharsets.UTF_8);
+
+      assertThat(followed.toString(StandardCharsets.UTF_8)).isEqualTo(csv);
+      assertThat(followedFromAnswers).isPositive();
+      // The refresh time in whole seconds, from the answer's "r": entry n is due n days after T0.
+      assertThat(csv)
+          .contains(
+              "\nuser10@example.com,"
+                  + advertisingId("user10@example.com", 2)
+                  + ","
+                  + advertisingId("user10@example.com", 1)
+                  + ","
+                  + T0.plus(Duration.ofDays(10)).getEpochSecond()
+                  + "\n")
+          .contains(
+              "\nuser2999@example.com,"
+                  + advertisingId("user2999@example.com", 2)
+                  + ",,"
+                  + T0.plus(Duration.ofDays(2999)).getEpochSecond()
+                  + "\n")
+          .doesNotContain("user7@example.com");
     }
   }
 
@@ -201,12 +245,16 @@ class AnswerHandoffTest {
     private volatile long rows;
 
     FollowingExport(MappingStore store, OutputStream out) {
+      this(store, out, false);
+    }
+
+    FollowingExport(MappingStore store, OutputStream out, boolean v3) {
       this.store = store;
       writer =
           new Thread(
               () -> {
                 try {
-                  rows = store.writeCsv(mapping::get, out);
+                  rows = store.writeCsv(mapping::get, out, v3);
                 } catch (IOException | RuntimeException e) {
                   failure.set(e);
                 }
