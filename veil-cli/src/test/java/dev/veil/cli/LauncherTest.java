@@ -214,6 +214,9 @@ class LauncherTest {
     String counter =
         "-XX:CompileCommand=CompileThresholdScaling,com.sun.crypto.provider.CounterMode::crypt,"
             + "0.00005";
+    String gcm =
+        "-XX:CompileCommand=CompileThresholdScaling,"
+            + "com.sun.crypto.provider.GaloisCounterMode::implGCMCrypt,0.00005";
     List<String> v1 = start("map", "--in", "x.txt");
     List<String> v1EmptySecret =
         start(bin, true, Map.of("VEIL_CLIENT_SECRET", ""), "map", "--in", "x.txt");
@@ -224,15 +227,16 @@ class LauncherTest {
 
     assertThat(v1)
         .contains("-XX:TieredStopAtLevel=1")
-        .doesNotContain(ghash, counter, "-XX:Tier4InvocationThreshold=200000");
+        .doesNotContain(ghash, counter, gcm, "-XX:Tier4InvocationThreshold=200000");
     assertThat(v1EmptySecret).contains("-XX:TieredStopAtLevel=1");
     for (List<String> v3 : List.of(v3Flag, v3Joined, v3Env)) {
       assertThat(v3)
           .doesNotContain("-XX:TieredStopAtLevel=1")
-          .contains(ghash, counter, "-XX:Tier4InvocationThreshold=200000")
+          .contains(ghash, counter, gcm, "-XX:Tier4InvocationThreshold=200000")
           .noneMatch(option -> option.contains("com.sun.crypto.provider.*"));
       assertThat(v3.indexOf(ghash)).isGreaterThan(v3.indexOf("-XX:CompileCommand=quiet"));
       assertThat(v3.indexOf(counter)).isGreaterThan(v3.indexOf("-XX:CompileCommand=quiet"));
+      assertThat(v3.indexOf(gcm)).isGreaterThan(v3.indexOf("-XX:CompileCommand=quiet"));
     }
   }
 
