@@ -5,6 +5,7 @@ import dev.veil.sdk.internal.MapAnswer;
 import dev.veil.sdk.internal.ValueList;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Answers of a mapping run handed to a CSV export that follows the run ({@link
@@ -15,8 +16,11 @@ import java.util.List;
  * only if the entry's current {@code MAP} record is the one stored from that answer.
  *
  * <p>Open only while an export follows a run, and holds at most {@value #MAX_ANSWERS} answers
- * (about a megabyte each), so it never keeps more than a few answers from being collected.
- * Thread-safe: the saver offers, the export takes.
+ * (about a megabyte each), so it never keeps more than a few answers from being collected. A saver
+ * that finds it full waits a moment for the export to take one ({@link #awaitRoom}), unless the
+ * export waits for the run itself: on a client with one core the export, one thread among the
+ * run's, otherwise fell behind and read up to four fifths of a million-identifier v3 run's rows
+ * back from the file. Thread-safe: the saver offers, the export takes.
  */
 final class AnswerHandoff {
   static final int MAX_ANSWERS = 6;
@@ -59,11 +63,16 @@ final class AnswerHandoff {
     }
   }
 
+  /** Longest wait of {@link #awaitRoom} for one answer. */
+  static final long ROOM_WAIT_NANOS = 200_000_000L;
+
   private final List<Stored> waiting = new ArrayList<>();
   private volatile boolean open;
+  private boolean exportWaits;
 
   synchronized void open() {
     open = true;
+    exportWaits = false;
   }
 
   /** Whether an export follows (an offer is then worth making). */
@@ -74,6 +83,53 @@ final class AnswerHandoff {
   synchronized void close() {
     open = false;
     waiting.clear();
+    notifyAll();
+  }
+
+  /**
+   * The export waits for the run (it has written every row it can) or goes on: while it waits, the
+   * answers held are for entries after the one it waits for, and only a new answer can move it on,
+   * so a saver must not wait for room.
+   */
+  synchronized void exportWaits(boolean waits) {
+    exportWaits = waits;
+    if (waits) {
+      notifyAll();
+    }
+  }
+
+  /**
+   * Waits, at most {@link #ROOM_WAIT_NANOS}, until the handoff has room for an answer, while an
+   * export follows and is busy writing rows: the run then goes at the pace of the export, which
+   * writes the rows of the answers it takes, instead of storing answers the export would have to
+   * read back from the file. Returns at once when no export follows, when there is room, or when
+   * the export waits for the run.
+   */
+  void awaitRoom() {
+    awaitRoom(ROOM_WAIT_NANOS);
+  }
+
+  /** As {@link #awaitRoom()}, waiting at most {@code timeoutNanos}. */
+  synchronized void awaitRoom(long timeoutNanos) {
+    long deadline = System.nanoTime() + timeoutNanos;
+    boolean interrupted = false;
+    try {
+      long left;
+      while (open
+          && !exportWaits
+          && waiting.size() >= MAX_ANSWERS
+          && (left = deadline - System.nanoTime()) > 0) {
+        try {
+          TimeUnit.NANOSECONDS.timedWait(this, left);
+        } catch (InterruptedException e) {
+          interrupted = true; // a run is not stopped by an interrupt here; the flag is kept
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /** Hands over an answer just stored, if an export follows and has room. */
@@ -100,6 +156,7 @@ final class AnswerHandoff {
     if (best != null) {
       waiting.remove(best);
     }
+    notifyAll(); // room, if anything was taken or dropped
     return best;
   }
 

@@ -90,7 +90,12 @@ final class Export {
       }
       if (blocked || next >= count) {
         sink.caughtUp();
-        store.changes().awaitAfter(seen);
+        store.handoff().exportWaits(true);
+        try {
+          store.changes().awaitAfter(seen);
+        } finally {
+          store.handoff().exportWaits(false);
+        }
       }
     }
   }

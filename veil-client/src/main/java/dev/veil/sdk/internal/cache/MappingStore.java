@@ -325,6 +325,9 @@ public final class MappingStore implements AutoCloseable {
    * them in groups.
    */
   public Applied append(PendingBatch part, MapAnswer answer, Instant mappedAt, Instant now) {
+    if (handoff.isOpen()) {
+      handoff.awaitRoom(); // outside the store's lock: the export reads the store meanwhile
+    }
     Frame buffer = spareAnswerFrames.poll();
     if (buffer == null) {
       buffer = new Frame(AnswerFrame.expectedBytes(part.size()));

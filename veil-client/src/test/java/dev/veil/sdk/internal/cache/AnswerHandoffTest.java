@@ -142,6 +142,86 @@ class AnswerHandoffTest {
     }
   }
 
+  @Test
+  void aSaverFindingTheHandoffFull_waitsUntilTheExportTakesAnAnswer() throws Exception {
+    try (MappingStore store = MappingStore.open(dir.resolve("cache"))) {
+      AnswerHandoff handoff = fullHandoff(store);
+      Thread saver = awaitingRoom(handoff);
+
+      assertThat(saver.isAlive()).as("still waiting while the handoff is full").isTrue();
+      AnswerHandoff.Stored taken = handoff.next(0);
+      saver.join(10_000);
+
+      assertThat(taken).isNotNull();
+      assertThat(saver.isAlive()).as("free once the export took an answer").isFalse();
+    }
+  }
+
+  @Test
+  void aSaverFindingTheHandoffFull_goesOn_whenTheExportWaitsForTheRunOrCloses() throws Exception {
+    try (MappingStore store = MappingStore.open(dir.resolve("cache"))) {
+      AnswerHandoff handoff = fullHandoff(store);
+      Thread saver = awaitingRoom(handoff);
+      handoff.exportWaits(true); // only a new answer can move the export on now
+      saver.join(10_000);
+      assertThat(saver.isAlive()).isFalse();
+
+      handoff.exportWaits(false);
+      Thread another = awaitingRoom(handoff);
+      handoff.close();
+      another.join(10_000);
+      assertThat(another.isAlive()).isFalse();
+
+      long start = System.nanoTime();
+      handoff.awaitRoom(LONG_WAIT); // closed: no export follows
+      assertThat(System.nanoTime() - start).isLessThan(LONG_WAIT);
+    }
+  }
+
+  @Test
+  void aSaverWaitsForRoom_atMostItsLongestWait() throws Exception {
+    try (MappingStore store = MappingStore.open(dir.resolve("cache"))) {
+      AnswerHandoff handoff = fullHandoff(store);
+      long start = System.nanoTime();
+
+      handoff.awaitRoom(); // nobody takes an answer: the run goes on after the longest wait
+
+      assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(AnswerHandoff.ROOM_WAIT_NANOS);
+    }
+  }
+
+  /** An open handoff holding {@link AnswerHandoff#MAX_ANSWERS} answers of the store's entries. */
+  private static AnswerHandoff fullHandoff(MappingStore store) {
+    store.add(emails(0, 100 * AnswerHandoff.MAX_ANSWERS), List.of(), T0, null, null);
+    AnswerHandoff handoff = new AnswerHandoff();
+    handoff.open();
+    int after = -1;
+    for (int i = 0; i < AnswerHandoff.MAX_ANSWERS; i++) {
+      PendingBatch part = store.pending(after, 100);
+      handoff.offer(part, StoreFixture.answer(part.values(), 1, Set.of()), new long[part.size()]);
+      after = part.lastEntry();
+    }
+    return handoff;
+  }
+
+  /** A wait for room that no test outlasts unless the wait is not ended as it should be. */
+  private static final long LONG_WAIT = 60_000_000_000L;
+
+  /**
+   * A thread in {@link AnswerHandoff#awaitRoom(long)} for {@link #LONG_WAIT}, returned once it
+   * waits there.
+   */
+  private static Thread awaitingRoom(AnswerHandoff handoff) throws InterruptedException {
+    Thread saver = new Thread(() -> handoff.awaitRoom(LONG_WAIT));
+    saver.start();
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (saver.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
+      Thread.sleep(1);
+    }
+    assertThat(saver.getState()).as("waiting for room").isEqualTo(Thread.State.TIMED_WAITING);
+    return saver;
+  }
+
   /**
    * Maps every pending entry in batches of 700, two at a time, the second of each pair stored
    * first.
