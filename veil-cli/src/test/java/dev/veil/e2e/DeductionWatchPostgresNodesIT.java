@@ -14,10 +14,12 @@ import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -135,13 +137,29 @@ class DeductionWatchPostgresNodesIT {
     return all.getDataList().stream().mapToLong(DeductionStruct::getVersion).sum();
   }
 
+  /** Each event as {@code id/version@xid:seq}, for a failure's message. */
+  private static String positions(List<DeductionEvent> log) {
+    StringBuilder b = new StringBuilder();
+    for (DeductionEvent e : log) {
+      String position =
+          new String(Base64.getUrlDecoder().decode(e.getResumeToken()), StandardCharsets.US_ASCII);
+      b.append(' ')
+          .append(e.getDeduction().getId())
+          .append('/')
+          .append(e.getDeduction().getVersion())
+          .append('@')
+          .append(position.substring(position.indexOf(':') + 1));
+    }
+    return b.toString();
+  }
+
   /** Each record's events carry versions 1, 2, 3, … in order: no change missing or repeated. */
   private static void assertEveryVersionOnceInOrder(List<DeductionEvent> log) {
     Map<Integer, Long> last = new HashMap<>();
     for (DeductionEvent e : log) {
       long expected = last.getOrDefault(e.getDeduction().getId(), 0L) + 1;
       assertThat(e.getDeduction().getVersion())
-          .as("version of deduction %d", e.getDeduction().getId())
+          .as("version of deduction %d in the log %s", e.getDeduction().getId(), positions(log))
           .isEqualTo(expected);
       last.put(e.getDeduction().getId(), expected);
     }

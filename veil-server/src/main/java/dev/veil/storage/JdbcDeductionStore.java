@@ -67,7 +67,14 @@ final class JdbcDeductionStore implements DeductionStore {
           + EVENT_COLUMNS
           + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
   private static final String SQLITE_POSITION = "0, seq";
-  private static final String POSTGRES_POSITION = "writer_xid::text, seq";
+
+  /**
+   * The position as text and number. The text is named {@code writer_xid_text}: an output column
+   * named {@code writer_xid} (the default name of {@code writer_xid::text}) would be what a bare
+   * {@code ORDER BY writer_xid} sorts by, in text order, where 1000 comes before 999.
+   */
+  private static final String POSTGRES_POSITION = "writer_xid::text AS writer_xid_text, seq";
+
   private static final String SQLITE_EVENTS_AFTER =
       "SELECT "
           + EVENT_COLUMNS
@@ -79,7 +86,7 @@ final class JdbcDeductionStore implements DeductionStore {
           + POSTGRES_POSITION
           + " FROM deduction_event WHERE (writer_xid, seq) > (CAST(? AS xid8), ?)"
           + " AND writer_xid < pg_snapshot_xmin(pg_current_snapshot())"
-          + " ORDER BY writer_xid, seq LIMIT ?";
+          + " ORDER BY deduction_event.writer_xid, deduction_event.seq LIMIT ?";
 
   private final Database db;
   private final boolean postgres;

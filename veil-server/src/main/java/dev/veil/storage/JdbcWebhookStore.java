@@ -54,11 +54,17 @@ final class JdbcWebhookStore implements WebhookStore {
       "SELECT first_level_hash, opted_out_ms, 0, seq FROM opt_out WHERE seq > ?"
           + " ORDER BY seq LIMIT ?";
   private static final String POSTGRES_END = "SELECT pg_snapshot_xmin(pg_current_snapshot())::text";
+
+  /**
+   * Sorted by the column, not by the text of the position (which is named so that a bare {@code
+   * writer_xid} cannot mean it: in text order 1000 comes before 999, and a page would skip rows).
+   */
   private static final String POSTGRES_PAGE =
-      "SELECT first_level_hash, opted_out_ms, writer_xid::text, seq FROM opt_out"
+      "SELECT first_level_hash, opted_out_ms, writer_xid::text AS writer_xid_text, seq"
+          + " FROM opt_out"
           + " WHERE (writer_xid, seq) > (CAST(? AS xid8), ?)"
           + " AND writer_xid < pg_snapshot_xmin(pg_current_snapshot())"
-          + " ORDER BY writer_xid, seq LIMIT ?";
+          + " ORDER BY opt_out.writer_xid, opt_out.seq LIMIT ?";
 
   private final Database db;
   private final boolean postgres;

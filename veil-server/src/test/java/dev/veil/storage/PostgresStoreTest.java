@@ -142,6 +142,71 @@ class PostgresStoreTest extends StoreContractTest {
     }
   }
 
+  /**
+   * Transaction ids are numbers: 100 comes after 99. Read in pages of two, entries written by
+   * transactions 9, 10, 99 and 100 must come in that order, none skipped (sorted as text, the first
+   * page was 10 and 100, and the next page, after 100, skipped 9 and 99).
+   */
+  @Test
+  void deductionLog_readInPages_followsTransactionIdsAcrossAPowerOfTen() throws Exception {
+    Store store = open();
+    try (Connection c = database.connect();
+        Statement s = c.createStatement()) {
+      for (long xid : new long[] {100, 9, 99, 10}) {
+        s.executeUpdate(
+            "INSERT INTO deduction_event (writer_xid, deduction_id, kind, at_ms, actor, title,"
+                + " description, pay_method_id, status, version, close_reason, created_ms,"
+                + " updated_ms) VALUES ('"
+                + xid
+                + "', 1, 1, 0, 'x"
+                + xid
+                + "', 't', '', 0, 0, 1, 0, 0, 0)");
+      }
+    }
+    List<String> seen = new ArrayList<>();
+    EventPosition cursor = EventPosition.START;
+    for (int page = 0; page < 4; page++) {
+      for (DeductionEvent e : store.deductions().eventsAfter(cursor, 2)) {
+        seen.add(e.actor());
+        cursor = e.position();
+      }
+    }
+    assertThat(seen).containsExactly("x9", "x10", "x99", "x100");
+  }
+
+  /** The opt-out log that webhook delivery pages through, across a power of ten as above. */
+  @Test
+  void optOutLog_readInPages_followsTransactionIdsAcrossAPowerOfTen() throws Exception {
+    Store store = open();
+    try (Connection c = database.connect();
+        Statement s = c.createStatement()) {
+      // The trigger stamps the writing transaction's id; these rows stand for old transactions.
+      s.execute("ALTER TABLE opt_out DISABLE TRIGGER opt_out_writer_xid");
+      int i = 0;
+      for (long xid : new long[] {100, 9, 99, 10}) {
+        s.executeUpdate(
+            "INSERT INTO opt_out (first_level_hash, opted_out_ms, seq, writer_xid) VALUES ("
+                + "decode('"
+                + java.util.HexFormat.of().formatHex(hash(i++))
+                + "', 'hex'), "
+                + xid
+                + ", nextval('change_seq'), '"
+                + xid
+                + "')");
+      }
+      s.execute("ALTER TABLE opt_out ENABLE ALWAYS TRIGGER opt_out_writer_xid");
+    }
+    List<Long> seen = new ArrayList<>();
+    dev.veil.webhook.LogPosition cursor = dev.veil.webhook.LogPosition.START;
+    for (int page = 0; page < 4; page++) {
+      for (var o : store.webhooks().optOutsAfter(cursor, 2)) {
+        seen.add(o.optedOutAt().toEpochMilli());
+        cursor = o.position();
+      }
+    }
+    assertThat(seen).containsExactly(9L, 10L, 99L, 100L);
+  }
+
   @Test
   void changeFeed_anUpdateCommittedAfterAHigherSeq_isDeliveredByTheNextRead() throws Exception {
     Store store = open();
