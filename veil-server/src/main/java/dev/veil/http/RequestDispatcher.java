@@ -202,7 +202,7 @@ final class RequestDispatcher {
             route.path(),
             route.metrics(method),
             observer,
-            profile,
+            route.speaksUid2() ? ApiProfile.UID2 : profile,
             start,
             stop);
     try {

@@ -83,6 +83,15 @@ final class Route {
     return roles;
   }
 
+  /**
+   * Whether this is a route of UID2's v2 or v3 API, whose error answers are spelled as UID2 spells
+   * them ({@code client_error}) whatever the server's profile, from the first check on: a body over
+   * the size limit is refused before the envelope is opened.
+   */
+  boolean speaksUid2() {
+    return path.startsWith("/v2/") || path.startsWith("/v3/");
+  }
+
   boolean cors() {
     return cors;
   }

@@ -153,4 +153,25 @@ class EnvelopeSweepV2IT {
     assertDocumentedRefusal(
         post("/v2/token/generate", rotating, sealedWithOld), "sealed with a replaced secret");
   }
+
+  /**
+   * A body over the size limit is refused before its envelope is opened; on the v2 and v3 routes
+   * the refusal is spelled as UID2 spells it, as every other refusal there is, while a v1 route
+   * keeps the server's profile (this node's default, clienterror).
+   */
+  @Test
+  void aBodyOverTheLimit_isA413_spelledAsUid2OnV2AndV3Routes() {
+    String tooLarge = "A".repeat(1_048_577);
+    CreatedClient mapper = node.newClient(Role.MAPPER, Role.GENERATOR);
+    for (String path :
+        new String[] {"/v2/token/generate", "/v2/identity/map", "/v3/identity/map"}) {
+      Response r = node.post(path, mapper.key().reveal(), tooLarge);
+      assertThat(r.code()).as(path + ": " + r.body()).isEqualTo(413);
+      assertThat(r.status()).as(path).isEqualTo("client_error");
+      assertThat(r.message()).as(path).isEqualTo("Request body too large: at most 1048576 bytes");
+    }
+    Response v1 = node.post("/v1/identity/map", mapper.key().reveal(), tooLarge);
+    assertThat(v1.code()).isEqualTo(413);
+    assertThat(v1.status()).isEqualTo("clienterror");
+  }
 }
