@@ -241,6 +241,31 @@ class LauncherTest {
   }
 
   @Test
+  void serve_hasTheTopTierCompileTheCipherAtOnce_otherCommandsDoNot() throws Exception {
+    String ghash =
+        "-XX:CompileCommand=CompileThresholdScaling,com.sun.crypto.provider.GHASH::update,0.00005";
+    String counter =
+        "-XX:CompileCommand=CompileThresholdScaling,com.sun.crypto.provider.CounterMode::crypt,"
+            + "0.00005";
+    String gcm =
+        "-XX:CompileCommand=CompileThresholdScaling,"
+            + "com.sun.crypto.provider.GaloisCounterMode::implGCMCrypt,0.00005";
+    List<String> serve = start("serve", "--demo");
+    List<String> withOptions =
+        start(bin, true, Map.of("VEIL_JAVA_OPTS", "-Xmx2g"), "serve", "--demo");
+    List<String> admin = start("admin", "salts", "status");
+
+    for (List<String> call : List.of(serve, withOptions)) {
+      assertThat(call)
+          .contains(ghash, counter, gcm)
+          .doesNotContain("-XX:TieredStopAtLevel=1", "-XX:Tier4InvocationThreshold=200000");
+      assertThat(call.indexOf(ghash)).isGreaterThan(call.indexOf("-XX:CompileCommand=quiet"));
+    }
+    assertThat(withOptions.indexOf("-Xmx2g")).isGreaterThan(withOptions.indexOf(gcm));
+    assertThat(admin).doesNotContain(ghash, counter, gcm);
+  }
+
+  @Test
   void sourcesOlderThanTheJar_areNotBuilt() throws Exception {
     sources(-60_000);
 
