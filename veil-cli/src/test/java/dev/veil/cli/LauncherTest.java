@@ -26,6 +26,17 @@ import org.junit.jupiter.api.io.TempDir;
  * it.
  */
 class LauncherTest {
+  /** The launcher's options that have the top tier compile the JDK's AES-GCM code at once. */
+  private static final String GHASH =
+      "-XX:CompileCommand=CompileThresholdScaling,com.sun.crypto.provider.GHASH::update,0.00005";
+
+  private static final String COUNTER =
+      "-XX:CompileCommand=CompileThresholdScaling,com.sun.crypto.provider.CounterMode::crypt,"
+          + "0.00005";
+  private static final String GCM =
+      "-XX:CompileCommand=CompileThresholdScaling,"
+          + "com.sun.crypto.provider.GaloisCounterMode::implGCMCrypt,0.00005";
+
   @TempDir Path dir;
   private Path target;
   private Path calls;
@@ -209,14 +220,6 @@ class LauncherTest {
 
   @Test
   void mapOverV1_stopsAtTheFirstTier_whileMapOverV3_keepsEveryTierForTheCipher() throws Exception {
-    String ghash =
-        "-XX:CompileCommand=CompileThresholdScaling,com.sun.crypto.provider.GHASH::update,0.00005";
-    String counter =
-        "-XX:CompileCommand=CompileThresholdScaling,com.sun.crypto.provider.CounterMode::crypt,"
-            + "0.00005";
-    String gcm =
-        "-XX:CompileCommand=CompileThresholdScaling,"
-            + "com.sun.crypto.provider.GaloisCounterMode::implGCMCrypt,0.00005";
     List<String> v1 = start("map", "--in", "x.txt");
     List<String> v1EmptySecret =
         start(bin, true, Map.of("VEIL_CLIENT_SECRET", ""), "map", "--in", "x.txt");
@@ -227,29 +230,21 @@ class LauncherTest {
 
     assertThat(v1)
         .contains("-XX:TieredStopAtLevel=1")
-        .doesNotContain(ghash, counter, gcm, "-XX:Tier4InvocationThreshold=200000");
+        .doesNotContain(GHASH, COUNTER, GCM, "-XX:Tier4InvocationThreshold=200000");
     assertThat(v1EmptySecret).contains("-XX:TieredStopAtLevel=1");
     for (List<String> v3 : List.of(v3Flag, v3Joined, v3Env)) {
       assertThat(v3)
           .doesNotContain("-XX:TieredStopAtLevel=1")
-          .contains(ghash, counter, gcm, "-XX:Tier4InvocationThreshold=200000")
+          .contains(GHASH, COUNTER, GCM, "-XX:Tier4InvocationThreshold=200000")
           .noneMatch(option -> option.contains("com.sun.crypto.provider.*"));
-      assertThat(v3.indexOf(ghash)).isGreaterThan(v3.indexOf("-XX:CompileCommand=quiet"));
-      assertThat(v3.indexOf(counter)).isGreaterThan(v3.indexOf("-XX:CompileCommand=quiet"));
-      assertThat(v3.indexOf(gcm)).isGreaterThan(v3.indexOf("-XX:CompileCommand=quiet"));
+      assertThat(v3.indexOf(GHASH)).isGreaterThan(v3.indexOf("-XX:CompileCommand=quiet"));
+      assertThat(v3.indexOf(COUNTER)).isGreaterThan(v3.indexOf("-XX:CompileCommand=quiet"));
+      assertThat(v3.indexOf(GCM)).isGreaterThan(v3.indexOf("-XX:CompileCommand=quiet"));
     }
   }
 
   @Test
   void serve_hasTheTopTierCompileTheCipherAtOnce_otherCommandsDoNot() throws Exception {
-    String ghash =
-        "-XX:CompileCommand=CompileThresholdScaling,com.sun.crypto.provider.GHASH::update,0.00005";
-    String counter =
-        "-XX:CompileCommand=CompileThresholdScaling,com.sun.crypto.provider.CounterMode::crypt,"
-            + "0.00005";
-    String gcm =
-        "-XX:CompileCommand=CompileThresholdScaling,"
-            + "com.sun.crypto.provider.GaloisCounterMode::implGCMCrypt,0.00005";
     List<String> serve = start("serve", "--demo");
     List<String> withOptions =
         start(bin, true, Map.of("VEIL_JAVA_OPTS", "-Xmx2g"), "serve", "--demo");
@@ -257,12 +252,12 @@ class LauncherTest {
 
     for (List<String> call : List.of(serve, withOptions)) {
       assertThat(call)
-          .contains(ghash, counter, gcm)
+          .contains(GHASH, COUNTER, GCM)
           .doesNotContain("-XX:TieredStopAtLevel=1", "-XX:Tier4InvocationThreshold=200000");
-      assertThat(call.indexOf(ghash)).isGreaterThan(call.indexOf("-XX:CompileCommand=quiet"));
+      assertThat(call.indexOf(GHASH)).isGreaterThan(call.indexOf("-XX:CompileCommand=quiet"));
     }
-    assertThat(withOptions.indexOf("-Xmx2g")).isGreaterThan(withOptions.indexOf(gcm));
-    assertThat(admin).doesNotContain(ghash, counter, gcm);
+    assertThat(withOptions.indexOf("-Xmx2g")).isGreaterThan(withOptions.indexOf(GCM));
+    assertThat(admin).doesNotContain(GHASH, COUNTER, GCM);
   }
 
   @Test
