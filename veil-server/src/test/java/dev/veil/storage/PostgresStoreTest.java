@@ -16,6 +16,7 @@ import dev.veil.deduction.EventPosition;
 import dev.veil.optout.OptOut;
 import dev.veil.salt.BucketSalt;
 import dev.veil.testing.Await;
+import dev.veil.webhook.LogPosition;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
@@ -182,22 +183,22 @@ class PostgresStoreTest extends StoreContractTest {
         Statement s = c.createStatement()) {
       // The trigger stamps the writing transaction's id; these rows stand for old transactions.
       s.execute("ALTER TABLE opt_out DISABLE TRIGGER opt_out_writer_xid");
-      int i = 0;
-      for (long xid : new long[] {100, 9, 99, 10}) {
-        s.executeUpdate(
-            "INSERT INTO opt_out (first_level_hash, opted_out_ms, seq, writer_xid) VALUES ("
-                + "decode('"
-                + java.util.HexFormat.of().formatHex(hash(i++))
-                + "', 'hex'), "
-                + xid
-                + ", nextval('change_seq'), '"
-                + xid
-                + "')");
+      try (PreparedStatement insert =
+          c.prepareStatement(
+              "INSERT INTO opt_out (first_level_hash, opted_out_ms, seq, writer_xid)"
+                  + " VALUES (?, ?, nextval('change_seq'), CAST(? AS xid8))")) {
+        int i = 0;
+        for (long xid : new long[] {100, 9, 99, 10}) {
+          insert.setBytes(1, hash(i++));
+          insert.setLong(2, xid);
+          insert.setString(3, Long.toString(xid));
+          insert.executeUpdate();
+        }
       }
       s.execute("ALTER TABLE opt_out ENABLE ALWAYS TRIGGER opt_out_writer_xid");
     }
     List<Long> seen = new ArrayList<>();
-    dev.veil.webhook.LogPosition cursor = dev.veil.webhook.LogPosition.START;
+    LogPosition cursor = LogPosition.START;
     for (int page = 0; page < 4; page++) {
       for (var o : store.webhooks().optOutsAfter(cursor, 2)) {
         seen.add(o.optedOutAt().toEpochMilli());
